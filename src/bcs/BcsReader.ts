@@ -1,0 +1,167 @@
+import { BcsError } from "./BcsError.js"
+import { type BcsLimits, defaultLimits } from "./limits.js"
+
+const textDecoder = new TextDecoder("utf-8", { fatal: true })
+
+/**
+ * A cursor over BCS bytes. Every read checks the remaining length first, so a truncated or hostile
+ * input fails with a BcsError before anything is allocated. Lengths are checked against both the
+ * configured maximum and the bytes actually left (a vector of N elements needs at least N bytes).
+ */
+export class BcsReader {
+  offset = 0
+  depth = 0
+  private readonly view: DataView
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly limits: BcsLimits = defaultLimits
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  }
+
+  get remaining(): number {
+    return this.bytes.length - this.offset
+  }
+
+  fail(reason: string): never {
+    throw new BcsError(reason, this.offset)
+  }
+
+  private need(n: number): void {
+    if (this.bytes.length - this.offset < n) this.fail(`needed ${n} bytes, ${this.remaining} left`)
+  }
+
+  u8(): number {
+    this.need(1)
+    return this.bytes[this.offset++]!
+  }
+
+  u16(): number {
+    this.need(2)
+    const v = this.view.getUint16(this.offset, true)
+    this.offset += 2
+    return v
+  }
+
+  u32(): number {
+    this.need(4)
+    const v = this.view.getUint32(this.offset, true)
+    this.offset += 4
+    return v
+  }
+
+  u64(): bigint {
+    this.need(8)
+    const v = this.view.getBigUint64(this.offset, true)
+    this.offset += 8
+    return v
+  }
+
+  u128(): bigint {
+    const lo = this.u64()
+    const hi = this.u64()
+    return (hi << 64n) | lo
+  }
+
+  u256(): bigint {
+    const a = this.u128()
+    const b = this.u128()
+    return (b << 128n) | a
+  }
+
+  /** Two's complement signed integers of `bits` width, read from the unsigned form. */
+  signed(bits: 8 | 16 | 32 | 64 | 128 | 256): number | bigint {
+    switch (bits) {
+      case 8:
+        return (this.u8() << 24) >> 24
+      case 16:
+        return (this.u16() << 16) >> 16
+      case 32:
+        return this.u32() | 0
+      case 64:
+        return BigInt.asIntN(64, this.u64())
+      case 128:
+        return BigInt.asIntN(128, this.u128())
+      case 256:
+        return BigInt.asIntN(256, this.u256())
+    }
+  }
+
+  bool(): boolean {
+    const b = this.u8()
+    if (b > 1) {
+      this.offset--
+      this.fail(`invalid bool byte ${b}`)
+    }
+    return b === 1
+  }
+
+  /** ULEB128 as used by BCS: canonical, at most 32 bits of value. */
+  uleb128(): number {
+    let value = 0
+    let shift = 0
+    for (;;) {
+      if (shift > 28) this.fail("uleb128 overflows u32")
+      const byte = this.u8()
+      const part = byte & 0x7f
+      if (shift === 28 && part > 0x0f) this.fail("uleb128 overflows u32")
+      value += part * 2 ** shift
+      if ((byte & 0x80) === 0) {
+        if (byte === 0 && shift > 0) this.fail("non-canonical uleb128")
+        return value
+      }
+      shift += 7
+    }
+  }
+
+  /** A length prefix: a uleb128 bounded by the limit and by `minElementSize` × count ≤ remaining. */
+  length(minElementSize = 1): number {
+    const start = this.offset
+    const n = this.uleb128()
+    if (n > this.limits.maxLength) {
+      this.offset = start
+      this.fail(`length ${n} exceeds limit ${this.limits.maxLength}`)
+    }
+    if (minElementSize > 0 && n * minElementSize > this.remaining) {
+      this.offset = start
+      this.fail(`length ${n} exceeds the ${this.remaining} bytes left`)
+    }
+    return n
+  }
+
+  fixed(n: number): Uint8Array {
+    this.need(n)
+    const out = this.bytes.subarray(this.offset, this.offset + n)
+    this.offset += n
+    return out
+  }
+
+  bytesWithLength(): Uint8Array {
+    return this.fixed(this.length(1))
+  }
+
+  string(): string {
+    const start = this.offset
+    const raw = this.bytesWithLength()
+    try {
+      return textDecoder.decode(raw)
+    } catch {
+      this.offset = start
+      return this.fail("invalid UTF-8")
+    }
+  }
+
+  /** Enter one level of a recursive structure; pair every call with `leave`. */
+  enter(): void {
+    if (++this.depth > this.limits.maxDepth) this.fail(`nesting deeper than ${this.limits.maxDepth}`)
+  }
+
+  leave(): void {
+    this.depth--
+  }
+
+  expectEnd(): void {
+    if (this.offset !== this.bytes.length) this.fail(`${this.remaining} trailing bytes`)
+  }
+}

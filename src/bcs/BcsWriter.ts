@@ -1,0 +1,122 @@
+const textEncoder = new TextEncoder()
+
+const U64_MAX = (1n << 64n) - 1n
+
+/**
+ * A growable byte buffer that writes BCS. Callers are trusted to pass in-range values (decoders and
+ * Schemas validate at the edges); the integer writers still reject out-of-range values with a
+ * RangeError, which is a programming error, not an input error.
+ */
+export class BcsWriter {
+  private buf: Uint8Array
+  private view: DataView
+  private len = 0
+
+  constructor(initialCapacity = 256) {
+    this.buf = new Uint8Array(initialCapacity)
+    this.view = new DataView(this.buf.buffer)
+  }
+
+  private ensure(n: number): void {
+    if (this.len + n <= this.buf.length) return
+    let cap = this.buf.length * 2
+    while (cap < this.len + n) cap *= 2
+    const next = new Uint8Array(cap)
+    next.set(this.buf.subarray(0, this.len))
+    this.buf = next
+    this.view = new DataView(next.buffer)
+  }
+
+  get length(): number {
+    return this.len
+  }
+
+  u8(v: number): this {
+    this.ensure(1)
+    this.buf[this.len++] = v & 0xff
+    return this
+  }
+
+  u16(v: number): this {
+    this.ensure(2)
+    this.view.setUint16(this.len, v, true)
+    this.len += 2
+    return this
+  }
+
+  u32(v: number): this {
+    this.ensure(4)
+    this.view.setUint32(this.len, v, true)
+    this.len += 4
+    return this
+  }
+
+  u64(v: bigint): this {
+    if (v < 0n || v > U64_MAX) throw new RangeError(`u64 out of range: ${v}`)
+    this.ensure(8)
+    this.view.setBigUint64(this.len, v, true)
+    this.len += 8
+    return this
+  }
+
+  u128(v: bigint): this {
+    if (v < 0n || v >> 128n !== 0n) throw new RangeError(`u128 out of range: ${v}`)
+    return this.u64(v & U64_MAX).u64(v >> 64n)
+  }
+
+  u256(v: bigint): this {
+    if (v < 0n || v >> 256n !== 0n) throw new RangeError(`u256 out of range: ${v}`)
+    return this.u128(v & ((1n << 128n) - 1n)).u128(v >> 128n)
+  }
+
+  /** Two's complement signed integers of `bits` width. */
+  signed(bits: 8 | 16 | 32 | 64 | 128 | 256, v: number | bigint): this {
+    switch (bits) {
+      case 8:
+        return this.u8(Number(v) & 0xff)
+      case 16:
+        return this.u16(Number(v) & 0xffff)
+      case 32:
+        return this.u32(Number(v) >>> 0)
+      case 64:
+        return this.u64(BigInt.asUintN(64, BigInt(v)))
+      case 128:
+        return this.u128(BigInt.asUintN(128, BigInt(v)))
+      case 256:
+        return this.u256(BigInt.asUintN(256, BigInt(v)))
+    }
+  }
+
+  bool(v: boolean): this {
+    return this.u8(v ? 1 : 0)
+  }
+
+  uleb128(v: number): this {
+    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new RangeError(`uleb128 out of range: ${v}`)
+    while (v >= 0x80) {
+      this.u8((v & 0x7f) | 0x80)
+      v = Math.floor(v / 128)
+    }
+    return this.u8(v)
+  }
+
+  fixed(bytes: Uint8Array): this {
+    this.ensure(bytes.length)
+    this.buf.set(bytes, this.len)
+    this.len += bytes.length
+    return this
+  }
+
+  bytesWithLength(bytes: Uint8Array): this {
+    return this.uleb128(bytes.length).fixed(bytes)
+  }
+
+  string(s: string): this {
+    return this.bytesWithLength(textEncoder.encode(s))
+  }
+
+  /** The bytes written so far, copied out (the writer may be reused afterwards). */
+  toBytes(): Uint8Array {
+    return this.buf.slice(0, this.len)
+  }
+}

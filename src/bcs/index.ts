@@ -1,0 +1,15 @@
+/**
+ * BCS (Binary Canonical Serialization), the wire format of every Aptos type.
+ *
+ * - `BcsReader` / `BcsWriter`: the low-level cursor and buffer, with length and depth limits.
+ * - `Codec`: composable encoders/decoders (vector, option, struct, map, lazy) and the `encode` /
+ *   `decode` entry points; `decode` returns a Result and never throws.
+ * - `hex`: hex at the edges.
+ */
+export * from "./BcsError.js"
+export * from "./BcsReader.js"
+export * from "./BcsWriter.js"
+export * as Bcs from "./Codec.js"
+export type { Codec } from "./Codec.js"
+export * from "./hex.js"
+export * from "./limits.js"

@@ -1,0 +1,41 @@
+import type { AccountAddress } from "./AccountAddress.js"
+
+/**
+ * The on-chain type of a Move value (`TypeTag` in the reference). BCS variant indices follow the
+ * reference's declaration order: 0 bool, 1 u8, 2 u64, 3 u128, 4 address, 5 signer, 6 vector,
+ * 7 struct, 8 u16, 9 u32, 10 u256, 11 function, 12..17 i8..i256.
+ */
+export type PrimitiveTypeTag =
+  | { readonly _tag: "bool" }
+  | { readonly _tag: "u8" }
+  | { readonly _tag: "u16" }
+  | { readonly _tag: "u32" }
+  | { readonly _tag: "u64" }
+  | { readonly _tag: "u128" }
+  | { readonly _tag: "u256" }
+  | { readonly _tag: "i8" }
+  | { readonly _tag: "i16" }
+  | { readonly _tag: "i32" }
+  | { readonly _tag: "i64" }
+  | { readonly _tag: "i128" }
+  | { readonly _tag: "i256" }
+  | { readonly _tag: "address" }
+  | { readonly _tag: "signer" }
+
+export type TypeTag =
+  | PrimitiveTypeTag
+  | { readonly _tag: "vector"; readonly element: TypeTag }
+  | { readonly _tag: "struct"; readonly struct: StructTag }
+  | { readonly _tag: "function"; readonly args: ReadonlyArray<TypeTag>; readonly results: ReadonlyArray<TypeTag>; readonly abilities: number }
+
+export interface StructTag {
+  readonly address: AccountAddress
+  readonly module: string
+  readonly name: string
+  readonly typeArgs: ReadonlyArray<TypeTag>
+}
+
+export interface ModuleId {
+  readonly address: AccountAddress
+  readonly name: string
+}
