@@ -1,0 +1,69 @@
+import { Context, type Effect } from "effect"
+import type { AccountAddress } from "../domain/AccountAddress.js"
+import type { ApiError } from "../domain/ApiError.js"
+import type { LedgerInfo } from "../domain/LedgerInfo.js"
+import type { TransactionSummary } from "../ledger/Ledger.js"
+
+/** Every answer carries the ledger info it was computed against (for the ledger headers). */
+export interface WithLedger<A> {
+  readonly ledger: LedgerInfo
+  readonly value: A
+}
+
+export interface GasEstimate {
+  readonly deprioritized: bigint
+  readonly regular: bigint
+  readonly prioritized: bigint
+}
+
+/** `asset_type` path segment, already parsed: a coin type (struct tag string) or an FA metadata address. */
+export type AssetType =
+  | { readonly _tag: "Coin"; readonly structTag: string }
+  | { readonly _tag: "FungibleAsset"; readonly metadata: AccountAddress }
+
+export interface ModuleAnswer {
+  readonly bytecode: Uint8Array
+  /** The ABI as its JSON text, computed once per stored module version and reused. */
+  readonly abiJson: string
+}
+
+export interface ViewAnswer {
+  /** One BCS value per return value (for BCS responses). */
+  readonly bcsValues: ReadonlyArray<Uint8Array>
+  /** The values rendered as JSON (for JSON responses), one per return value. */
+  readonly json: ReadonlyArray<unknown>
+  readonly gasUsed: bigint
+}
+
+/** A POST /view body, either JSON (unconverted arguments) or BCS (`ViewFunction`). */
+export type ViewRequest =
+  | { readonly _tag: "Json"; readonly body: unknown }
+  | { readonly _tag: "Bcs"; readonly body: Uint8Array }
+
+/**
+ * The questions the API asks the node. The HTTP layer depends on this service only; each method
+ * fails with `ApiError` in the contract's terms. `ledgerVersion` undefined means latest.
+ */
+export interface NodeService {
+  readonly ledgerInfo: Effect.Effect<LedgerInfo, ApiError>
+  readonly balance: (
+    address: AccountAddress,
+    asset: AssetType,
+    ledgerVersion: bigint | undefined
+  ) => Effect.Effect<WithLedger<bigint>, ApiError>
+  readonly estimateGasPrice: Effect.Effect<WithLedger<GasEstimate>, ApiError>
+  readonly transactionSummaries: (
+    address: AccountAddress,
+    query: { readonly startVersion?: bigint | undefined; readonly endVersion?: bigint | undefined; readonly limit?: number | undefined }
+  ) => Effect.Effect<WithLedger<ReadonlyArray<TransactionSummary>>, ApiError>
+  readonly module: (
+    address: AccountAddress,
+    name: string,
+    ledgerVersion: bigint | undefined
+  ) => Effect.Effect<WithLedger<ModuleAnswer>, ApiError>
+  readonly view: (request: ViewRequest, ledgerVersion: bigint | undefined) => Effect.Effect<WithLedger<ViewAnswer>, ApiError>
+  /** Returns the signing message bytes. `body` is the parsed JSON request. */
+  readonly encodeSubmission: (body: unknown) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
+}
+
+export class Node extends Context.Service<Node, NodeService>()("movenode/node/Node") {}
