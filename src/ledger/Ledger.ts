@@ -14,6 +14,8 @@ import type { LedgerError } from "./LedgerError.js"
 export interface StateReader {
   readonly version: bigint
   readonly get: (keyBytes: Uint8Array) => Uint8Array | undefined
+  /** The value and the version that wrote it (for caches keyed by the stored value's version). */
+  readonly getVersioned: (keyBytes: Uint8Array) => { readonly value: Uint8Array; readonly version: bigint } | undefined
 }
 
 /** What the VM and services need of a committed transaction besides its body. */

@@ -21,6 +21,12 @@ export type AssetType =
   | { readonly _tag: "Coin"; readonly structTag: string }
   | { readonly _tag: "FungibleAsset"; readonly metadata: AccountAddress }
 
+export interface SummaryPage {
+  readonly summaries: ReadonlyArray<TransactionSummary>
+  /** When the page is full: the `start_version` of the next page (the `CURSOR` header). */
+  readonly cursor: bigint | undefined
+}
+
 export interface ModuleAnswer {
   readonly bytecode: Uint8Array
   /** The ABI as its JSON text, computed once per stored module version and reused. */
@@ -55,7 +61,7 @@ export interface NodeService {
   readonly transactionSummaries: (
     address: AccountAddress,
     query: { readonly startVersion?: bigint | undefined; readonly endVersion?: bigint | undefined; readonly limit?: number | undefined }
-  ) => Effect.Effect<WithLedger<ReadonlyArray<TransactionSummary>>, ApiError>
+  ) => Effect.Effect<WithLedger<SummaryPage>, ApiError>
   readonly module: (
     address: AccountAddress,
     name: string,
