@@ -141,9 +141,19 @@ export class BcsReader {
     return this.fixed(this.length(1))
   }
 
+  /** UTF-8 with a length prefix; short ASCII strings (identifiers) skip the TextDecoder. */
   string(): string {
     const start = this.offset
     const raw = this.bytesWithLength()
+    if (raw.length <= 64) {
+      let ascii = true
+      for (let i = 0; i < raw.length; i++)
+        if (raw[i]! >= 0x80) {
+          ascii = false
+          break
+        }
+      if (ascii) return String.fromCharCode.apply(null, raw as unknown as number[])
+    }
     try {
       return textDecoder.decode(raw)
     } catch {

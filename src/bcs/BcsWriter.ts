@@ -111,7 +111,24 @@ export class BcsWriter {
     return this.uleb128(bytes.length).fixed(bytes)
   }
 
+  /** UTF-8 with a length prefix; short ASCII strings (identifiers) are written without allocating. */
   string(s: string): this {
+    const n = s.length
+    if (n < 128) {
+      this.ensure(n + 1)
+      const start = this.len
+      this.buf[start] = n
+      let i = 0
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i)
+        if (c >= 0x80) break
+        this.buf[start + 1 + i] = c
+      }
+      if (i === n) {
+        this.len = start + 1 + n
+        return this
+      }
+    }
     return this.bytesWithLength(textEncoder.encode(s))
   }
 

@@ -26,7 +26,22 @@ export type TypeTag =
   | PrimitiveTypeTag
   | { readonly _tag: "vector"; readonly element: TypeTag }
   | { readonly _tag: "struct"; readonly struct: StructTag }
-  | { readonly _tag: "function"; readonly args: ReadonlyArray<TypeTag>; readonly results: ReadonlyArray<TypeTag>; readonly abilities: number }
+  | {
+      readonly _tag: "function"
+      readonly args: ReadonlyArray<FunctionParamTag>
+      readonly results: ReadonlyArray<FunctionParamTag>
+      /** AbilitySet bits: 1 copy, 2 drop, 4 store, 8 key. */
+      readonly abilities: number
+    }
+
+/**
+ * A function type's parameter or result (`FunctionParamOrReturnTag`, BCS enum 0 Reference,
+ * 1 MutableReference, 2 Value): only these outermost positions may be references.
+ */
+export interface FunctionParamTag {
+  readonly kind: "reference" | "mutableReference" | "value"
+  readonly tag: TypeTag
+}
 
 export interface StructTag {
   readonly address: AccountAddress

@@ -1,8 +1,15 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, Layer } from "effect"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { ApiError } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type { TransactionSummary } from "../ledger/Ledger.js"
+import { Balances } from "./Balances.js"
+import { GasEstimator } from "./GasEstimator.js"
+import { makeNode } from "./makeNode.js"
+import { Modules } from "./Modules.js"
+import { Summaries } from "./Summaries.js"
+import { TransactionEncoder } from "./TransactionEncoder.js"
+import { Views } from "./Views.js"
 
 /** Every answer carries the ledger info it was computed against (for the ledger headers). */
 export interface WithLedger<A> {
@@ -72,4 +79,22 @@ export interface NodeService {
   readonly encodeSubmission: (body: unknown) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
 }
 
-export class Node extends Context.Service<Node, NodeService>()("movenode/node/Node") {}
+export class Node extends Context.Service<Node, NodeService>()("movenode/node/Node") {
+  /** `NodeService` over the per-concern services, which the caller provides (with the `Ledger`). */
+  static readonly layerNoDeps = Layer.effect(Node, makeNode)
+
+  /** The per-concern services implemented here; each needs the `Ledger` (and reads `NodeConfig`). */
+  static readonly serviceLayers = Layer.mergeAll(Balances.layer, GasEstimator.layer, Summaries.layer, Modules.layer)
+
+  /** The node over a `Ledger` with the given view and transaction-encoding layers. */
+  static readonly layerWith = <E1, R1, E2, R2>(
+    views: Layer.Layer<Views, E1, R1>,
+    encoder: Layer.Layer<TransactionEncoder, E2, R2>
+  ) => Node.layerNoDeps.pipe(Layer.provide(Layer.mergeAll(Node.serviceLayers, views, encoder)))
+
+  /**
+   * The node over a `Ledger`. Views and transaction encoding are the interim layers (500 "not
+   * implemented yet") until the VM and the encoder provide theirs (then use `layerWith`).
+   */
+  static readonly layer = Node.layerWith(Views.layerNotImplemented, TransactionEncoder.layerNotImplemented)
+}

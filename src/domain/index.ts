@@ -1,0 +1,46 @@
+/**
+ * The pure domain core: the types of the Aptos ledger and API, their BCS codecs, text forms,
+ * hashing and small pure algorithms. No I/O, no runtime; plain data and functions.
+ *
+ * - Shapes: AccountAddress, TypeTag/StructTag/ModuleId, StateKey, WriteSet, ContractEvent,
+ *   Transaction (payloads, block transactions), TransactionAuthenticator, LedgerInfo, ApiError.
+ * - BCS (`*Codec.ts`): `read*`/`write*` functions on BcsReader/BcsWriter for hot paths, plus
+ *   `*Codec` values for `Bcs.encode`/`Bcs.decode` (Result, never throws). Decoders treat input as
+ *   hostile: lengths bounded by the bytes left, type-tag nesting capped at the reference's 8.
+ * - Genesis: `decodeGenesisTransaction`.
+ * - Hashing and signing: `hashPrefix`, `transactionHash`, `signingMessage`,
+ *   `multiAgentSigningMessage`, `feePayerSigningMessage`; derived object addresses.
+ * - Text: `Identifier`, the MoveType parser/printer, `parseTypeTag`/`typeTagToString`,
+ *   `structTagEquals`; Schemas for the API's integers, addresses and hex bytes (`integers.ts`).
+ * - Gas-estimate arithmetic (`gasEstimate.ts`), `replayProtectorOf`.
+ */
+export * from "./AccountAddress.js"
+export * from "./ApiError.js"
+export * from "./BlockCodec.js"
+export * from "./ChangeSetCodec.js"
+export * from "./ContractEvent.js"
+export * from "./ContractEventCodec.js"
+export * from "./CryptoMaterialCodec.js"
+export * from "./gasEstimate.js"
+export * from "./Genesis.js"
+export * from "./hash.js"
+export * from "./Identifier.js"
+export * from "./integers.js"
+export * from "./LedgerInfo.js"
+export * from "./MoveType.js"
+export * from "./objectAddress.js"
+export * from "./PayloadCodec.js"
+export * from "./ReplayProtector.js"
+export * from "./ScriptCodec.js"
+export * from "./signingMessage.js"
+export * from "./StateKey.js"
+export * from "./StateKeyCodec.js"
+export * from "./Transaction.js"
+export * from "./TransactionAuthenticator.js"
+export * from "./TransactionAuthenticatorCodec.js"
+export * from "./TransactionCodec.js"
+export * from "./TypeTag.js"
+export * from "./TypeTagCodec.js"
+export * from "./TypeTagString.js"
+export * from "./WriteSet.js"
+export * from "./WriteSetCodec.js"

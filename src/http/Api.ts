@@ -1,0 +1,22 @@
+import { HttpApi, OpenApi } from "effect/http-api"
+import { AccountsGroup } from "./groups/AccountsGroup.js"
+import { GeneralGroup } from "./groups/GeneralGroup.js"
+import { TransactionsGroup } from "./groups/TransactionsGroup.js"
+import { ViewGroup } from "./groups/ViewGroup.js"
+
+/**
+ * The one definition of what movenode serves. The OpenAPI document and the typed client are
+ * derived from it, and the server's route table is read from it (see `Routes.ts`).
+ */
+export class Api extends HttpApi.make("movenode")
+  .add(GeneralGroup)
+  .add(AccountsGroup)
+  .add(TransactionsGroup)
+  .add(ViewGroup)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "movenode",
+      version: "0.1.0",
+      description: "An Aptos-compatible node REST API (a subset of the reference's /v1)"
+    })
+  ) {}

@@ -1,0 +1,47 @@
+/** Where a server listens. */
+export interface ListenAddress {
+  readonly host: string
+  readonly port: number
+}
+
+/** Everything the HTTP layer can be told. Every field has a default (`defaultHttpConfig`). */
+export interface HttpConfig {
+  readonly listen: ListenAddress
+  /** Prometheus metrics on their own port; undefined = no metrics server. */
+  readonly metricsListen: ListenAddress | undefined
+  /** Prefix of the ledger headers: `X-SERVICE-` by default, `X-APTOS-` for drop-in use. */
+  readonly headerPrefix: string
+  /** POST bodies above this many bytes are refused with 413 (never buffered past it). */
+  readonly maxBodyBytes: number
+  /** Reported as `git_hash` by `GET /v1`. */
+  readonly gitHash: string | undefined
+  /** One line per request (method, path, status, duration); undefined = quiet. */
+  readonly log: ((line: string) => void) | undefined
+  /** How long graceful shutdown waits for in-flight requests before closing their sockets. */
+  readonly shutdownGraceMs: number
+  /** A request (headers and body) must arrive within this time. */
+  readonly requestTimeoutMs: number
+}
+
+export const defaultHttpConfig: HttpConfig = {
+  listen: { host: "127.0.0.1", port: 8080 },
+  metricsListen: undefined,
+  headerPrefix: "X-SERVICE-",
+  maxBodyBytes: 8 * 1024 * 1024,
+  gitHash: undefined,
+  log: undefined,
+  shutdownGraceMs: 10_000,
+  requestTimeoutMs: 30_000
+}
+
+export const makeHttpConfig = (overrides: Partial<HttpConfig> = {}): HttpConfig => ({ ...defaultHttpConfig, ...overrides })
+
+/** Parses `ADDR:PORT` (`127.0.0.1:8080`, `[::1]:8080`, `:8080`); undefined when malformed. */
+export const parseListenAddress = (s: string): ListenAddress | undefined => {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(s)
+  if (m === null) return undefined
+  const port = Number(m[3])
+  if (port > 65535) return undefined
+  const host = m[1] ?? m[2] ?? ""
+  return { host: host === "" ? "0.0.0.0" : host, port }
+}

@@ -1,0 +1,28 @@
+import { Schema } from "effect"
+import type { LedgerInfo } from "../domain/LedgerInfo.js"
+
+/** `GET /v1`: the ledger info as the reference serves it (u64 fields as decimal strings). */
+export const LedgerInfoJson = Schema.Struct({
+  chain_id: Schema.Number,
+  epoch: Schema.String,
+  ledger_version: Schema.String,
+  oldest_ledger_version: Schema.String,
+  ledger_timestamp: Schema.String,
+  node_role: Schema.String,
+  oldest_block_height: Schema.String,
+  block_height: Schema.String,
+  git_hash: Schema.optional(Schema.String)
+}).annotate({ identifier: "IndexResponse" })
+export type LedgerInfoJson = typeof LedgerInfoJson.Type
+
+export const ledgerInfoToJson = (info: LedgerInfo, gitHash: string | undefined): LedgerInfoJson => ({
+  chain_id: info.chainId,
+  epoch: info.epoch.toString(),
+  ledger_version: info.ledgerVersion.toString(),
+  oldest_ledger_version: info.oldestLedgerVersion.toString(),
+  ledger_timestamp: info.ledgerTimestampUsec.toString(),
+  node_role: "full_node",
+  oldest_block_height: info.oldestBlockHeight.toString(),
+  block_height: info.blockHeight.toString(),
+  ...(gitHash === undefined ? {} : { git_hash: gitHash })
+})

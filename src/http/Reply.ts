@@ -1,0 +1,46 @@
+import type { ApiError } from "../domain/ApiError.js"
+import type { LedgerInfo } from "../domain/LedgerInfo.js"
+
+/** A rendered response: the server adds the ledger headers (when `ledger` is set) and the length. */
+export interface Reply {
+  readonly status: number
+  readonly contentType: string
+  readonly body: string | Uint8Array
+  readonly ledger: LedgerInfo | undefined
+  /** Further `[name, value, …]` header pairs (GAS-USED, CURSOR, Allow). */
+  readonly headers?: ReadonlyArray<string> | undefined
+}
+
+export const JSON_TYPE = "application/json"
+export const BCS_TYPE = "application/x-bcs"
+
+export const jsonReply = (body: string | Uint8Array, ledger: LedgerInfo | undefined, headers?: ReadonlyArray<string>): Reply => ({
+  status: 200,
+  contentType: JSON_TYPE,
+  body,
+  ledger,
+  headers
+})
+
+export const bcsReply = (body: Uint8Array, ledger: LedgerInfo, headers?: ReadonlyArray<string>): Reply => ({
+  status: 200,
+  contentType: BCS_TYPE,
+  body,
+  ledger,
+  headers
+})
+
+/** The error body, always JSON; `vm_error_code` written with all its digits. */
+export const errorBodyJson = (e: ApiError): string =>
+  `{"message":${JSON.stringify(e.message)},"error_code":"${e.code}","vm_error_code":${
+    e.vmErrorCode === undefined ? "null" : e.vmErrorCode.toString()
+  }}`
+
+/** Every ApiError is mapped here, once: status, JSON body, ledger headers when it carries them. */
+export const errorReply = (e: ApiError, headers?: ReadonlyArray<string>): Reply => ({
+  status: e.status >= 400 && e.status <= 599 ? e.status : 500,
+  contentType: JSON_TYPE,
+  body: errorBodyJson(e),
+  ledger: e.ledger,
+  headers
+})

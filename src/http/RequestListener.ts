@@ -1,0 +1,132 @@
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { Cause, Effect, Exit, Result } from "effect"
+import { type ApiError, ApiErrors } from "../domain/ApiError.js"
+import type { NodeService } from "../node/Node.js"
+import { wantsBcs } from "./Accept.js"
+import { checkFraming, mediaType, readBody, unsupportedMediaType } from "./Body.js"
+import { accountsHandlers } from "./handlers/accountsHandlers.js"
+import type { HandlerEnv, RequestInput, RouteSpec } from "./handlers/HandlerTypes.js"
+import { generalHandlers } from "./handlers/generalHandlers.js"
+import { postHandlers } from "./handlers/postHandlers.js"
+import type { HttpConfig } from "./HttpConfig.js"
+import { makeLedgerHeaders } from "./LedgerHeaders.js"
+import type { HttpMetrics } from "./Metrics.js"
+import { openApiDocument } from "./OpenApiDoc.js"
+import { parseQuery } from "./Query.js"
+import { errorReply, type Reply } from "./Reply.js"
+import { apiRoutes, makeRouter, type RouteId } from "./Routes.js"
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
+
+const EMPTY_QUERY: ReadonlyMap<string, string> = new Map()
+const NO_HEADERS: ReadonlyArray<string> = []
+const CLOSE = ["connection", "close"]
+
+/** One handler per endpoint of the Api: a missing or extra one is a startup error, not a 404. */
+export const makeRouteSpecs = (env: HandlerEnv): Record<RouteId, RouteSpec> => {
+  const specs: Record<RouteId, RouteSpec> = { ...generalHandlers(env), ...accountsHandlers(env), ...postHandlers(env) }
+  const declared = new Set(apiRoutes.map((r) => r.id))
+  for (const id of Object.keys(specs)) if (!declared.has(id as RouteId)) throw new Error(`handler without route: ${id}`)
+  for (const id of declared) if (specs[id] === undefined) throw new Error(`route without handler: ${id}`)
+  return specs
+}
+
+/**
+ * The `node:http` request listener serving the Api. Each request is routed with the table read
+ * from the Api definition, negotiated, framed, handed to its handler (an Effect over the `Node`
+ * service, run with `Effect.runCallback`), and every outcome, including defects, is written as a
+ * response: a failure is mapped once by `errorReply`, a defect becomes 500 `internal_error`.
+ */
+export const makeRequestListener = (node: NodeService, config: HttpConfig, metrics: HttpMetrics | undefined) => {
+  const headers = makeLedgerHeaders(config.headerPrefix)
+  const specJson = JSON.stringify(openApiDocument(headers))
+  const specs = makeRouteSpecs({ node, config, headers, specJson })
+  const route = makeRouter(apiRoutes)
+  const log = config.log
+
+  const send = (req: IncomingMessage, res: ServerResponse, reply: Reply, routeId: string, start: number) => {
+    if (res.headersSent || res.destroyed) return
+    const body =
+      typeof reply.body === "string"
+        ? reply.body
+        : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength)
+    const length = typeof body === "string" ? Buffer.byteLength(body) : body.length
+    const ledger = reply.ledger === undefined ? NO_HEADERS : headers.render(reply.ledger)
+    const all = ledger.concat("content-type", reply.contentType, "content-length", String(length))
+    if (reply.headers !== undefined) for (const h of reply.headers) all.push(h)
+    res.writeHead(reply.status, all)
+    res.end(body)
+    if (metrics !== undefined || log !== undefined) {
+      const seconds = (performance.now() - start) / 1000
+      metrics?.observe(routeId, reply.status, seconds)
+      log?.(`${req.method} ${(req.url ?? "").slice(0, 300)} ${reply.status} ${(seconds * 1000).toFixed(2)}ms`)
+    }
+  }
+
+  const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError, routeId: string, start: number, close = false) =>
+    send(req, res, errorReply(e, close ? CLOSE : undefined), routeId, start)
+
+  const defect = (req: IncomingMessage, res: ServerResponse, cause: unknown, routeId: string, start: number) => {
+    log?.(`defect on ${req.method} ${(req.url ?? "").slice(0, 300)}: ${cause instanceof Error ? cause.stack : String(cause)}`)
+    fail(req, res, ApiErrors.internal("Internal server error"), routeId, start)
+  }
+
+  const run = (req: IncomingMessage, res: ServerResponse, spec: RouteSpec, input: RequestInput, id: string, start: number) => {
+    let effect: Effect.Effect<Reply, ApiError>
+    try {
+      effect = spec.handler(input)
+    } catch (e) {
+      return defect(req, res, e, id, start)
+    }
+    Effect.runCallback(effect, {
+      onExit: (exit) => {
+        if (Exit.isSuccess(exit)) return send(req, res, exit.value, id, start)
+        const error = Cause.findError(exit.cause)
+        if (Result.isSuccess(error)) return fail(req, res, error.success, id, start)
+        defect(req, res, Cause.squash(exit.cause), id, start)
+      }
+    })
+  }
+
+  const listener: RequestListener = (req, res) => {
+    const start = performance.now()
+    try {
+      const url = req.url ?? "/"
+      const q = url.indexOf("?")
+      const pathname = q < 0 ? url : url.slice(0, q)
+      const match = route(req.method ?? "GET", pathname)
+      if (match._tag === "NotFound")
+        return fail(req, res, ApiErrors.webFramework(404, `Not Found: ${pathname.slice(0, 300)}`), "unmatched", start)
+      if (match._tag === "MethodNotAllowed")
+        return send(
+          req,
+          res,
+          errorReply(ApiErrors.webFramework(405, "Method Not Allowed"), ["allow", match.allow.join(", ")]),
+          "unmatched",
+          start
+        )
+      const id = match.route.id
+      const spec = specs[id]
+      const query = q < 0 ? EMPTY_QUERY : parseQuery(url.slice(q + 1))
+      if (typeof query === "string") return fail(req, res, ApiErrors.webFramework(400, query), id, start)
+      const bcs = wantsBcs(req.headers.accept)
+      if (spec.bodyTypes === undefined)
+        return run(req, res, spec, { params: match.params, query, bcs, body: undefined, mediaType: undefined }, id, start)
+      const framing = checkFraming(req, config.maxBodyBytes)
+      if (framing !== undefined) return fail(req, res, framing, id, start, true)
+      const type = mediaType(req.headers["content-type"])
+      if (type === undefined || !spec.bodyTypes.includes(type))
+        return fail(req, res, unsupportedMediaType(req.headers["content-type"]), id, start, true)
+      readBody(req, config.maxBodyBytes).then(
+        (body) => {
+          if (!(body instanceof Uint8Array)) return fail(req, res, body, id, start, true)
+          run(req, res, spec, { params: match.params, query, bcs, body, mediaType: type }, id, start)
+        },
+        (e) => defect(req, res, e, id, start)
+      )
+    } catch (e) {
+      defect(req, res, e, "unmatched", start)
+    }
+  }
+  return listener
+}

@@ -1,0 +1,89 @@
+import { HttpApi, type HttpApiGroup } from "effect/http-api"
+import { Api } from "./Api.js"
+
+type ApiGroups = typeof Api extends HttpApi.HttpApi<string, infer G> ? G : never
+type GroupId = HttpApiGroup.Identifier<ApiGroups>
+
+/** `"<group>.<endpoint>"` for every endpoint of the Api, as a type (handlers are keyed by it). */
+export type RouteId = {
+  [K in GroupId]: `${K}.${HttpApiGroup.EndpointsWithIdentifier<ApiGroups, K>["identifier"]}`
+}[GroupId]
+
+type Segment = { readonly literal: string } | { readonly param: string }
+
+export interface Route {
+  readonly id: RouteId
+  readonly method: string
+  /** As declared (`/v1/accounts/:address/module/:module_name`). */
+  readonly path: string
+  readonly segments: ReadonlyArray<Segment>
+}
+
+const compile = (path: string): ReadonlyArray<Segment> =>
+  path
+    .split("/")
+    .slice(1)
+    .map((s) => (s.startsWith(":") ? { param: s.slice(1) } : { literal: s }))
+
+/** The route table, read from the Api definition (so it cannot drift from the OpenAPI document). */
+export const apiRoutes: ReadonlyArray<Route> = (() => {
+  const out: Array<Route> = []
+  HttpApi.reflect(Api, {
+    onGroup: () => {},
+    onEndpoint: ({ group, endpoint }) => {
+      out.push({
+        id: `${group.identifier}.${endpoint.identifier}` as RouteId,
+        method: endpoint.method,
+        path: endpoint.path,
+        segments: compile(endpoint.path)
+      })
+    }
+  })
+  return out
+})()
+
+export type RouteMatch =
+  | { readonly _tag: "Found"; readonly route: Route; readonly params: Record<string, string> }
+  | { readonly _tag: "MethodNotAllowed"; readonly allow: ReadonlyArray<string> }
+  | { readonly _tag: "NotFound" }
+
+const NOT_FOUND: RouteMatch = { _tag: "NotFound" }
+/** Paths longer than this are not split at all (no route has more segments). */
+const MAX_PATH_LENGTH = 8192
+
+/** Matches `(method, path)` against the routes; params are the raw (still percent-encoded) segments. */
+export const makeRouter = (routes: ReadonlyArray<Route>) => {
+  const maxSegments = Math.max(...routes.map((r) => r.segments.length))
+  return (method: string, pathname: string): RouteMatch => {
+    if (pathname.length > MAX_PATH_LENGTH || pathname.charCodeAt(0) !== 47) return NOT_FOUND
+    if (pathname.length > 1 && pathname.endsWith("/")) pathname = pathname.slice(0, -1)
+    const parts = pathname.split("/", maxSegments + 2).slice(1)
+    if (parts.length > maxSegments) return NOT_FOUND
+    let allow: Array<string> | undefined
+    for (const route of routes) {
+      if (route.segments.length !== parts.length) continue
+      let params: Record<string, string> | undefined
+      let ok = true
+      for (let i = 0; i < parts.length; i++) {
+        const seg = route.segments[i]!
+        if ("literal" in seg) {
+          if (seg.literal !== parts[i]) {
+            ok = false
+            break
+          }
+        } else {
+          if (parts[i] === "") {
+            ok = false
+            break
+          }
+          ;(params ??= {})[seg.param] = parts[i]!
+        }
+      }
+      if (!ok) continue
+      if (route.method === method || (method === "HEAD" && route.method === "GET"))
+        return { _tag: "Found", route, params: params ?? {} }
+      ;(allow ??= []).push(route.method)
+    }
+    return allow === undefined ? NOT_FOUND : { _tag: "MethodNotAllowed", allow }
+  }
+}

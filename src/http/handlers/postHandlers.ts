@@ -1,0 +1,83 @@
+import { Effect, Result, Schema } from "effect"
+import { toHex0x } from "../../bcs/index.js"
+import { type ApiError, ApiErrors } from "../../domain/ApiError.js"
+import { parseJsonBody } from "../Body.js"
+import { EncodeSubmissionRequestJson } from "../groups/TransactionsGroup.js"
+import { ViewRequestJson } from "../groups/ViewGroup.js"
+import { parseU64Query } from "../Params.js"
+import { gasEstimateJson, u64Bcs, viewBcs } from "../Render.js"
+import { bcsReply, JSON_TYPE, jsonReply } from "../Reply.js"
+import type { HandlerEnv, RouteSpec } from "./HandlerTypes.js"
+
+export const VIEW_BCS_TYPES = ["application/x.service.view_function+bcs", "application/x.aptos.view_function+bcs"]
+
+/**
+ * Parses a JSON body and checks it against the request schema of the Api definition (the same
+ * one the OpenAPI document and the client use); the node gets the parsed JSON.
+ */
+const jsonBody = (
+  body: Uint8Array | undefined,
+  check: (u: unknown) => Result.Result<unknown, Schema.SchemaError>,
+  typeName: string
+): Result.Result<unknown, ApiError> => {
+  const parsed = parseJsonBody(body ?? new Uint8Array())
+  if (!("ok" in parsed)) return Result.fail(parsed)
+  const checked = check(parsed.value)
+  if (Result.isFailure(checked))
+    return Result.fail(
+      ApiErrors.webFramework(
+        400,
+        `parse request payload error: ${checked.failure.message} (occurred while parsing "${typeName}")`
+      )
+    )
+  return Result.succeed(parsed.value)
+}
+
+const checkEncode = Schema.decodeResult(EncodeSubmissionRequestJson as Schema.Codec<unknown>)
+const checkView = Schema.decodeResult(ViewRequestJson as Schema.Codec<unknown>)
+
+/** `POST /v1/transactions/encode_submission`, `GET /v1/estimate_gas_price`, `POST /v1/view`. */
+export const postHandlers = (env: HandlerEnv) => {
+  const { node, headers } = env
+  const encodeSubmission: RouteSpec = {
+    bodyTypes: [JSON_TYPE],
+    handler: (input) => {
+      const body = jsonBody(input.body, checkEncode, "EncodeSubmissionRequest")
+      if (Result.isFailure(body)) return Effect.fail(body.failure)
+      if (input.bcs) return Effect.fail(ApiErrors.bcsNotSupported("BCS is not supported for encode submission"))
+      return Effect.map(node.encodeSubmission(body.success), ({ ledger, value }) =>
+        jsonReply(`"${toHex0x(value)}"`, ledger)
+      )
+    }
+  }
+  const estimateGasPrice: RouteSpec = {
+    handler: (input) =>
+      Effect.map(node.estimateGasPrice, ({ ledger, value }) =>
+        input.bcs ? bcsReply(u64Bcs(value.regular), ledger) : jsonReply(gasEstimateJson(value), ledger)
+      )
+  }
+  const view: RouteSpec = {
+    bodyTypes: [JSON_TYPE, ...VIEW_BCS_TYPES],
+    handler: (input) => {
+      const version = parseU64Query("ledger_version", input.query.get("ledger_version"))
+      if (Result.isFailure(version)) return Effect.fail(version.failure)
+      let request: Parameters<typeof node.view>[0]
+      if (input.mediaType === JSON_TYPE) {
+        const body = jsonBody(input.body, checkView, "ViewRequest")
+        if (Result.isFailure(body)) return Effect.fail(body.failure)
+        request = { _tag: "Json", body: body.success }
+      } else {
+        request = { _tag: "Bcs", body: input.body ?? new Uint8Array() }
+      }
+      return Effect.map(node.view(request, version.success), ({ ledger, value }) => {
+        const extra = [headers.names.gasUsed, value.gasUsed.toString()]
+        return input.bcs ? bcsReply(viewBcs(value.bcsValues), ledger, extra) : jsonReply(JSON.stringify(value.json), ledger, extra)
+      })
+    }
+  }
+  return {
+    "transactions.encodeSubmission": encodeSubmission,
+    "transactions.estimateGasPrice": estimateGasPrice,
+    "view.view": view
+  } as const
+}

@@ -1,0 +1,35 @@
+/**
+ * The HTTP layer: the Aptos-compatible REST API of movenode, depending only on the `Node` service.
+ *
+ * - `Api` (with its groups) is the one definition of what is served; the OpenAPI document
+ *   (`openApiDocument`, served at `/v1/spec.json`), the typed client (`MovenodeClient`) and the
+ *   server's route table (`apiRoutes`) all come from it.
+ * - `MovenodeServer.layer(config)` (alias `serverLayer`) serves it on `node:http` over `Node`:
+ *   ledger headers, Accept negotiation (JSON/BCS), POST framing (411/413/415/400), the error body,
+ *   request logs, Prometheus metrics on a separate port, graceful shutdown when its scope closes.
+ *   Requests are dispatched by a lean listener (`makeRequestListener`) rather than through
+ *   `HttpApiBuilder`, because per-request Schema encoding cost more than the load targets allow
+ *   (see docs/benchmarks.md); the handlers still validate POST bodies with the Api's schemas.
+ */
+export { wantsBcs } from "./Accept.js"
+export { Api } from "./Api.js"
+export { ErrorBody } from "./ErrorBody.js"
+export { AccountsGroup } from "./groups/AccountsGroup.js"
+export { GeneralGroup } from "./groups/GeneralGroup.js"
+export { TransactionsGroup } from "./groups/TransactionsGroup.js"
+export { ViewGroup } from "./groups/ViewGroup.js"
+export {
+  defaultHttpConfig,
+  type HttpConfig,
+  type ListenAddress,
+  makeHttpConfig,
+  parseListenAddress
+} from "./HttpConfig.js"
+export { type LedgerHeaders, makeLedgerHeaders } from "./LedgerHeaders.js"
+export { ledgerInfoToJson, LedgerInfoJson } from "./LedgerInfoJson.js"
+export { type HttpMetrics, makeHttpMetrics } from "./Metrics.js"
+export { MovenodeClient, clientLayer } from "./MovenodeClient.js"
+export { MovenodeServer, type MovenodeServerInfo, serverLayer } from "./MovenodeServer.js"
+export { openApiDocument } from "./OpenApiDoc.js"
+export { makeRequestListener, type RequestListener } from "./RequestListener.js"
+export { apiRoutes, makeRouter, type Route, type RouteId } from "./Routes.js"

@@ -1,0 +1,72 @@
+import type { AccountAddress } from "../domain/AccountAddress.js"
+import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
+
+/**
+ * What a ledger store remembers about itself: the latest block, the retained window and the chain
+ * identity. Written atomically with every block, so it always describes a whole block.
+ */
+export interface LedgerHead {
+  readonly chainId: number
+  readonly latestVersion: bigint
+  readonly latestHeight: bigint
+  readonly epoch: bigint
+  readonly timestampUsec: bigint
+  /** First version of the oldest retained block (block aligned). */
+  readonly oldestVersion: bigint
+  readonly oldestHeight: bigint
+  /** Hash of the transaction at version 0, the store's identity. */
+  readonly genesisHash: Uint8Array
+}
+
+/** One block, fully prepared by the shared writer: versions, hashes and summaries assigned. */
+export interface PreparedBlock {
+  readonly block: BlockInfo
+  readonly transactions: ReadonlyArray<CommittedTransaction>
+  readonly summaries: ReadonlyArray<TransactionSummary>
+  /** The head after this block, including the (possibly advanced) pruning window. */
+  readonly head: LedgerHead
+}
+
+/**
+ * The storage half of a ledger: synchronous, no validation. `makeLedgerService` does every
+ * range/pruning check and the version assignment once, so the in-memory and LMDB stores cannot
+ * disagree on semantics. Methods may throw (storage failure); the service maps throws to StorageError.
+ */
+export interface LedgerBackend {
+  readonly head: () => LedgerHead | undefined
+  /** Newest value of `keyBytes` written at or below `version`; `value` undefined = deleted. */
+  readonly stateGet: (
+    keyBytes: Uint8Array,
+    version: bigint
+  ) => { readonly value: Uint8Array | undefined; readonly version: bigint } | undefined
+  readonly transaction: (version: bigint) => CommittedTransaction | undefined
+  readonly versionOfHash: (hash: Uint8Array) => bigint | undefined
+  readonly block: (height: bigint) => BlockInfo | undefined
+  /** The block whose range contains `version`. */
+  readonly blockOfVersion: (version: bigint) => BlockInfo | undefined
+  /** Ascending summaries of `sender` with `from ≤ version ≤ to`, at most `limit`, from `from` up. */
+  readonly summariesForward: (
+    sender: AccountAddress,
+    from: bigint,
+    to: bigint,
+    limit: number
+  ) => ReadonlyArray<TransactionSummary>
+  /** Descending summaries of `sender` with `from ≤ version ≤ to`, at most `limit`, from `to` down. */
+  readonly summariesBackward: (
+    sender: AccountAddress,
+    from: bigint,
+    to: bigint,
+    limit: number
+  ) => ReadonlyArray<TransactionSummary>
+  /**
+   * Appends the block and its head in one atomic, durable step; in the same step deletes at most
+   * `pruneBudget` entries below the head's window.
+   */
+  readonly commit: (prepared: PreparedBlock, pruneBudget: number) => void
+  /**
+   * Deletes at most `budget` entries that lie below the head's oldest version/height.
+   * Returns the number deleted (0 = nothing left to prune).
+   */
+  readonly pruneStep: (budget: number) => number
+  readonly close: () => void
+}

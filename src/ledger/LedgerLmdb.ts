@@ -1,0 +1,43 @@
+import { Effect, Layer, type Scope } from "effect"
+import type { GenesisInvalid, GenesisMismatch } from "./GenesisError.js"
+import { importGenesis } from "./importGenesis.js"
+import { Ledger } from "./Ledger.js"
+import { type LedgerError, StorageError } from "./LedgerError.js"
+import { type LmdbBackendOptions, openLmdbBackend } from "./LmdbBackend.js"
+import { type LedgerHandle, type LedgerServiceOptions, makeLedgerService } from "./makeLedgerService.js"
+
+export interface LedgerLmdbOptions extends LedgerServiceOptions, LmdbBackendOptions {
+  /**
+   * A genesis blob: committed as version 0 when the store is empty, checked against the stored
+   * genesis otherwise (a different one fails with GenesisMismatch).
+   */
+  readonly genesis?: Uint8Array | undefined
+}
+
+/** Opens (creating when missing) an LMDB ledger; closed when the scope closes. */
+export const open = (
+  options: LedgerLmdbOptions
+): Effect.Effect<LedgerHandle, GenesisInvalid | GenesisMismatch | LedgerError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const handle = yield* Effect.acquireRelease(
+      Effect.try({
+        try: () => makeLedgerService(openLmdbBackend(options), options),
+        catch: (e) =>
+          new StorageError({
+            message: `cannot open the ledger at ${options.path}: ${String(e)}`
+          })
+      }),
+      (h) => Effect.sync(() => h.close())
+    )
+    if (options.genesis !== undefined) yield* importGenesis(handle, options.genesis)
+    return handle
+  })
+
+/** The `Ledger` service over an LMDB store at `options.path`. */
+export const layer = (
+  options: LedgerLmdbOptions
+): Layer.Layer<Ledger, GenesisInvalid | GenesisMismatch | LedgerError> =>
+  Layer.effect(
+    Ledger,
+    Effect.map(open(options), (h) => h.service)
+  )

@@ -1,0 +1,252 @@
+import { type Database, open, type RootDatabase } from "lmdb"
+import type { TransactionSummary } from "./Ledger.js"
+import type { LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
+import {
+  bytesEqualPrefix,
+  historyKey,
+  readU64be,
+  staleKey,
+  storedStateKey,
+  summaryKey,
+  u64be,
+  versionOfHistoryKey
+} from "./lmdbKeys.js"
+import {
+  decodeBlock,
+  decodeHead,
+  decodeStateValue,
+  decodeSummary,
+  decodeTransactionRecord,
+  encodeBlock,
+  encodeHead,
+  encodeStateValue,
+  encodeSummaryValue,
+  encodeTransactionRecord,
+  headerOfTransactionRecord
+} from "./lmdbRecords.js"
+import { writeOpValue } from "./writeOpValue.js"
+
+export interface LmdbBackendOptions {
+  /** Directory of the store; created when missing. */
+  readonly path: string
+  /**
+   * fsync every commit before it returns (default true). Off only for throwaway stores (benches):
+   * a crash may then lose recent commits, though never half of one.
+   */
+  readonly sync?: boolean | undefined
+  /** Largest size the map may grow to, bytes (default 64 GiB; sparse, costs nothing until used). */
+  readonly mapSize?: number | undefined
+}
+
+const HEAD_KEY = Buffer.from("head")
+
+/** The named databases of the store; the layout is described in src/ledger/README.md. */
+interface Tables {
+  readonly meta: Database<Buffer, Buffer>
+  readonly latest: Database<Buffer, Buffer>
+  readonly history: Database<Buffer, Buffer>
+  readonly stale: Database<Buffer, Buffer>
+  readonly txns: Database<Buffer, Buffer>
+  readonly hashes: Database<Buffer, Buffer>
+  readonly blocks: Database<Buffer, Buffer>
+  readonly blockEnds: Database<Buffer, Buffer>
+  readonly summaries: Database<Buffer, Buffer>
+}
+
+const view = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
+
+/**
+ * lmdb returns fresh Buffers (copies out of the map); callers get plain Uint8Arrays over the same
+ * memory, so values compare and behave like every other byte array (Buffer#slice does not copy).
+ */
+const plain = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+
+/**
+ * The LMDB store. One environment, one named database per table, binary keys and values. Reads are
+ * synchronous (LMDB's memory map); a commit is one synchronous write transaction, so a crash leaves
+ * either the whole block or none of it.
+ */
+export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
+  const root: RootDatabase<Buffer, Buffer> = open({
+    path: options.path,
+    keyEncoding: "binary",
+    encoding: "binary",
+    maxDbs: 16,
+    mapSize: options.mapSize ?? 64 * 1024 ** 3,
+    overlappingSync: false,
+    noSync: options.sync === false
+  })
+  const table = (name: string): Database<Buffer, Buffer> =>
+    root.openDB<Buffer, Buffer>({
+      name,
+      keyEncoding: "binary",
+      encoding: "binary"
+    })
+  const t: Tables = {
+    meta: table("meta"),
+    latest: table("state_latest"),
+    history: table("state_history"),
+    stale: table("state_stale"),
+    txns: table("txns"),
+    hashes: table("txn_hashes"),
+    blocks: table("blocks"),
+    blockEnds: table("block_ends"),
+    summaries: table("summaries")
+  }
+
+  const stored = t.meta.getBinary(HEAD_KEY)
+  let head: LedgerHead | undefined = stored === undefined ? undefined : decodeHead(plain(stored))
+
+  const block = (height: bigint) => {
+    const b = t.blocks.getBinary(u64be(height))
+    return b === undefined ? undefined : decodeBlock(height, plain(b))
+  }
+
+  const blockOfVersion = (version: bigint) => {
+    for (const { value } of t.blockEnds.getRange({
+      start: u64be(version),
+      limit: 1
+    })) {
+      const b = block(readU64be(value))
+      return b !== undefined && b.firstVersion <= version ? b : undefined
+    }
+    return undefined
+  }
+
+  const writeState = (keyBytes: Uint8Array, version: bigint, value: Uint8Array | undefined): void => {
+    const key = storedStateKey(keyBytes)
+    const previous = t.latest.getBinary(key)
+    if (previous !== undefined) {
+      const previousVersion = readU64be(previous)
+      // The previous entry is hidden from `version` on; the pruner deletes it once that is below the window.
+      if (previousVersion < version) t.stale.putSync(staleKey(version, previousVersion, key), Buffer.alloc(0))
+    }
+    t.history.putSync(historyKey(key, version), encodeStateValue(value))
+    t.latest.putSync(key, encodeStateValue(value, version))
+  }
+
+  /** Deletes up to `budget` entries below the head's window; runs inside a write transaction. */
+  const pruneIn = (h: LedgerHead, budget: number): number => {
+    let done = 0
+    const take = <V>(it: Iterable<V>): V[] => Array.from(it)
+    if (done < budget)
+      for (const { key, value } of take(t.txns.getRange({ end: u64be(h.oldestVersion), limit: budget - done }))) {
+        const { hash, sender } = headerOfTransactionRecord(value)
+        t.hashes.removeSync(view(hash))
+        if (sender !== undefined) t.summaries.removeSync(summaryKey(sender, readU64be(key)))
+        t.txns.removeSync(key)
+        done++
+      }
+    if (done < budget)
+      for (const { key } of take(
+        t.stale.getRange({
+          end: u64be(h.oldestVersion + 1n),
+          limit: budget - done
+        })
+      )) {
+        const version = readU64be(key, 8)
+        t.history.removeSync(historyKey(key.subarray(16), version))
+        t.stale.removeSync(key)
+        done++
+      }
+    if (done < budget)
+      for (const { key, value } of take(t.blocks.getRange({ end: u64be(h.oldestHeight), limit: budget - done }))) {
+        t.blockEnds.removeSync(u64be(decodeBlock(0n, value).lastVersion))
+        t.blocks.removeSync(key)
+        done++
+      }
+    return done
+  }
+
+  const commit = (p: PreparedBlock, pruneBudget: number): void => {
+    root.transactionSync(() => {
+      for (const tx of p.transactions) {
+        const versionKey = u64be(tx.version)
+        t.txns.putSync(versionKey, view(encodeTransactionRecord(tx)))
+        t.hashes.putSync(view(tx.hash), versionKey)
+        for (const entry of tx.writeSet.entries) writeState(entry.keyBytes, tx.version, writeOpValue(entry.op))
+      }
+      for (const s of p.summaries) t.summaries.putSync(summaryKey(s.sender, s.version), encodeSummaryValue(s))
+      t.blocks.putSync(u64be(p.block.height), encodeBlock(p.block))
+      t.blockEnds.putSync(u64be(p.block.lastVersion), u64be(p.block.height))
+      t.meta.putSync(HEAD_KEY, view(encodeHead(p.head)))
+      if (pruneBudget > 0) pruneIn(p.head, pruneBudget)
+    })
+    head = p.head
+  }
+
+  return {
+    head: () => head,
+    stateGet: (keyBytes, version) => {
+      if (keyBytes.length === 0) return undefined // LMDB has no empty keys, and no StateKey is empty
+      const key = storedStateKey(keyBytes)
+      // Hot path: one point read in the `latest` table, into lmdb's reused buffer (valid until the
+      // next read, so the value is copied out before anything else touches the database).
+      const latest = t.latest.getBinaryFast(key)
+      if (latest === undefined) return undefined
+      const latestVersion = latest.readBigUInt64BE(0)
+      if (latestVersion <= version)
+        return {
+          value: latest[8] === 0 ? undefined : new Uint8Array(latest.subarray(9, latest.length)),
+          version: latestVersion
+        }
+      for (const { key: k, value } of t.history.getRange({
+        start: historyKey(key, version),
+        limit: 1
+      })) {
+        if (k.length !== key.length + 8 || !bytesEqualPrefix(k, key)) return undefined
+        return {
+          value: decodeStateValue(plain(value), 0),
+          version: versionOfHistoryKey(k, key.length)
+        }
+      }
+      return undefined
+    },
+    transaction: (version) => {
+      const b = t.txns.getBinary(u64be(version))
+      return b === undefined ? undefined : decodeTransactionRecord(plain(b), version)
+    },
+    versionOfHash: (hash) => {
+      const b = t.hashes.getBinary(view(hash))
+      return b === undefined ? undefined : readU64be(b)
+    },
+    block,
+    blockOfVersion,
+    summariesForward: (sender, from, to, limit) => {
+      const out: TransactionSummary[] = []
+      for (const { key, value } of t.summaries.getRange({
+        start: summaryKey(sender, from),
+        end: summaryKey(sender, to + 1n),
+        limit
+      }))
+        out.push(decodeSummary(plain(key), plain(value)))
+      return out
+    },
+    summariesBackward: (sender, from, to, limit) => {
+      const out: TransactionSummary[] = []
+      // Reverse ranges exclude `end`: the key just below (sender, from) keeps `from` in.
+      const end = from === 0n ? view(sender) : summaryKey(sender, from - 1n)
+      for (const { key, value } of t.summaries.getRange({
+        start: summaryKey(sender, to),
+        end,
+        reverse: true,
+        limit
+      }))
+        out.push(decodeSummary(plain(key), plain(value)))
+      return out
+    },
+    commit,
+    pruneStep: (budget) => {
+      const h = head
+      if (h === undefined || budget <= 0) return 0
+      let done = 0
+      root.transactionSync(() => {
+        done = pruneIn(h, budget)
+      })
+      return done
+    },
+    close: () => {
+      void root.close()
+    }
+  }
+}

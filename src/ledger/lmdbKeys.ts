@@ -1,0 +1,67 @@
+import { sha3_256 } from "@noble/hashes/sha3.js"
+
+/**
+ * Binary keys of the LMDB store. Integers are big-endian so byte order is numeric order; state
+ * history versions are inverted (`~version`) so the newest entry of a key comes first and "newest
+ * at or below V" is a forward seek to `key ‖ ~V` limited to one entry.
+ */
+
+export const u64be = (v: bigint): Buffer => {
+  const b = Buffer.allocUnsafe(8)
+  b.writeBigUInt64BE(v)
+  return b
+}
+
+export const readU64be = (b: Uint8Array, offset = 0): bigint =>
+  Buffer.from(b.buffer, b.byteOffset, b.byteLength).readBigUInt64BE(offset)
+
+const U64_MAX = (1n << 64n) - 1n
+
+/**
+ * LMDB keys are at most 1978 bytes. A BCS StateKey starts with its variant byte (0..2), so keys
+ * too long to store raw are stored as 0xff ‖ sha3-256(keyBytes): never equal to a raw key.
+ */
+export const MAX_RAW_STATE_KEY = 1024
+
+export const storedStateKey = (keyBytes: Uint8Array): Buffer => {
+  if (keyBytes.length <= MAX_RAW_STATE_KEY)
+    return Buffer.from(keyBytes.buffer, keyBytes.byteOffset, keyBytes.byteLength)
+  const out = Buffer.allocUnsafe(33)
+  out[0] = 0xff
+  out.set(sha3_256(keyBytes), 1)
+  return out
+}
+
+/** `stored ‖ ~version`: the history entry of a state key. */
+export const historyKey = (stored: Uint8Array, version: bigint): Buffer => {
+  const out = Buffer.allocUnsafe(stored.length + 8)
+  out.set(stored, 0)
+  out.writeBigUInt64BE(U64_MAX - version, stored.length)
+  return out
+}
+
+export const versionOfHistoryKey = (key: Uint8Array, storedLength: number): bigint =>
+  U64_MAX - readU64be(key, storedLength)
+
+/** `staleSince ‖ version ‖ stored`: the entry `stored@version` is hidden from `staleSince` on. */
+export const staleKey = (staleSince: bigint, version: bigint, stored: Uint8Array): Buffer => {
+  const out = Buffer.allocUnsafe(16 + stored.length)
+  out.writeBigUInt64BE(staleSince, 0)
+  out.writeBigUInt64BE(version, 8)
+  out.set(stored, 16)
+  return out
+}
+
+/** `sender ‖ version`: one user transaction in the per-sender summary index. */
+export const summaryKey = (sender: Uint8Array, version: bigint): Buffer => {
+  const out = Buffer.allocUnsafe(40)
+  out.set(sender, 0)
+  out.writeBigUInt64BE(version, 32)
+  return out
+}
+
+export const bytesEqualPrefix = (a: Uint8Array, prefix: Uint8Array): boolean => {
+  if (a.length < prefix.length) return false
+  for (let i = 0; i < prefix.length; i++) if (a[i] !== prefix[i]) return false
+  return true
+}

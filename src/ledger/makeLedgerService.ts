@@ -1,0 +1,208 @@
+import { Effect } from "effect"
+import type { AccountAddress } from "../domain/AccountAddress.js"
+import type { LedgerInfo } from "../domain/LedgerInfo.js"
+import type {
+  BlockInfo,
+  BlockToCommit,
+  LedgerService,
+  StateReader,
+  SummaryQuery,
+  TransactionSummary
+} from "./Ledger.js"
+import type { LedgerBackend, LedgerHead } from "./LedgerBackend.js"
+import {
+  BlockNotFound,
+  BlockPruned,
+  type LedgerError,
+  StorageError,
+  TransactionNotFound,
+  VersionNotFound,
+  VersionPruned
+} from "./LedgerError.js"
+import { prepareBlock } from "./prepareBlock.js"
+
+export interface LedgerServiceOptions {
+  /** Keep the last N versions (block aligned); undefined or 0 keeps everything. */
+  readonly pruneWindow?: bigint | number | undefined
+  /** Chain id recorded with the first block when the ledger starts without a genesis blob. */
+  readonly chainId?: number | undefined
+  /** Entries deleted per commit while catching up with the pruning window (default 20,000). */
+  readonly pruneBatch?: number | undefined
+}
+
+const storage = (e: unknown): StorageError => new StorageError({ message: e instanceof Error ? e.message : String(e) })
+
+/** Runs a synchronous backend call; a throw is a storage failure, never a client error. */
+const attempt = <A>(f: () => A): Effect.Effect<A, StorageError> => Effect.try({ try: f, catch: storage })
+
+const emptyLedger = new StorageError({
+  message: "the ledger is empty: no genesis has been committed"
+})
+
+/**
+ * Builds the `LedgerService` over a storage backend. Every check (versions above the latest,
+ * below the pruning window, block heights) and all version/height assignment happen here, once,
+ * so each backend only stores and reads.
+ */
+/** The service plus what the layers, genesis import and tests need besides it. */
+export interface LedgerHandle {
+  readonly service: LedgerService
+  readonly head: () => LedgerHead | undefined
+  /** Commits the first block with the chain id genesis wrote (later blocks keep the stored one). */
+  readonly commitGenesis: (block: BlockToCommit, chainId: number) => Effect.Effect<BlockInfo, LedgerError>
+  /** Deletes up to `budget` pruned entries now; returns how many (0 = caught up). */
+  readonly pruneStep: (budget: number) => number
+  readonly close: () => void
+}
+
+/** The local-testing chain id, used when a ledger starts without genesis and without an option. */
+export const DEFAULT_CHAIN_ID = 4
+
+export const makeLedgerService = (backend: LedgerBackend, options: LedgerServiceOptions = {}): LedgerHandle => {
+  const window = options.pruneWindow === undefined ? undefined : BigInt(options.pruneWindow)
+  const pruneBatch = options.pruneBatch ?? 20_000
+
+  const head: Effect.Effect<LedgerHead, StorageError> = Effect.suspend(() => {
+    const h = backend.head()
+    return h === undefined ? Effect.fail(emptyLedger) : Effect.succeed(h)
+  })
+
+  /** A version readable now: not above the latest, not below the window. */
+  const checkVersion = (h: LedgerHead, version: bigint): Effect.Effect<void, LedgerError> =>
+    version > h.latestVersion
+      ? Effect.fail(new VersionNotFound({ version }))
+      : version < h.oldestVersion
+        ? Effect.fail(new VersionPruned({ version }))
+        : Effect.void
+
+  const ledgerInfo = Effect.map(
+    head,
+    (h): LedgerInfo => ({
+      chainId: h.chainId,
+      epoch: h.epoch,
+      ledgerVersion: h.latestVersion,
+      oldestLedgerVersion: h.oldestVersion,
+      ledgerTimestampUsec: h.timestampUsec,
+      blockHeight: h.latestHeight,
+      oldestBlockHeight: h.oldestHeight
+    })
+  )
+
+  const readerAt = (version: bigint): StateReader => ({
+    version,
+    get: (keyBytes) => backend.stateGet(keyBytes, version)?.value,
+    getVersioned: (keyBytes) => {
+      const found = backend.stateGet(keyBytes, version)
+      return found?.value === undefined ? undefined : { value: found.value, version: found.version }
+    }
+  })
+
+  const stateAt = (version: bigint) =>
+    Effect.flatMap(head, (h) => Effect.as(checkVersion(h, version), readerAt(version)))
+
+  const transactionByVersion = (version: bigint) =>
+    Effect.flatMap(head, (h) =>
+      Effect.flatMap(checkVersion(h, version), () =>
+        Effect.flatMap(
+          attempt(() => backend.transaction(version)),
+          (t) =>
+            t === undefined
+              ? Effect.fail(
+                  new StorageError({
+                    message: `transaction ${version} is missing`
+                  })
+                )
+              : Effect.succeed(t)
+        )
+      )
+    )
+
+  const transactionByHash = (hash: Uint8Array) =>
+    Effect.flatMap(head, (h) =>
+      Effect.flatMap(
+        attempt(() => (hash.length === 32 ? backend.versionOfHash(hash) : undefined)),
+        (version) =>
+          // A hash below the window may linger until the pruner reaches it: it is gone all the same.
+          version === undefined || version < h.oldestVersion || version > h.latestVersion
+            ? Effect.fail(
+                new TransactionNotFound({
+                  query: `hash ${Buffer.from(hash).toString("hex")}`
+                })
+              )
+            : transactionByVersion(version)
+      )
+    )
+
+  const summariesBySender = (sender: AccountAddress, query: SummaryQuery) =>
+    Effect.flatMap(head, (h): Effect.Effect<ReadonlyArray<TransactionSummary>, LedgerError> => {
+      const { startVersion, endVersion, limit } = query
+      if (startVersion !== undefined && startVersion < h.oldestVersion)
+        return Effect.fail(new VersionPruned({ version: startVersion }))
+      if (endVersion !== undefined && endVersion < h.oldestVersion)
+        return Effect.fail(new VersionPruned({ version: endVersion }))
+      if (!(limit > 0)) return Effect.succeed([])
+      const top = endVersion !== undefined && endVersion < h.latestVersion ? endVersion : h.latestVersion
+      if (startVersion !== undefined)
+        return startVersion > top
+          ? Effect.succeed([])
+          : attempt(() => backend.summariesForward(sender, startVersion, top, limit))
+      return attempt(() => backend.summariesBackward(sender, h.oldestVersion, top, limit).slice().reverse())
+    })
+
+  const blockByHeight = (height: bigint) =>
+    Effect.flatMap(head, (h): Effect.Effect<BlockInfo, LedgerError> => {
+      if (height > h.latestHeight) return Effect.fail(new BlockNotFound({ query: `height ${height}` }))
+      if (height < h.oldestHeight) return Effect.fail(new BlockPruned({ height }))
+      return Effect.flatMap(
+        attempt(() => backend.block(height)),
+        (b) =>
+          b === undefined ? Effect.fail(new StorageError({ message: `block ${height} is missing` })) : Effect.succeed(b)
+      )
+    })
+
+  const blockByVersion = (version: bigint) =>
+    Effect.flatMap(head, (h) =>
+      Effect.flatMap(checkVersion(h, version), () =>
+        Effect.flatMap(
+          attempt(() => backend.blockOfVersion(version)),
+          (b) =>
+            b === undefined
+              ? Effect.fail(
+                  new StorageError({
+                    message: `no block holds version ${version}`
+                  })
+                )
+              : Effect.succeed(b)
+        )
+      )
+    )
+
+  const commitWith = (block: BlockToCommit, chainId: number | undefined): Effect.Effect<BlockInfo, LedgerError> =>
+    attempt(() => {
+      const prepared = prepareBlock(backend.head(), block, {
+        chainId: chainId ?? options.chainId ?? DEFAULT_CHAIN_ID,
+        window,
+        blockOfVersion: backend.blockOfVersion
+      })
+      backend.commit(prepared, window === undefined ? 0 : pruneBatch)
+      return prepared.block
+    })
+
+  const service: LedgerService = {
+    ledgerInfo,
+    stateAt,
+    transactionByVersion,
+    transactionByHash,
+    summariesBySender,
+    blockByHeight,
+    blockByVersion,
+    commitBlock: (block) => commitWith(block, undefined)
+  }
+  return {
+    service,
+    head: () => backend.head(),
+    commitGenesis: commitWith,
+    pruneStep: (budget) => backend.pruneStep(budget),
+    close: () => backend.close()
+  }
+}

@@ -1,0 +1,29 @@
+import type { BinaryCursor } from "./BinaryCursor.js"
+import { fail } from "./BinaryError.js"
+
+const isAlpha = (b: number): boolean => (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a)
+const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39
+const UNDERSCORE = 0x5f
+const DOLLAR = 0x24
+
+/**
+ * A Move identifier: `[A-Za-z][A-Za-z0-9_]*` or `_` followed by at least one such character, or
+ * the special `<SELF>`. From v9 `$` may also appear after the first character (compiler-generated
+ * names such as `pack$Result$Ok`). Identifiers are ASCII, so no UTF-8 decoding is needed.
+ */
+export const readIdentifier = (c: BinaryCursor, maxSize: number): string => {
+  const at = c.offset
+  const size = c.uleb(maxSize, "identifier size")
+  const raw = c.fixed(size)
+  const text = String.fromCharCode(...raw)
+  if (text === "<SELF>") return text
+  const first = raw[0]
+  let ok = size > 0 && (isAlpha(first!) || (first === UNDERSCORE && size > 1))
+  const dollar = c.version >= 9
+  for (let i = 1; ok && i < size; i++) {
+    const b = raw[i]!
+    ok = isAlpha(b) || isDigit(b) || b === UNDERSCORE || (dollar && b === DOLLAR)
+  }
+  if (!ok) fail("Malformed", `invalid identifier ${JSON.stringify(text)}`, at)
+  return text
+}

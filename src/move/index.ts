@@ -1,0 +1,17 @@
+/**
+ * The Move layer: the binary format and, beside it, the VM.
+ *
+ * - `binary/`: the compiled-module model (`CompiledModule`, `CompiledScript`, `SignatureToken`,
+ *   `Instruction`, `Opcode`), the hostile-input reader (`deserializeModule`, `deserializeScript`,
+ *   returning a Result with a typed `BinaryError`) and the byte-exact writer (`serializeModule`,
+ *   `serializeScript`).
+ * - `metadata/`: Aptos metadata sections (`decodeModuleMetadata`, `isViewFunction`,
+ *   `isEventStruct`, `errorDescription`).
+ * - `abi/`: the REST API's module ABI (`moduleAbi`, `moduleAbiJson`), Move type strings and the CLI
+ *   helpers (`moduleAbiCommand`, `listGenesisModules`).
+ *
+ * Pure code: no I/O, no Effect runtime needed.
+ */
+export * from "./abi/index.js"
+export * from "./binary/index.js"
+export * from "./metadata/index.js"

@@ -1,0 +1,317 @@
+/**
+ * JSON → BCS by layout: the reference's `try_into_vm_value_from_layout` (aptos-api-behaviour §1.11),
+ * writing BCS directly instead of building an intermediate Move value.
+ *
+ * Input is hostile: recursion follows the layout (whose depth the resolver bounds) and is also
+ * counted against `maxDepth`; vector lengths and the output size are bounded; nothing throws.
+ */
+import { Result } from "effect"
+import { BcsWriter } from "../../bcs/index.js"
+import { fromHex } from "../../bcs/hex.js"
+import type { AccountAddress } from "../../domain/AccountAddress.js"
+import { ADDRESS_LENGTH } from "../../domain/AccountAddress.js"
+import {
+  INTEGER_KINDS,
+  type IntegerKind,
+  type MoveTypeLayout,
+  optionElement,
+  specialStruct
+} from "../layout/MoveTypeLayout.js"
+import { JsonConversionError } from "./JsonConversionError.js"
+import { type ConversionLimits, defaultConversionLimits } from "./limits.js"
+
+const textEncoder = new TextEncoder()
+
+/** Thrown inside the walk, caught once at the boundary. */
+class Fail {
+  constructor(readonly message: string) {}
+}
+
+function fail(message: string): never {
+  throw new Fail(message)
+}
+
+/** serde's description of an unexpected JSON value. */
+export const describeJson = (v: unknown): string => {
+  if (v === null) return "null"
+  switch (typeof v) {
+    case "boolean":
+      return `boolean \`${v}\``
+    case "number":
+      return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``
+    case "string":
+      return `string ${JSON.stringify(v)}`
+    default:
+      return Array.isArray(v) ? "sequence" : "map"
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
+
+/** The reference's `U64`/`U128`/… : decimal strings only (JSON numbers rejected), range-checked. */
+const parseDecimalInteger = (v: unknown, kind: IntegerKind): bigint => {
+  if (typeof v !== "string")
+    return fail(`invalid type: ${typeof v === "number" ? "number" : describeJson(v)}, expected a string`)
+  const { bits, signed } = INTEGER_KINDS[kind]
+  if (v.length === 0) return fail("cannot parse integer from empty string")
+  // Rust's integer `from_str`: optional sign then decimal digits; 78 digits covers any u256.
+  if (!(signed ? /^[+-]?[0-9]+$/ : /^\+?[0-9]+$/).test(v) || v.length > 80) return fail("invalid digit found in string")
+  const n = BigInt(v)
+  const max = signed ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n
+  const min = signed ? -(1n << BigInt(bits - 1)) : 0n
+  if (n > max) return fail("number too large to fit in target type")
+  if (n < min) return fail("number too small to fit in target type")
+  return n
+}
+
+/** u8/u16/u32/i8/i16/i32: JSON numbers only, as `serde_json::from_value::<u8>` (range-checked). */
+const parseSmallInteger = (v: unknown, kind: IntegerKind): number => {
+  if (typeof v !== "number") return fail(`invalid type: ${describeJson(v)}, expected ${kind}`)
+  if (!Number.isInteger(v)) return fail(`invalid type: ${describeJson(v)}, expected ${kind}`)
+  const { bits, signed } = INTEGER_KINDS[kind]
+  const min = signed ? -(2 ** (bits - 1)) : 0
+  const max = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1
+  if (v < min || v > max) return fail(`invalid value: integer \`${v}\`, expected ${kind}`)
+  return v
+}
+
+/**
+ * An address in any spelling the reference accepts (with or without 0x, 1–64 hex digits, either
+ * case), with the reference's messages (the position of a bad character counts in the 64-digit,
+ * zero-padded form).
+ */
+const parseAddressJson = (v: unknown): AccountAddress => {
+  if (typeof v !== "string")
+    return fail(`invalid type: ${typeof v === "number" ? "number" : describeJson(v)}, expected a string`)
+  const digits = v.startsWith("0x") || v.startsWith("0X") ? v.slice(2) : v
+  if (digits.length === 0) return fail("Invalid account address: Hex string is too short, must be 1 to 64 chars long")
+  if (digits.length > 2 * ADDRESS_LENGTH)
+    return fail(
+      `Invalid account address: Hex string is too long, must be 1 to 64 chars long, received ${digits.length}`
+    )
+  const padded = digits.padStart(2 * ADDRESS_LENGTH, "0")
+  const bytes = fromHex(padded)
+  if (bytes === undefined) {
+    const i = padded.search(/[^0-9a-fA-F]/)
+    return fail(
+      `Invalid account address: Hex characters are invalid: Invalid character '${padded[i]}' at position ${i}`
+    )
+  }
+  return bytes
+}
+
+/** `HexEncodedBytes`: a hex string with or without 0x; arrays of numbers are rejected. */
+const parseHexBytes = (v: unknown): Uint8Array => {
+  if (typeof v !== "string") return fail(`invalid type: ${describeJson(v)}, expected a string`)
+  const digits = v.startsWith("0x") ? v.slice(2) : v
+  const bytes = fromHex(digits)
+  if (bytes !== undefined) return bytes
+  if (digits.length % 2 !== 0)
+    return fail(`decode hex-encoded string(${JSON.stringify(v)}) failed, caused by error: Odd number of digits`)
+  const i = digits.search(/[^0-9a-fA-F]/)
+  return fail(
+    `decode hex-encoded string(${JSON.stringify(v)}) failed, caused by error: Invalid character '${digits[i]}' at position ${i}`
+  )
+}
+
+interface Walk {
+  readonly w: BcsWriter
+  readonly limits: ConversionLimits
+  depth: number
+}
+
+const checkSize = (s: Walk): void => {
+  if (s.w.length > s.limits.maxBytes) fail(`value larger than ${s.limits.maxBytes} bytes`)
+}
+
+const writeVector = (s: Walk, element: MoveTypeLayout, v: unknown): void => {
+  if (element._tag === "u8") {
+    const bytes = parseHexBytes(v)
+    if (bytes.length > s.limits.maxBytes) fail(`value larger than ${s.limits.maxBytes} bytes`)
+    s.w.bytesWithLength(bytes)
+    return
+  }
+  if (!Array.isArray(v)) fail(`expected vector<${layoutName(element)}>, but got: ${describeJson(v)}`)
+  if (v.length > s.limits.maxVectorLength) fail(`vector of ${v.length} elements exceeds ${s.limits.maxVectorLength}`)
+  s.w.uleb128(v.length)
+  for (const x of v) {
+    writeValue(s, element, x)
+    checkSize(s)
+  }
+}
+
+const writeFields = (
+  s: Walk,
+  fields: ReadonlyArray<{
+    readonly name: string
+    readonly layout: MoveTypeLayout
+  }>,
+  v: Record<string, unknown>
+): void => {
+  for (const f of fields) {
+    if (!Object.hasOwn(v, f.name)) fail(`field ${f.name} not found.`)
+    writeValue(s, f.layout, v[f.name])
+  }
+}
+
+const writeValue = (s: Walk, layout: MoveTypeLayout, v: unknown): void => {
+  switch (layout._tag) {
+    case "bool":
+      if (typeof v !== "boolean") fail(`invalid type: ${describeJson(v)}, expected a boolean`)
+      s.w.bool(v as boolean)
+      return
+    case "u8":
+      s.w.u8(parseSmallInteger(v, "u8"))
+      return
+    case "u16":
+      s.w.u16(parseSmallInteger(v, "u16"))
+      return
+    case "u32":
+      s.w.u32(parseSmallInteger(v, "u32"))
+      return
+    case "i8":
+    case "i16":
+    case "i32":
+      s.w.signed(INTEGER_KINDS[layout._tag].bits, parseSmallInteger(v, layout._tag))
+      return
+    case "u64":
+      s.w.u64(parseDecimalInteger(v, "u64"))
+      return
+    case "u128":
+      s.w.u128(parseDecimalInteger(v, "u128"))
+      return
+    case "u256":
+      s.w.u256(parseDecimalInteger(v, "u256"))
+      return
+    case "i64":
+    case "i128":
+    case "i256":
+      s.w.signed(INTEGER_KINDS[layout._tag].bits, parseDecimalInteger(v, layout._tag))
+      return
+    case "address":
+      s.w.fixed(parseAddressJson(v))
+      return
+    case "signer":
+    case "function":
+      fail(`unexpected move type ${layoutName(layout)} for value ${JSON.stringify(v) ?? "undefined"}`)
+      return
+    case "vector":
+      nested(s, () => writeVector(s, layout.element, v))
+      return
+    case "struct":
+    case "enum":
+      nested(s, () => writeStructOrEnum(s, layout, v))
+      return
+  }
+}
+
+const nested = (s: Walk, f: () => void): void => {
+  if (++s.depth > s.limits.maxDepth) fail(`value nested deeper than ${s.limits.maxDepth}`)
+  f()
+  s.depth--
+}
+
+const writeStructOrEnum = (s: Walk, layout: MoveTypeLayout & { _tag: "struct" | "enum" }, v: unknown): void => {
+  const special = specialStruct(layout.struct)
+  if (special === "String") {
+    if (typeof v !== "string") fail("failed to parse string::String.")
+    s.w.bytesWithLength(textEncoder.encode(v))
+    checkSize(s)
+    return
+  }
+  if (special === "Object") {
+    // An address string, as the reference special-cases Object<T> parameters; the struct form
+    // {"inner": "0x…"} (what the reference's layout path expects inside vectors) is accepted too.
+    s.w.fixed(parseAddressJson(isObject(v) && Object.hasOwn(v, "inner") ? v.inner : v))
+    return
+  }
+  const element = special === "Option" ? optionElement(layout) : undefined
+  if (element !== undefined) {
+    // Both framework forms of Option are BCS vector<T> of length 0 or 1; the JSON is `{"vec": [..]}`.
+    if (!isObject(v)) fail("Expecting a JSON Map for struct.")
+    if (!Object.hasOwn(v, "vec")) fail("field vec not found.")
+    const vec = v.vec
+    if (Array.isArray(vec) && vec.length > 1) fail(`expected an Option with at most one element, got ${vec.length}`)
+    const start = s.w.length
+    nested(s, () => writeVector(s, element, vec))
+    // Option<u8> is written as hex (the vector<u8> rule): its length is the first byte written.
+    if (element._tag === "u8" && s.w.length - start > 2) fail("expected an Option with at most one element")
+    return
+  }
+  if (layout._tag === "struct") {
+    if (!isObject(v)) fail("Expecting a JSON Map for struct.")
+    writeFields(s, layout.fields, v)
+    return
+  }
+  // Enums as input are externally tagged: {"Variant": {fields}}.
+  if (!isObject(v)) fail("Expecting a JSON Map for enum.")
+  const keys = Object.keys(v)
+  if (keys.length !== 1) fail(`Expecting a JSON Map with exactly one variant key for enum, got ${keys.length} keys`)
+  const name = keys[0]!
+  const index = layout.variants.findIndex((x) => x.name === name)
+  if (index < 0) fail(`variant ${name} not found.`)
+  const body = v[name]
+  if (!isObject(body)) fail(`Expecting a JSON Map for variant ${name}.`)
+  s.w.uleb128(index)
+  writeFields(s, layout.variants[index]!.fields, body)
+}
+
+/** A short name of a layout for messages (`vector<u8>`, `0x1::string::String`). */
+export const layoutName = (layout: MoveTypeLayout): string => {
+  switch (layout._tag) {
+    case "vector":
+      return `vector<${layoutName(layout.element)}>`
+    case "struct":
+    case "enum":
+      return `${layout.struct.module}::${layout.struct.name}`
+    case "function":
+      return layout.signature
+    default:
+      return layout._tag
+  }
+}
+
+/** Writes `value` as BCS of `layout` into `w`. Failures leave `w` partially written. */
+export const writeJsonAsBcs = (
+  w: BcsWriter,
+  layout: MoveTypeLayout,
+  value: unknown,
+  limits: ConversionLimits = defaultConversionLimits
+): Result.Result<void, JsonConversionError> => {
+  try {
+    const s: Walk = { w, limits, depth: 0 }
+    writeValue(s, layout, value)
+    checkSize(s)
+    return Result.void
+  } catch (e) {
+    if (e instanceof Fail) return Result.fail(new JsonConversionError(e.message))
+    // RangeError from the writer or a stack overflow: still this input's failure, never an escape.
+    return Result.fail(new JsonConversionError(e instanceof Error ? e.message : String(e)))
+  }
+}
+
+/** The BCS bytes of a JSON value read as `layout`. Never throws. */
+export const jsonToBcs = (
+  layout: MoveTypeLayout,
+  value: unknown,
+  limits: ConversionLimits = defaultConversionLimits
+): Result.Result<Uint8Array, JsonConversionError> => {
+  const w = new BcsWriter(64)
+  return Result.map(writeJsonAsBcs(w, layout, value, limits), () => w.toBytes())
+}
+
+const attempt = <A>(f: () => A): Result.Result<A, JsonConversionError> => {
+  try {
+    return Result.succeed(f())
+  } catch (e) {
+    return Result.fail(new JsonConversionError(e instanceof Error || e instanceof Fail ? e.message : String(e)))
+  }
+}
+
+/** A JSON address (any accepted spelling), with the reference's messages. Never throws. */
+export const addressFromJson = (v: unknown): Result.Result<Uint8Array, JsonConversionError> =>
+  attempt(() => parseAddressJson(v))
+
+/** A JSON decimal-string integer (U64, I128, …), range-checked, with Rust's messages. Never throws. */
+export const decimalIntegerFromJson = (v: unknown, kind: IntegerKind): Result.Result<bigint, JsonConversionError> =>
+  attempt(() => parseDecimalInteger(v, kind))

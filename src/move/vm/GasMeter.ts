@@ -1,0 +1,76 @@
+import { vmError } from "./VmError.js"
+
+/**
+ * The gas meter: a balance in internal gas units and a cost per opcode byte. Charging an
+ * instruction is a table lookup and a subtraction; running dry raises OUT_OF_GAS. The costs come
+ * from the on-chain gas schedule (`gasScheduleCosts`); `unmetered()` charges nothing.
+ */
+export class GasMeter {
+  balance: number
+  constructor(
+    readonly limit: number,
+    /** Cost of each opcode byte, internal units. */
+    readonly instr: Float64Array,
+    readonly params: GasParams
+  ) {
+    this.balance = limit
+  }
+
+  static unmetered(): GasMeter {
+    return new GasMeter(Number.POSITIVE_INFINITY, new Float64Array(256), ZERO_PARAMS)
+  }
+
+  charge(amount: number): void {
+    if ((this.balance -= amount) < 0) this.outOfGas()
+  }
+
+  outOfGas(): never {
+    this.balance = 0
+    return vmError("OUT_OF_GAS", "out of gas")
+  }
+
+  /** A storage read of `bytes` bytes (a missing value still costs the slot read). */
+  chargeRead(bytes: number): void {
+    this.charge(this.params.readSlot + this.params.readByte * bytes)
+  }
+
+  chargeCall(args: number, locals: number): void {
+    this.charge(this.params.callBase + this.params.callPerArg * args + this.params.callPerLocal * locals)
+  }
+
+  /** Per abstract-value-size unit costs (copy, read_ref, eq) charged by size. */
+  chargeSized(perUnit: number, units: number): void {
+    this.charge(perUnit * units)
+  }
+
+  /** Internal units used so far. */
+  get used(): number {
+    return this.limit - this.balance
+  }
+}
+
+export interface GasParams {
+  readonly callBase: number
+  readonly callPerArg: number
+  readonly callPerLocal: number
+  readonly callGenericPerTyArg: number
+  readonly readSlot: number
+  readonly readByte: number
+  /** Flat charge per native call when the schedule has no specific entry. */
+  readonly nativeBase: number
+  /** Per byte a native hashes or serialises. */
+  readonly nativePerByte: number
+  readonly scalingFactor: number
+}
+
+export const ZERO_PARAMS: GasParams = {
+  callBase: 0,
+  callPerArg: 0,
+  callPerLocal: 0,
+  callGenericPerTyArg: 0,
+  readSlot: 0,
+  readByte: 0,
+  nativeBase: 0,
+  nativePerByte: 0,
+  scalingFactor: 1
+}

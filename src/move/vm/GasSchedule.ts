@@ -1,0 +1,90 @@
+import { BcsReader } from "../../bcs/index.js"
+import { addressFromNumber } from "../../domain/AccountAddress.js"
+import { Opcode } from "../binary/Opcode.js"
+import { GasMeter, type GasParams } from "./GasMeter.js"
+import type { StateView } from "./StateView.js"
+import { VmError } from "./VmError.js"
+
+/** The on-chain gas schedule as the VM prices with it: per-opcode costs and the few other parameters. */
+export interface GasSchedule {
+  readonly featureVersion: bigint
+  readonly entries: ReadonlyMap<string, bigint>
+  readonly instr: Float64Array
+  readonly params: GasParams
+}
+
+const ONE = addressFromNumber(1)
+const GAS_SCHEDULE_TAG = { address: ONE, module: "gas_schedule", name: "GasScheduleV2", typeArgs: [] }
+
+/** Gas-schedule name of each opcode (`instr.<name>` or `instr.<name>.base`). */
+const NAME_OVERRIDES: Record<string, string> = { Xor: "bit_xor", Shl: "bit_shl", Shr: "bit_shr" }
+const snake = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase()
+
+const buildInstr = (entries: ReadonlyMap<string, bigint>): Float64Array => {
+  const table = new Float64Array(256)
+  for (const [name, byte] of Object.entries(Opcode)) {
+    if (typeof byte !== "number") continue
+    const key = NAME_OVERRIDES[name] ?? snake(name)
+    const v = entries.get(`instr.${key}`) ?? entries.get(`instr.${key}.base`) ?? 0n
+    table[byte] = Number(v)
+  }
+  return table
+}
+
+const num = (entries: ReadonlyMap<string, bigint>, ...names: string[]): number => {
+  for (const n of names) {
+    const v = entries.get(n)
+    if (v !== undefined) return Number(v)
+  }
+  return 0
+}
+
+/** Decodes `GasScheduleV2 { feature_version, entries: vector<{key: String, val: u64}> }`. */
+export const decodeGasSchedule = (bytes: Uint8Array): GasSchedule => {
+  const r = new BcsReader(bytes)
+  const featureVersion = r.u64()
+  const n = r.length(9)
+  const entries = new Map<string, bigint>()
+  for (let i = 0; i < n; i++) entries.set(r.string(), r.u64())
+  r.expectEnd()
+  const params: GasParams = {
+    callBase: 0,
+    callPerArg: num(entries, "instr.call.per_arg"),
+    callPerLocal: num(entries, "instr.call.per_local"),
+    callGenericPerTyArg: num(entries, "instr.call_generic.per_ty_arg"),
+    readSlot: num(entries, "txn.storage_io_per_state_slot_read", "txn.load_data.base"),
+    readByte: num(entries, "txn.storage_io_per_state_byte_read", "txn.load_data.per_byte"),
+    nativeBase: num(entries, "aptos_framework.type_info.type_of.base", "move_stdlib.signer.borrow_address.base"),
+    nativePerByte: num(entries, "move_stdlib.bcs.to_bytes.per_byte_serialized"),
+    scalingFactor: num(entries, "txn.gas_unit_scaling_factor") || 1
+  }
+  return { featureVersion, entries, instr: buildInstr(entries), params }
+}
+
+let last: { bytes: Uint8Array; schedule: GasSchedule } | undefined
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** The schedule stored at 0x1 in `view` (the last one decoded is reused); VM_STARTUP_FAILURE when absent. */
+export const readGasSchedule = (view: StateView): GasSchedule => {
+  const bytes = view.resource(ONE, GAS_SCHEDULE_TAG)
+  if (bytes === undefined) throw new VmError("VM_STARTUP_FAILURE", "gas schedule not found")
+  if (last !== undefined && sameBytes(last.bytes, bytes)) return last.schedule
+  let schedule: GasSchedule
+  try {
+    schedule = decodeGasSchedule(bytes)
+  } catch (e) {
+    throw new VmError("VM_STARTUP_FAILURE", `gas schedule unreadable: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  last = { bytes, schedule }
+  return schedule
+}
+
+/** A meter with `maxGas` external units of budget, priced by `schedule`. */
+export const meterFor = (schedule: GasSchedule, maxGas: bigint): GasMeter =>
+  new GasMeter(Number(maxGas) * schedule.params.scalingFactor, schedule.instr, schedule.params)

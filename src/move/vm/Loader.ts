@@ -1,0 +1,441 @@
+import { addressEquals, addressToShortString } from "../../domain/AccountAddress.js"
+import { parseAddress } from "../../domain/AccountAddress.js"
+import type { ModuleId, StructTag } from "../../domain/TypeTag.js"
+import type { CompiledModule, FunctionDefinition } from "../binary/CompiledModule.js"
+import type { SignatureToken } from "../binary/SignatureToken.js"
+import { Result } from "effect"
+import { type CompiledCode, compileCode } from "./compileCode.js"
+import { inferKinds } from "./inferKinds.js"
+import { type VmModuleMetadata, vmModuleMetadata } from "./moduleMetadata.js"
+import type { NativeFunction, NativeTable } from "./natives/NativeContext.js"
+import type { StateView } from "./StateView.js"
+import {
+  type FieldType,
+  functionOf,
+  PRIMITIVES,
+  refOf,
+  type StructType,
+  structOf,
+  type Type,
+  tyParam,
+  type VariantType,
+  vectorOf
+} from "./Type.js"
+import { deserializeValue } from "./ValueBcs.js"
+import type { Value } from "./Value.js"
+import { VmError, vmError } from "./VmError.js"
+
+/** Decodes module bytes; returns the module or an error message. */
+export type ModuleDecoder = (bytes: Uint8Array) => CompiledModule | string
+
+const moduleKey = (address: Uint8Array, name: string): string => `${addressToShortString(address)}::${name}`
+
+/** A struct definition of a loaded module; field types are built on first use (they may link other modules). */
+class LoadedStruct implements StructType {
+  private _fields: ReadonlyArray<FieldType> | undefined
+  private _variants: ReadonlyArray<VariantType> | undefined
+  private built = false
+  groupTag: StructTag | undefined
+  constructor(
+    private readonly owner: LoadedModule,
+    private readonly defIndex: number,
+    readonly address: Uint8Array,
+    readonly module: string,
+    readonly name: string,
+    readonly abilities: number,
+    readonly typeParams: ReadonlyArray<{ readonly constraints: number; readonly isPhantom: boolean }>,
+    readonly isNative: boolean
+  ) {}
+  private build(): void {
+    if (this.built) return
+    const cm = this.owner.cm
+    const info = cm.structDefs[this.defIndex]!.fieldInformation
+    const ids = cm.identifiers
+    if (info._tag === "Declared")
+      this._fields = info.fields.map((f) => ({ name: ids[f.name]!, type: this.owner.tokenType(f.type) }))
+    else if (info._tag === "DeclaredVariants")
+      this._variants = info.variants.map((v) => ({
+        name: ids[v.name]!,
+        fields: v.fields.map((f) => ({ name: ids[f.name]!, type: this.owner.tokenType(f.type) }))
+      }))
+    else this._fields = []
+    this.built = true
+  }
+  get fields(): ReadonlyArray<FieldType> | undefined {
+    this.build()
+    return this._fields
+  }
+  get variants(): ReadonlyArray<VariantType> | undefined {
+    this.build()
+    return this._variants
+  }
+}
+
+/** A function of a loaded module: its signature as runtime types and its code, compiled on first call. */
+export class LoadedFunction {
+  private _code: CompiledCode | undefined
+  private _params: ReadonlyArray<Type> | undefined
+  private _returns: ReadonlyArray<Type> | undefined
+  private _locals: ReadonlyArray<Type> | undefined
+  constructor(
+    readonly module: LoadedModule,
+    readonly index: number,
+    readonly name: string,
+    readonly def: FunctionDefinition,
+    readonly typeParamCount: number,
+    readonly native: NativeFunction | undefined
+  ) {}
+  get isNative(): boolean {
+    return this.def.code === undefined
+  }
+  get fullName(): string {
+    return `${this.module.key}::${this.name}`
+  }
+  get params(): ReadonlyArray<Type> {
+    if (this._params === undefined) {
+      const h = this.module.cm.functionHandles[this.def.function]!
+      this._params = this.module.signature(h.parameters)
+    }
+    return this._params
+  }
+  get returns(): ReadonlyArray<Type> {
+    if (this._returns === undefined) {
+      const h = this.module.cm.functionHandles[this.def.function]!
+      this._returns = this.module.signature(h.returns)
+    }
+    return this._returns
+  }
+  /** Types of the non-parameter locals. */
+  get localTypes(): ReadonlyArray<Type> {
+    if (this._locals === undefined) this._locals = this.def.code ? this.module.signature(this.def.code.locals) : []
+    return this._locals
+  }
+  get code(): CompiledCode {
+    if (this._code === undefined) {
+      if (this.def.code === undefined) return vmError("UNREACHABLE", `${this.fullName} is native`)
+      this._code = compileCode(this.def.code.code, inferKinds(this.module.cm, this.def))
+    }
+    return this._code
+  }
+}
+
+/** A function handle or instantiation resolved to the function and its (possibly open) type arguments. */
+export interface CallTarget {
+  readonly fn: LoadedFunction
+  readonly tyArgs: ReadonlyArray<Type>
+}
+
+/**
+ * One loaded module: the compiled form plus lazily resolved tables (handles → loaded functions and
+ * structs, signatures → types, constants → values). Everything resolved is cached here, so the
+ * interpreter's per-instruction work is an array lookup.
+ */
+export class LoadedModule {
+  readonly key: string
+  readonly id: ModuleId
+  readonly metadata: VmModuleMetadata
+  readonly structs: ReadonlyArray<LoadedStruct>
+  readonly functions: ReadonlyArray<LoadedFunction>
+  private readonly structByName = new Map<string, LoadedStruct>()
+  private readonly fnByName = new Map<string, LoadedFunction>()
+  private readonly sigs: Array<ReadonlyArray<Type> | undefined>
+  private readonly handleStructs: Array<StructType | undefined>
+  private readonly handleFns: Array<LoadedFunction | undefined>
+  private readonly fnInsts: Array<CallTarget | undefined>
+  private readonly constants: Array<Value | undefined>
+  private readonly structInsts: Array<Type | undefined>
+  private readonly variantInsts: Array<Type | undefined>
+  private readonly defTypes: Array<Type | undefined>
+
+  constructor(
+    readonly loader: Loader,
+    readonly cm: CompiledModule,
+    readonly version: bigint,
+    readonly byteLength: number
+  ) {
+    const self = cm.moduleHandles[cm.selfModuleHandleIndex]!
+    const address = cm.addressIdentifiers[self.address]!
+    const name = cm.identifiers[self.name]!
+    this.id = { address, name }
+    this.key = moduleKey(address, name)
+    this.metadata = vmModuleMetadata(cm)
+    this.structs = cm.structDefs.map((d, i) => {
+      const h = cm.structHandles[d.structHandle]!
+      const s = new LoadedStruct(
+        this,
+        i,
+        address,
+        name,
+        cm.identifiers[h.name]!,
+        h.abilities,
+        h.typeParameters,
+        d.fieldInformation._tag === "Native"
+      )
+      const group = this.metadata.groupMembers.get(s.name)
+      if (group !== undefined) s.groupTag = parseGroupTag(group)
+      this.structByName.set(s.name, s)
+      return s
+    })
+    this.functions = cm.functionDefs.map((d, i) => {
+      const h = cm.functionHandles[d.function]!
+      const fname = cm.identifiers[h.name]!
+      const native = d.code === undefined ? loader.natives.get(`${this.key}::${fname}`) : undefined
+      const f = new LoadedFunction(this, i, fname, d, h.typeParameters.length, native)
+      this.fnByName.set(fname, f)
+      return f
+    })
+    this.sigs = new Array(cm.signatures.length)
+    this.handleStructs = new Array(cm.structHandles.length)
+    this.handleFns = new Array(cm.functionHandles.length)
+    this.fnInsts = new Array(cm.functionInstantiations.length)
+    this.constants = new Array(cm.constantPool.length)
+    this.structInsts = new Array(cm.structDefInstantiations.length)
+    this.variantInsts = new Array(cm.structVariantInstantiations.length)
+    this.defTypes = new Array(cm.structDefs.length)
+  }
+
+  struct(name: string): StructType | undefined {
+    return this.structByName.get(name)
+  }
+  function(name: string): LoadedFunction | undefined {
+    return this.fnByName.get(name)
+  }
+
+  /** The struct a handle names, in this module or (loading it) another. */
+  structHandle(i: number): StructType {
+    let s = this.handleStructs[i]
+    if (s === undefined) {
+      const h = this.cm.structHandles[i]!
+      const mh = this.cm.moduleHandles[h.module]!
+      const name = this.cm.identifiers[h.name]!
+      const m =
+        h.module === this.cm.selfModuleHandleIndex
+          ? this
+          : this.loader.load(this.cm.addressIdentifiers[mh.address]!, this.cm.identifiers[mh.name]!)
+      s = m.struct(name)
+      if (s === undefined) return vmError("TYPE_RESOLUTION_FAILURE", `struct ${m.key}::${name} not found`)
+      this.handleStructs[i] = s
+    }
+    return s
+  }
+
+  tokenType(t: SignatureToken): Type {
+    switch (t._tag) {
+      case "Bool":
+        return PRIMITIVES[0]!
+      case "U8":
+        return PRIMITIVES[1]!
+      case "U16":
+        return PRIMITIVES[2]!
+      case "U32":
+        return PRIMITIVES[3]!
+      case "U64":
+        return PRIMITIVES[4]!
+      case "U128":
+        return PRIMITIVES[5]!
+      case "U256":
+        return PRIMITIVES[6]!
+      case "I8":
+        return PRIMITIVES[7]!
+      case "I16":
+        return PRIMITIVES[8]!
+      case "I32":
+        return PRIMITIVES[9]!
+      case "I64":
+        return PRIMITIVES[10]!
+      case "I128":
+        return PRIMITIVES[11]!
+      case "I256":
+        return PRIMITIVES[12]!
+      case "Address":
+        return PRIMITIVES[13]!
+      case "Signer":
+        return PRIMITIVES[14]!
+      case "Vector":
+        return vectorOf(this.tokenType(t.element))
+      case "Reference":
+        return refOf(this.tokenType(t.to), false)
+      case "MutableReference":
+        return refOf(this.tokenType(t.to), true)
+      case "Struct":
+        return structOf(this.structHandle(t.handle), [])
+      case "StructInstantiation":
+        return structOf(
+          this.structHandle(t.handle),
+          t.typeArgs.map((a) => this.tokenType(a))
+        )
+      case "TypeParameter":
+        return tyParam(t.index)
+      case "Function":
+        return functionOf(
+          t.args.map((a) => this.tokenType(a)),
+          t.results.map((a) => this.tokenType(a)),
+          t.abilities
+        )
+    }
+  }
+
+  signature(i: number): ReadonlyArray<Type> {
+    let s = this.sigs[i]
+    if (s === undefined) {
+      s = this.cm.signatures[i]!.map((t) => this.tokenType(t))
+      this.sigs[i] = s
+    }
+    return s
+  }
+
+  functionHandle(i: number): LoadedFunction {
+    let f = this.handleFns[i]
+    if (f === undefined) {
+      const h = this.cm.functionHandles[i]!
+      const name = this.cm.identifiers[h.name]!
+      const mh = this.cm.moduleHandles[h.module]!
+      const m =
+        h.module === this.cm.selfModuleHandleIndex
+          ? this
+          : this.loader.load(this.cm.addressIdentifiers[mh.address]!, this.cm.identifiers[mh.name]!)
+      f = m.function(name)
+      if (f === undefined) return vmError("FUNCTION_RESOLUTION_FAILURE", `function ${m.key}::${name} not found`)
+      this.handleFns[i] = f
+    }
+    return f
+  }
+
+  functionInstantiation(i: number): CallTarget {
+    let c = this.fnInsts[i]
+    if (c === undefined) {
+      const inst = this.cm.functionInstantiations[i]!
+      c = { fn: this.functionHandle(inst.handle), tyArgs: this.signature(inst.typeParameters) }
+      this.fnInsts[i] = c
+    }
+    return c
+  }
+
+  /** The (possibly open) struct type of a struct-definition instantiation. */
+  structInstantiation(i: number): Type {
+    let t = this.structInsts[i]
+    if (t === undefined) {
+      const inst = this.cm.structDefInstantiations[i]!
+      t = structOf(this.structs[inst.def]!, this.signature(inst.typeParameters))
+      this.structInsts[i] = t
+    }
+    return t
+  }
+
+  variantInstantiation(i: number): Type {
+    let t = this.variantInsts[i]
+    if (t === undefined) {
+      const inst = this.cm.structVariantInstantiations[i]!
+      const h = this.cm.structVariantHandles[inst.handle]!
+      t = structOf(this.structs[h.struct]!, this.signature(inst.typeParameters))
+      this.variantInsts[i] = t
+    }
+    return t
+  }
+
+  /** The closed type of a non-generic struct definition. */
+  structDefType(i: number): Type {
+    let t = this.defTypes[i]
+    if (t === undefined) {
+      t = structOf(this.structs[i]!, [])
+      this.defTypes[i] = t
+    }
+    return t
+  }
+
+  /** Number of fields of a struct definition (or of one of its variants). */
+  fieldCount(def: number, variant: number): number {
+    const info = this.cm.structDefs[def]!.fieldInformation
+    if (info._tag === "Declared") return info.fields.length
+    if (info._tag === "DeclaredVariants") return info.variants[variant]?.fields.length ?? 0
+    return 0
+  }
+
+  constant(i: number): Value {
+    let v = this.constants[i]
+    if (v === undefined) {
+      const c = this.cm.constantPool[i]!
+      v = deserializeValue(c.data, this.tokenType(c.type))
+      this.constants[i] = v
+    }
+    return v
+  }
+}
+
+const parseGroupTag = (s: string): StructTag | undefined => {
+  const parts = s.split("::")
+  if (parts.length !== 3) return undefined
+  const a = parseAddress(parts[0]!)
+  if (Result.isFailure(a)) return undefined
+  return { address: a.success, module: parts[1]!, name: parts[2]!, typeArgs: [] }
+}
+
+/**
+ * The module loader and its cache. Modules are cached by module id together with the version that
+ * wrote them; when the state being read holds another version of a module, the whole cache is
+ * dropped (cached links between modules would otherwise point at the old code). Reads go through the
+ * `StateView` installed for the current run (`withView`): execution is synchronous, so one view is
+ * active at a time.
+ */
+export class Loader {
+  private readonly cache = new Map<string, LoadedModule>()
+  private view: StateView | undefined
+  /** Modules verified against the current view in this run. */
+  private checked = new Set<string>()
+
+  constructor(
+    readonly natives: NativeTable,
+    private readonly decode: ModuleDecoder
+  ) {}
+
+  withView<A>(view: StateView, run: () => A): A {
+    const prevView = this.view
+    const prevChecked = this.checked
+    this.view = view
+    this.checked = new Set()
+    try {
+      return run()
+    } finally {
+      this.view = prevView
+      this.checked = prevChecked
+    }
+  }
+
+  /** The module as of the current view; MISSING_DEPENDENCY / LINKER_ERROR when absent. */
+  load(address: Uint8Array, name: string): LoadedModule {
+    const m = this.tryLoad(address, name)
+    if (m === undefined) return vmError("LINKER_ERROR", `module ${moduleKey(address, name)} not found`)
+    return m
+  }
+
+  tryLoad(address: Uint8Array, name: string): LoadedModule | undefined {
+    const key = moduleKey(address, name)
+    const cached = this.cache.get(key)
+    if (cached !== undefined && this.checked.has(key)) return cached
+    const view = this.view
+    if (view === undefined) return vmError("UNREACHABLE", "no state view installed")
+    const stored = view.module(address, name)
+    if (stored === undefined) return undefined
+    if (cached !== undefined) {
+      // A MoveVm serves one ledger, where (id, version) names one module; the length check also
+      // catches a second ledger's module written at the same version (tests mix chains).
+      if (cached.version === stored.version && cached.byteLength === stored.bytes.length) {
+        this.checked.add(key)
+        return cached
+      }
+      this.cache.clear()
+    }
+    const decoded = this.decode(stored.bytes)
+    if (typeof decoded === "string") throw new VmError("CODE_DESERIALIZATION_ERROR", `${key}: ${decoded}`)
+    const m = new LoadedModule(this, decoded, stored.version, stored.bytes.length)
+    if (!addressEquals(m.id.address, address) || m.id.name !== name)
+      return vmError("LINKER_ERROR", `module stored at ${key} names itself ${m.key}`)
+    this.cache.set(key, m)
+    this.checked.add(key)
+    return m
+  }
+
+  get cachedModules(): number {
+    return this.cache.size
+  }
+}

@@ -1,0 +1,241 @@
+import { Result } from "effect"
+import { addressFromNumber, addressToShortString } from "../../domain/AccountAddress.js"
+import type { ModuleId, TypeTag } from "../../domain/TypeTag.js"
+import { deserializeModule } from "../binary/deserialize.js"
+import { GasMeter } from "./GasMeter.js"
+import { meterFor, readGasSchedule } from "./GasSchedule.js"
+import { Interpreter } from "./Interpreter.js"
+import { type LoadedFunction, Loader, type ModuleDecoder } from "./Loader.js"
+import { frameworkNatives } from "./natives/index.js"
+import type { NativeTable } from "./natives/NativeContext.js"
+import { Session } from "./Session.js"
+import type { StateView } from "./StateView.js"
+import { checkTypeSize, K, PRIMITIVES, structOf, substitute, type Type, vectorOf } from "./Type.js"
+import { Ref, type StructValue, type Value } from "./Value.js"
+import { deserializeValue, serializeValue } from "./ValueBcs.js"
+import { abortInfo } from "./moduleMetadata.js"
+import { MoveAbort, VmError, vmError } from "./VmError.js"
+
+export interface MoveVmOptions {
+  readonly natives?: NativeTable
+  readonly decode?: ModuleDecoder
+}
+
+export interface FunctionCall {
+  readonly module: ModuleId
+  readonly function: string
+  readonly tyArgs: ReadonlyArray<TypeTag>
+  /** BCS of each non-signer argument. */
+  readonly args: ReadonlyArray<Uint8Array>
+}
+
+export interface CallOptions {
+  /** Budget in external gas units; undefined = unmetered. */
+  readonly maxGas?: bigint | undefined
+  /** Require the view attribute and at least one return value (POST /view). */
+  readonly view?: boolean
+  /** Bound on branches + calls (see `Interpreter`); default `DEFAULT_MAX_BRANCHES`. */
+  readonly maxBranches?: number
+}
+
+export type CallOutcome =
+  | {
+      readonly _tag: "Success"
+      /** One BCS value per return value. */
+      readonly values: ReadonlyArray<Uint8Array>
+      readonly returnTypes: ReadonlyArray<Type>
+      readonly gasUsed: bigint
+    }
+  | {
+      readonly _tag: "Abort"
+      readonly code: bigint
+      readonly location: ModuleId | undefined
+      /** Name and description from the aborting module's error map, when it has one. */
+      readonly info: { readonly name: string; readonly description: string } | undefined
+      readonly message: string | undefined
+      readonly gasUsed: bigint
+    }
+  | { readonly _tag: "Error"; readonly error: VmError; readonly gasUsed: bigint }
+
+const ONE = addressFromNumber(1)
+
+const defaultDecoder: ModuleDecoder = (bytes) => {
+  const r = deserializeModule(bytes)
+  return Result.isSuccess(r) ? r.success : r.failure.message
+}
+
+/**
+ * The Move VM: a loader (with its module cache, shared by every call) and the entry point that runs
+ * one function against a `StateView` in a throw-away session.
+ */
+export class MoveVm {
+  readonly loader: Loader
+
+  constructor(options: MoveVmOptions = {}) {
+    this.loader = new Loader(options.natives ?? frameworkNatives, options.decode ?? defaultDecoder)
+  }
+
+  /** A runtime type from a type tag, loading the structs it names. */
+  typeFromTag(tag: TypeTag, depth = 0): Type {
+    if (depth > 64) return vmError("VM_MAX_TYPE_DEPTH_REACHED", "type argument nested too deep")
+    switch (tag._tag) {
+      case "vector":
+        return vectorOf(this.typeFromTag(tag.element, depth + 1))
+      case "struct": {
+        const s = tag.struct
+        const m = this.loader.tryLoad(s.address, s.module)
+        if (m === undefined) return vmError("LINKER_ERROR", `module ${addressToShortString(s.address)}::${s.module} not found`)
+        const def = m.struct(s.name)
+        if (def === undefined) return vmError("TYPE_RESOLUTION_FAILURE", `struct ${m.key}::${s.name} not found`)
+        if (def.typeParams.length !== s.typeArgs.length)
+          return vmError("NUMBER_OF_TYPE_ARGUMENTS_MISMATCH", `${m.key}::${s.name} takes ${def.typeParams.length} type arguments`)
+        return structOf(
+          def,
+          s.typeArgs.map((a) => this.typeFromTag(a, depth + 1))
+        )
+      }
+      case "function":
+        return vmError("TYPE_MISMATCH", "function type arguments are not supported")
+      default:
+        return PRIMITIVES[
+          ["bool", "u8", "u16", "u32", "u64", "u128", "u256", "i8", "i16", "i32", "i64", "i128", "i256", "address", "signer"].indexOf(
+            tag._tag
+          )
+        ]!
+    }
+  }
+
+  /** Resolves a function by module id and name (any visibility). */
+  resolveFunction(view: StateView, module: ModuleId, name: string): LoadedFunction | undefined {
+    return this.loader.withView(view, () => this.loader.tryLoad(module.address, module.name)?.function(name))
+  }
+
+  /** Runs one function; never throws. */
+  call(view: StateView, call: FunctionCall, options: CallOptions = {}): CallOutcome {
+    let gas: GasMeter | undefined
+    const used = (): bigint => {
+      if (gas === undefined || !Number.isFinite(gas.limit)) return 0n
+      return BigInt(Math.ceil(gas.used / gas.params.scalingFactor))
+    }
+    try {
+      return this.loader.withView(view, () => {
+        const schedule = options.maxGas === undefined ? undefined : readGasSchedule(view)
+        gas = schedule === undefined ? GasMeter.unmetered() : meterFor(schedule, options.maxGas!)
+        const m = this.loader.tryLoad(call.module.address, call.module.name)
+        if (m === undefined)
+          return vmError("LINKER_ERROR", `module ${addressToShortString(call.module.address)}::${call.module.name} not found`)
+        const fn = m.function(call.function)
+        if (fn === undefined) return vmError("FUNCTION_RESOLUTION_FAILURE", `function ${m.key}::${call.function} not found`)
+        if (options.view === true) {
+          if (!m.metadata.views.has(fn.name))
+            return vmError("INVALID_MAIN_FUNCTION_SIGNATURE", "function not marked as view function")
+          if (fn.returns.length === 0) return vmError("INVALID_MAIN_FUNCTION_SIGNATURE", "view function must return values")
+        }
+        if (fn.typeParamCount !== call.tyArgs.length)
+          return vmError(
+            "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH",
+            `expected ${fn.typeParamCount} type arguments, got ${call.tyArgs.length}`
+          )
+        const tyArgs = call.tyArgs.map((t) => {
+          const ty = this.typeFromTag(t)
+          checkTypeSize(ty)
+          return ty
+        })
+        const params = fn.params.map((p) => substituteClosed(p, tyArgs))
+        const args = this.arguments(params, call.args)
+        const session = new Session(view, gas)
+        let chainId: number | undefined
+        const interpreter = new Interpreter(
+          this.loader,
+          session,
+          gas,
+          () => {
+            if (chainId === undefined) chainId = readChainId(this, session)
+            return chainId
+          },
+          options.maxBranches
+        )
+        const results = interpreter.execute(fn, tyArgs, args)
+        const returnTypes = fn.returns.map((r) => substituteClosed(r, tyArgs))
+        const values = returnTypes.map((t, i) => {
+          const v = results[i]
+          return serializeValue(v instanceof Ref ? v.get() : v, t.k === K.Ref || t.k === K.MutRef ? t.to : t)
+        })
+        return { _tag: "Success", values, returnTypes, gasUsed: used() } as const
+      })
+    } catch (e) {
+      if (e instanceof MoveAbort) {
+        const aborted =
+          e.location === undefined
+            ? undefined
+            : this.loader.withView(view, () => this.loader.tryLoad(e.location!.address, e.location!.name))
+        const info = aborted === undefined ? undefined : abortInfo(aborted.metadata, e.code)
+        return { _tag: "Abort", code: e.code, location: e.location, info, message: e.abortMessage, gasUsed: used() }
+      }
+      if (e instanceof VmError) return { _tag: "Error", error: e, gasUsed: used() }
+      if (e instanceof RangeError) return { _tag: "Error", error: new VmError("EXECUTION_STACK_OVERFLOW", e.message), gasUsed: used() }
+      return {
+        _tag: "Error",
+        error: new VmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", e instanceof Error ? e.message : String(e)),
+        gasUsed: used()
+      }
+    }
+  }
+
+  /** Decodes arguments by parameter type; signer parameters take no argument (a view has no signer). */
+  private arguments(params: ReadonlyArray<Type>, raw: ReadonlyArray<Uint8Array>): Value[] {
+    const valueParams = params.filter((p) => !isSigner(p))
+    if (valueParams.length !== params.length)
+      return vmError("INVALID_MAIN_FUNCTION_SIGNATURE", "functions taking a signer cannot be called without a transaction")
+    if (raw.length !== params.length)
+      return vmError("NUMBER_OF_ARGUMENTS_MISMATCH", `expected ${params.length} arguments, got ${raw.length}`)
+    return params.map((p, i) => {
+      const isRef = p.k === K.Ref || p.k === K.MutRef
+      const t = isRef ? (p as { to: Type }).to : p
+      let v: Value
+      try {
+        v = deserializeValue(raw[i]!, t)
+      } catch (e) {
+        if (e instanceof VmError) throw new VmError("FAILED_TO_DESERIALIZE_ARGUMENT", `argument ${i}: ${e.detail}`)
+        throw e
+      }
+      checkStringArgs(v, t)
+      return isRef ? new Ref([v], 0) : v
+    })
+  }
+}
+
+
+const isSigner = (t: Type): boolean =>
+  t.k === K.Signer || ((t.k === K.Ref || t.k === K.MutRef) && (t as { to: Type }).to.k === K.Signer)
+
+const substituteClosed = (t: Type, tyArgs: ReadonlyArray<Type>): Type => (t.g ? substitute(t, tyArgs) : t)
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** `0x1::string::String` arguments must hold UTF-8 (the reference builds them with `string::utf8`). */
+const checkStringArgs = (v: Value, t: Type): void => {
+  if (t.k === K.Vector) {
+    if (t.elem.k === K.Struct || t.elem.k === K.Vector) for (const x of v as Value[]) checkStringArgs(x, t.elem)
+    return
+  }
+  if (t.k !== K.Struct) return
+  const d = t.def
+  if (d.module === "string" && d.name === "String" && d.address[31] === 1) {
+    try {
+      utf8.decode(Uint8Array.from((v as StructValue).fields[0] as number[]))
+    } catch {
+      vmError("FAILED_TO_DESERIALIZE_ARGUMENT", "invalid UTF-8 in a String argument")
+    }
+  }
+}
+
+const readChainId = (vm: MoveVm, session: Session): number => {
+  const def = vm.loader.load(ONE, "chain_id").struct("ChainId")
+  if (def === undefined) return vmError("VM_STARTUP_FAILURE", "0x1::chain_id::ChainId not found")
+  const slot = session.resource(ONE, structOf(def, []) as Extract<Type, { k: 16 }>)
+  const v = slot.box[0] as StructValue | undefined
+  if (v === undefined) return vmError("VM_STARTUP_FAILURE", "chain id not found")
+  return v.fields[0] as number
+}
+

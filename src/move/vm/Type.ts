@@ -1,0 +1,353 @@
+import { addressToShortString } from "../../domain/AccountAddress.js"
+import type { StructTag, TypeTag } from "../../domain/TypeTag.js"
+import { vmError } from "./VmError.js"
+
+/**
+ * Runtime types. A type is a small tagged object; `k` is one of the `K` kinds. Struct types point at
+ * the loaded definition (`StructType`), so no lookup is needed while running. `g` is true when the
+ * type mentions a type parameter: closed types skip substitution entirely.
+ */
+export const K = {
+  Bool: 0,
+  U8: 1,
+  U16: 2,
+  U32: 3,
+  U64: 4,
+  U128: 5,
+  U256: 6,
+  I8: 7,
+  I16: 8,
+  I32: 9,
+  I64: 10,
+  I128: 11,
+  I256: 12,
+  Address: 13,
+  Signer: 14,
+  Vector: 15,
+  Struct: 16,
+  Ref: 17,
+  MutRef: 18,
+  TyParam: 19,
+  Function: 20
+} as const
+
+export type Type =
+  | { readonly k: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14; readonly g: false }
+  | { readonly k: 15; readonly elem: Type; readonly g: boolean }
+  | { readonly k: 16; readonly def: StructType; readonly args: ReadonlyArray<Type>; readonly g: boolean }
+  | { readonly k: 17 | 18; readonly to: Type; readonly g: boolean }
+  | { readonly k: 19; readonly idx: number; readonly g: true }
+  | {
+      readonly k: 20
+      readonly args: ReadonlyArray<Type>
+      readonly results: ReadonlyArray<Type>
+      readonly abilities: number
+      readonly g: boolean
+    }
+
+export type StructKind = Extract<Type, { k: 16 }>
+
+export interface FieldType {
+  readonly name: string
+  /** May mention the struct's type parameters. */
+  readonly type: Type
+}
+
+export interface VariantType {
+  readonly name: string
+  readonly fields: ReadonlyArray<FieldType>
+}
+
+/** A loaded struct or enum definition. */
+export interface StructType {
+  readonly address: Uint8Array
+  readonly module: string
+  readonly name: string
+  readonly abilities: number
+  readonly typeParams: ReadonlyArray<{ readonly constraints: number; readonly isPhantom: boolean }>
+  /** Undefined for an enum. */
+  readonly fields: ReadonlyArray<FieldType> | undefined
+  /** Undefined for a plain struct. */
+  readonly variants: ReadonlyArray<VariantType> | undefined
+  readonly isNative: boolean
+  /** The resource group this struct belongs to (metadata attribute), when it is a group member. */
+  groupTag?: StructTag | undefined
+}
+
+const prim = <N extends 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14>(k: N) =>
+  Object.freeze({ k, g: false as const })
+
+export const Types = {
+  bool: prim(0),
+  u8: prim(1),
+  u16: prim(2),
+  u32: prim(3),
+  u64: prim(4),
+  u128: prim(5),
+  u256: prim(6),
+  i8: prim(7),
+  i16: prim(8),
+  i32: prim(9),
+  i64: prim(10),
+  i128: prim(11),
+  i256: prim(12),
+  address: prim(13),
+  signer: prim(14)
+} as const
+
+export const PRIMITIVES: ReadonlyArray<Type> = [
+  Types.bool,
+  Types.u8,
+  Types.u16,
+  Types.u32,
+  Types.u64,
+  Types.u128,
+  Types.u256,
+  Types.i8,
+  Types.i16,
+  Types.i32,
+  Types.i64,
+  Types.i128,
+  Types.i256,
+  Types.address,
+  Types.signer
+]
+
+export const vectorOf = (elem: Type): Type => ({ k: 15, elem, g: elem.g })
+export const structOf = (def: StructType, args: ReadonlyArray<Type>): Type => ({
+  k: 16,
+  def,
+  args,
+  g: args.some((a) => a.g)
+})
+export const refOf = (to: Type, mutable: boolean): Type => ({ k: mutable ? 18 : 17, to, g: to.g })
+export const tyParam = (idx: number): Type => ({ k: 19, idx, g: true })
+export const functionOf = (args: ReadonlyArray<Type>, results: ReadonlyArray<Type>, abilities: number): Type => ({
+  k: 20,
+  args,
+  results,
+  abilities,
+  g: args.some((a) => a.g) || results.some((a) => a.g)
+})
+
+/** Largest type (in nodes) and deepest nesting an instantiation may produce. */
+export const MAX_TYPE_NODES = 256
+export const MAX_TYPE_DEPTH = 64
+
+/**
+ * Substitutes type arguments for type parameters. Closed types are returned as they are; the
+ * result is bounded (nodes and depth) so that generic recursion cannot build huge types.
+ */
+export const substitute = (t: Type, tyArgs: ReadonlyArray<Type>): Type => {
+  if (!t.g) return t
+  const out = subst(t, tyArgs, 0)
+  checkTypeSize(out)
+  return out
+}
+
+const subst = (t: Type, tyArgs: ReadonlyArray<Type>, depth: number): Type => {
+  if (!t.g) return t
+  if (depth > MAX_TYPE_DEPTH) vmError("VM_MAX_TYPE_DEPTH_REACHED", "type nesting too deep")
+  switch (t.k) {
+    case 15:
+      return vectorOf(subst(t.elem, tyArgs, depth + 1))
+    case 16:
+      return structOf(
+        t.def,
+        t.args.map((a) => subst(a, tyArgs, depth + 1))
+      )
+    case 17:
+    case 18:
+      return refOf(subst(t.to, tyArgs, depth + 1), t.k === 18)
+    case 19: {
+      const a = tyArgs[t.idx]
+      if (a === undefined) return vmError("TYPE_RESOLUTION_FAILURE", `type parameter ${t.idx} not bound`)
+      return a
+    }
+    case 20:
+      return functionOf(
+        t.args.map((a) => subst(a, tyArgs, depth + 1)),
+        t.results.map((a) => subst(a, tyArgs, depth + 1)),
+        t.abilities
+      )
+    default:
+      return t
+  }
+}
+
+/** Counts nodes and depth with an explicit stack; fails past the limits. */
+export const checkTypeSize = (t: Type): void => {
+  const stack: Array<[Type, number]> = [[t, 1]]
+  let nodes = 0
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!
+    if (++nodes > MAX_TYPE_NODES) vmError("VM_MAX_TYPE_NODES_REACHED", `type larger than ${MAX_TYPE_NODES} nodes`)
+    if (d > MAX_TYPE_DEPTH) vmError("VM_MAX_TYPE_DEPTH_REACHED", `type deeper than ${MAX_TYPE_DEPTH}`)
+    switch (x.k) {
+      case 15:
+        stack.push([x.elem, d + 1])
+        break
+      case 16:
+        for (const a of x.args) stack.push([a, d + 1])
+        break
+      case 17:
+      case 18:
+        stack.push([x.to, d + 1])
+        break
+      case 20:
+        for (const a of x.args) stack.push([a, d + 1])
+        for (const a of x.results) stack.push([a, d + 1])
+        break
+    }
+  }
+}
+
+const PRIM_TAGS: ReadonlyArray<TypeTag> = [
+  { _tag: "bool" },
+  { _tag: "u8" },
+  { _tag: "u16" },
+  { _tag: "u32" },
+  { _tag: "u64" },
+  { _tag: "u128" },
+  { _tag: "u256" },
+  { _tag: "i8" },
+  { _tag: "i16" },
+  { _tag: "i32" },
+  { _tag: "i64" },
+  { _tag: "i128" },
+  { _tag: "i256" },
+  { _tag: "address" },
+  { _tag: "signer" }
+]
+
+/** The TypeTag of a closed, non-reference runtime type. */
+export const typeToTag = (t: Type): TypeTag => {
+  switch (t.k) {
+    case 15:
+      return { _tag: "vector", element: typeToTag(t.elem) }
+    case 16:
+      return { _tag: "struct", struct: structTagOf(t) }
+    case 17:
+    case 18:
+      return typeToTag(t.to)
+    case 19:
+      return vmError("TYPE_RESOLUTION_FAILURE", "open type has no type tag")
+    case 20:
+      return {
+        _tag: "function",
+        args: t.args.map((a) => ({
+          kind: a.k === 17 ? "reference" : a.k === 18 ? "mutableReference" : "value",
+          tag: typeToTag(a)
+        })),
+        results: t.results.map((a) => ({
+          kind: a.k === 17 ? "reference" : a.k === 18 ? "mutableReference" : "value",
+          tag: typeToTag(a)
+        })),
+        abilities: t.abilities
+      }
+    default:
+      return PRIM_TAGS[t.k]!
+  }
+}
+
+export const structTagOf = (t: StructKind): StructTag => ({
+  address: t.def.address,
+  module: t.def.module,
+  name: t.def.name,
+  typeArgs: t.args.map(typeToTag)
+})
+
+const PRIM_NAMES = [
+  "bool",
+  "u8",
+  "u16",
+  "u32",
+  "u64",
+  "u128",
+  "u256",
+  "i8",
+  "i16",
+  "i32",
+  "i64",
+  "i128",
+  "i256",
+  "address",
+  "signer"
+]
+
+/**
+ * Canonical text of a type, as `type_info::type_name` prints it: full-length addresses are not used
+ * there; the reference prints `0x1::string::String` (short form). Also the cache key of a type.
+ */
+export const typeName = (t: Type): string => {
+  switch (t.k) {
+    case 15:
+      return `vector<${typeName(t.elem)}>`
+    case 16: {
+      const base = `${addressToShortString(t.def.address)}::${t.def.module}::${t.def.name}`
+      return t.args.length === 0 ? base : `${base}<${t.args.map(typeName).join(", ")}>`
+    }
+    case 17:
+      return `&${typeName(t.to)}`
+    case 18:
+      return `&mut ${typeName(t.to)}`
+    case 19:
+      return `T${t.idx}`
+    case 20:
+      return `|${t.args.map(typeName).join(", ")}|${t.results.map(typeName).join(", ")}`
+    default:
+      return PRIM_NAMES[t.k]!
+  }
+}
+
+export const typeEquals = (a: Type, b: Type): boolean => {
+  if (a === b) return true
+  if (a.k !== b.k) return false
+  switch (a.k) {
+    case 15:
+      return typeEquals(a.elem, (b as typeof a).elem)
+    case 16: {
+      const bs = b as typeof a
+      if (a.def !== bs.def || a.args.length !== bs.args.length) return false
+      for (let i = 0; i < a.args.length; i++) if (!typeEquals(a.args[i]!, bs.args[i]!)) return false
+      return true
+    }
+    case 17:
+    case 18:
+      return typeEquals(a.to, (b as typeof a).to)
+    case 19:
+      return a.idx === (b as typeof a).idx
+    case 20:
+      return typeName(a) === typeName(b)
+    default:
+      return true
+  }
+}
+
+/** Ability set of a closed type (struct abilities intersected with non-phantom arguments'). */
+export const abilitiesOf = (t: Type): number => {
+  switch (t.k) {
+    case 14:
+      return 0x2
+    case 15:
+      return abilitiesOf(t.elem) & 0x7
+    case 16: {
+      let a = t.def.abilities
+      const req = a & 0x8 ? (a & 0x7) | 0x4 : a
+      let argAbilities = 0xf
+      t.args.forEach((x, i) => {
+        if (!t.def.typeParams[i]?.isPhantom) argAbilities &= abilitiesOf(x)
+      })
+      // key needs store on the arguments; the others need themselves
+      a = req & (argAbilities | (argAbilities & 0x4 ? 0x8 : 0))
+      return a & t.def.abilities
+    }
+    case 17:
+    case 18:
+      return 0x3
+    case 20:
+      return t.abilities
+    default:
+      return 0x7
+  }
+}

@@ -1,0 +1,109 @@
+import type { Type } from "./Type.js"
+
+/**
+ * Runtime values.
+ *
+ * - bool: `boolean`; u8/u16/u32/i8/i16/i32: `number`; wider integers: `bigint`;
+ *   address: a 32-byte `Uint8Array` (never mutated in place, so it is shared freely).
+ * - vector: a plain JS array of values (`Value[]`), mutated in place through references.
+ * - struct / enum / signer: a `StructValue` (`tag` is the variant index, -1 for a struct).
+ * - reference: a `Ref`, a slot `arr[idx]` in some mutable array: a frame's locals, a struct's
+ *   fields, a vector's elements, or a global's one-element box. Reading copies, writing replaces
+ *   the slot; the bytecode verifier's borrow rules make this sound.
+ * - function value: a `Closure`.
+ */
+export type Value = boolean | number | bigint | Uint8Array | Value[] | StructValue | Ref | Closure | undefined
+
+export class StructValue {
+  constructor(
+    /** Variant index of an enum value; -1 for a struct. */
+    readonly tag: number,
+    readonly fields: Value[]
+  ) {}
+}
+
+export class Ref {
+  constructor(
+    readonly arr: Value[],
+    readonly idx: number
+  ) {}
+  get(): Value {
+    return this.arr[this.idx]
+  }
+  set(v: Value): void {
+    this.arr[this.idx] = v
+  }
+}
+
+/** A function value: the function, its type arguments, the mask of captured params and the captured values. */
+export class Closure {
+  constructor(
+    /** The loaded function (typed loosely here to keep this file free of loader imports). */
+    readonly fn: unknown,
+    readonly tyArgs: ReadonlyArray<Type>,
+    readonly mask: bigint,
+    readonly captured: Value[]
+  ) {}
+}
+
+/** Deep copy (CopyLoc, ReadRef, constants): containers are copied, scalars shared. */
+export const copyValue = (v: Value): Value => {
+  if (typeof v !== "object" || v instanceof Uint8Array) return v
+  if (Array.isArray(v)) {
+    const n = v.length
+    const out: Value[] = new Array(n)
+    for (let i = 0; i < n; i++) {
+      const x = v[i]
+      out[i] = typeof x === "object" && !(x instanceof Uint8Array) ? copyValue(x) : x
+    }
+    return out
+  }
+  if (v instanceof StructValue) return new StructValue(v.tag, copyValue(v.fields) as Value[])
+  if (v instanceof Closure) return new Closure(v.fn, v.tyArgs, v.mask, copyValue(v.captured) as Value[])
+  return v // a Ref is copied by identity
+}
+
+const bytesEqual = (a: Uint8Array, b: Uint8Array): boolean => {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** Structural equality (Eq/Neq); references compare what they point to. */
+export const valueEquals = (a: Value, b: Value): boolean => {
+  if (a === b) return true
+  if (a instanceof Ref) a = a.get()
+  if (b instanceof Ref) b = b.get()
+  if (a === b) return true
+  if (typeof a !== "object" || typeof b !== "object") return false
+  if (a instanceof Uint8Array) return b instanceof Uint8Array && bytesEqual(a, b)
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!valueEquals(a[i], b[i])) return false
+    return true
+  }
+  if (a instanceof StructValue) {
+    if (!(b instanceof StructValue) || a.tag !== b.tag) return false
+    return valueEquals(a.fields, b.fields)
+  }
+  if (a instanceof Closure) {
+    return (
+      b instanceof Closure &&
+      a.fn === b.fn &&
+      a.mask === b.mask &&
+      a.tyArgs.length === b.tyArgs.length &&
+      valueEquals(a.captured, b.captured)
+    )
+  }
+  return false
+}
+
+/** u8 vectors as bytes (natives take and return `vector<u8>`). */
+export const toBytes = (v: Value): Uint8Array => {
+  const arr = v as number[]
+  return Uint8Array.from(arr)
+}
+
+export const fromBytes = (b: Uint8Array): Value[] => Array.from(b)
+
+export const signerValue = (address: Uint8Array): StructValue => new StructValue(-1, [address])

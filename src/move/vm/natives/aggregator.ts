@@ -1,0 +1,53 @@
+import { sha3_256 } from "@noble/hashes/sha3.js"
+import { StructValue, type Ref, type Value } from "../Value.js"
+import { Types } from "../Type.js"
+import { deref, utf8Encoder } from "./helpers.js"
+import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeContext.js"
+
+/**
+ * The 2022 aggregators (`0x1::aggregator`, `0x1::aggregator_factory`): an `Aggregator { handle,
+ * key, limit }` whose u128 value lives in a table item (handle, BCS(key)). Read and changed
+ * through the session's table cache, so a view sees stored values and changes stay in the run.
+ */
+const EAGGREGATOR_OVERFLOW = 0x20001n
+const EAGGREGATOR_UNDERFLOW = 0x20002n
+
+const slot = (ctx: NativeContext, agg: Value) => {
+  const f = (deref(agg) as StructValue).fields
+  return ctx.session.tableEntry(f[0] as Uint8Array, f[1] as Uint8Array, Types.u128, (v) => v)
+}
+
+const value = (ctx: NativeContext, agg: Value): bigint => (slot(ctx, agg).box[0] as bigint | undefined) ?? 0n
+const limit = (agg: Value): bigint => (deref(agg) as StructValue).fields[2] as bigint
+
+let created = 0
+
+export const aggregatorNatives: Record<string, NativeFunction> = {
+  read: (ctx, _t, [a]) => [value(ctx, a)],
+  add: (ctx, _t, [a, v]) => {
+    const next = value(ctx, a) + (v as bigint)
+    if (next > limit(a)) return nativeAbort(ctx, EAGGREGATOR_OVERFLOW)
+    slot(ctx, a).box[0] = next
+    return []
+  },
+  sub: (ctx, _t, [a, v]) => {
+    const next = value(ctx, a) - (v as bigint)
+    if (next < 0n) return nativeAbort(ctx, EAGGREGATOR_UNDERFLOW)
+    slot(ctx, a).box[0] = next
+    return []
+  },
+  destroy: (ctx, _t, [a]) => {
+    slot(ctx, a).box[0] = undefined
+    return []
+  }
+}
+
+export const aggregatorFactoryNatives: Record<string, NativeFunction> = {
+  new_aggregator: (ctx, _t, [factory, lim]) => {
+    const handle = (((factory as Ref).get() as StructValue).fields[0] as StructValue).fields[0] as Uint8Array
+    const key = sha3_256(utf8Encoder.encode(`movenode::aggregator::${created++}`))
+    const agg = new StructValue(-1, [handle, key, lim])
+    slot(ctx, agg).box[0] = 0n
+    return [agg]
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The native function table: `0x1::<module>::<function>` → implementation, one file per framework
+ * module. A native not listed here fails with MISSING_DEPENDENCY naming it when called.
+ */
+import { aggregatorFactoryNatives, aggregatorNatives } from "./aggregator.js"
+import { aggregatorV2Natives } from "./aggregator_v2.js"
+import { bcsNatives, fromBytesNative } from "./bcs.js"
+import { cmpNatives } from "./cmp.js"
+import { debugNatives } from "./debug.js"
+import { eventNatives } from "./event.js"
+import { dispatchableFungibleAssetNatives, functionInfoNatives } from "./function_info.js"
+import { aptosHashNatives, hashNatives } from "./hash.js"
+import { memNatives } from "./mem.js"
+import type { NativeFunction, NativeTable } from "./NativeContext.js"
+import { objectNatives } from "./object.js"
+import { reflectNatives } from "./reflect.js"
+import { createSignerNatives, signerNatives } from "./signer.js"
+import { stringNatives } from "./string.js"
+import { stringUtilsNatives } from "./string_utils.js"
+import { tableNatives } from "./table.js"
+import { transactionContextNatives } from "./transaction_context.js"
+import { typeInfoNatives } from "./type_info.js"
+import { vectorNatives } from "./vector.js"
+
+export * from "./NativeContext.js"
+
+const modules: Record<string, Record<string, NativeFunction>> = {
+  vector: vectorNatives,
+  string: stringNatives,
+  string_utils: stringUtilsNatives,
+  bcs: bcsNatives,
+  from_bcs: { from_bytes: fromBytesNative },
+  util: { from_bytes: fromBytesNative },
+  hash: hashNatives,
+  aptos_hash: aptosHashNatives,
+  signer: signerNatives,
+  create_signer: createSignerNatives,
+  type_info: typeInfoNatives,
+  cmp: cmpNatives,
+  mem: memNatives,
+  debug: debugNatives,
+  table: tableNatives,
+  aggregator: aggregatorNatives,
+  aggregator_factory: aggregatorFactoryNatives,
+  aggregator_v2: aggregatorV2Natives,
+  event: eventNatives,
+  object: objectNatives,
+  transaction_context: transactionContextNatives,
+  function_info: functionInfoNatives,
+  dispatchable_fungible_asset: dispatchableFungibleAssetNatives,
+  reflect: reflectNatives
+}
+
+/** The natives of the Aptos framework at 0x1 this VM implements. */
+export const frameworkNatives: NativeTable = new Map(
+  Object.entries(modules).flatMap(([module, fns]) => Object.entries(fns).map(([fn, impl]) => [`0x1::${module}::${fn}`, impl]))
+)

@@ -1,0 +1,37 @@
+import { fromBytes } from "../Value.js"
+import { bytesOf, utf8 } from "./helpers.js"
+import type { NativeFunction } from "./NativeContext.js"
+
+/** `0x1::string` natives over UTF-8 byte vectors. */
+const isBoundary = (b: Uint8Array, i: number): boolean => i === b.length || (i < b.length && (b[i]! & 0xc0) !== 0x80)
+
+export const stringNatives: Record<string, NativeFunction> = {
+  internal_check_utf8: (ctx, _t, [v]) => {
+    const b = bytesOf(v)
+    ctx.gas.charge(ctx.gas.params.nativePerByte * b.length)
+    try {
+      utf8.decode(b)
+      return [true]
+    } catch {
+      return [false]
+    }
+  },
+  internal_is_char_boundary: (_c, _t, [v, i]) => {
+    const b = bytesOf(v)
+    const n = i as bigint
+    return [n <= BigInt(b.length) && isBoundary(b, Number(n))]
+  },
+  internal_sub_string: (_c, _t, [v, i, j]) => {
+    const b = bytesOf(v)
+    return [fromBytes(b.subarray(Number(i), Number(j)))]
+  },
+  internal_index_of: (_c, _t, [v, r]) => {
+    const b = bytesOf(v)
+    const p = bytesOf(r)
+    outer: for (let i = 0; i + p.length <= b.length; i++) {
+      for (let k = 0; k < p.length; k++) if (b[i + k] !== p[k]) continue outer
+      return [BigInt(i)]
+    }
+    return [BigInt(b.length)]
+  }
+}

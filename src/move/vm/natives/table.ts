@@ -1,0 +1,53 @@
+import { sha3_256 } from "@noble/hashes/sha3.js"
+import { utf8Encoder } from "./helpers.js"
+import { Ref, StructValue, type Value } from "../Value.js"
+import { serializeValue } from "../ValueBcs.js"
+import type { Type } from "../Type.js"
+import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeContext.js"
+
+/** The table extension's abort codes: `(100 << 8) + 1` already exists, `(101 << 8) + 1` not found. */
+export const E_ALREADY_EXISTS = 25601n
+export const E_NOT_FOUND = 25857n
+
+const handleOf = (table: Value): Uint8Array => ((table as Ref).get() as StructValue).fields[0] as Uint8Array
+
+/** Items are stored as the BCS of V; in the VM an item is a `Box<V>` struct so that references point into it. */
+const slotOf = (ctx: NativeContext, tyArgs: ReadonlyArray<Type>, table: Value, key: Value) => {
+  const keyBytes = serializeValue(key instanceof Ref ? key.get() : key, tyArgs[0]!)
+  ctx.gas.charge(ctx.gas.params.nativePerByte * keyBytes.length)
+  return ctx.session.tableEntry(handleOf(table), keyBytes, tyArgs[1]!, (v) => new StructValue(-1, [v]))
+}
+
+/** `0x1::table` natives over the run's table cache (reads from state, writes kept in the session). */
+export const tableNatives: Record<string, NativeFunction> = {
+  new_table_handle: (ctx) => {
+    const n = ctx.session.tableCounter++
+    return [sha3_256(utf8Encoder.encode(`movenode::view-table::${n}`))]
+  },
+  add_box: (ctx, tyArgs, [t, k, v]) => {
+    const slot = slotOf(ctx, tyArgs, t, k)
+    if (slot.box[0] !== undefined) return nativeAbort(ctx, E_ALREADY_EXISTS)
+    slot.box[0] = v
+    return []
+  },
+  borrow_box: (ctx, tyArgs, [t, k]) => {
+    const slot = slotOf(ctx, tyArgs, t, k)
+    if (slot.box[0] === undefined) return nativeAbort(ctx, E_NOT_FOUND)
+    return [new Ref(slot.box, 0)]
+  },
+  borrow_box_mut: (ctx, tyArgs, [t, k]) => {
+    const slot = slotOf(ctx, tyArgs, t, k)
+    if (slot.box[0] === undefined) return nativeAbort(ctx, E_NOT_FOUND)
+    return [new Ref(slot.box, 0)]
+  },
+  contains_box: (ctx, tyArgs, [t, k]) => [slotOf(ctx, tyArgs, t, k).box[0] !== undefined],
+  remove_box: (ctx, tyArgs, [t, k]) => {
+    const slot = slotOf(ctx, tyArgs, t, k)
+    const v = slot.box[0]
+    if (v === undefined) return nativeAbort(ctx, E_NOT_FOUND)
+    slot.box[0] = undefined
+    return [v]
+  },
+  destroy_empty_box: () => [],
+  drop_unchecked_box: () => []
+}

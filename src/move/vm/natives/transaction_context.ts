@@ -1,0 +1,42 @@
+import { sha3_256 } from "@noble/hashes/sha3.js"
+import { ONE } from "./helpers.js"
+import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeContext.js"
+
+/**
+ * `0x1::transaction_context` in a view: there is no user transaction. The transaction hash is
+ * zero, unique addresses are derived from it and a counter, the chain id is the state's; the
+ * functions that describe the user transaction abort with the framework's
+ * ETRANSACTION_CONTEXT_NOT_AVAILABLE (looked up in the module's error map).
+ */
+const ZERO_HASH = new Uint8Array(32)
+let counter = 0n
+
+const notAvailable = (ctx: NativeContext): never => {
+  const m = ctx.loader.load(ONE, "transaction_context")
+  let code = 1n
+  for (const [c, e] of m.metadata.errors) if (e.name === "ETRANSACTION_CONTEXT_NOT_AVAILABLE") code = c
+  return nativeAbort(ctx, code)
+}
+
+export const transactionContextNatives: Record<string, NativeFunction> = {
+  get_txn_hash: () => [Array.from(ZERO_HASH)],
+  get_script_hash: () => [[]],
+  generate_unique_address: () => {
+    const buf = new Uint8Array(41)
+    buf.set(ZERO_HASH, 0)
+    new DataView(buf.buffer).setBigUint64(32, counter++, true)
+    buf[40] = 0xfb
+    return [sha3_256(buf)]
+  },
+  monotonically_increasing_counter_internal: () => [BigInt(counter++)],
+  monotonically_increasing_counter_internal_for_test_only: () => [BigInt(counter++)],
+  chain_id_internal: (ctx) => [ctx.chainId()],
+  is_encrypted_txn_internal: () => [false],
+  sender_internal: notAvailable,
+  secondary_signers_internal: notAvailable,
+  gas_payer_internal: notAvailable,
+  max_gas_amount_internal: notAvailable,
+  gas_unit_price_internal: notAvailable,
+  entry_function_payload_internal: notAvailable,
+  multisig_payload_internal: notAvailable
+}

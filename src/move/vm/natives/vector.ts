@@ -1,0 +1,62 @@
+import { MAX_VECTOR_LENGTH } from "../Interpreter.js"
+import { Ref, type Value } from "../Value.js"
+import { vmError } from "../VmError.js"
+import type { NativeFunction } from "./NativeContext.js"
+
+/** `0x1::vector` natives (the compiler emits Vec* opcodes for most; these remain for old code and move_range). */
+const vecOf = (v: Value): Value[] => (v as Ref).get() as Value[]
+const outOfBounds = (): never => vmError("VECTOR_OPERATION_ERROR", "index out of bounds")
+
+export const vectorNatives: Record<string, NativeFunction> = {
+  empty: () => [[]],
+  length: (_c, _t, [v]) => [BigInt(vecOf(v).length)],
+  borrow: (_c, _t, [v, i]) => {
+    const arr = vecOf(v)
+    if ((i as bigint) >= BigInt(arr.length)) outOfBounds()
+    return [new Ref(arr, Number(i))]
+  },
+  borrow_mut: (_c, _t, [v, i]) => {
+    const arr = vecOf(v)
+    if ((i as bigint) >= BigInt(arr.length)) outOfBounds()
+    return [new Ref(arr, Number(i))]
+  },
+  push_back: (_c, _t, [v, x]) => {
+    const arr = vecOf(v)
+    if (arr.length >= MAX_VECTOR_LENGTH) vmError("VECTOR_OPERATION_ERROR", "vector too long")
+    arr.push(x)
+    return []
+  },
+  pop_back: (_c, _t, [v]) => {
+    const arr = vecOf(v)
+    if (arr.length === 0) vmError("VECTOR_OPERATION_ERROR", "pop from an empty vector")
+    return [arr.pop()]
+  },
+  destroy_empty: (_c, _t, [v]) => {
+    if ((v as Value[]).length !== 0) vmError("VECTOR_OPERATION_ERROR", "destroy of a non-empty vector")
+    return []
+  },
+  swap: (_c, _t, [v, i, j]) => {
+    const arr = vecOf(v)
+    const n = BigInt(arr.length)
+    if ((i as bigint) >= n || (j as bigint) >= n) outOfBounds()
+    const a = Number(i)
+    const b = Number(j)
+    const t = arr[a]
+    arr[a] = arr[b]
+    arr[b] = t
+    return []
+  },
+  /** move_range(from, removal_position, length, to, insert_position) */
+  move_range: (ctx, _t, [from, pos, len, to, ins]) => {
+    const src = vecOf(from)
+    const dst = vecOf(to)
+    const p = pos as bigint
+    const l = len as bigint
+    const q = ins as bigint
+    if (p + l > BigInt(src.length) || q > BigInt(dst.length)) outOfBounds()
+    ctx.gas.charge(ctx.gas.params.nativePerByte * Number(l))
+    const moved = src.splice(Number(p), Number(l))
+    dst.splice(Number(q), 0, ...moved)
+    return []
+  }
+}

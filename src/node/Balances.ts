@@ -1,0 +1,53 @@
+import { Context, Effect, Layer, Result } from "effect"
+import type { AccountAddress } from "../domain/AccountAddress.js"
+import { ApiErrors, type ApiError } from "../domain/ApiError.js"
+import { parseStructTag } from "../domain/TypeTagString.js"
+import type { StructTag } from "../domain/TypeTag.js"
+import { Ledger } from "../ledger/Ledger.js"
+import { stateAtLedgerVersion } from "./LedgerVersion.js"
+import type { AssetType, WithLedger } from "./Node.js"
+import { coinBalance, primaryStoreBalance } from "./readBalance.js"
+
+export interface BalancesService {
+  readonly balance: (
+    address: AccountAddress,
+    asset: AssetType,
+    ledgerVersion: bigint | undefined
+  ) => Effect.Effect<WithLedger<bigint>, ApiError>
+}
+
+/** Parses the coin type of an `asset_type` path segment; anything but a struct type is the client's error. */
+export const parseCoinType = (text: string): Result.Result<StructTag, ApiError> => {
+  const parsed = parseStructTag(text)
+  return Result.isSuccess(parsed)
+    ? Result.succeed(parsed.success)
+    : Result.fail(ApiErrors.webFramework(400, `failed to parse path \`asset_type\`: ${parsed.failure.message}`))
+}
+
+/**
+ * `/accounts/{address}/balance/{asset_type}` (contract item 4, aptos-api-behaviour.md §5): a coin
+ * type adds its `CoinStore<T>` and its paired fungible asset's primary store; a metadata address
+ * reads the primary store only. Exact bigints throughout; no store is 0, never 404.
+ */
+export class Balances extends Context.Service<Balances, BalancesService>()("movenode/node/Balances") {
+  static readonly layer = Layer.effect(
+    Balances,
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+
+      const balance = (address: AccountAddress, asset: AssetType, ledgerVersion: bigint | undefined) =>
+        Effect.gen(function* () {
+          const coin = asset._tag === "Coin" ? yield* Effect.fromResult(parseCoinType(asset.structTag)) : undefined
+          const { ledger: info, state } = yield* stateAtLedgerVersion(ledger, ledgerVersion)
+          const value =
+            asset._tag === "Coin"
+              ? coinBalance(state, address, coin!)
+              : primaryStoreBalance(state, address, asset.metadata)
+          if (typeof value !== "bigint") return yield* Effect.fail(ApiErrors.internal(value.message, info))
+          return { ledger: info, value }
+        })
+
+      return Balances.of({ balance })
+    })
+  )
+}

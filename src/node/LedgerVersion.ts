@@ -1,0 +1,42 @@
+import { Effect } from "effect"
+import { ApiErrors, type ApiError } from "../domain/ApiError.js"
+import type { LedgerInfo } from "../domain/LedgerInfo.js"
+import type { Ledger, StateReader } from "../ledger/Ledger.js"
+import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
+
+/**
+ * The `ledger_version` rules of the module, balance and view endpoints (contract "Everywhere",
+ * aptos-api-behaviour.md §1.6): absent = latest; above latest = 404 `version_not_found`; below the
+ * oldest retained version = 410 `version_pruned`; both errors carry the ledger info.
+ */
+export const checkLedgerVersion = (ledger: LedgerInfo, requested: bigint | undefined): bigint | ApiError => {
+  if (requested === undefined) return ledger.ledgerVersion
+  if (requested > ledger.ledgerVersion) return ApiErrors.versionNotFound(requested, ledger)
+  if (requested < ledger.oldestLedgerVersion) return ApiErrors.versionPruned(requested, ledger)
+  return requested
+}
+
+/** The latest ledger info, as an API error when the ledger cannot give it (no ledger headers then). */
+export const readLedgerInfo = (ledgerService: Ledger["Service"]): Effect.Effect<LedgerInfo, ApiError> =>
+  Effect.mapError(ledgerService.ledgerInfo, (e) => apiErrorFromLedger(e, undefined, "Failed to read the latest ledger info"))
+
+export interface StateAtVersion {
+  readonly ledger: LedgerInfo
+  readonly version: bigint
+  readonly state: StateReader
+}
+
+/** Reads the ledger info, applies the `ledger_version` rules and opens the state at that version. */
+export const stateAtLedgerVersion = (
+  ledgerService: Ledger["Service"],
+  requested: bigint | undefined
+): Effect.Effect<StateAtVersion, ApiError> =>
+  Effect.gen(function* () {
+    const ledger = yield* readLedgerInfo(ledgerService)
+    const version = checkLedgerVersion(ledger, requested)
+    if (typeof version !== "bigint") return yield* Effect.fail(version)
+    const state = yield* Effect.mapError(ledgerService.stateAt(version), (e) =>
+      apiErrorFromLedger(e, ledger, "Failed to read state")
+    )
+    return { ledger, version, state }
+  })

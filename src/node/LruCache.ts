@@ -1,0 +1,37 @@
+/**
+ * A bounded least-recently-used map over a JS `Map` (which keeps insertion order: a hit is moved to
+ * the end by delete + set, and the first key is the least recently used). Synchronous and
+ * allocation-free on a hit, for the hot read paths.
+ */
+export class LruCache<K, V> {
+  private readonly entries = new Map<K, V>()
+
+  constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`LRU capacity must be a positive integer`)
+  }
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key)
+    if (value === undefined) return undefined
+    this.entries.delete(key)
+    this.entries.set(key, value)
+    return value
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key)
+    this.entries.set(key, value)
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next()
+      if (!oldest.done) this.entries.delete(oldest.value)
+    }
+  }
+
+  has(key: K): boolean {
+    return this.entries.has(key)
+  }
+}

@@ -1,0 +1,89 @@
+import { Context, Layer } from "effect"
+import {
+  type GasEstimationConfig as GasEstimationParameters,
+  defaultBroadcastBuckets,
+  defaultGasEstimationConfig as defaultGasEstimationParameters
+} from "../domain/gasEstimate.js"
+
+/** A fixed answer for `/estimate_gas_price` (`api.gas_estimation.static_override`). */
+export interface GasEstimateOverride {
+  readonly low: bigint
+  readonly market: bigint
+  readonly aggressive: bigint
+}
+
+/**
+ * `api.gas_estimation` of the reference (aptos-api-behaviour.md §6.2): the domain's parameters
+ * (`enabled`, `fullBlockTxns`, the low/market/aggressive block histories, `cacheExpirationMs`) plus
+ * the static override and mempool's broadcast buckets (the prioritized estimate is rounded up to the
+ * next one). `incorporateReorderingEffects` has no effect here: this node has no use-case-aware
+ * shuffler, so no block is discounted for it.
+ */
+export interface GasEstimationConfig extends GasEstimationParameters {
+  readonly staticOverride: GasEstimateOverride | undefined
+  readonly buckets: ReadonlyArray<bigint>
+}
+
+export interface NodeConfigShape {
+  /** `api.max_transactions_page_size`: the largest page of transaction summaries. */
+  readonly maxPageSize: number
+  readonly gasEstimation: GasEstimationConfig
+  /** Gas budget of one view function call. */
+  readonly viewGasBudget: bigint
+  /** How many module ABIs (keyed by the version that wrote each module) are kept. */
+  readonly moduleAbiCacheSize: number
+}
+
+export const defaultGasEstimationConfig: GasEstimationConfig = {
+  ...defaultGasEstimationParameters,
+  staticOverride: undefined,
+  buckets: defaultBroadcastBuckets
+}
+
+export const defaultNodeConfig: NodeConfigShape = {
+  maxPageSize: 100,
+  gasEstimation: defaultGasEstimationConfig,
+  viewGasBudget: 2_000_000n,
+  moduleAbiCacheSize: 1024
+}
+
+/**
+ * The node services' configuration. A reference with the defaults, so nothing has to provide it;
+ * the CLI (or a test) overrides it with `NodeConfig.layer(...)`.
+ */
+export const NodeConfig = Context.Reference<NodeConfigShape>("movenode/node/NodeConfig", {
+  defaultValue: () => defaultNodeConfig
+})
+
+/** Validation in the reference's sanitizer terms: histories positive, low and market within aggressive. */
+export const validateNodeConfig = (c: NodeConfigShape): ReadonlyArray<string> => {
+  const problems: string[] = []
+  const g = c.gasEstimation
+  if (!Number.isInteger(c.maxPageSize) || c.maxPageSize < 1 || c.maxPageSize > 65535)
+    problems.push("maxPageSize must be an integer in 1..65535")
+  for (const [name, v] of [
+    ["lowBlockHistory", g.lowBlockHistory],
+    ["marketBlockHistory", g.marketBlockHistory],
+    ["aggressiveBlockHistory", g.aggressiveBlockHistory],
+    ["fullBlockTxns", g.fullBlockTxns]
+  ] as const)
+    if (!Number.isInteger(v) || v < 1) problems.push(`gasEstimation.${name} must be a positive integer`)
+  if (g.lowBlockHistory > g.aggressiveBlockHistory || g.marketBlockHistory > g.aggressiveBlockHistory)
+    problems.push("gasEstimation: low and market block histories must not exceed the aggressive one")
+  if (g.cacheExpirationMs < 0) problems.push("gasEstimation.cacheExpirationMs must not be negative")
+  if (c.moduleAbiCacheSize < 1) problems.push("moduleAbiCacheSize must be positive")
+  if (c.viewGasBudget < 0n) problems.push("viewGasBudget must not be negative")
+  return problems
+}
+
+/** Overrides parts of the defaults (gas estimation fields merge one level deep). */
+export const makeNodeConfig = (
+  overrides: Partial<Omit<NodeConfigShape, "gasEstimation">> & { readonly gasEstimation?: Partial<GasEstimationConfig> } = {}
+): NodeConfigShape => ({
+  ...defaultNodeConfig,
+  ...overrides,
+  gasEstimation: { ...defaultGasEstimationConfig, ...overrides.gasEstimation }
+})
+
+/** Provides a configuration in place of the defaults. */
+export const nodeConfigLayer = (config: NodeConfigShape) => Layer.succeed(NodeConfig, config)

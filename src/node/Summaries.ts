@@ -1,0 +1,61 @@
+import { Context, Effect, Layer } from "effect"
+import type { AccountAddress } from "../domain/AccountAddress.js"
+import { ApiErrors, type ApiError } from "../domain/ApiError.js"
+import { Ledger } from "../ledger/Ledger.js"
+import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
+import { readLedgerInfo } from "./LedgerVersion.js"
+import type { SummaryPage, WithLedger } from "./Node.js"
+import { NodeConfig } from "./NodeConfig.js"
+
+export interface SummaryRequest {
+  readonly startVersion?: bigint | undefined
+  readonly endVersion?: bigint | undefined
+  readonly limit?: number | undefined
+}
+
+export interface SummariesService {
+  readonly page: (address: AccountAddress, query: SummaryRequest) => Effect.Effect<WithLedger<SummaryPage>, ApiError>
+}
+
+/**
+ * `/accounts/{address}/transaction_summaries` (contract item 2): the limit clamped to the maximum page
+ * size (absent = the maximum), both bounds honoured (the ledger's index does the scan), a bound below
+ * the oldest retained version = 410, an unknown account = `[]`, and when the page is full the cursor
+ * is the version after its last summary.
+ */
+export class Summaries extends Context.Service<Summaries, SummariesService>()("movenode/node/Summaries") {
+  static readonly layer = Layer.effect(
+    Summaries,
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const { maxPageSize } = yield* NodeConfig
+
+      const page = (address: AccountAddress, query: SummaryRequest) =>
+        Effect.gen(function* () {
+          const info = yield* readLedgerInfo(ledger)
+          const limit = clampLimit(query.limit, maxPageSize)
+          for (const bound of [query.startVersion, query.endVersion])
+            if (bound !== undefined && bound < info.oldestLedgerVersion)
+              return yield* Effect.fail(ApiErrors.versionPruned(bound, info))
+          const summaries =
+            limit === 0
+              ? []
+              : yield* Effect.mapError(
+                  ledger.summariesBySender(address, { startVersion: query.startVersion, endVersion: query.endVersion, limit }),
+                  (e) => apiErrorFromLedger(e, info, "Failed to retrieve account transaction summaries")
+                )
+          const last = summaries[summaries.length - 1]
+          const cursor = last !== undefined && summaries.length >= limit ? last.version + 1n : undefined
+          return { ledger: info, value: { summaries, cursor } }
+        })
+
+      return Summaries.of({ page })
+    })
+  )
+}
+
+/** Absent = the maximum page size; above it = clamped; negative or fractional = treated as 0 / floored. */
+export const clampLimit = (limit: number | undefined, maxPageSize: number): number => {
+  if (limit === undefined || Number.isNaN(limit)) return maxPageSize
+  return Math.max(0, Math.min(Math.floor(limit), maxPageSize))
+}

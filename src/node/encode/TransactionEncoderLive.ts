@@ -1,0 +1,50 @@
+import { Effect, Layer, Result } from "effect"
+import { ApiError, ApiErrors } from "../../domain/ApiError.js"
+import { Ledger } from "../../ledger/Ledger.js"
+import type { CompiledModule } from "../../move/binary/CompiledModule.js"
+import { stateAtLedgerVersion } from "../LedgerVersion.js"
+import { LruCache } from "../LruCache.js"
+import { NodeConfig } from "../NodeConfig.js"
+import { TransactionEncoder } from "../TransactionEncoder.js"
+import { buildSigningMessage } from "./buildSigningMessage.js"
+import { parseEncodeSubmissionRequest } from "./EncodeSubmissionRequest.js"
+import { stateModuleSource } from "./stateModuleSource.js"
+
+/**
+ * The real `TransactionEncoder` (replaces `TransactionEncoder.layerNotImplemented`). The reference's
+ * order of checks (aptos-api-behaviour §2.6): the body's shape and fields (400
+ * `web_framework_error`), then `verify` (400 `invalid_input`), both before the ledger is read and so
+ * without ledger headers; then conversion against the latest state's modules (400 `invalid_input`
+ * with headers); success carries the ledger info too. The `Accept: application/x-bcs` rejection
+ * (400 `bcs_not_supported`) is the HTTP layer's, as it owns content negotiation.
+ */
+export const TransactionEncoderLive = Layer.effect(
+  TransactionEncoder,
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const config = yield* NodeConfig
+    const modules = new LruCache<string, CompiledModule | null>(config.moduleAbiCacheSize)
+
+    const encodeSubmission = (body: unknown) =>
+      Effect.gen(function* () {
+        const parsed = parseEncodeSubmissionRequest(body)
+        if (Result.isFailure(parsed)) {
+          const e = parsed.failure
+          return yield* Effect.fail(
+            e.stage === "Parse"
+              ? ApiErrors.webFramework(400, e.message)
+              : new ApiError({ status: 400, code: "invalid_input", message: e.message })
+          )
+        }
+        const { ledger: info, state } = yield* stateAtLedgerVersion(ledger, undefined)
+        const message = buildSigningMessage(parsed.success, stateModuleSource(state, modules), info.chainId)
+        if (Result.isFailure(message))
+          return yield* Effect.fail(
+            ApiErrors.badRequest(`The given transaction is invalid: ${message.failure.message}`, info)
+          )
+        return { ledger: info, value: message.success }
+      })
+
+    return TransactionEncoder.of({ encodeSubmission })
+  })
+)

@@ -1,0 +1,35 @@
+/**
+ * The node services: the answers to the API's questions, computed over the `Ledger` (and, later,
+ * the Move VM). The HTTP layer depends on `Node` only.
+ *
+ * - `Node` (`Node.ts`): the `NodeService` interface and `Node.layer`, which composes the services
+ *   below over a `Ledger`; `makeNode` does the delegation.
+ * - One service per concern, each with its own `Context.Service` and layer:
+ *   `Balances` (coin store + paired primary fungible store, exact bigints), `GasEstimator`
+ *   (on-chain minimum price, recent full blocks of the current epoch, per-epoch / per-block /
+ *   500 ms caches), `Summaries` (an account's transaction summaries, paged with a cursor),
+ *   `Modules` (module bytes and the ABI JSON, cached per stored module version), and the
+ *   interfaces `Views` and `TransactionEncoder`, whose interim layers answer 500 until the VM and
+ *   the encoder provide theirs.
+ * - `NodeConfig`: page size, gas estimation, view gas budget, ABI cache size, with the reference's
+ *   defaults; a `Context.Reference`, so nothing has to provide it.
+ * - `LedgerVersion`: the `ledger_version` rules (absent = latest, above = 404, below the window =
+ *   410) shared by module, balance and view; `apiErrorFromLedger` maps ledger failures once.
+ */
+export * from "./apiErrorFromLedger.js"
+export * from "./Balances.js"
+export * from "./blockMinInclusionPrice.js"
+export * from "./GasEstimator.js"
+export * from "./LedgerVersion.js"
+export * from "./LruCache.js"
+export * from "./makeNode.js"
+export * from "./minGasUnitPrice.js"
+export * from "./moduleAbiJsonOf.js"
+export * from "./Modules.js"
+export * from "./Node.js"
+export * from "./NodeConfig.js"
+export * from "./readBalance.js"
+export * from "./stateKeys.js"
+export * from "./Summaries.js"
+export * from "./TransactionEncoder.js"
+export * from "./Views.js"

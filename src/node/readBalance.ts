@@ -1,0 +1,71 @@
+import { Result } from "effect"
+import { Bcs, BcsReader } from "../bcs/index.js"
+import { type AccountAddress, addressCodec, addressEquals } from "../domain/AccountAddress.js"
+import { pairedMetadataAddress, primaryStoreAddress } from "../domain/objectAddress.js"
+import type { StructTag } from "../domain/TypeTag.js"
+import { structTagCodec } from "../domain/TypeTagCodec.js"
+import type { StateReader } from "../ledger/Ledger.js"
+import { frameworkStruct, resourceGroupKey, resourceKey } from "./stateKeys.js"
+
+/** A stored resource the balance needs could not be decoded: the node's fault, a 500. */
+export class BalanceDecodeError {
+  readonly _tag = "BalanceDecodeError"
+  constructor(readonly message: string) {}
+}
+
+const OBJECT_GROUP = frameworkStruct("object", "ObjectGroup")
+const FUNGIBLE_STORE = frameworkStruct("fungible_asset", "FungibleStore")
+const CONCURRENT_BALANCE = frameworkStruct("fungible_asset", "ConcurrentFungibleBalance")
+
+/** A resource group's value: `BTreeMap<StructTag, vector<u8>>`. */
+const resourceGroupCodec = Bcs.map(structTagCodec, Bcs.bytes)
+/** `FungibleStore { metadata: Object<Metadata>, balance: u64, frozen: bool }`. */
+const fungibleStoreCodec = Bcs.struct({ metadata: addressCodec, balance: Bcs.u64, frozen: Bcs.bool })
+
+const sameStruct = (a: StructTag, b: StructTag): boolean =>
+  a.module === b.module && a.name === b.name && a.typeArgs.length === 0 && b.typeArgs.length === 0 && addressEquals(a.address, b.address)
+
+/** The first u64 of a resource: `Coin<T>.value` of a CoinStore, `Aggregator.value` of a concurrent balance. */
+const firstU64 = (bytes: Uint8Array, what: string): bigint | BalanceDecodeError => {
+  if (bytes.length < 8) return new BalanceDecodeError(`Failed to decode ${what}: ${bytes.length} bytes`)
+  return new BcsReader(bytes).u64()
+}
+
+/** The `CoinStore<T>` value at `owner`, 0 without a store. */
+export const coinStoreBalance = (state: StateReader, owner: AccountAddress, coin: StructTag): bigint | BalanceDecodeError => {
+  const bytes = state.get(resourceKey(owner, frameworkStruct("coin", "CoinStore", [{ _tag: "struct", struct: coin }])))
+  return bytes === undefined ? 0n : firstU64(bytes, "CoinStore")
+}
+
+/**
+ * The balance of `owner`'s primary store of the fungible asset `metadata` (aptos-api-behaviour.md
+ * §5.2 step 4): the `FungibleStore` in the `ObjectGroup` at the primary store address; when its
+ * balance is 0, a `ConcurrentFungibleBalance` beside it holds the balance instead. No group or no
+ * store = 0; an undecodable group is ignored, as the reference does; an undecodable store is an error.
+ */
+export const primaryStoreBalance = (
+  state: StateReader,
+  owner: AccountAddress,
+  metadata: AccountAddress
+): bigint | BalanceDecodeError => {
+  const groupBytes = state.get(resourceGroupKey(primaryStoreAddress(owner, metadata), OBJECT_GROUP))
+  if (groupBytes === undefined) return 0n
+  const group = Bcs.decode(resourceGroupCodec, groupBytes)
+  if (Result.isFailure(group)) return 0n
+  const member = (tag: StructTag) => group.success.find(([t]) => sameStruct(t, tag))?.[1]
+  const storeBytes = member(FUNGIBLE_STORE)
+  if (storeBytes === undefined) return 0n
+  const store = Bcs.decode(fungibleStoreCodec, storeBytes)
+  if (Result.isFailure(store)) return new BalanceDecodeError(`Failed to decode FungibleStore: ${store.failure.message}`)
+  if (store.success.balance !== 0n) return store.success.balance
+  const concurrent = member(CONCURRENT_BALANCE)
+  return concurrent === undefined ? 0n : firstU64(concurrent, "ConcurrentFungibleBalance")
+}
+
+/** A coin type's balance: its `CoinStore<T>` plus the primary store of its paired fungible asset. */
+export const coinBalance = (state: StateReader, owner: AccountAddress, coin: StructTag): bigint | BalanceDecodeError => {
+  const fromCoin = coinStoreBalance(state, owner, coin)
+  if (typeof fromCoin !== "bigint") return fromCoin
+  const fromStore = primaryStoreBalance(state, owner, pairedMetadataAddress({ _tag: "struct", struct: coin }))
+  return typeof fromStore !== "bigint" ? fromStore : fromCoin + fromStore
+}

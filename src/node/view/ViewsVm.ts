@@ -1,0 +1,66 @@
+import { Effect, Layer, Result } from "effect"
+import { ApiError } from "../../domain/ApiError.js"
+import type { CompiledModule } from "../../move/binary/CompiledModule.js"
+import { MoveVm } from "../../move/vm/MoveVm.js"
+import { stateViewFromReader } from "../../move/vm/StateView.js"
+import { Ledger } from "../../ledger/Ledger.js"
+import { stateModuleSource } from "../encode/stateModuleSource.js"
+import { stateAtLedgerVersion } from "../LedgerVersion.js"
+import { LruCache } from "../LruCache.js"
+import type { ViewRequest } from "../Node.js"
+import { NodeConfig } from "../NodeConfig.js"
+import { Views } from "../Views.js"
+import {
+  type BcsViewCall,
+  type JsonViewCall,
+  parseBcsViewRequest,
+  parseJsonViewRequest,
+  type ViewRequestError
+} from "./parseViewRequest.js"
+import { runView } from "./runView.js"
+
+/**
+ * `POST /view` over the Move VM (contract item 6). One `MoveVm` (and so one module cache) per
+ * layer; each call reads the state at the requested version, runs in a throw-away session under
+ * `NodeConfig.viewGasBudget` and answers with BCS values, their JSON and the gas used.
+ */
+export const ViewsVmLayer = Layer.effect(
+  Views,
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const config = yield* NodeConfig
+    const vm = new MoveVm()
+    const decoded = new LruCache<string, CompiledModule | null>(1024)
+
+    const view = (request: ViewRequest, ledgerVersion: bigint | undefined) =>
+      Effect.gen(function* () {
+        const { ledger: info, state } = yield* stateAtLedgerVersion(ledger, ledgerVersion)
+        const parsed: Result.Result<JsonViewCall | BcsViewCall, ViewRequestError> =
+          request._tag === "Json" ? parseJsonViewRequest(request.body) : parseBcsViewRequest(request.body)
+        if (Result.isFailure(parsed)) {
+          const f = parsed.failure
+          return yield* Effect.fail(
+            f.kind === "parse"
+              ? new ApiError({ status: 400, code: "web_framework_error", message: f.message, ledger: info })
+              : new ApiError({ status: 400, code: "invalid_input", message: f.message, ledger: info })
+          )
+        }
+        const answer = runView(
+          vm,
+          stateViewFromReader(state),
+          stateModuleSource(state, decoded),
+          parsed.success,
+          config.viewGasBudget
+        )
+        if (Result.isFailure(answer)) {
+          const f = answer.failure
+          return yield* Effect.fail(
+            new ApiError({ status: f.status, code: f.code, message: f.message, vmErrorCode: f.vmErrorCode, ledger: info })
+          )
+        }
+        return { ledger: info, value: answer.success }
+      })
+
+    return Views.of({ view })
+  })
+)

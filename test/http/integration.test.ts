@@ -1,0 +1,75 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runLayer } from "../../src/cli.js"
+import { MovenodeServer } from "../../src/http/MovenodeServer.js"
+
+/**
+ * The whole stack of `movenode run` (LMDB ledger with the devnet genesis, the node services, the
+ * server) started in-process, read through the TypeScript SDK as an independent client.
+ */
+const GENESIS = "/work/shared/genesis/devnet.blob"
+const available = existsSync(GENESIS)
+
+describe.runIf(available)("movenode run over the devnet genesis", () => {
+  let dir: string
+  let scope: Scope.Closeable
+  let url: string
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "movenode-http-"))
+    scope = Effect.runSync(Scope.make())
+    const layer = runLayer({
+      genesis: GENESIS,
+      dataDir: dir,
+      listen: { host: "127.0.0.1", port: 0 },
+      metricsListen: undefined,
+      headerPrefix: "X-APTOS-",
+      pruneWindow: undefined,
+      maxBodyBytes: undefined,
+      gitHash: undefined,
+      quiet: true,
+      node: {}
+    })
+    const context = await Effect.runPromise(Layer.buildWithScope(layer as Layer.Layer<MovenodeServer>, scope))
+    url = `http://127.0.0.1:${Context.get(context, MovenodeServer).address.port}/v1`
+  })
+  afterAll(async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const sdk = () => new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: url }))
+
+  it("the SDK reads the ledger info (chain id from genesis)", async () => {
+    const info = await sdk().getLedgerInfo()
+    expect(info.chain_id).toBeGreaterThan(0)
+    expect(info.ledger_version).toBe("0")
+    expect(info.node_role).toBe("full_node")
+  })
+  it("the SDK reads a module with its ABI", async () => {
+    const m = await sdk().getAccountModule({ accountAddress: "0x1", moduleName: "guid" })
+    expect(m.bytecode.startsWith("0xa11ceb0b")).toBe(true)
+    expect(m.abi?.name).toBe("guid")
+    expect(m.abi?.exposed_functions.length).toBeGreaterThan(0)
+  })
+  it("the SDK reads the gas estimate", async () => {
+    const g = await sdk().getGasPriceEstimation()
+    expect(typeof g.gas_estimate).toBe("number")
+  })
+  it("serves X-APTOS- ledger headers, and the module as raw BCS bytes", async () => {
+    const r = await fetch(`${url}/accounts/0x1/module/guid`, { headers: { accept: "application/x-bcs" } })
+    expect(r.status).toBe(200)
+    expect(r.headers.get("x-aptos-ledger-version")).toBe("0")
+    const bytes = new Uint8Array(await r.arrayBuffer())
+    expect([...bytes.subarray(0, 4)]).toEqual([0xa1, 0x1c, 0xeb, 0x0b])
+  })
+  it("a balance of an account without a store is 0, a missing module 404", async () => {
+    expect(await (await fetch(`${url}/accounts/0x1234/balance/0xa`)).text()).toBe("0")
+    const r = await fetch(`${url}/accounts/0x1/module/no_such_module`)
+    expect(r.status).toBe(404)
+    expect(((await r.json()) as { error_code: string }).error_code).toBe("module_not_found")
+  })
+})

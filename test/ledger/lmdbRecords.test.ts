@@ -1,0 +1,132 @@
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { BcsError } from "../../src/bcs/index.js"
+import type { CommittedTransaction } from "../../src/ledger/Ledger.js"
+import {
+  historyKey,
+  MAX_RAW_STATE_KEY,
+  readU64be,
+  storedStateKey,
+  summaryKey,
+  u64be,
+  versionOfHistoryKey
+} from "../../src/ledger/lmdbKeys.js"
+import {
+  decodeBlock,
+  decodeHead,
+  decodeStateValue,
+  decodeSummary,
+  decodeTransactionRecord,
+  encodeBlock,
+  encodeHead,
+  encodeStateValue,
+  encodeSummaryValue,
+  encodeTransactionRecord,
+  headerOfTransactionRecord
+} from "../../src/ledger/lmdbRecords.js"
+import { address, bytes, contractEvent, transaction, u64, writeSet } from "../domain/arbitraries.js"
+
+const plain = (b: Uint8Array) => new Uint8Array(b)
+
+const committed: fc.Arbitrary<CommittedTransaction> = fc.record({
+  version: u64,
+  hash: bytes(32),
+  blockHeight: u64,
+  transaction,
+  writeSet,
+  events: fc.array(contractEvent, { maxLength: 3 }),
+  outcome: fc.record({ gasUsed: u64, success: fc.boolean(), vmStatus: fc.string() })
+})
+
+describe("LMDB records", () => {
+  it("round-trip a committed transaction, and expose its hash and sender without decoding", () =>
+    fc.assert(
+      fc.property(committed, (t) => {
+        const bytes = plain(encodeTransactionRecord(t))
+        const back = decodeTransactionRecord(bytes, t.version)
+        expect(back.transaction).toEqual(t.transaction)
+        expect(back.events).toEqual(t.events)
+        expect(back.outcome).toEqual(t.outcome)
+        expect([back.version, back.blockHeight, back.hash]).toEqual([t.version, t.blockHeight, t.hash])
+        expect(back.writeSet.entries.map((e) => [e.keyBytes, e.op])).toEqual(
+          t.writeSet.entries.map((e) => [e.keyBytes, e.op])
+        )
+        const header = headerOfTransactionRecord(bytes)
+        expect(header.hash).toEqual(t.hash)
+        expect(header.sender).toEqual(
+          t.transaction._tag === "UserTransaction" ? t.transaction.signed.rawTransaction.sender : undefined
+        )
+      }),
+      { numRuns: 200 }
+    ))
+
+  it("round-trip blocks, summaries, heads and state values", () =>
+    fc.assert(
+      fc.property(
+        fc.record({ height: u64, firstVersion: u64, lastVersion: u64, timestampUsec: u64, epoch: u64 }),
+        address,
+        u64,
+        bytes(32),
+        fc.oneof(
+          u64.map((sequenceNumber) => ({ _tag: "SequenceNumber" as const, sequenceNumber })),
+          u64.map((nonce) => ({ _tag: "Nonce" as const, nonce }))
+        ),
+        fc.option(fc.uint8Array({ maxLength: 64 }), { nil: undefined }),
+        (block, sender, version, hash, replayProtector, value) => {
+          expect(decodeBlock(block.height, plain(encodeBlock(block)))).toEqual(block)
+          const summary = { sender, version, hash, replayProtector }
+          expect(decodeSummary(plain(summaryKey(sender, version)), plain(encodeSummaryValue(summary)))).toEqual(summary)
+          const head = {
+            chainId: Number(version & 0xffn),
+            latestVersion: version,
+            latestHeight: block.height,
+            epoch: block.epoch,
+            timestampUsec: block.timestampUsec,
+            oldestVersion: block.firstVersion,
+            oldestHeight: block.lastVersion,
+            genesisHash: hash
+          }
+          expect(decodeHead(plain(encodeHead(head)))).toEqual(head)
+          expect(decodeStateValue(plain(encodeStateValue(value)), 0)).toEqual(value)
+          const latest = plain(encodeStateValue(value, version))
+          expect([readU64be(latest), decodeStateValue(latest, 8)]).toEqual([version, value])
+        }
+      )
+    ))
+
+  it("garbage fails with a BcsError, never anything else", () =>
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (garbage) => {
+        for (const decode of [() => decodeTransactionRecord(garbage, 0n), () => decodeHead(garbage)]) {
+          try {
+            decode()
+          } catch (e) {
+            expect(e).toBeInstanceOf(BcsError)
+          }
+        }
+      }),
+      { numRuns: 2000 }
+    ))
+})
+
+describe("LMDB keys", () => {
+  it("order integers numerically and history versions newest first", () =>
+    fc.assert(
+      fc.property(u64, u64, fc.uint8Array({ minLength: 1, maxLength: 40 }), (a, b, key) => {
+        expect(Math.sign(Buffer.compare(u64be(a), u64be(b)))).toBe(a < b ? -1 : a > b ? 1 : 0)
+        const ha = historyKey(key, a)
+        expect(Math.sign(Buffer.compare(ha, historyKey(key, b)))).toBe(a > b ? -1 : a < b ? 1 : 0)
+        expect(versionOfHistoryKey(ha, key.length)).toBe(a)
+      })
+    ))
+
+  it("store long state keys as 0xff ‖ hash, short ones as they are", () => {
+    const short = new Uint8Array(MAX_RAW_STATE_KEY).fill(1)
+    expect(plain(storedStateKey(short))).toEqual(short)
+    const long = new Uint8Array(MAX_RAW_STATE_KEY + 1).fill(1)
+    const other = new Uint8Array(MAX_RAW_STATE_KEY + 1).fill(2)
+    expect(storedStateKey(long).length).toBe(33)
+    expect(storedStateKey(long)[0]).toBe(0xff)
+    expect(storedStateKey(long).equals(storedStateKey(other))).toBe(false)
+  })
+})

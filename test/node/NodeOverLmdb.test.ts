@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { addressFromNumber } from "../../src/domain/AccountAddress.js"
+import { LedgerLmdb } from "../../src/ledger/index.js"
+import { Node } from "../../src/node/Node.js"
+import { block, devnetGenesis, ONE, ROOT, toCommit, userTransaction, userTransactions } from "./fixtures.js"
+import { Ledger } from "../../src/ledger/Ledger.js"
+
+const dir = mkdtempSync(join(tmpdir(), "movenode-node-lmdb-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** The same node over the LMDB ledger: the services see storage only through `Ledger`. */
+const layer = Node.layer.pipe(
+  Layer.provideMerge(LedgerLmdb.layer({ path: join(dir, "ledger"), genesis: devnetGenesis, sync: false }))
+)
+
+describe("Node over the LMDB ledger", () => {
+  it.effect("answers balance, module, summaries and gas estimate", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const node = yield* Node
+      const alice = addressFromNumber(0xa11ce)
+      for (let i = 0; i < 4; i++)
+        yield* ledger.commitBlock(
+          block(1n, BigInt(i), [...userTransactions(3, 5000n), toCommit(userTransaction(alice, BigInt(i), 100n))])
+        )
+      const balance = yield* node.balance(ROOT, { _tag: "FungibleAsset", metadata: addressFromNumber(0xa) }, 0n)
+      assert.strictEqual(balance.value, 18446744073709551615n)
+      const module = yield* node.module(ONE, "coin", undefined)
+      assert.strictEqual(JSON.parse(module.value.abiJson).name, "coin")
+      const page = yield* node.transactionSummaries(alice, { limit: 2 })
+      assert.deepStrictEqual(
+        page.value.summaries.map((s) => s.replayProtector),
+        [2n, 3n].map((n) => ({ _tag: "SequenceNumber" as const, sequenceNumber: n }))
+      )
+      assert.strictEqual(page.value.cursor, page.value.summaries[1]!.version + 1n)
+      // Blocks of 4 user transactions are not full at the default 250: the on-chain minimum.
+      assert.deepStrictEqual((yield* node.estimateGasPrice).value, { deprioritized: 100n, regular: 100n, prioritized: 150n })
+    }).pipe(Effect.provide(layer)))
+})
