@@ -182,6 +182,7 @@ const main = async () => {
   const only = arg("only", undefined)?.split(",")
   const rounds = Number(arg("rounds", "3"))
   const dir = mkdtempSync(join(tmpdir(), "movenode-bench-"))
+  const children = []
   try {
     const build = join(dir, "build")
     execFileSync(
@@ -192,18 +193,30 @@ const main = async () => {
       { stdio: "inherit" }
     )
     symlinkSync(join(root, "node_modules"), join(build, "node_modules"))
-    const bare = await start("bare", 18081)
-    const ours = await start("movenode", 18082, build)
+    children.push(await start("bare", 18081))
+    children.push(await start("movenode", 18082, build))
     const rows = []
-    if (process.argv.includes("--httpapi")) {
-      const httpapi = await start("httpapi", 18083, build)
-      for (const e of ENDPOINTS.slice(0, 2)) {
-        wrk(`http://127.0.0.1:18083${e.path}`, undefined, "1s", connections)
-        const b = wrk(`http://127.0.0.1:18081${e.path}`, undefined, duration, connections)
-        const h = wrk(`http://127.0.0.1:18083${e.path}`, undefined, duration, connections)
-        rows.push({ endpoint: `${e.name} (HttpApiBuilder)`, bare_rps: Math.round(b.rps), bare_p99: b.p99, movenode_rps: Math.round(h.rps), movenode_p99: h.p99, ratio: `${((h.rps / b.rps) * 100).toFixed(0)}%`, target: `${Math.round(e.target * 100)}%`, ok: h.rps / b.rps >= e.target ? "yes" : "NO", non2xx: h.non2xx })
+    // Interleaved rounds, best of each: on a shared machine the best run is the least disturbed.
+    const measure = (port, path, script) => {
+      wrk(`http://127.0.0.1:${port}${path}`, script, "1s", connections) // warm-up (JIT)
+      let b = { rps: 0 }
+      let m = { rps: 0 }
+      for (let round = 0; round < rounds; round++) {
+        const rb = wrk(`http://127.0.0.1:18081${path}`, script, duration, connections)
+        const rm = wrk(`http://127.0.0.1:${port}${path}`, script, duration, connections)
+        if (rb.rps > b.rps) b = rb
+        if (rm.rps > m.rps) m = rm
       }
-      httpapi.kill()
+      return { b, m }
+    }
+    const row = (name, target, { b, m }) => {
+      const ratio = m.rps / b.rps
+      return { endpoint: name, bare_rps: Math.round(b.rps), bare_p99: b.p99, movenode_rps: Math.round(m.rps), movenode_p99: m.p99, ratio: `${(ratio * 100).toFixed(0)}%`, target: `${Math.round(target * 100)}%`, ok: ratio >= target ? "yes" : "NO", non2xx: m.non2xx }
+    }
+    if (process.argv.includes("--httpapi")) {
+      children.push(await start("httpapi", 18083, build))
+      for (const e of ENDPOINTS.slice(0, 2))
+        if (only === undefined || only.includes(e.name)) rows.push(row(`${e.name} (HttpApiBuilder)`, e.target, measure(18083, e.path)))
     }
     for (const e of ENDPOINTS) {
       if (only !== undefined && !only.includes(e.name)) continue
@@ -212,24 +225,12 @@ const main = async () => {
         script = join(dir, `${e.name}.lua`)
         writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(e.body)}\nwrk.headers["Content-Type"] = "application/json"\n`)
       }
-      wrk(`http://127.0.0.1:18082${e.path}`, script, "1s", connections) // warm-up (JIT)
-      // Interleaved rounds, best of each: on a shared machine the best run is the least disturbed.
-      let b = { rps: 0 }
-      let m = { rps: 0 }
-      for (let round = 0; round < rounds; round++) {
-        const rb = wrk(`http://127.0.0.1:18081${e.path}`, script, duration, connections)
-        const rm = wrk(`http://127.0.0.1:18082${e.path}`, script, duration, connections)
-        if (rb.rps > b.rps) b = rb
-        if (rm.rps > m.rps) m = rm
-      }
-      const ratio = m.rps / b.rps
-      rows.push({ endpoint: e.name, bare_rps: Math.round(b.rps), bare_p99: b.p99, movenode_rps: Math.round(m.rps), movenode_p99: m.p99, ratio: `${(ratio * 100).toFixed(0)}%`, target: `${Math.round(e.target * 100)}%`, ok: ratio >= e.target ? "yes" : "NO", non2xx: m.non2xx })
+      rows.push(row(e.name, e.target, measure(18082, e.path, script)))
     }
     console.log(`wrk -t1 -c${connections} -d${duration}, best of ${rounds} interleaved rounds${pin ? ", wrk on CPU 0, servers on CPU 1" : ""}`)
     console.table(rows)
-    bare.kill()
-    ours.kill()
   } finally {
+    for (const child of children) child.kill()
     rmSync(dir, { recursive: true, force: true })
   }
 }

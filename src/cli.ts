@@ -15,7 +15,7 @@
 import { readFileSync, realpathSync } from "node:fs"
 import { pathToFileURL } from "node:url"
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Result } from "effect"
+import { Cause, Effect, Exit, Layer, Result } from "effect"
 import { type HttpConfig, type ListenAddress, parseListenAddress } from "./http/HttpConfig.js"
 import { MovenodeServer } from "./http/MovenodeServer.js"
 import { LedgerLmdb } from "./ledger/index.js"
@@ -272,7 +272,12 @@ export const main = (argv: ReadonlyArray<string>): void => {
       }
       Layer.launch(layer).pipe(
         Effect.tapError((e) => Effect.sync(() => process.stderr.write(`movenode: ${describeError(e)}\n`))),
-        NodeRuntime.runMain({ disableErrorReporting: true })
+        // SIGINT/SIGTERM interrupt the layer: a clean shutdown, so exit code 0 (not 130).
+        NodeRuntime.runMain({
+          disableErrorReporting: true,
+          teardown: (exit, onExit) =>
+            onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
+        })
       )
     }
   }

@@ -5,6 +5,9 @@
  * Nesting: the reference refuses to deserialize type tags nested more than 8 boxes deep
  * (`MAX_TYPE_TAG_NESTING`, counting every vector, struct and function level), so decoding carries
  * its own depth and fails past that limit; nothing recurses deeper than the limit.
+ *
+ * Variant indices follow aptos-core (function = 11, i8…i256 = 12…17); the TypeScript SDK 7.3 numbers
+ * the signed types 11…16, so signed type tags are not interchangeable with it.
  */
 import { type BcsReader, type BcsWriter, Bcs, type Codec } from "../bcs/index.js"
 import { ADDRESS_LENGTH } from "./AccountAddress.js"

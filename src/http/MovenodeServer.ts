@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Context, Effect, Layer } from "effect"
 import { Node } from "../node/Node.js"
+import { clientErrorHandler } from "./clientErrorHandler.js"
 import { type HttpConfig, type ListenAddress, makeHttpConfig } from "./HttpConfig.js"
 import { makeHttpMetrics } from "./Metrics.js"
 import { makeRequestListener } from "./RequestListener.js"
@@ -57,6 +58,7 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
           { requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(config.requestTimeoutMs, 60_000) },
           makeRequestListener(node, config, metrics)
         )
+        server.on("clientError", clientErrorHandler)
         const address = yield* serve(server, config.listen, config.shutdownGraceMs)
         let metricsAddress: ListenAddress | undefined
         if (metrics !== undefined && config.metricsListen !== undefined) {

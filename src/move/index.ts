@@ -15,3 +15,4 @@
 export * from "./abi/index.js"
 export * from "./binary/index.js"
 export * from "./metadata/index.js"
+export * as Vm from "./vm/index.js"

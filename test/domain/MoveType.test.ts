@@ -3,8 +3,22 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { isValidIdentifier, parseIdentifier } from "../../src/domain/Identifier.js"
 import { moveTypeToString, parseMoveType } from "../../src/domain/MoveType.js"
-import { parseStructTag, parseTypeTag, structTagEquals, typeTagToString } from "../../src/domain/TypeTagString.js"
+import {
+  parseStructTag,
+  parseTypeTag,
+  structTagEquals,
+  structTagToString,
+  typeTagToString
+} from "../../src/domain/TypeTagString.js"
+import { decodeGenesisTransaction } from "../../src/domain/Genesis.js"
+import type { StructTag, TypeTag } from "../../src/domain/TypeTag.js"
+import { loadGenesisBytes } from "../support/genesis.js"
 import * as A from "./arbitraries.js"
+
+const ok = <A>(r: Result.Result<A, { message: string }>): A => {
+  if (Result.isFailure(r)) throw new Error(r.failure.message)
+  return r.success
+}
 
 const canonical = (s: string, opts = { allowGenerics: true, allowReferences: true }) => {
   const r = parseMoveType(s, opts)
@@ -88,6 +102,16 @@ describe("MoveType parser and printer", () => {
     )
   })
 
+  it("a struct tag equals its printed form with whitespace sprinkled between tokens", () => {
+    fc.assert(
+      fc.property(A.structTag(4, false), fc.array(fc.constantFrom("", " ", "  ", "\t", "\n"), { minLength: 64, maxLength: 64 }), (st, spaces) => {
+        let i = 0
+        const printed = structTagToString(st).replace(/(::|<|>|,)/g, (m) => `${spaces[i++ % 64]}${m}${spaces[i++ % 64]}`)
+        expect(structTagEquals(printed, st)).toBe(true)
+      })
+    )
+  })
+
   it("compares struct tags ignoring whitespace and address spelling", () => {
     expect(structTagEquals("0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>", "0x01::coin::CoinStore< 0x1::aptos_coin::AptosCoin >")).toBe(
       true
@@ -96,5 +120,25 @@ describe("MoveType parser and printer", () => {
     expect(structTagEquals("0x1::coin::CoinStore", "not a tag")).toBe(false)
     const parsed = parseStructTag("0x1::a::B<u8>")
     expect(Result.isSuccess(parsed) && structTagEquals(parsed.success, "0x0001::a::B<u8>")).toBe(true)
+  })
+
+  it("prints and re-parses every struct and type tag in both genesis blobs", () => {
+    let n = 0
+    for (const name of ["devnet", "mainnet"] as const) {
+      const g = decodeGenesisTransaction(loadGenesisBytes(name))
+      if (Result.isFailure(g) || g.success.payload._tag !== "Direct") throw new Error("decode failed")
+      const tags: TypeTag[] = []
+      const struct = (st: StructTag): TypeTag => ({ _tag: "struct", struct: st })
+      for (const e of g.success.payload.changeSet.writeSet.entries)
+        if (e.key._tag === "AccessPath" && e.key.path._tag !== "Code") tags.push(struct(e.key.path.struct))
+      for (const ev of g.success.payload.changeSet.events) tags.push(ev.typeTag)
+      for (const t of tags) {
+        const s = typeTagToString(t)
+        expect(s).not.toMatch(/0x0[0-9a-f]/)
+        expect(ok(parseTypeTag(s))).toEqual(t)
+        n++
+      }
+    }
+    expect(n).toBeGreaterThan(2900)
   })
 })

@@ -101,3 +101,25 @@ describe.each(cases)("$name codec", ({ codec, arb }) => {
     )
   })
 })
+
+describe("hostile length prefixes", () => {
+  it("a claimed huge count fails before anything is allocated", () => {
+    // WriteSet V0 claiming 2^31 entries, a vector<u8> claiming 2^28 bytes, an event list of 2^21.
+    const uleb = (n: number) => {
+      const out: number[] = []
+      while (n >= 0x80) {
+        out.push((n & 0x7f) | 0x80)
+        n = Math.floor(n / 128)
+      }
+      out.push(n)
+      return out
+    }
+    const writeSet = Uint8Array.from([0, ...uleb(2 ** 31), 2, 0, 2])
+    const ws = Bcs.decode(writeSetCodec, writeSet)
+    expect(Result.isFailure(ws) && ws.failure.reason).toMatch(/exceeds/)
+    const op = Bcs.decode(writeOpCodec, Uint8Array.from([0, ...uleb(2 ** 28), 1, 2, 3]))
+    expect(Result.isFailure(op) && op.failure.reason).toMatch(/exceeds/)
+    const cs = Bcs.decode(changeSetCodec, Uint8Array.from([0, 0, ...uleb(2 ** 21)]))
+    expect(Result.isFailure(cs) && cs.failure.reason).toMatch(/exceeds/)
+  })
+})

@@ -207,7 +207,7 @@ describe("gas estimate", () => {
     expect(r.status).toBe(200)
     expectLedgerHeaders(r)
     const rec = await record(r)
-    expect(rec.body).toBe(`{"deprioritized_gas_estimate":100,"gas_estimate":100,"prioritized_gas_estimate":150}`)
+    expect(rec.body).toEqual({ deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 })
     expectGolden("estimate_gas_price", rec)
     const b = await get("/v1/estimate_gas_price", "application/json;q=0.1, application/x-bcs")
     expect(b.headers.get("content-type")).toBe("application/json")

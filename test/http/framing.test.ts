@@ -105,6 +105,14 @@ describe("POST framing", () => {
     })
     expect(r.status).toBe(200)
   })
+  it("a request Node's parser rejects still gets a JSON error body", async () => {
+    const res = await raw("GARBAGE\r\n\r\n")
+    expect(statusOf(res)).toBe(400)
+    expect(JSON.parse(bodyOf(res)).error_code).toBe("web_framework_error")
+    const huge = await raw(`GET /v1 HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`)
+    expect(statusOf(huge)).toBe(431)
+    expect(JSON.parse(bodyOf(huge)).error_code).toBe("web_framework_error")
+  })
   it("the connection keeps serving after errors", async () => {
     const res = await raw(
       "GET /v1/nope HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/estimate_gas_price HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",

@@ -5,18 +5,31 @@ import { expect } from "vitest"
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), "goldens")
 
-/** A response as recorded in a golden file: status, the headers that matter, the raw body text. */
+/**
+ * A response as recorded in a golden file: status, the headers that matter, and the body: as JSON
+ * when re-serializing it gives back the exact bytes (readable diffs), else as its raw text (so a
+ * u64 above 2^53, which JSON.parse would round, is kept digit for digit).
+ */
 export interface Recorded {
   readonly status: number
   readonly headers: Record<string, string>
-  readonly body: string
+  readonly body: unknown
+}
+
+const bodyOf = (text: string): unknown => {
+  try {
+    const parsed = JSON.parse(text)
+    return JSON.stringify(parsed) === text ? parsed : text
+  } catch {
+    return text
+  }
 }
 
 export const record = async (r: Response): Promise<Recorded> => {
   const headers: Record<string, string> = {}
   for (const [k, v] of [...r.headers].sort(([a], [b]) => a.localeCompare(b)))
     if (k.startsWith("x-") || k === "content-type" || k === "allow") headers[k] = v
-  return { status: r.status, headers, body: await r.text() }
+  return { status: r.status, headers, body: bodyOf(await r.text()) }
 }
 
 /**

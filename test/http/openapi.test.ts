@@ -3,6 +3,7 @@ import { makeLedgerHeaders } from "../../src/http/LedgerHeaders.js"
 import { openApiDocument } from "../../src/http/OpenApiDoc.js"
 import { makeRouteSpecs } from "../../src/http/RequestListener.js"
 import { apiRoutes } from "../../src/http/Routes.js"
+import { expectGolden, record } from "./golden.js"
 import { startServer } from "./serverHarness.js"
 import { makeTestNode } from "./TestNode.js"
 
@@ -54,7 +55,9 @@ describe("OpenAPI document", () => {
   it("is what /v1/spec.json serves", async () => {
     const server = await startServer(makeTestNode())
     try {
-      const served = await j(await fetch(server.url + "/v1/spec.json"))
+      const response = await fetch(server.url + "/v1/spec.json")
+      expectGolden("spec", await record(response.clone()))
+      const served = await j(response)
       expect(served).toEqual(JSON.parse(JSON.stringify(doc)))
       expect(served.openapi).toMatch(/^3\./)
     } finally {

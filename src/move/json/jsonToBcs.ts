@@ -48,17 +48,29 @@ export const describeJson = (v: unknown): string => {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 
+/** Inclusive bounds of each integer kind, computed once (bigint shifts are not free on a hot path). */
+const BOUNDS = Object.fromEntries(
+  Object.entries(INTEGER_KINDS).map(([k, { bits, signed }]) => [
+    k,
+    signed
+      ? { min: -(1n << BigInt(bits - 1)), max: (1n << BigInt(bits - 1)) - 1n }
+      : { min: 0n, max: (1n << BigInt(bits)) - 1n }
+  ])
+) as Record<IntegerKind, { readonly min: bigint; readonly max: bigint }>
+
+const SIGNED_DECIMAL = /^[+-]?[0-9]+$/
+const UNSIGNED_DECIMAL = /^\+?[0-9]+$/
+
 /** The reference's `U64`/`U128`/… : decimal strings only (JSON numbers rejected), range-checked. */
 const parseDecimalInteger = (v: unknown, kind: IntegerKind): bigint => {
   if (typeof v !== "string")
     return fail(`invalid type: ${typeof v === "number" ? "number" : describeJson(v)}, expected a string`)
-  const { bits, signed } = INTEGER_KINDS[kind]
   if (v.length === 0) return fail("cannot parse integer from empty string")
-  // Rust's integer `from_str`: optional sign then decimal digits; 78 digits covers any u256.
-  if (!(signed ? /^[+-]?[0-9]+$/ : /^\+?[0-9]+$/).test(v) || v.length > 80) return fail("invalid digit found in string")
+  // Rust's integer `from_str`: optional sign then decimal digits; 78 digits cover any u256.
+  if (v.length > 80 || !(INTEGER_KINDS[kind].signed ? SIGNED_DECIMAL : UNSIGNED_DECIMAL).test(v))
+    return fail("invalid digit found in string")
   const n = BigInt(v)
-  const max = signed ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n
-  const min = signed ? -(1n << BigInt(bits - 1)) : 0n
+  const { min, max } = BOUNDS[kind]
   if (n > max) return fail("number too large to fit in target type")
   if (n < min) return fail("number too small to fit in target type")
   return n
@@ -89,22 +101,32 @@ const parseAddressJson = (v: unknown): AccountAddress => {
     return fail(
       `Invalid account address: Hex string is too long, must be 1 to 64 chars long, received ${digits.length}`
     )
-  const padded = digits.padStart(2 * ADDRESS_LENGTH, "0")
-  const bytes = fromHex(padded)
-  if (bytes === undefined) {
-    const i = padded.search(/[^0-9a-fA-F]/)
-    return fail(
-      `Invalid account address: Hex characters are invalid: Invalid character '${padded[i]}' at position ${i}`
-    )
+  // Hex digits fill the address from its last byte backwards (left-padding with zeros).
+  const out = new Uint8Array(ADDRESS_LENGTH)
+  for (let i = digits.length - 1, b = ADDRESS_LENGTH * 2 - 1; i >= 0; i--, b--) {
+    const n = nibble(digits.charCodeAt(i))
+    if (n < 0) {
+      // Reported as the hex decoder of the padded form does: the first bad character from the left.
+      const first = digits.search(/[^0-9a-fA-F]/)
+      const position = 2 * ADDRESS_LENGTH - digits.length + first
+      return fail(
+        `Invalid account address: Hex characters are invalid: Invalid character '${digits[first]}' at position ${position}`
+      )
+    }
+    out[b >> 1]! |= b & 1 ? n : n << 4
   }
-  return bytes
+  return out
 }
+
+const nibble = (c: number): number =>
+  c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1
 
 /** `HexEncodedBytes`: a hex string with or without 0x; arrays of numbers are rejected. */
 const parseHexBytes = (v: unknown): Uint8Array => {
   if (typeof v !== "string") return fail(`invalid type: ${describeJson(v)}, expected a string`)
   const digits = v.startsWith("0x") ? v.slice(2) : v
-  const bytes = fromHex(digits)
+  // `fromHex` would strip a second "0x"; the reference's decoder rejects it.
+  const bytes = digits.startsWith("0x") || digits.startsWith("0X") ? undefined : fromHex(digits)
   if (bytes !== undefined) return bytes
   if (digits.length % 2 !== 0)
     return fail(`decode hex-encoded string(${JSON.stringify(v)}) failed, caused by error: Odd number of digits`)
@@ -315,3 +337,7 @@ export const addressFromJson = (v: unknown): Result.Result<Uint8Array, JsonConve
 /** A JSON decimal-string integer (U64, I128, …), range-checked, with Rust's messages. Never throws. */
 export const decimalIntegerFromJson = (v: unknown, kind: IntegerKind): Result.Result<bigint, JsonConversionError> =>
   attempt(() => parseDecimalInteger(v, kind))
+
+/** `HexEncodedBytes`: hex with or without 0x, either case, with the reference's messages. Never throws. */
+export const hexBytesFromJson = (v: unknown): Result.Result<Uint8Array, JsonConversionError> =>
+  attempt(() => parseHexBytes(v))

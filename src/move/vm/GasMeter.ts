@@ -38,15 +38,29 @@ export class GasMeter {
     this.charge(this.params.callBase + this.params.callPerArg * args + this.params.callPerLocal * locals)
   }
 
-  /** Per abstract-value-size unit costs (copy, read_ref, eq) charged by size. */
-  chargeSized(perUnit: number, units: number): void {
-    this.charge(perUnit * units)
+  /** A native's base cost: the schedule's entry for it, or the flat default. */
+  chargeNative(fullName: string): void {
+    this.charge(this.params.nativeCosts.get(fullName) ?? this.params.nativeBase)
   }
 
   /** Internal units used so far. */
   get used(): number {
     return this.limit - this.balance
   }
+}
+
+/** Per-unit instruction terms charged beside the base cost (internal units). */
+export interface SizedCosts {
+  readonly copyLocPerUnit: number
+  readonly readRefPerUnit: number
+  readonly eqPerUnit: number
+  readonly ldConstPerByte: number
+  readonly packPerField: number
+  readonly vecPackPerElem: number
+  readonly vecUnpackPerElem: number
+  readonly abortMsgPerByte: number
+  /** Abstract size of one scalar, struct, vector or reference node (`misc.abs_val.*`, 40 today). */
+  readonly absValNode: number
 }
 
 export interface GasParams {
@@ -61,6 +75,9 @@ export interface GasParams {
   /** Per byte a native hashes or serialises. */
   readonly nativePerByte: number
   readonly scalingFactor: number
+  readonly sized: SizedCosts
+  /** Base cost of each native by fully qualified name (`0x1::table::borrow_box`), when the schedule names one. */
+  readonly nativeCosts: ReadonlyMap<string, number>
 }
 
 export const ZERO_PARAMS: GasParams = {
@@ -72,5 +89,17 @@ export const ZERO_PARAMS: GasParams = {
   readByte: 0,
   nativeBase: 0,
   nativePerByte: 0,
-  scalingFactor: 1
+  scalingFactor: 1,
+  sized: {
+    copyLocPerUnit: 0,
+    readRefPerUnit: 0,
+    eqPerUnit: 0,
+    ldConstPerByte: 0,
+    packPerField: 0,
+    vecPackPerElem: 0,
+    vecUnpackPerElem: 0,
+    abortMsgPerByte: 0,
+    absValNode: 0
+  },
+  nativeCosts: new Map()
 }

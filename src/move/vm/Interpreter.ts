@@ -16,7 +16,8 @@ export const MAX_VECTOR_LENGTH = 1 << 24
 /** Default bound on branches + calls per run: about a second of the tightest loop. */
 export const DEFAULT_MAX_BRANCHES = 20_000_000
 
-const limitReached = (): never => vmError("EXECUTION_LIMIT_REACHED", "execution limit reached (too many branches or calls)")
+const limitReached = (): never =>
+  vmError("EXECUTION_LIMIT_REACHED", "execution limit reached (too many branches or calls)")
 
 interface Frame {
   readonly fn: LoadedFunction
@@ -28,6 +29,31 @@ interface Frame {
 }
 
 const EMPTY: ReadonlyArray<Type> = []
+
+/**
+ * Abstract value size (the gas schedule's `misc.abs_val`): one node per scalar, struct, vector and
+ * reference, and packed vectors of primitives at their byte width. Iterative (no recursion on
+ * value depth).
+ */
+export const abstractSize = (v: Value, node: number): number => {
+  let total = 0
+  const stack: Value[] = [v]
+  while (stack.length > 0) {
+    const x = stack.pop()
+    total += node
+    if (typeof x !== "object" || x instanceof Uint8Array || x instanceof Ref) continue
+    if (Array.isArray(x)) {
+      const first = x[0]
+      if (typeof first === "number") total += x.length
+      else if (typeof first === "bigint") total += 8 * x.length
+      else if (typeof first === "boolean") total += x.length
+      else if (first instanceof Uint8Array) total += 32 * x.length
+      else for (const e of x) stack.push(e)
+    } else if (x instanceof StructValue) for (const f of x.fields) stack.push(f)
+    else if (x instanceof Closure) for (const c of x.captured) stack.push(c)
+  }
+  return total
+}
 
 const vecError = (what: string): never => vmError("VECTOR_OPERATION_ERROR", what)
 
@@ -61,10 +87,6 @@ export class Interpreter {
     return { session: this.session, loader: this.loader, gas: this.gas, chainId: this.chainId, module: fn.module.id }
   }
 
-  private instantiate(t: Type, tyArgs: ReadonlyArray<Type>): Type {
-    return t.g ? substitute(t, tyArgs) : t
-  }
-
   private instantiateAll(ts: ReadonlyArray<Type>, tyArgs: ReadonlyArray<Type>): ReadonlyArray<Type> {
     if (tyArgs.length === 0) return ts
     let open = false
@@ -94,8 +116,9 @@ export class Interpreter {
       const nParams = callee.params.length
       if (callee.isNative) {
         const native = callee.native
-        if (native === undefined) return vmError("MISSING_DEPENDENCY", `native function ${callee.fullName} is not available`)
-        gas.charge(gas.params.nativeBase)
+        if (native === undefined)
+          return vmError("MISSING_DEPENDENCY", `native function ${callee.fullName} is not available`)
+        gas.chargeNative(callee.fullName)
         const args = given ?? stack.splice(stack.length - nParams, nParams)
         const r = native(this.nativeContext(callee), calleeTyArgs, args)
         if (Array.isArray(r)) {
@@ -128,6 +151,7 @@ export class Interpreter {
     const gas = this.gas
     const session = this.session
     const cost = gas.instr
+    const sized = gas.params.sized
 
     let f: Frame | undefined
     f = this.call(stack, frames, entry, tyArgs, args)
@@ -151,19 +175,20 @@ export class Interpreter {
             stack.pop()
             pc++
             break
-          case 2 /* Ret */: {
-            const caller = frames.pop()
-            if (caller === undefined) return stack
-            f = caller
-            code = caller.code
-            op = code.op
-            arg = code.arg
-            locals = caller.locals
-            m = caller.m
-            frameTyArgs = caller.tyArgs
-            pc = caller.pc
-            break
-          }
+          case 2 /* Ret */:
+            {
+              const caller = frames.pop()
+              if (caller === undefined) return stack
+              f = caller
+              code = caller.code
+              op = code.op
+              arg = code.arg
+              locals = caller.locals
+              m = caller.m
+              frameTyArgs = caller.tyArgs
+              pc = caller.pc
+              break
+            }
           case 3 /* BrTrue */:
             if (--budget < 0) limitReached()
             pc = stack.pop() ? arg[pc]! : pc + 1
@@ -195,6 +220,7 @@ export class Interpreter {
             pc++
             break
           case 7 /* LdConst */:
+            gas.charge(sized.ldConstPerByte * m.cm.constantPool[arg[pc]!]!.data.length)
             stack.push(copyValue(m.constant(arg[pc]!)))
             pc++
             break
@@ -206,22 +232,27 @@ export class Interpreter {
             stack.push(false)
             pc++
             break
-          case 10 /* CopyLoc */: {
-            const v = locals[arg[pc]!]
-            if (v === undefined) vmError("UNREACHABLE", "copy of an unavailable local")
-            stack.push(copyValue(v))
-            pc++
-            break
-          }
-          case 11 /* MoveLoc */: {
-            const i = arg[pc]!
-            const v = locals[i]
-            if (v === undefined) vmError("UNREACHABLE", "move of an unavailable local")
-            locals[i] = undefined
-            stack.push(v)
-            pc++
-            break
-          }
+          case 10 /* CopyLoc */:
+            {
+              const v = locals[arg[pc]!]
+              if (v === undefined) vmError("UNREACHABLE", "copy of an unavailable local")
+              gas.charge(
+                sized.copyLocPerUnit * (typeof v === "object" ? abstractSize(v, sized.absValNode) : sized.absValNode)
+              )
+              stack.push(copyValue(v))
+              pc++
+              break
+            }
+          case 11 /* MoveLoc */:
+            {
+              const i = arg[pc]!
+              const v = locals[i]
+              if (v === undefined) vmError("UNREACHABLE", "move of an unavailable local")
+              locals[i] = undefined
+              stack.push(v)
+              pc++
+              break
+            }
           case 12 /* StLoc */:
             locals[arg[pc]!] = stack.pop()
             pc++
@@ -232,304 +263,354 @@ export class Interpreter {
             pc++
             break
           case 15 /* MutBorrowField */:
-          case 16 /* ImmBorrowField */: {
-            const r = stack.pop() as Ref
-            const s = r.arr[r.idx] as StructValue
-            stack.push(new Ref(s.fields, m.cm.fieldHandles[arg[pc]!]!.field))
-            pc++
-            break
-          }
+          case 16 /* ImmBorrowField */:
+            {
+              const r = stack.pop() as Ref
+              const s = r.arr[r.idx] as StructValue
+              stack.push(new Ref(s.fields, m.cm.fieldHandles[arg[pc]!]!.field))
+              pc++
+              break
+            }
           case 54 /* MutBorrowFieldGeneric */:
-          case 55 /* ImmBorrowFieldGeneric */: {
-            const r = stack.pop() as Ref
-            const s = r.arr[r.idx] as StructValue
-            const fh = m.cm.fieldHandles[m.cm.fieldInstantiations[arg[pc]!]!.handle]!
-            stack.push(new Ref(s.fields, fh.field))
-            pc++
-            break
-          }
+          case 55 /* ImmBorrowFieldGeneric */:
+            {
+              const r = stack.pop() as Ref
+              const s = r.arr[r.idx] as StructValue
+              const fh = m.cm.fieldHandles[m.cm.fieldInstantiations[arg[pc]!]!.handle]!
+              stack.push(new Ref(s.fields, fh.field))
+              pc++
+              break
+            }
           case 78 /* ImmBorrowVariantField */:
           case 79 /* MutBorrowVariantField */:
           case 80 /* ImmBorrowVariantFieldGeneric */:
-          case 81 /* MutBorrowVariantFieldGeneric */: {
-            const r = stack.pop() as Ref
-            const s = r.arr[r.idx] as StructValue
-            const h =
-              o === 78 /* ImmBorrowVariantField */ || o === 79 /* MutBorrowVariantField */
-                ? m.cm.variantFieldHandles[arg[pc]!]!
-                : m.cm.variantFieldHandles[m.cm.variantFieldInstantiations[arg[pc]!]!.handle]!
-            if (!h.variants.includes(s.tag)) vmError("STRUCT_VARIANT_MISMATCH", "field borrow of another variant")
-            stack.push(new Ref(s.fields, h.field))
-            pc++
-            break
-          }
+          case 81 /* MutBorrowVariantFieldGeneric */:
+            {
+              const r = stack.pop() as Ref
+              const s = r.arr[r.idx] as StructValue
+              const h =
+                o === 78 /* ImmBorrowVariantField */ || o === 79 /* MutBorrowVariantField */
+                  ? m.cm.variantFieldHandles[arg[pc]!]!
+                  : m.cm.variantFieldHandles[m.cm.variantFieldInstantiations[arg[pc]!]!.handle]!
+              if (!h.variants.includes(s.tag)) vmError("STRUCT_VARIANT_MISMATCH", "field borrow of another variant")
+              stack.push(new Ref(s.fields, h.field))
+              pc++
+              break
+            }
           case 17 /* Call */:
-          case 56 /* CallGeneric */: {
-            if (--budget < 0) limitReached()
-            let callee: LoadedFunction
-            let tys: ReadonlyArray<Type> = EMPTY
-            if (o === 17 /* Call */) callee = m.functionHandle(arg[pc]!)
-            else {
-              const t = m.functionInstantiation(arg[pc]!)
-              callee = t.fn
-              tys = this.instantiateAll(t.tyArgs, frameTyArgs)
-              gas.charge(gas.params.callGenericPerTyArg * tys.length)
+          case 56 /* CallGeneric */:
+            {
+              if (--budget < 0) limitReached()
+              let callee: LoadedFunction
+              let tys: ReadonlyArray<Type> = EMPTY
+              if (o === 17 /* Call */) callee = m.functionHandle(arg[pc]!)
+              else {
+                const t = m.functionInstantiation(arg[pc]!)
+                callee = t.fn
+                tys = this.instantiateAll(t.tyArgs, frameTyArgs)
+                gas.charge(gas.params.callGenericPerTyArg * tys.length)
+              }
+              pc++
+              const nf = this.call(stack, frames, callee, tys, undefined)
+              if (nf !== undefined) {
+                f!.pc = pc
+                frames.push(f!)
+                f = nf
+                code = nf.code
+                op = code.op
+                arg = code.arg
+                locals = nf.locals
+                m = nf.m
+                frameTyArgs = nf.tyArgs
+                pc = 0
+              }
+              if (stack.length > MAX_OPERAND_STACK) vmError("EXECUTION_STACK_OVERFLOW", "operand stack overflow")
+              break
             }
-            pc++
-            const nf = this.call(stack, frames, callee, tys, undefined)
-            if (nf !== undefined) {
-              f!.pc = pc
-              frames.push(f!)
-              f = nf
-              code = nf.code
-              op = code.op
-              arg = code.arg
-              locals = nf.locals
-              m = nf.m
-              frameTyArgs = nf.tyArgs
-              pc = 0
-            }
-            if (stack.length > MAX_OPERAND_STACK) vmError("EXECUTION_STACK_OVERFLOW", "operand stack overflow")
-            break
-          }
           case 18 /* Pack */:
-          case 57 /* PackGeneric */: {
-            const n = m.fieldCount(o === 18 /* Pack */ ? arg[pc]! : m.cm.structDefInstantiations[arg[pc]!]!.def, -1)
-            stack.push(new StructValue(-1, stack.splice(stack.length - n, n)))
-            pc++
-            break
-          }
+          case 57 /* PackGeneric */:
+            {
+              const n = m.fieldCount(o === 18 /* Pack */ ? arg[pc]! : m.cm.structDefInstantiations[arg[pc]!]!.def, -1)
+              gas.charge(sized.packPerField * n)
+              stack.push(new StructValue(-1, stack.splice(stack.length - n, n)))
+              pc++
+              break
+            }
           case 19 /* Unpack */:
-          case 58 /* UnpackGeneric */: {
-            const s = stack.pop() as StructValue
-            for (const v of s.fields) stack.push(v)
-            pc++
-            break
-          }
+          case 58 /* UnpackGeneric */:
+            {
+              const s = stack.pop() as StructValue
+              for (const v of s.fields) stack.push(v)
+              pc++
+              break
+            }
           case 82 /* PackVariant */:
-          case 83 /* PackVariantGeneric */: {
-            const h =
-              o === 82 /* PackVariant */
-                ? m.cm.structVariantHandles[arg[pc]!]!
-                : m.cm.structVariantHandles[m.cm.structVariantInstantiations[arg[pc]!]!.handle]!
-            const n = m.fieldCount(h.struct, h.variant)
-            stack.push(new StructValue(h.variant, stack.splice(stack.length - n, n)))
-            pc++
-            break
-          }
+          case 83 /* PackVariantGeneric */:
+            {
+              const h =
+                o === 82 /* PackVariant */
+                  ? m.cm.structVariantHandles[arg[pc]!]!
+                  : m.cm.structVariantHandles[m.cm.structVariantInstantiations[arg[pc]!]!.handle]!
+              const n = m.fieldCount(h.struct, h.variant)
+              stack.push(new StructValue(h.variant, stack.splice(stack.length - n, n)))
+              pc++
+              break
+            }
           case 84 /* UnpackVariant */:
-          case 85 /* UnpackVariantGeneric */: {
-            const h =
-              o === 84 /* UnpackVariant */
-                ? m.cm.structVariantHandles[arg[pc]!]!
-                : m.cm.structVariantHandles[m.cm.structVariantInstantiations[arg[pc]!]!.handle]!
-            const s = stack.pop() as StructValue
-            if (s.tag !== h.variant) vmError("STRUCT_VARIANT_MISMATCH", "unpack of another variant")
-            for (const v of s.fields) stack.push(v)
-            pc++
-            break
-          }
+          case 85 /* UnpackVariantGeneric */:
+            {
+              const h =
+                o === 84 /* UnpackVariant */
+                  ? m.cm.structVariantHandles[arg[pc]!]!
+                  : m.cm.structVariantHandles[m.cm.structVariantInstantiations[arg[pc]!]!.handle]!
+              const s = stack.pop() as StructValue
+              if (s.tag !== h.variant) vmError("STRUCT_VARIANT_MISMATCH", "unpack of another variant")
+              for (const v of s.fields) stack.push(v)
+              pc++
+              break
+            }
           case 86 /* TestVariant */:
-          case 87 /* TestVariantGeneric */: {
-            const h =
-              o === 86 /* TestVariant */
-                ? m.cm.structVariantHandles[arg[pc]!]!
-                : m.cm.structVariantHandles[m.cm.structVariantInstantiations[arg[pc]!]!.handle]!
-            const r = stack.pop() as Ref
-            stack.push((r.arr[r.idx] as StructValue).tag === h.variant)
-            pc++
-            break
-          }
-          case 20 /* ReadRef */: {
-            const r = stack.pop() as Ref
-            stack.push(copyValue(r.arr[r.idx]))
-            pc++
-            break
-          }
-          case 21 /* WriteRef */: {
-            const r = stack.pop() as Ref
-            r.arr[r.idx] = stack.pop()
-            pc++
-            break
-          }
+          case 87 /* TestVariantGeneric */:
+            {
+              const h =
+                o === 86 /* TestVariant */
+                  ? m.cm.structVariantHandles[arg[pc]!]!
+                  : m.cm.structVariantHandles[m.cm.structVariantInstantiations[arg[pc]!]!.handle]!
+              const r = stack.pop() as Ref
+              stack.push((r.arr[r.idx] as StructValue).tag === h.variant)
+              pc++
+              break
+            }
+          case 20 /* ReadRef */:
+            {
+              const r = stack.pop() as Ref
+              const v = r.arr[r.idx]
+              gas.charge(
+                sized.readRefPerUnit * (typeof v === "object" ? abstractSize(v, sized.absValNode) : sized.absValNode)
+              )
+              stack.push(copyValue(v))
+              pc++
+              break
+            }
+          case 21 /* WriteRef */:
+            {
+              const r = stack.pop() as Ref
+              r.arr[r.idx] = stack.pop()
+              pc++
+              break
+            }
           case 46 /* FreezeRef */:
           case 40 /* Nop */:
             pc++
             break
-          case 22 /* Add */: {
-            const b = stack.pop()
-            stack.push(A.add(code.kind[pc]!, stack.pop(), b))
-            pc++
-            break
-          }
-          case 23 /* Sub */: {
-            const b = stack.pop()
-            stack.push(A.sub(code.kind[pc]!, stack.pop(), b))
-            pc++
-            break
-          }
-          case 24 /* Mul */: {
-            const b = stack.pop()
-            stack.push(A.mul(code.kind[pc]!, stack.pop(), b))
-            pc++
-            break
-          }
-          case 26 /* Div */: {
-            const b = stack.pop()
-            stack.push(A.div(code.kind[pc]!, stack.pop(), b))
-            pc++
-            break
-          }
-          case 25 /* Mod */: {
-            const b = stack.pop()
-            stack.push(A.mod(stack.pop(), b))
-            pc++
-            break
-          }
-          case 27 /* BitOr */: {
-            const b = stack.pop()
-            stack.push(A.bitOr(code.kind[pc]!, stack.pop(), b))
-            pc++
-            break
-          }
-          case 28 /* BitAnd */: {
-            const b = stack.pop()
-            stack.push(A.bitAnd(code.kind[pc]!, stack.pop(), b))
-            pc++
-            break
-          }
-          case 29 /* Xor */: {
-            const b = stack.pop()
-            stack.push(A.bitXor(code.kind[pc]!, stack.pop(), b))
-            pc++
-            break
-          }
-          case 47 /* Shl */: {
-            const n = stack.pop() as number
-            stack.push(A.shl(code.kind[pc]!, stack.pop(), n))
-            pc++
-            break
-          }
-          case 48 /* Shr */: {
-            const n = stack.pop() as number
-            stack.push(A.shr(code.kind[pc]!, stack.pop(), n))
-            pc++
-            break
-          }
+          case 22 /* Add */:
+            {
+              const b = stack.pop()
+              stack.push(A.add(code.kind[pc]!, stack.pop(), b))
+              pc++
+              break
+            }
+          case 23 /* Sub */:
+            {
+              const b = stack.pop()
+              stack.push(A.sub(code.kind[pc]!, stack.pop(), b))
+              pc++
+              break
+            }
+          case 24 /* Mul */:
+            {
+              const b = stack.pop()
+              stack.push(A.mul(code.kind[pc]!, stack.pop(), b))
+              pc++
+              break
+            }
+          case 26 /* Div */:
+            {
+              const b = stack.pop()
+              stack.push(A.div(code.kind[pc]!, stack.pop(), b))
+              pc++
+              break
+            }
+          case 25 /* Mod */:
+            {
+              const b = stack.pop()
+              stack.push(A.mod(stack.pop(), b))
+              pc++
+              break
+            }
+          case 27 /* BitOr */:
+            {
+              const b = stack.pop()
+              stack.push(A.bitOr(code.kind[pc]!, stack.pop(), b))
+              pc++
+              break
+            }
+          case 28 /* BitAnd */:
+            {
+              const b = stack.pop()
+              stack.push(A.bitAnd(code.kind[pc]!, stack.pop(), b))
+              pc++
+              break
+            }
+          case 29 /* Xor */:
+            {
+              const b = stack.pop()
+              stack.push(A.bitXor(code.kind[pc]!, stack.pop(), b))
+              pc++
+              break
+            }
+          case 47 /* Shl */:
+            {
+              const n = stack.pop() as number
+              stack.push(A.shl(code.kind[pc]!, stack.pop(), n))
+              pc++
+              break
+            }
+          case 48 /* Shr */:
+            {
+              const n = stack.pop() as number
+              stack.push(A.shr(code.kind[pc]!, stack.pop(), n))
+              pc++
+              break
+            }
           case 103 /* Negate */:
             stack.push(A.negate(code.kind[pc]!, stack.pop()))
             pc++
             break
-          case 30 /* Or */: {
-            const b = stack.pop()
-            stack.push((stack.pop() as boolean) || (b as boolean))
-            pc++
-            break
-          }
-          case 31 /* And */: {
-            const b = stack.pop()
-            stack.push((stack.pop() as boolean) && (b as boolean))
-            pc++
-            break
-          }
+          case 30 /* Or */:
+            {
+              const b = stack.pop()
+              stack.push((stack.pop() as boolean) || (b as boolean))
+              pc++
+              break
+            }
+          case 31 /* And */:
+            {
+              const b = stack.pop()
+              stack.push((stack.pop() as boolean) && (b as boolean))
+              pc++
+              break
+            }
           case 32 /* Not */:
             stack.push(!stack.pop())
             pc++
             break
-          case 33 /* Eq */: {
-            const b = stack.pop()
-            stack.push(valueEquals(stack.pop(), b))
-            pc++
-            break
-          }
-          case 34 /* Neq */: {
-            const b = stack.pop()
-            stack.push(!valueEquals(stack.pop(), b))
-            pc++
-            break
-          }
-          case 35 /* Lt */: {
-            const b = stack.pop() as number
-            stack.push((stack.pop() as number) < b)
-            pc++
-            break
-          }
-          case 36 /* Gt */: {
-            const b = stack.pop() as number
-            stack.push((stack.pop() as number) > b)
-            pc++
-            break
-          }
-          case 37 /* Le */: {
-            const b = stack.pop() as number
-            stack.push((stack.pop() as number) <= b)
-            pc++
-            break
-          }
-          case 38 /* Ge */: {
-            const b = stack.pop() as number
-            stack.push((stack.pop() as number) >= b)
-            pc++
-            break
-          }
+          case 33 /* Eq */:
+            {
+              const b = stack.pop()
+              gas.charge(
+                sized.eqPerUnit * (typeof b === "object" ? abstractSize(b, sized.absValNode) : sized.absValNode)
+              )
+              stack.push(valueEquals(stack.pop(), b))
+              pc++
+              break
+            }
+          case 34 /* Neq */:
+            {
+              const b = stack.pop()
+              gas.charge(
+                sized.eqPerUnit * (typeof b === "object" ? abstractSize(b, sized.absValNode) : sized.absValNode)
+              )
+              stack.push(!valueEquals(stack.pop(), b))
+              pc++
+              break
+            }
+          case 35 /* Lt */:
+            {
+              const b = stack.pop() as number
+              stack.push((stack.pop() as number) < b)
+              pc++
+              break
+            }
+          case 36 /* Gt */:
+            {
+              const b = stack.pop() as number
+              stack.push((stack.pop() as number) > b)
+              pc++
+              break
+            }
+          case 37 /* Le */:
+            {
+              const b = stack.pop() as number
+              stack.push((stack.pop() as number) <= b)
+              pc++
+              break
+            }
+          case 38 /* Ge */:
+            {
+              const b = stack.pop() as number
+              stack.push((stack.pop() as number) >= b)
+              pc++
+              break
+            }
           case 39 /* Abort */:
             throw new MoveAbort(stack.pop() as bigint, m.id)
-          case 104 /* AbortMsg */: {
-            const msg = stack.pop() as number[]
-            const codeValue = stack.pop() as bigint
-            gas.charge(msg.length)
-            let text: string
-            try {
-              text = new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(msg))
-            } catch {
-              text = "<invalid UTF-8 abort message>"
+          case 104 /* AbortMsg */:
+            {
+              const msg = stack.pop() as number[]
+              const codeValue = stack.pop() as bigint
+              gas.charge(sized.abortMsgPerByte * msg.length)
+              let text: string
+              try {
+                text = new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(msg))
+              } catch {
+                text = "<invalid UTF-8 abort message>"
+              }
+              throw new MoveAbort(codeValue, m.id, text)
             }
-            throw new MoveAbort(codeValue, m.id, text)
-          }
           case 41 /* Exists */:
-          case 59 /* ExistsGeneric */: {
-            const t = this.structAt(m, frameTyArgs, arg[pc]!, o === 59 /* ExistsGeneric */)
-            const addr = stack.pop() as Uint8Array
-            stack.push(session.resource(addr, t).box[0] !== undefined)
-            pc++
-            break
-          }
+          case 59 /* ExistsGeneric */:
+            {
+              const t = this.structAt(m, frameTyArgs, arg[pc]!, o === 59 /* ExistsGeneric */)
+              const addr = stack.pop() as Uint8Array
+              stack.push(session.resource(addr, t).box[0] !== undefined)
+              pc++
+              break
+            }
           case 42 /* MutBorrowGlobal */:
           case 43 /* ImmBorrowGlobal */:
           case 60 /* MutBorrowGlobalGeneric */:
-          case 61 /* ImmBorrowGlobalGeneric */: {
-            const t = this.structAt(m, frameTyArgs, arg[pc]!, o === 60 /* MutBorrowGlobalGeneric */ || o === 61 /* ImmBorrowGlobalGeneric */)
-            const addr = stack.pop() as Uint8Array
-            const slot = session.resource(addr, t)
-            if (slot.box[0] === undefined) vmError("MISSING_DATA", `failed to borrow global resource ${t.def.name}`)
-            stack.push(new Ref(slot.box, 0))
-            pc++
-            break
-          }
+          case 61 /* ImmBorrowGlobalGeneric */:
+            {
+              const t = this.structAt(
+                m,
+                frameTyArgs,
+                arg[pc]!,
+                o === 60 /* MutBorrowGlobalGeneric */ || o === 61 /* ImmBorrowGlobalGeneric */
+              )
+              const addr = stack.pop() as Uint8Array
+              const slot = session.resource(addr, t)
+              if (slot.box[0] === undefined) vmError("MISSING_DATA", `failed to borrow global resource ${t.def.name}`)
+              stack.push(new Ref(slot.box, 0))
+              pc++
+              break
+            }
           case 44 /* MoveFrom */:
-          case 62 /* MoveFromGeneric */: {
-            const t = this.structAt(m, frameTyArgs, arg[pc]!, o === 62 /* MoveFromGeneric */)
-            const addr = stack.pop() as Uint8Array
-            const slot = session.resource(addr, t)
-            const v = slot.box[0]
-            if (v === undefined) vmError("MISSING_DATA", `failed to move global resource ${t.def.name}`)
-            slot.box[0] = undefined
-            stack.push(v)
-            pc++
-            break
-          }
+          case 62 /* MoveFromGeneric */:
+            {
+              const t = this.structAt(m, frameTyArgs, arg[pc]!, o === 62 /* MoveFromGeneric */)
+              const addr = stack.pop() as Uint8Array
+              const slot = session.resource(addr, t)
+              const v = slot.box[0]
+              if (v === undefined) vmError("MISSING_DATA", `failed to move global resource ${t.def.name}`)
+              slot.box[0] = undefined
+              stack.push(v)
+              pc++
+              break
+            }
           case 45 /* MoveTo */:
-          case 63 /* MoveToGeneric */: {
-            const t = this.structAt(m, frameTyArgs, arg[pc]!, o === 63 /* MoveToGeneric */)
-            const v = stack.pop()
-            const signerRef = stack.pop() as Ref
-            const addr = (signerRef.arr[signerRef.idx] as StructValue).fields[0] as Uint8Array
-            const slot = session.resource(addr, t)
-            if (slot.box[0] !== undefined) vmError("RESOURCE_ALREADY_EXISTS", `resource ${t.def.name} already exists`)
-            slot.box[0] = v
-            pc++
-            break
-          }
+          case 63 /* MoveToGeneric */:
+            {
+              const t = this.structAt(m, frameTyArgs, arg[pc]!, o === 63 /* MoveToGeneric */)
+              const v = stack.pop()
+              const signerRef = stack.pop() as Ref
+              const addr = (signerRef.arr[signerRef.idx] as StructValue).fields[0] as Uint8Array
+              const slot = session.resource(addr, t)
+              if (slot.box[0] !== undefined) vmError("RESOURCE_ALREADY_EXISTS", `resource ${t.def.name} already exists`)
+              slot.box[0] = v
+              pc++
+              break
+            }
           case 51 /* CastU8 */:
             stack.push(A.castTo(K.U8, stack.pop()))
             pc++
@@ -578,110 +659,121 @@ export class Interpreter {
             stack.push(A.castTo(K.I256, stack.pop()))
             pc++
             break
-          case 64 /* VecPack */: {
-            const n = code.big[pc]!
-            if (n > BigInt(stack.length)) vmError("UNREACHABLE", "vec_pack beyond the operand stack")
-            const k = Number(n)
-            stack.push(stack.splice(stack.length - k, k))
-            pc++
-            break
-          }
-          case 65 /* VecLen */: {
-            const r = stack.pop() as Ref
-            stack.push(BigInt((r.arr[r.idx] as Value[]).length))
-            pc++
-            break
-          }
+          case 64 /* VecPack */:
+            {
+              const n = code.big[pc]!
+              if (n > BigInt(stack.length)) vmError("UNREACHABLE", "vec_pack beyond the operand stack")
+              const k = Number(n)
+              gas.charge(sized.vecPackPerElem * k)
+              stack.push(stack.splice(stack.length - k, k))
+              pc++
+              break
+            }
+          case 65 /* VecLen */:
+            {
+              const r = stack.pop() as Ref
+              stack.push(BigInt((r.arr[r.idx] as Value[]).length))
+              pc++
+              break
+            }
           case 66 /* VecImmBorrow */:
-          case 67 /* VecMutBorrow */: {
-            const i = stack.pop() as bigint
-            const r = stack.pop() as Ref
-            const v = r.arr[r.idx] as Value[]
-            if (i >= BigInt(v.length)) vecError("index out of bounds")
-            stack.push(new Ref(v, Number(i)))
-            pc++
-            break
-          }
-          case 68 /* VecPushBack */: {
-            const x = stack.pop()
-            const r = stack.pop() as Ref
-            const v = r.arr[r.idx] as Value[]
-            if (v.length >= MAX_VECTOR_LENGTH) vecError("vector too long")
-            v.push(x)
-            pc++
-            break
-          }
-          case 69 /* VecPopBack */: {
-            const r = stack.pop() as Ref
-            const v = r.arr[r.idx] as Value[]
-            if (v.length === 0) vecError("pop from an empty vector")
-            stack.push(v.pop())
-            pc++
-            break
-          }
-          case 70 /* VecUnpack */: {
-            const v = stack.pop() as Value[]
-            if (BigInt(v.length) !== code.big[pc]!) vecError("vector length mismatch on unpack")
-            for (const x of v) stack.push(x)
-            pc++
-            break
-          }
-          case 71 /* VecSwap */: {
-            const j = stack.pop() as bigint
-            const i = stack.pop() as bigint
-            const r = stack.pop() as Ref
-            const v = r.arr[r.idx] as Value[]
-            const n = BigInt(v.length)
-            if (i >= n || j >= n) vecError("index out of bounds")
-            const a = Number(i)
-            const b = Number(j)
-            const t = v[a]
-            v[a] = v[b]
-            v[b] = t
-            pc++
-            break
-          }
+          case 67 /* VecMutBorrow */:
+            {
+              const i = stack.pop() as bigint
+              const r = stack.pop() as Ref
+              const v = r.arr[r.idx] as Value[]
+              if (i >= BigInt(v.length)) vecError("index out of bounds")
+              stack.push(new Ref(v, Number(i)))
+              pc++
+              break
+            }
+          case 68 /* VecPushBack */:
+            {
+              const x = stack.pop()
+              const r = stack.pop() as Ref
+              const v = r.arr[r.idx] as Value[]
+              if (v.length >= MAX_VECTOR_LENGTH) vecError("vector too long")
+              v.push(x)
+              pc++
+              break
+            }
+          case 69 /* VecPopBack */:
+            {
+              const r = stack.pop() as Ref
+              const v = r.arr[r.idx] as Value[]
+              if (v.length === 0) vecError("pop from an empty vector")
+              stack.push(v.pop())
+              pc++
+              break
+            }
+          case 70 /* VecUnpack */:
+            {
+              const v = stack.pop() as Value[]
+              gas.charge(sized.vecUnpackPerElem * v.length)
+              if (BigInt(v.length) !== code.big[pc]!) vecError("vector length mismatch on unpack")
+              for (const x of v) stack.push(x)
+              pc++
+              break
+            }
+          case 71 /* VecSwap */:
+            {
+              const j = stack.pop() as bigint
+              const i = stack.pop() as bigint
+              const r = stack.pop() as Ref
+              const v = r.arr[r.idx] as Value[]
+              const n = BigInt(v.length)
+              if (i >= n || j >= n) vecError("index out of bounds")
+              const a = Number(i)
+              const b = Number(j)
+              const t = v[a]
+              v[a] = v[b]
+              v[b] = t
+              pc++
+              break
+            }
           case 88 /* PackClosure */:
-          case 89 /* PackClosureGeneric */: {
-            let fn: LoadedFunction
-            let tys: ReadonlyArray<Type> = EMPTY
-            if (o === 88 /* PackClosure */) fn = m.functionHandle(arg[pc]!)
-            else {
-              const t = m.functionInstantiation(arg[pc]!)
-              fn = t.fn
-              tys = this.instantiateAll(t.tyArgs, frameTyArgs)
+          case 89 /* PackClosureGeneric */:
+            {
+              let fn: LoadedFunction
+              let tys: ReadonlyArray<Type> = EMPTY
+              if (o === 88 /* PackClosure */) fn = m.functionHandle(arg[pc]!)
+              else {
+                const t = m.functionInstantiation(arg[pc]!)
+                fn = t.fn
+                tys = this.instantiateAll(t.tyArgs, frameTyArgs)
+              }
+              const mask = code.big[pc]!
+              const n = popcount(mask)
+              stack.push(new Closure(fn, tys, mask, stack.splice(stack.length - n, n)))
+              pc++
+              break
             }
-            const mask = code.big[pc]!
-            const n = popcount(mask)
-            stack.push(new Closure(fn, tys, mask, stack.splice(stack.length - n, n)))
-            pc++
-            break
-          }
-          case 90 /* CallClosure */: {
-            const c = stack.pop() as Closure
-            const fn = c.fn as LoadedFunction
-            const nParams = fn.params.length
-            const provided = stack.splice(stack.length - (nParams - c.captured.length), nParams - c.captured.length)
-            const all: Value[] = new Array(nParams)
-            let ci = 0
-            let pi = 0
-            for (let i = 0; i < nParams; i++) all[i] = (c.mask >> BigInt(i)) & 1n ? c.captured[ci++] : provided[pi++]
-            pc++
-            const nf = this.call(stack, frames, fn, c.tyArgs, all)
-            if (nf !== undefined) {
-              f!.pc = pc
-              frames.push(f!)
-              f = nf
-              code = nf.code
-              op = code.op
-              arg = code.arg
-              locals = nf.locals
-              m = nf.m
-              frameTyArgs = nf.tyArgs
-              pc = 0
+          case 90 /* CallClosure */:
+            {
+              const c = stack.pop() as Closure
+              const fn = c.fn as LoadedFunction
+              const nParams = fn.params.length
+              const provided = stack.splice(stack.length - (nParams - c.captured.length), nParams - c.captured.length)
+              const all: Value[] = new Array(nParams)
+              let ci = 0
+              let pi = 0
+              for (let i = 0; i < nParams; i++) all[i] = (c.mask >> BigInt(i)) & 1n ? c.captured[ci++] : provided[pi++]
+              pc++
+              const nf = this.call(stack, frames, fn, c.tyArgs, all)
+              if (nf !== undefined) {
+                f!.pc = pc
+                frames.push(f!)
+                f = nf
+                code = nf.code
+                op = code.op
+                arg = code.arg
+                locals = nf.locals
+                m = nf.m
+                frameTyArgs = nf.tyArgs
+                pc = 0
+              }
+              break
             }
-            break
-          }
           default:
             vmError("UNREACHABLE", `unknown opcode ${o}`)
         }

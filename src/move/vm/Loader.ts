@@ -28,7 +28,16 @@ import { VmError, vmError } from "./VmError.js"
 /** Decodes module bytes; returns the module or an error message. */
 export type ModuleDecoder = (bytes: Uint8Array) => CompiledModule | string
 
-const moduleKey = (address: Uint8Array, name: string): string => `${addressToShortString(address)}::${name}`
+const shortAddress = new WeakMap<Uint8Array, string>()
+/** `0x1::coin`; the short address is memoised per array (VM addresses are never mutated). */
+const moduleKey = (address: Uint8Array, name: string): string => {
+  let a = shortAddress.get(address)
+  if (a === undefined) {
+    a = addressToShortString(address)
+    shortAddress.set(address, a)
+  }
+  return `${a}::${name}`
+}
 
 /** A struct definition of a loaded module; field types are built on first use (they may link other modules). */
 class LoadedStruct implements StructType {
@@ -36,6 +45,9 @@ class LoadedStruct implements StructType {
   private _variants: ReadonlyArray<VariantType> | undefined
   private built = false
   groupTag: StructTag | undefined
+  readonly qualifiedName: string
+  /** Cache slot for the session's per-type tag info of the closed, non-generic type. */
+  closedTagInfo: unknown
   constructor(
     private readonly owner: LoadedModule,
     private readonly defIndex: number,
@@ -45,7 +57,9 @@ class LoadedStruct implements StructType {
     readonly abilities: number,
     readonly typeParams: ReadonlyArray<{ readonly constraints: number; readonly isPhantom: boolean }>,
     readonly isNative: boolean
-  ) {}
+  ) {
+    this.qualifiedName = `${owner.key}::${name}`
+  }
   private build(): void {
     if (this.built) return
     const cm = this.owner.cm

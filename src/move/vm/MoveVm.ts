@@ -84,11 +84,15 @@ export class MoveVm {
       case "struct": {
         const s = tag.struct
         const m = this.loader.tryLoad(s.address, s.module)
-        if (m === undefined) return vmError("LINKER_ERROR", `module ${addressToShortString(s.address)}::${s.module} not found`)
+        if (m === undefined)
+          return vmError("LINKER_ERROR", `module ${addressToShortString(s.address)}::${s.module} not found`)
         const def = m.struct(s.name)
         if (def === undefined) return vmError("TYPE_RESOLUTION_FAILURE", `struct ${m.key}::${s.name} not found`)
         if (def.typeParams.length !== s.typeArgs.length)
-          return vmError("NUMBER_OF_TYPE_ARGUMENTS_MISMATCH", `${m.key}::${s.name} takes ${def.typeParams.length} type arguments`)
+          return vmError(
+            "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH",
+            `${m.key}::${s.name} takes ${def.typeParams.length} type arguments`
+          )
         return structOf(
           def,
           s.typeArgs.map((a) => this.typeFromTag(a, depth + 1))
@@ -98,9 +102,23 @@ export class MoveVm {
         return vmError("TYPE_MISMATCH", "function type arguments are not supported")
       default:
         return PRIMITIVES[
-          ["bool", "u8", "u16", "u32", "u64", "u128", "u256", "i8", "i16", "i32", "i64", "i128", "i256", "address", "signer"].indexOf(
-            tag._tag
-          )
+          [
+            "bool",
+            "u8",
+            "u16",
+            "u32",
+            "u64",
+            "u128",
+            "u256",
+            "i8",
+            "i16",
+            "i32",
+            "i64",
+            "i128",
+            "i256",
+            "address",
+            "signer"
+          ].indexOf(tag._tag)
         ]!
     }
   }
@@ -123,13 +141,18 @@ export class MoveVm {
         gas = schedule === undefined ? GasMeter.unmetered() : meterFor(schedule, options.maxGas!)
         const m = this.loader.tryLoad(call.module.address, call.module.name)
         if (m === undefined)
-          return vmError("LINKER_ERROR", `module ${addressToShortString(call.module.address)}::${call.module.name} not found`)
+          return vmError(
+            "LINKER_ERROR",
+            `module ${addressToShortString(call.module.address)}::${call.module.name} not found`
+          )
         const fn = m.function(call.function)
-        if (fn === undefined) return vmError("FUNCTION_RESOLUTION_FAILURE", `function ${m.key}::${call.function} not found`)
+        if (fn === undefined)
+          return vmError("FUNCTION_RESOLUTION_FAILURE", `function ${m.key}::${call.function} not found`)
         if (options.view === true) {
           if (!m.metadata.views.has(fn.name))
             return vmError("INVALID_MAIN_FUNCTION_SIGNATURE", "function not marked as view function")
-          if (fn.returns.length === 0) return vmError("INVALID_MAIN_FUNCTION_SIGNATURE", "view function must return values")
+          if (fn.returns.length === 0)
+            return vmError("INVALID_MAIN_FUNCTION_SIGNATURE", "view function must return values")
         }
         if (fn.typeParamCount !== call.tyArgs.length)
           return vmError(
@@ -173,7 +196,8 @@ export class MoveVm {
         return { _tag: "Abort", code: e.code, location: e.location, info, message: e.abortMessage, gasUsed: used() }
       }
       if (e instanceof VmError) return { _tag: "Error", error: e, gasUsed: used() }
-      if (e instanceof RangeError) return { _tag: "Error", error: new VmError("EXECUTION_STACK_OVERFLOW", e.message), gasUsed: used() }
+      if (e instanceof RangeError)
+        return { _tag: "Error", error: new VmError("EXECUTION_STACK_OVERFLOW", e.message), gasUsed: used() }
       return {
         _tag: "Error",
         error: new VmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", e instanceof Error ? e.message : String(e)),
@@ -186,7 +210,10 @@ export class MoveVm {
   private arguments(params: ReadonlyArray<Type>, raw: ReadonlyArray<Uint8Array>): Value[] {
     const valueParams = params.filter((p) => !isSigner(p))
     if (valueParams.length !== params.length)
-      return vmError("INVALID_MAIN_FUNCTION_SIGNATURE", "functions taking a signer cannot be called without a transaction")
+      return vmError(
+        "INVALID_MAIN_FUNCTION_SIGNATURE",
+        "functions taking a signer cannot be called without a transaction"
+      )
     if (raw.length !== params.length)
       return vmError("NUMBER_OF_ARGUMENTS_MISMATCH", `expected ${params.length} arguments, got ${raw.length}`)
     return params.map((p, i) => {
@@ -204,7 +231,6 @@ export class MoveVm {
     })
   }
 }
-
 
 const isSigner = (t: Type): boolean =>
   t.k === K.Signer || ((t.k === K.Ref || t.k === K.MutRef) && (t as { to: Type }).to.k === K.Signer)
@@ -238,4 +264,3 @@ const readChainId = (vm: MoveVm, session: Session): number => {
   if (v === undefined) return vmError("VM_STARTUP_FAILURE", "chain id not found")
   return v.fields[0] as number
 }
-

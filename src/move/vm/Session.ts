@@ -26,6 +26,58 @@ const structTagBytes = (t: StructTag): Uint8Array => {
   return w.toBytes()
 }
 
+/** A struct type's tag and BCS(tag), computed once per type name (shared by every session). */
+interface TagInfo {
+  readonly tag: StructTag
+  readonly bytes: Uint8Array
+  readonly key: string
+}
+const tagInfos = new Map<string, TagInfo>()
+const MAX_TAG_INFOS = 10_000
+
+const tagInfoOf = (t: StructKind): TagInfo => {
+  const closed = t.args.length === 0 ? (t.def as { closedTagInfo?: TagInfo }) : undefined
+  if (closed?.closedTagInfo !== undefined) return closed.closedTagInfo
+  const name = typeName(t)
+  let info = tagInfos.get(name)
+  if (info === undefined) {
+    const tag = structTagOf(t)
+    info = { tag, bytes: structTagBytes(tag), key: name }
+    if (tagInfos.size >= MAX_TAG_INFOS) tagInfos.clear()
+    tagInfos.set(name, info)
+  }
+  if (closed !== undefined) closed.closedTagInfo = info
+  return info
+}
+
+const groupInfos = new Map<string, TagInfo>()
+const groupInfoOf = (g: StructTag): TagInfo => {
+  const key = `${toHex(g.address)}::${g.module}::${g.name}`
+  let info = groupInfos.get(key)
+  if (info === undefined) {
+    info = { tag: g, bytes: structTagBytes(g), key }
+    groupInfos.set(key, info)
+  }
+  return info
+}
+
+/** Hex of an address, memoised per array (VM addresses are never mutated in place). */
+const addressHex = new WeakMap<Uint8Array, string>()
+export const addressKey = (a: Uint8Array): string => {
+  let k = addressHex.get(a)
+  if (k === undefined) {
+    k = toHex(a)
+    addressHex.set(a, k)
+  }
+  return k
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 /**
  * The data cache of one run: globals read from the `StateView` on first touch and kept here, with
  * every write (move_to, move_from, mutation through references, table changes) applied to these
@@ -34,7 +86,8 @@ const structTagBytes = (t: StructTag): Uint8Array => {
  */
 export class Session {
   private readonly resources = new Map<string, GlobalSlot>()
-  private readonly groups = new Map<string, Map<string, Uint8Array>>()
+  /** Decoded groups: (member tag bytes, member bytes) pairs, by address and group. */
+  private readonly groups = new Map<string, Array<readonly [Uint8Array, Uint8Array]>>()
   private readonly tables = new Map<string, GlobalSlot>()
   readonly events: EmittedEvent[] = []
   /** Handles of tables created in this run (`new_table_handle`). */
@@ -45,40 +98,44 @@ export class Session {
     readonly gas: GasMeter
   ) {}
 
-  private readGroupMember(address: AccountAddress, group: StructTag, member: StructTag): Uint8Array | undefined {
-    const gkey = toHex(address) + typeKeyOfTag(group)
-    let g = this.groups.get(gkey)
-    if (g === undefined) {
-      g = new Map()
-      const bytes = this.view.resourceGroup(address, group)
+  private readGroupMember(address: AccountAddress, group: StructTag, member: TagInfo): Uint8Array | undefined {
+    const g = groupInfoOf(group)
+    const gkey = addressKey(address) + g.key
+    let members = this.groups.get(gkey)
+    if (members === undefined) {
+      members = []
+      const bytes = this.view.resourceGroup(address, group, g.bytes)
       this.gas.chargeRead(bytes?.length ?? 0)
       if (bytes !== undefined) {
         try {
           const r = new BcsReader(bytes)
           const n = r.length(1)
           for (let i = 0; i < n; i++) {
-            const tag = readStructTag(r)
-            g.set(toHex(structTagBytes(tag)), r.bytesWithLength())
+            const start = r.offset
+            readStructTag(r)
+            const tag = bytes.subarray(start, r.offset)
+            members.push([tag, r.bytesWithLength()])
           }
         } catch (e) {
-          throw new VmError("FAILED_TO_DESERIALIZE_RESOURCE", `resource group ${typeKeyOfTag(group)}: ${String(e)}`)
+          throw new VmError("FAILED_TO_DESERIALIZE_RESOURCE", `resource group ${g.key}: ${String(e)}`)
         }
       }
-      this.groups.set(gkey, g)
+      this.groups.set(gkey, members)
     }
-    return g.get(toHex(structTagBytes(member)))
+    for (const [tag, value] of members) if (sameBytes(tag, member.bytes)) return value
+    return undefined
   }
 
   /** The slot of resource `t` at `address`, loaded on first use. */
   resource(address: AccountAddress, t: StructKind): GlobalSlot {
-    const key = toHex(address) + typeName(t)
+    const info = tagInfoOf(t)
+    const key = addressKey(address) + info.key
     let slot = this.resources.get(key)
     if (slot === undefined) {
-      const tag = structTagOf(t)
       let bytes: Uint8Array | undefined
-      if (t.def.groupTag !== undefined) bytes = this.readGroupMember(address, t.def.groupTag, tag)
+      if (t.def.groupTag !== undefined) bytes = this.readGroupMember(address, t.def.groupTag, info)
       else {
-        bytes = this.view.resource(address, tag)
+        bytes = this.view.resource(address, info.tag, info.bytes)
         this.gas.chargeRead(bytes?.length ?? 0)
       }
       slot = { box: [bytes === undefined ? undefined : deserializeValue(bytes, t)] }
@@ -100,5 +157,3 @@ export class Session {
     return slot
   }
 }
-
-const typeKeyOfTag = (t: StructTag): string => toHex(structTagBytes(t))

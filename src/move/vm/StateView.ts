@@ -13,10 +13,13 @@ export interface StateView {
     address: AccountAddress,
     name: string
   ) => { readonly bytes: Uint8Array; readonly version: bigint } | undefined
-  /** BCS of a resource stored under its own key (not a group member). */
-  readonly resource: (address: AccountAddress, tag: StructTag) => Uint8Array | undefined
+  /**
+   * BCS of a resource stored under its own key (not a group member). `tagBytes`, when given, is
+   * BCS(tag), which the VM caches per type so that building the key allocates little.
+   */
+  readonly resource: (address: AccountAddress, tag: StructTag, tagBytes?: Uint8Array) => Uint8Array | undefined
   /** BCS of a resource group: a map from member StructTag to member bytes. */
-  readonly resourceGroup: (address: AccountAddress, group: StructTag) => Uint8Array | undefined
+  readonly resourceGroup: (address: AccountAddress, group: StructTag, tagBytes?: Uint8Array) => Uint8Array | undefined
   /** BCS of a table item's value. */
   readonly tableItem: (handle: AccountAddress, key: Uint8Array) => Uint8Array | undefined
 }
@@ -33,19 +36,70 @@ const keyBytes = (write: (w: BcsWriter) => void): Uint8Array => {
   return w.toBytes()
 }
 
+/** BCS(StateKey::AccessPath{address, path: [kind] ++ tagBytes}) by concatenation (path < 128 bytes: one uleb byte). */
+const accessPathKey = (address: AccountAddress, kind: number, tagBytes: Uint8Array): Uint8Array => {
+  const pathLen = 1 + tagBytes.length
+  const lenBytes = pathLen < 0x80 ? 1 : pathLen < 0x4000 ? 2 : 3
+  const out = new Uint8Array(1 + 32 + lenBytes + pathLen)
+  out[0] = 0
+  out.set(address, 1)
+  let o = 33
+  let n = pathLen
+  while (n >= 0x80) {
+    out[o++] = (n & 0x7f) | 0x80
+    n >>>= 7
+  }
+  out[o++] = n
+  out[o++] = kind
+  out.set(tagBytes, o)
+  return out
+}
+
+const utf8 = new TextEncoder()
+
+/** BCS(StateKey) of a module: AccessPath{address, path: Code(ModuleId{address, name})}, by concatenation. */
+const moduleKeyBytes = (address: AccountAddress, name: string): Uint8Array => {
+  const nameBytes = utf8.encode(name)
+  if (nameBytes.length >= 0x80) return new Uint8Array(0)
+  const pathLen = 1 + 32 + 1 + nameBytes.length
+  const out = new Uint8Array(1 + 32 + 1 + pathLen)
+  out[0] = 0
+  out.set(address, 1)
+  out[33] = pathLen
+  out[34] = 0
+  out.set(address, 35)
+  out[67] = nameBytes.length
+  out.set(nameBytes, 68)
+  return out
+}
+
 /** A StateView over a key-value reader whose keys are BCS(StateKey). */
 export const stateViewFromReader = (reader: KeyValueReader): StateView => ({
   module: (address, name) => {
+    // Identifiers are at most 255 bytes; the concatenated form covers names under 128 (every real one).
+    const fast = moduleKeyBytes(address, name)
     const v = reader.getVersioned(
-      keyBytes((w) => writeStateKey(w, { _tag: "AccessPath", address, path: { _tag: "Code", module: { address, name } } }))
+      fast.length > 0
+        ? fast
+        : keyBytes((w) =>
+            writeStateKey(w, { _tag: "AccessPath", address, path: { _tag: "Code", module: { address, name } } })
+          )
     )
     return v === undefined ? undefined : { bytes: v.value, version: v.version }
   },
-  resource: (address, tag) =>
-    reader.get(keyBytes((w) => writeStateKey(w, { _tag: "AccessPath", address, path: { _tag: "Resource", struct: tag } }))),
-  resourceGroup: (address, group) =>
+  resource: (address, tag, tagBytes) =>
     reader.get(
-      keyBytes((w) => writeStateKey(w, { _tag: "AccessPath", address, path: { _tag: "ResourceGroup", struct: group } }))
+      tagBytes !== undefined
+        ? accessPathKey(address, 1, tagBytes)
+        : keyBytes((w) => writeStateKey(w, { _tag: "AccessPath", address, path: { _tag: "Resource", struct: tag } }))
+    ),
+  resourceGroup: (address, group, tagBytes) =>
+    reader.get(
+      tagBytes !== undefined
+        ? accessPathKey(address, 2, tagBytes)
+        : keyBytes((w) =>
+            writeStateKey(w, { _tag: "AccessPath", address, path: { _tag: "ResourceGroup", struct: group } })
+          )
     ),
   tableItem: (handle, key) => reader.get(keyBytes((w) => writeStateKey(w, { _tag: "TableItem", handle, key })))
 })

@@ -1,4 +1,3 @@
-import { addressToShortString } from "../../domain/AccountAddress.js"
 import type { StructTag, TypeTag } from "../../domain/TypeTag.js"
 import { vmError } from "./VmError.js"
 
@@ -70,6 +69,8 @@ export interface StructType {
   /** Undefined for a plain struct. */
   readonly variants: ReadonlyArray<VariantType> | undefined
   readonly isNative: boolean
+  /** `0x1::coin::CoinStore` (short address), computed once. */
+  readonly qualifiedName: string
   /** The resource group this struct belongs to (metadata attribute), when it is a group member. */
   groupTag?: StructTag | undefined
 }
@@ -284,7 +285,7 @@ export const typeName = (t: Type): string => {
     case 15:
       return `vector<${typeName(t.elem)}>`
     case 16: {
-      const base = `${addressToShortString(t.def.address)}::${t.def.module}::${t.def.name}`
+      const base = t.def.qualifiedName
       return t.args.length === 0 ? base : `${base}<${t.args.map(typeName).join(", ")}>`
     }
     case 17:

@@ -20,7 +20,13 @@ export const compileCode = (code: ReadonlyArray<Instruction>, kind: Uint8Array):
   const arg = new Int32Array(n)
   const big: Array<bigint | undefined> = new Array(n)
   for (let pc = 0; pc < n; pc++) {
-    const i = code[pc]! as Instruction & { offset?: number; index?: number; value?: number | bigint; count?: bigint; mask?: bigint }
+    const i = code[pc]! as Instruction & {
+      offset?: number
+      index?: number
+      value?: number | bigint
+      count?: bigint
+      mask?: bigint
+    }
     op[pc] = i.op
     if (i.offset !== undefined) arg[pc] = i.offset
     else if (i.index !== undefined) arg[pc] = i.index

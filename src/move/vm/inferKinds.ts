@@ -71,7 +71,8 @@ export const inferKinds = (m: CompiledModule, def: FunctionDefinition): Uint8Arr
   const handle = m.functionHandles[def.function]!
   const locals = [...m.signatures[handle.parameters]!, ...m.signatures[code.locals]!]
   const leaders = new Uint8Array(n + 1)
-  for (const i of code.code) if (i.op === Opcode.BrTrue || i.op === Opcode.BrFalse || i.op === Opcode.Branch) leaders[i.offset] = 1
+  for (const i of code.code)
+    if (i.op === Opcode.BrTrue || i.op === Opcode.BrFalse || i.op === Opcode.Branch) leaders[i.offset] = 1
   let stack: SignatureToken[] = []
   const pop = (): SignatureToken => stack.pop() ?? UNKNOWN
   const popN = (k: number): void => {
@@ -88,7 +89,9 @@ export const inferKinds = (m: CompiledModule, def: FunctionDefinition): Uint8Arr
   }
   const structType = (defIdx: number, tyArgs: ReadonlyArray<SignatureToken>): SignatureToken => {
     const sh = m.structDefs[defIdx]!.structHandle
-    return tyArgs.length ? { _tag: "StructInstantiation", handle: sh, typeArgs: tyArgs } : { _tag: "Struct", handle: sh }
+    return tyArgs.length
+      ? { _tag: "StructInstantiation", handle: sh, typeArgs: tyArgs }
+      : { _tag: "Struct", handle: sh }
   }
   for (let pc = 0; pc < n; pc++) {
     if (leaders[pc]) stack = []

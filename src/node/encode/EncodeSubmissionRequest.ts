@@ -4,12 +4,11 @@
  * `signature`) are ignored, as the reference does; every number is a decimal string.
  */
 import { Result, Schema } from "effect"
-import { fromHex } from "../../bcs/index.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
 import { parseIdentifier } from "../../domain/Identifier.js"
 import type { TypeTag } from "../../domain/TypeTag.js"
 import { parseTypeTag } from "../../domain/TypeTagString.js"
-import { addressFromJson, decimalIntegerFromJson } from "../../move/json/jsonToBcs.js"
+import { addressFromJson, decimalIntegerFromJson, hexBytesFromJson } from "../../move/json/jsonToBcs.js"
 import { EncodeError } from "./EncodeError.js"
 
 const EntryFunctionPayloadJson = Schema.Struct({
@@ -29,7 +28,7 @@ const ScriptPayloadJson = Schema.Struct({
 const MultisigPayloadJson = Schema.Struct({
   type: Schema.Literal("multisig_payload"),
   multisig_address: Schema.String,
-  transaction_payload: Schema.optionalKey(EntryFunctionPayloadJson)
+  transaction_payload: Schema.optionalKey(Schema.NullOr(EntryFunctionPayloadJson))
 })
 
 const ModuleBundlePayloadJson = Schema.Struct({ type: Schema.Literal("module_bundle_payload") })
@@ -42,7 +41,10 @@ export const TransactionPayloadJson = Schema.Union([
   ModuleBundlePayloadJson
 ])
 
-/** `EncodeSubmissionRequest`: the flattened `UserTransactionRequestInner` plus `secondary_signers`. */
+/**
+ * `EncodeSubmissionRequest`: the flattened `UserTransactionRequestInner` plus `secondary_signers`.
+ * Optional fields may be absent or `null` (serde's `Option`): both mean absent.
+ */
 export const EncodeSubmissionRequestJson = Schema.Struct({
   sender: Schema.String,
   sequence_number: Schema.String,
@@ -50,8 +52,8 @@ export const EncodeSubmissionRequestJson = Schema.Struct({
   gas_unit_price: Schema.String,
   expiration_timestamp_secs: Schema.String,
   payload: TransactionPayloadJson,
-  secondary_signers: Schema.optionalKey(Schema.Array(Schema.String)),
-  replay_protection_nonce: Schema.optionalKey(Schema.String)
+  secondary_signers: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.String))),
+  replay_protection_nonce: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 export type EncodeSubmissionRequestJson = typeof EncodeSubmissionRequestJson.Type
 
@@ -115,23 +117,29 @@ const field = <A>(name: string, r: Result.Result<A, { readonly message: string }
 const u64 = (name: string, s: string): bigint => field(name, decimalIntegerFromJson(s, "u64"))
 const address = (name: string, s: string): AccountAddress => field(name, addressFromJson(s))
 
-/** `EntryFunctionId::from_str`: `<address>::<module>::<function>`. */
+/**
+ * `EntryFunctionId::from_str`: `<address>::<module>::<function>`, split at the last `::`, both names
+ * valid identifiers. A failure is a body parse error, as the reference parses the id with the body.
+ */
 const parseEntryFunctionId = (s: string): EntryFunctionId => {
+  const bad = (why: string): never =>
+    parseError(`failed to parse "string(EntryFunctionId)": invalid entry function id ${JSON.stringify(s)}: ${why}`)
   const last = s.lastIndexOf("::")
   const moduleId = last < 0 ? "" : s.slice(0, last)
   const first = moduleId.lastIndexOf("::")
-  if (last < 0 || first < 0) return parseError(`Invalid entry function ID ${JSON.stringify(s)}`)
-  const addr = field("function", addressFromJson(moduleId.slice(0, first)))
-  return { address: addr, module: moduleId.slice(first + 2), name: s.slice(last + 2) }
+  if (last < 0 || first < 0) return bad("expected <address>::<module>::<function>")
+  const addr = addressFromJson(moduleId.slice(0, first))
+  if (Result.isFailure(addr)) return bad(addr.failure.message)
+  const module = moduleId.slice(first + 2)
+  const name = s.slice(last + 2)
+  if (Result.isFailure(parseIdentifier(module))) bad(`invalid module name ${JSON.stringify(module)}`)
+  if (Result.isFailure(parseIdentifier(name))) bad(`invalid function name ${JSON.stringify(name)}`)
+  return { address: addr.success, module, name }
 }
 
-/** `verify`: identifiers valid and type arguments parseable within the nesting limit (8). */
+/** `verify`: type arguments parse, nested at most 8 deep (`MAX_RECURSIVE_TYPES_ALLOWED`). */
 const verifyEntryFunction = (p: typeof EntryFunctionPayloadJson.Type): EntryFunctionRequest => {
   const fn = parseEntryFunctionId(p.function)
-  const m = parseIdentifier(fn.module)
-  if (Result.isFailure(m)) verifyError(`invalid Move module name: ${fn.module}`)
-  const n = parseIdentifier(fn.name)
-  if (Result.isFailure(n)) verifyError(`invalid Move function name: ${fn.name}`)
   return { function: fn, typeArguments: verifyTypeArguments(p.type_arguments), arguments: p.arguments }
 }
 
@@ -146,16 +154,14 @@ const toPayload = (p: EncodeSubmissionRequestJson["payload"]): RequestPayload =>
     case "entry_function_payload":
       return { _tag: "EntryFunction", ...verifyEntryFunction(p) }
     case "script_payload": {
-      const bytecode = fromHex(p.code.bytecode)
-      if (bytecode === undefined)
-        return parseError(`failed to parse "code.bytecode": invalid hex ${JSON.stringify(p.code.bytecode)}`)
+      const bytecode = field("code.bytecode", hexBytesFromJson(p.code.bytecode))
       return { _tag: "Script", bytecode, typeArguments: verifyTypeArguments(p.type_arguments), arguments: p.arguments }
     }
     case "multisig_payload":
       return {
         _tag: "Multisig",
         multisigAddress: address("multisig_address", p.multisig_address),
-        inner: p.transaction_payload === undefined ? undefined : verifyEntryFunction(p.transaction_payload)
+        inner: p.transaction_payload == null ? undefined : verifyEntryFunction(p.transaction_payload)
       }
     case "module_bundle_payload":
       return verifyError("Module bundle payload has been removed")
@@ -181,9 +187,9 @@ export const parseEncodeSubmissionRequest = (body: unknown): Result.Result<Encod
       maxGasAmount: u64("max_gas_amount", j.max_gas_amount),
       gasUnitPrice: u64("gas_unit_price", j.gas_unit_price),
       expirationTimestampSecs: u64("expiration_timestamp_secs", j.expiration_timestamp_secs),
-      secondarySigners: j.secondary_signers?.map((s) => address("secondary_signers", s)),
+      secondarySigners: j.secondary_signers?.map((s) => address("secondary_signers", s)) ?? undefined,
       replayProtectionNonce:
-        j.replay_protection_nonce === undefined ? undefined : u64("replay_protection_nonce", j.replay_protection_nonce)
+        j.replay_protection_nonce == null ? undefined : u64("replay_protection_nonce", j.replay_protection_nonce)
     }
     return Result.succeed({ ...scalars, payload: toPayload(j.payload) })
   } catch (e) {

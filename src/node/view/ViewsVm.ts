@@ -55,7 +55,13 @@ export const ViewsVmLayer = Layer.effect(
         if (Result.isFailure(answer)) {
           const f = answer.failure
           return yield* Effect.fail(
-            new ApiError({ status: f.status, code: f.code, message: f.message, vmErrorCode: f.vmErrorCode, ledger: info })
+            new ApiError({
+              status: f.status,
+              code: f.code,
+              message: f.message,
+              vmErrorCode: f.vmErrorCode,
+              ledger: info
+            })
           )
         }
         return { ledger: info, value: answer.success }

@@ -62,7 +62,13 @@ export const parseJsonViewRequest = (body: unknown): Result.Result<JsonViewCall,
     if (Result.isFailure(parsed)) return fail("parse", `Parse error: ${parsed.failure.message}`)
     tyArgs.push(parsed.success)
   }
-  return Result.succeed({ _tag: "Json", module: id.success.module, function: id.success.function, tyArgs, args: b.arguments })
+  return Result.succeed({
+    _tag: "Json",
+    module: id.success.module,
+    function: id.success.function,
+    tyArgs,
+    args: b.arguments
+  })
 }
 
 /** Type-tag nesting allowed in a BCS body (`MAX_RECURSIVE_TYPES_ALLOWED`). */

@@ -95,7 +95,9 @@ export const runView = (
   if (call._tag === "Json") {
     const unit = modules(call.module.address, call.module.name)
     if (unit === undefined) return Result.fail(invalid(`Module ${moduleName(call.module)} not found`))
-    const def = unit.functionDefs.find((d) => unit.identifiers[unit.functionHandles[d.function]!.name] === call.function)
+    const def = unit.functionDefs.find(
+      (d) => unit.identifiers[unit.functionHandles[d.function]!.name] === call.function
+    )
     if (def === undefined)
       return Result.fail(invalid(`could not find view function by ${moduleName(call.module)}::${call.function}`))
     const handle = unit.functionHandles[def.function]!
@@ -109,7 +111,11 @@ export const runView = (
     if (Result.isFailure(converted)) return Result.fail(invalid(converted.failure))
     args = converted.success
   } else args = call.args
-  const outcome = vm.call(view, { module: call.module, function: call.function, tyArgs: call.tyArgs, args }, { maxGas, view: true })
+  const outcome = vm.call(
+    view,
+    { module: call.module, function: call.function, tyArgs: call.tyArgs, args },
+    { maxGas, view: true }
+  )
   if (outcome._tag !== "Success") return Result.fail(describeFailure(outcome))
   const json = renderJson(modules, outcome.returnTypes, outcome.values)
   if (Result.isFailure(json))

@@ -143,6 +143,9 @@ describe("jsonToBcs rules (aptos-api-behaviour §1.11)", () => {
     expect(err(jsonToBcs(Layouts.address, "0x1i"))).toBe(
       "Invalid account address: Hex characters are invalid: Invalid character 'i' at position 63"
     )
+    expect(err(jsonToBcs(Layouts.address, "0xzz1"))).toBe(
+      "Invalid account address: Hex characters are invalid: Invalid character 'z' at position 61"
+    )
     expect(err(jsonToBcs(Layouts.address, "0x"))).toMatch(/too short/)
     expect(err(jsonToBcs(Layouts.address, "0x" + "1".repeat(65)))).toMatch(/too long/)
     expect(err(jsonToBcs(Layouts.address, 1))).toBe("invalid type: number, expected a string")
@@ -154,6 +157,7 @@ describe("jsonToBcs rules (aptos-api-behaviour §1.11)", () => {
     expect(hexOf(jsonToBcs(vec(Layouts.u8), "0x"))).toBe("00")
     expect(err(jsonToBcs(vec(Layouts.u8), [1, 2]))).toBe("invalid type: sequence, expected a string")
     expect(err(jsonToBcs(vec(Layouts.u8), "0xabc"))).toMatch(/Odd number of digits/)
+    expect(err(jsonToBcs(vec(Layouts.u8), "0x0xab"))).toMatch(/Invalid character 'x' at position 1/)
     expect(hexOf(jsonToBcs(vec(vec(Layouts.u8)), ["0x01", "0x0203"]))).toBe("020101020203")
     expect(hexOf(jsonToBcs(vec(Layouts.bool), [true, false]))).toBe("020100")
     expect(err(jsonToBcs(vec(Layouts.u64), "1"))).toMatch(/^expected vector<u64>/)

@@ -28,7 +28,8 @@ const outcome = (f: () => number | bigint): bigint | "ARITHMETIC_ERROR" => {
     throw e
   }
 }
-const model = (lo: bigint, hi: bigint, r: bigint): bigint | "ARITHMETIC_ERROR" => (r < lo || r > hi ? "ARITHMETIC_ERROR" : r)
+const model = (lo: bigint, hi: bigint, r: bigint): bigint | "ARITHMETIC_ERROR" =>
+  r < lo || r > hi ? "ARITHMETIC_ERROR" : r
 
 describe("integer arithmetic", () => {
   for (const { kind, bits, signed } of KINDS) {

@@ -40,12 +40,48 @@ interface Fn {
 
 const fns: Fn[] = [
   { name: "spin", params: 0, returns: 1, locals: 0, code: [br(Opcode.Branch, 0)] },
-  { name: "recurse", params: 1, returns: 1, locals: 0, code: [ix(Opcode.CopyLoc, 0), ix(Opcode.Call, 1), op(Opcode.Ret)] },
-  { name: "add", params: 2, returns: 1, locals: 0, code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Add), op(Opcode.Ret)] },
-  { name: "sub", params: 2, returns: 1, locals: 0, code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Sub), op(Opcode.Ret)] },
-  { name: "div", params: 2, returns: 1, locals: 0, code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Div), op(Opcode.Ret)] },
-  { name: "shl", params: 3, returns: 1, locals: 0, code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Shl), op(Opcode.Ret)] },
-  { name: "add8", params: 4, returns: 5, locals: 0, code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Add), op(Opcode.Ret)] },
+  {
+    name: "recurse",
+    params: 1,
+    returns: 1,
+    locals: 0,
+    code: [ix(Opcode.CopyLoc, 0), ix(Opcode.Call, 1), op(Opcode.Ret)]
+  },
+  {
+    name: "add",
+    params: 2,
+    returns: 1,
+    locals: 0,
+    code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Add), op(Opcode.Ret)]
+  },
+  {
+    name: "sub",
+    params: 2,
+    returns: 1,
+    locals: 0,
+    code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Sub), op(Opcode.Ret)]
+  },
+  {
+    name: "div",
+    params: 2,
+    returns: 1,
+    locals: 0,
+    code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Div), op(Opcode.Ret)]
+  },
+  {
+    name: "shl",
+    params: 3,
+    returns: 1,
+    locals: 0,
+    code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Shl), op(Opcode.Ret)]
+  },
+  {
+    name: "add8",
+    params: 4,
+    returns: 5,
+    locals: 0,
+    code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Add), op(Opcode.Ret)]
+  },
   { name: "cast8", params: 1, returns: 5, locals: 0, code: [ix(Opcode.MoveLoc, 0), op(Opcode.CastU8), op(Opcode.Ret)] },
   {
     name: "grow",
@@ -142,5 +178,7 @@ export const testModuleBytes: Uint8Array = serializeModule(testModule)
 export const withTestModule = (base: StateView): StateView => ({
   ...base,
   module: (address, name) =>
-    address[30] === 0xca && address[31] === 0xfe && name === "t" ? { bytes: testModuleBytes, version: 1n } : base.module(address, name)
+    address[30] === 0xca && address[31] === 0xfe && name === "t"
+      ? { bytes: testModuleBytes, version: 1n }
+      : base.module(address, name)
 })

@@ -12,7 +12,9 @@ const ONE = addressFromNumber(1)
 const devnet = genesisState("devnet")
 const vm = new MoveVm()
 const typeOf = (s: string, m: string, typeArgs: Parameters<MoveVm["typeFromTag"]>[0][] = []): Type =>
-  vm.loader.withView(devnet.view, () => vm.typeFromTag({ _tag: "struct", struct: { address: ONE, module: m, name: s, typeArgs } }))
+  vm.loader.withView(devnet.view, () =>
+    vm.typeFromTag({ _tag: "struct", struct: { address: ONE, module: m, name: s, typeArgs } })
+  )
 
 const u64 = PRIMITIVES[4]!
 const types: Type[] = [
@@ -34,12 +36,13 @@ describe("value BCS", () => {
   it("stored resources decode and re-encode byte for byte", () => {
     let checked = 0
     for (const e of devnet.entries) {
-      if (e.key._tag !== "AccessPath" || e.key.path._tag !== "Resource" || !("data" in e.op)) continue
+      const op = e.op
+      if (e.key._tag !== "AccessPath" || e.key.path._tag !== "Resource" || !("data" in op)) continue
       const s = e.key.path.struct
       if (s.typeArgs.length > 0) continue
       const t = vm.loader.withView(devnet.view, () => vm.typeFromTag({ _tag: "struct", struct: s }))
-      const v = vm.loader.withView(devnet.view, () => deserializeValue(e.op.data, t))
-      expect(vm.loader.withView(devnet.view, () => serializeValue(v, t))).toEqual(e.op.data)
+      const v = vm.loader.withView(devnet.view, () => deserializeValue(op.data, t))
+      expect(vm.loader.withView(devnet.view, () => serializeValue(v, t))).toEqual(op.data)
       checked++
     }
     expect(checked).toBeGreaterThan(50)

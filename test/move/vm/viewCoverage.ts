@@ -12,8 +12,14 @@ import { serializeValue } from "../../../src/move/vm/ValueBcs.js"
 import type { GenesisState } from "./genesisState.js"
 
 const ONE = addressFromNumber(1)
-const aptosCoin: TypeTag = { _tag: "struct", struct: { address: ONE, module: "aptos_coin", name: "AptosCoin", typeArgs: [] } }
-const objectCore: TypeTag = { _tag: "struct", struct: { address: ONE, module: "object", name: "ObjectCore", typeArgs: [] } }
+const aptosCoin: TypeTag = {
+  _tag: "struct",
+  struct: { address: ONE, module: "aptos_coin", name: "AptosCoin", typeArgs: [] }
+}
+const objectCore: TypeTag = {
+  _tag: "struct",
+  struct: { address: ONE, module: "object", name: "ObjectCore", typeArgs: [] }
+}
 
 /** A plausible value of `t`: `address` for addresses, zero/empty/None elsewhere. */
 export const sampleValue = (t: Type, address: Uint8Array, depth = 0): Value => {

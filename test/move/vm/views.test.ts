@@ -16,7 +16,12 @@ const ONE = addressFromNumber(1)
 const FAUCET = addressFromNumber(0xa550c18)
 const APT_METADATA = addressFromNumber(0xa)
 const U64_MAX = (1n << 64n) - 1n
-const tag = (module: string, name: string, typeArgs: TypeTag[] = []): StructTag => ({ address: ONE, module, name, typeArgs })
+const tag = (module: string, name: string, typeArgs: TypeTag[] = []): StructTag => ({
+  address: ONE,
+  module,
+  name,
+  typeArgs
+})
 const aptosCoin: TypeTag = { _tag: "struct", struct: tag("aptos_coin", "AptosCoin") }
 const objectCore: TypeTag = { _tag: "struct", struct: tag("object", "ObjectCore") }
 
@@ -30,10 +35,18 @@ const call = (
   args: Uint8Array[],
   view = devnet.view,
   asView = true
-): CallOutcome => vm.call(view, { module: { address: ONE, name: module }, function: fn, tyArgs, args }, { maxGas: 2_000_000n, view: asView })
+): CallOutcome =>
+  vm.call(
+    view,
+    { module: { address: ONE, name: module }, function: fn, tyArgs, args },
+    { maxGas: 2_000_000n, view: asView }
+  )
 
 const single = (o: CallOutcome): BcsReader => {
-  if (o._tag !== "Success") throw new Error(`expected success, got ${o._tag}: ${JSON.stringify(o, (_k, v) => (typeof v === "bigint" ? String(v) : v))}`)
+  if (o._tag !== "Success")
+    throw new Error(
+      `expected success, got ${o._tag}: ${JSON.stringify(o, (_k, v) => (typeof v === "bigint" ? String(v) : v))}`
+    )
   expect(o.values).toHaveLength(1)
   return new BcsReader(o.values[0]!)
 }
@@ -198,8 +211,19 @@ describe("devnet genesis views", () => {
 describe("mainnet (2022, bytecode v5) genesis", () => {
   const mainnet = genesisState("mainnet")
   const vm = new MoveVm()
-  const call = (module: string, fn: string, tyArgs: TypeTag[], args: Uint8Array[], view = mainnet.view, asView = true) =>
-    vm.call(view, { module: { address: ONE, name: module }, function: fn, tyArgs, args }, { maxGas: 2_000_000n, view: asView })
+  const call = (
+    module: string,
+    fn: string,
+    tyArgs: TypeTag[],
+    args: Uint8Array[],
+    view = mainnet.view,
+    asView = true
+  ) =>
+    vm.call(
+      view,
+      { module: { address: ONE, name: module }, function: fn, tyArgs, args },
+      { maxGas: 2_000_000n, view: asView }
+    )
   const coinStore = (() => {
     for (const e of mainnet.entries)
       if (e.key._tag === "AccessPath" && e.key.path._tag === "Resource" && e.key.path.struct.name === "CoinStore")

@@ -8,15 +8,15 @@ import {
   MultiAgentTransaction,
   parseTypeTag,
   RawTransaction,
+  type SimpleEntryFunctionArgumentTypes,
   SimpleTransaction,
   TransactionExecutableEmpty,
   TransactionExecutableEntryFunction,
   TransactionExtraConfigV1,
   TransactionInnerPayloadV1,
+  type TransactionPayload,
   TransactionPayloadEntryFunction,
-  TransactionPayloadMultiSig,
-  type SimpleEntryFunctionArgumentTypes,
-  type TransactionPayload
+  TransactionPayloadMultiSig
 } from "@aptos-labs/ts-sdk"
 import { fromHex } from "../../../src/bcs/index.js"
 import type { JsonValue } from "../../../src/move/json/bcsToJson.js"

@@ -8,7 +8,23 @@ import { type NativeFunction, nativeAbort } from "./NativeContext.js"
 /** Abort code of a failed BCS (de)serialisation in a native (`NFE_BCS_SERIALIZATION_FAILURE`). */
 export const NFE_BCS_SERIALIZATION_FAILURE = 0x1c5n
 
-const FIXED: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 4, 4: 8, 5: 16, 6: 32, 7: 1, 8: 2, 9: 4, 10: 8, 11: 16, 12: 32, 13: 32, 14: 32 }
+const FIXED: Record<number, number> = {
+  0: 1,
+  1: 1,
+  2: 2,
+  3: 4,
+  4: 8,
+  5: 16,
+  6: 32,
+  7: 1,
+  8: 2,
+  9: 4,
+  10: 8,
+  11: 16,
+  12: 32,
+  13: 32,
+  14: 32
+}
 
 /** Serialised size when every value of `t` has the same size; undefined otherwise. */
 const constantSize = (t: Type, depth: number): number | undefined => {
@@ -31,7 +47,8 @@ export const bcsNatives: Record<string, NativeFunction> = {
     try {
       bytes = serializeValue(deref(v), t!)
     } catch (e) {
-      if (e instanceof VmError && e.status === "VALUE_SERIALIZATION_ERROR") return nativeAbort(ctx, NFE_BCS_SERIALIZATION_FAILURE)
+      if (e instanceof VmError && e.status === "VALUE_SERIALIZATION_ERROR")
+        return nativeAbort(ctx, NFE_BCS_SERIALIZATION_FAILURE)
       throw e
     }
     chargeBytes(ctx, bytes.length)
@@ -42,7 +59,8 @@ export const bcsNatives: Record<string, NativeFunction> = {
     try {
       bytes = serializeValue(deref(v), t!)
     } catch (e) {
-      if (e instanceof VmError && e.status === "VALUE_SERIALIZATION_ERROR") return nativeAbort(ctx, NFE_BCS_SERIALIZATION_FAILURE)
+      if (e instanceof VmError && e.status === "VALUE_SERIALIZATION_ERROR")
+        return nativeAbort(ctx, NFE_BCS_SERIALIZATION_FAILURE)
       throw e
     }
     chargeBytes(ctx, bytes.length)

@@ -35,6 +35,9 @@ const modules: Record<string, Record<string, NativeFunction>> = {
   aptos_hash: aptosHashNatives,
   signer: signerNatives,
   create_signer: createSignerNatives,
+  /** The 2022 framework created signers through these friends of `create_signer`'s predecessor. */
+  account: createSignerNatives,
+  genesis: createSignerNatives,
   type_info: typeInfoNatives,
   cmp: cmpNatives,
   mem: memNatives,
@@ -53,5 +56,7 @@ const modules: Record<string, Record<string, NativeFunction>> = {
 
 /** The natives of the Aptos framework at 0x1 this VM implements. */
 export const frameworkNatives: NativeTable = new Map(
-  Object.entries(modules).flatMap(([module, fns]) => Object.entries(fns).map(([fn, impl]) => [`0x1::${module}::${fn}`, impl]))
+  Object.entries(modules).flatMap(([module, fns]) =>
+    Object.entries(fns).map(([fn, impl]) => [`0x1::${module}::${fn}`, impl])
+  )
 )

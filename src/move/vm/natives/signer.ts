@@ -1,4 +1,4 @@
-import { Ref, StructValue, signerValue } from "../Value.js"
+import { Ref, type StructValue, signerValue } from "../Value.js"
 import type { NativeFunction } from "./NativeContext.js"
 
 /** `0x1::signer::borrow_address`: a reference to the signer's address field. */

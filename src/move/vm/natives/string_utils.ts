@@ -16,7 +16,20 @@ interface FormatOptions {
   readonly intTypes: boolean
 }
 
-const INT_NAMES: Record<number, string> = { 1: "u8", 2: "u16", 3: "u32", 4: "u64", 5: "u128", 6: "u256", 7: "i8", 8: "i16", 9: "i32", 10: "i64", 11: "i128", 12: "i256" }
+const INT_NAMES: Record<number, string> = {
+  1: "u8",
+  2: "u16",
+  3: "u32",
+  4: "u64",
+  5: "u128",
+  6: "u256",
+  7: "i8",
+  8: "i16",
+  9: "i32",
+  10: "i64",
+  11: "i128",
+  12: "i256"
+}
 
 /** Move values as `string_utils::to_string` prints them (a close rendering of the reference's). */
 const format = (t: Type, v: Value, o: FormatOptions, depth: number): string => {
@@ -102,12 +115,17 @@ const formatList = (ctx: NativeContext, fmt: string, items: Array<[Type, Value]>
 export const stringUtilsNatives: Record<string, NativeFunction> = {
   native_format: (_c, [t], [v, typeTag, canonicalize, singleLine, intTypes]) => [
     makeString(
-      format(t!, deref(v), {
-        typeTag: typeTag as boolean,
-        canonicalize: canonicalize as boolean,
-        singleLine: singleLine as boolean,
-        intTypes: intTypes as boolean
-      }, 0)
+      format(
+        t!,
+        deref(v),
+        {
+          typeTag: typeTag as boolean,
+          canonicalize: canonicalize as boolean,
+          singleLine: singleLine as boolean,
+          intTypes: intTypes as boolean
+        },
+        0
+      )
     )
   ],
   native_format_list: (ctx, [t], [fmt, v]) => {

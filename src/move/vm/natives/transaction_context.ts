@@ -1,4 +1,5 @@
 import { sha3_256 } from "@noble/hashes/sha3.js"
+import { abortCodeNamed } from "../moduleMetadata.js"
 import { ONE } from "./helpers.js"
 import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeContext.js"
 
@@ -13,9 +14,7 @@ let counter = 0n
 
 const notAvailable = (ctx: NativeContext): never => {
   const m = ctx.loader.load(ONE, "transaction_context")
-  let code = 1n
-  for (const [c, e] of m.metadata.errors) if (e.name === "ETRANSACTION_CONTEXT_NOT_AVAILABLE") code = c
-  return nativeAbort(ctx, code)
+  return nativeAbort(ctx, abortCodeNamed(m.metadata, "ETRANSACTION_CONTEXT_NOT_AVAILABLE") ?? 1n)
 }
 
 export const transactionContextNatives: Record<string, NativeFunction> = {

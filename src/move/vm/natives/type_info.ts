@@ -12,7 +12,11 @@ export const typeInfoNatives: Record<string, NativeFunction> = {
     if (t === undefined || t.k !== 16) return nativeAbort(ctx, E_EXPECTED_STRUCT)
     const name = t.args.length === 0 ? t.def.name : typeName(t).split("::").slice(2).join("::")
     return [
-      new StructValue(-1, [t.def.address, Array.from(utf8Encoder.encode(t.def.module)), Array.from(utf8Encoder.encode(name))])
+      new StructValue(-1, [
+        t.def.address,
+        Array.from(utf8Encoder.encode(t.def.module)),
+        Array.from(utf8Encoder.encode(name))
+      ])
     ]
   },
   type_name: (_c, [t]) => [makeString(typeName(t!))],

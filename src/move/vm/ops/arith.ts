@@ -26,23 +26,36 @@ BIG_MAX[K.I256] = (1n << 255n) - 1n
 
 const overflow = (what: string): never => vmError("ARITHMETIC_ERROR", what)
 
+/** An operand kind the stack-type pass could not determine is a VM bug, never an unchecked result. */
+const unknownKind = (kind: number): never => vmError("INTERNAL_TYPE_ERROR", `no integer kind for operand (${kind})`)
+
 const checkNum = (kind: number, r: number, what: string): number => {
-  if (r > NUM_MAX[kind]! || r < NUM_MIN[kind]!) overflow(what)
+  const max = NUM_MAX[kind]
+  if (max === undefined) unknownKind(kind)
+  if (r > max! || r < NUM_MIN[kind]!) overflow(what)
   return r
 }
 const checkBig = (kind: number, r: bigint, what: string): bigint => {
-  if (r > BIG_MAX[kind]! || r < BIG_MIN[kind]!) overflow(what)
+  const max = BIG_MAX[kind]
+  if (max === undefined) unknownKind(kind)
+  if (r > max! || r < BIG_MIN[kind]!) overflow(what)
   return r
 }
 
 export const add = (kind: number, a: any, b: any): number | bigint =>
-  typeof a === "number" ? checkNum(kind, a + b, "addition overflow") : checkBig(kind, (a as bigint) + (b as bigint), "addition overflow")
+  typeof a === "number"
+    ? checkNum(kind, a + b, "addition overflow")
+    : checkBig(kind, (a as bigint) + (b as bigint), "addition overflow")
 
 export const sub = (kind: number, a: any, b: any): number | bigint =>
-  typeof a === "number" ? checkNum(kind, a - b, "subtraction underflow") : checkBig(kind, (a as bigint) - (b as bigint), "subtraction underflow")
+  typeof a === "number"
+    ? checkNum(kind, a - b, "subtraction underflow")
+    : checkBig(kind, (a as bigint) - (b as bigint), "subtraction underflow")
 
 export const mul = (kind: number, a: any, b: any): number | bigint =>
-  typeof a === "number" ? checkNum(kind, a * b, "multiplication overflow") : checkBig(kind, (a as bigint) * (b as bigint), "multiplication overflow")
+  typeof a === "number"
+    ? checkNum(kind, a * b, "multiplication overflow")
+    : checkBig(kind, (a as bigint) * (b as bigint), "multiplication overflow")
 
 export const div = (kind: number, a: any, b: any): number | bigint => {
   if (typeof a === "number") {
@@ -65,6 +78,7 @@ export const mod = (a: any, b: any): number | bigint => {
 
 /** Signed 32-bit-and-narrower results of JS bit operators are folded back into their kind's range. */
 const fold = (kind: number, r: number): number => {
+  if (kind > K.I32) unknownKind(kind)
   if (kind >= K.I8) {
     const s = 32 - BITS[kind]!
     return (r << s) >> s
@@ -72,12 +86,15 @@ const fold = (kind: number, r: number): number => {
   return r >>> 0
 }
 
-export const bitAnd = (kind: number, a: any, b: any): number | bigint => (typeof a === "number" ? fold(kind, a & b) : a & b)
-export const bitOr = (kind: number, a: any, b: any): number | bigint => (typeof a === "number" ? fold(kind, a | b) : a | b)
-export const bitXor = (kind: number, a: any, b: any): number | bigint => (typeof a === "number" ? fold(kind, a ^ b) : a ^ b)
+export const bitAnd = (kind: number, a: any, b: any): number | bigint =>
+  typeof a === "number" ? fold(kind, a & b) : a & b
+export const bitOr = (kind: number, a: any, b: any): number | bigint =>
+  typeof a === "number" ? fold(kind, a | b) : a | b
+export const bitXor = (kind: number, a: any, b: any): number | bigint =>
+  typeof a === "number" ? fold(kind, a ^ b) : a ^ b
 
 export const shl = (kind: number, a: any, n: number): number | bigint => {
-  const bits = BITS[kind]!
+  const bits = BITS[kind] ?? unknownKind(kind)
   if (n >= bits) overflow("shift amount too large")
   if (typeof a === "number") {
     if (kind >= K.I8) return fold(kind, a << n)
@@ -88,14 +105,16 @@ export const shl = (kind: number, a: any, n: number): number | bigint => {
 }
 
 export const shr = (kind: number, a: any, n: number): number | bigint => {
-  const bits = BITS[kind]!
+  const bits = BITS[kind] ?? unknownKind(kind)
   if (n >= bits) overflow("shift amount too large")
   if (typeof a === "number") return kind >= K.I8 ? a >> n : a >>> n
   return a >> BigInt(n)
 }
 
 export const negate = (kind: number, a: any): number | bigint =>
-  typeof a === "number" ? checkNum(kind, a === 0 ? 0 : -a, "negation overflow") : checkBig(kind, -(a as bigint), "negation overflow")
+  typeof a === "number"
+    ? checkNum(kind, a === 0 ? 0 : -a, "negation overflow")
+    : checkBig(kind, -(a as bigint), "negation overflow")
 
 /** Casts: the value may be a number or a bigint of any integer kind; the target's range is checked. */
 export const castTo = (kind: number, v: any): number | bigint => {

@@ -1,0 +1,40 @@
+/**
+ * The Move VM: runs Aptos Move bytecode (v5–v10) against a synchronous `StateView`.
+ *
+ * - `MoveVm`: the entry point; `call(view, {module, function, tyArgs, args}, {maxGas, view})` runs
+ *   one function in a throw-away session and returns BCS results, a Move abort (with its error-map
+ *   entry) or a `VmError`, never throwing. One instance keeps one module cache (per ledger).
+ * - `Loader`: module cache keyed by module id and the version that wrote it; lazily linked
+ *   functions, structs and signatures; generic instantiation bounded in size and depth.
+ * - `Type` / `Value`: runtime types (structs point at their loaded definitions) and values
+ *   (numbers ≤ 32 bits, bigints above, arrays as vectors, `StructValue`, slot `Ref`s, `Closure`s).
+ * - `Interpreter`: decoded code (`compileCode`, operand kinds from `inferKinds`), one dispatch
+ *   switch, frames on an explicit stack (call depth 1024), arithmetic in `ops/arith`.
+ * - `Session`: the run's data cache (resources, resource groups, table items); writes stay in it.
+ * - `natives/`: the framework's natives, one file per module; a missing one is MISSING_DEPENDENCY.
+ * - `GasMeter` / `GasSchedule`: instruction, call, native and storage-read costs from the on-chain
+ *   `GasScheduleV2`, a table lookup per instruction.
+ * - `ValueBcs`: BCS of values by runtime type, depth-limited (128).
+ *
+ * Pure: no I/O; state comes in through `StateView` (`stateViewFromReader` adapts the ledger's reader).
+ */
+export { type CompiledCode, compileCode } from "./compileCode.js"
+export { GasMeter, type GasParams } from "./GasMeter.js"
+export { decodeGasSchedule, type GasSchedule, meterFor, readGasSchedule } from "./GasSchedule.js"
+export { DEFAULT_MAX_BRANCHES, Interpreter, MAX_CALL_DEPTH } from "./Interpreter.js"
+export { type CallTarget, LoadedFunction, LoadedModule, Loader, type ModuleDecoder } from "./Loader.js"
+export { type CallOptions, type CallOutcome, type FunctionCall, MoveVm, type MoveVmOptions } from "./MoveVm.js"
+export { abortCodeNamed, abortInfo, type VmModuleMetadata, vmModuleMetadata } from "./moduleMetadata.js"
+export {
+  frameworkNatives,
+  type NativeContext,
+  type NativeFunction,
+  type NativeResult,
+  type NativeTable
+} from "./natives/index.js"
+export { type EmittedEvent, type GlobalSlot, Session } from "./Session.js"
+export { type KeyValueReader, type StateView, stateViewFromReader } from "./StateView.js"
+export * from "./Type.js"
+export * from "./Value.js"
+export { deserializeValue, MAX_VALUE_DEPTH, serializeValue } from "./ValueBcs.js"
+export * from "./VmError.js"
