@@ -9,6 +9,8 @@ export type AccountAddress = Uint8Array
 
 export const ADDRESS_LENGTH = 32
 
+const HEX_DIGITS = /^[0-9a-fA-F]+$/
+
 export class AddressParseError {
   readonly _tag = "AddressParseError"
   constructor(readonly message: string) {}
@@ -23,7 +25,8 @@ export const parseAddress = (input: string): Result.Result<AccountAddress, Addre
   if (digits.length === 0) return Result.fail(new AddressParseError(`Invalid account address: Hex string is too short`))
   if (digits.length > 64)
     return Result.fail(new AddressParseError(`Invalid account address: Hex string is too long`))
-  const bytes = fromHex(digits.length % 2 === 0 ? digits : "0" + digits)
+  // Digits only: `fromHex` would otherwise accept a second "0x" ("0x0x12").
+  const bytes = HEX_DIGITS.test(digits) ? fromHex(digits.length % 2 === 0 ? digits : "0" + digits) : undefined
   if (bytes === undefined)
     return Result.fail(new AddressParseError(`Invalid account address: Hex characters are invalid`))
   const out = new Uint8Array(ADDRESS_LENGTH)

@@ -19,12 +19,16 @@ const shortFromHex = (h: string): string => {
 
 /**
  * The page is rendered with one native hex conversion for all senders and hashes (copied into one
- * buffer, converted, then sliced): per-value conversions cost more than the copying.
+ * buffer, converted, then sliced): per-value conversions cost more than the copying. Everything in
+ * it is ASCII, so `summariesJsonBytes` encodes it as latin1 (one pass, no UTF-8 length scan).
  */
+export const summariesJsonBytes = (summaries: ReadonlyArray<TransactionSummary>): Uint8Array =>
+  Buffer.from(summariesJson(summaries), "latin1")
+
 export const summariesJson = (summaries: ReadonlyArray<TransactionSummary>): string => {
   const n = summaries.length
   if (n === 0) return "[]"
-  const buf = Buffer.allocUnsafe(n * 64)
+  const buf = Buffer.alloc(n * 64)
   for (let i = 0; i < n; i++) {
     const s = summaries[i]!
     buf.set(s.sender.length === 32 ? s.sender : s.sender.subarray(0, 32), i * 64)

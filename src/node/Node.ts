@@ -9,7 +9,9 @@ import { makeNode } from "./makeNode.js"
 import { Modules } from "./Modules.js"
 import { Summaries } from "./Summaries.js"
 import { TransactionEncoder } from "./TransactionEncoder.js"
+import { TransactionEncoderLive } from "./encode/TransactionEncoderLive.js"
 import { Views } from "./Views.js"
+import { ViewsVmLayer } from "./view/ViewsVm.js"
 
 /** Every answer carries the ledger info it was computed against (for the ledger headers). */
 export interface WithLedger<A> {
@@ -92,9 +94,6 @@ export class Node extends Context.Service<Node, NodeService>()("movenode/node/No
     encoder: Layer.Layer<TransactionEncoder, E2, R2>
   ) => Node.layerNoDeps.pipe(Layer.provide(Layer.mergeAll(Node.serviceLayers, views, encoder)))
 
-  /**
-   * The node over a `Ledger`. Views and transaction encoding are the interim layers (500 "not
-   * implemented yet") until the VM and the encoder provide theirs (then use `layerWith`).
-   */
-  static readonly layer = Node.layerWith(Views.layerNotImplemented, TransactionEncoder.layerNotImplemented)
+  /** The node over a `Ledger`: views run on the Move VM, transactions encoded by the on-chain ABI. */
+  static readonly layer = Node.layerWith(ViewsVmLayer, TransactionEncoderLive)
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
@@ -6,15 +6,15 @@ import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runLayer } from "../../src/cli.js"
 import { MovenodeServer } from "../../src/http/MovenodeServer.js"
+import { genesisPath } from "../support/genesis.js"
 
 /**
  * The whole stack of `movenode run` (LMDB ledger with the devnet genesis, the node services, the
  * server) started in-process, read through the TypeScript SDK as an independent client.
  */
-const GENESIS = "/work/shared/genesis/devnet.blob"
-const available = existsSync(GENESIS)
+const GENESIS = genesisPath("devnet")
 
-describe.runIf(available)("movenode run over the devnet genesis", () => {
+describe("movenode run over the devnet genesis", () => {
   let dir: string
   let scope: Scope.Closeable
   let url: string

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, type Scope } from "effect"
@@ -13,9 +13,10 @@ import type { LedgerBackend } from "../../src/ledger/LedgerBackend.js"
 import { openLmdbBackend } from "../../src/ledger/LmdbBackend.js"
 import { makeMemoryBackend } from "../../src/ledger/MemoryBackend.js"
 import { type LedgerHandle, type LedgerServiceOptions, makeLedgerService } from "../../src/ledger/makeLedgerService.js"
+import { loadGenesisBytes } from "../support/genesis.js"
 
 export const genesisBlob = (network: "devnet" | "mainnet"): Uint8Array =>
-  new Uint8Array(readFileSync(`/work/shared/genesis/${network}.blob`))
+  loadGenesisBytes(network)
 
 /** BCS(StateKey) of a table item: small, valid, distinct per `n`. */
 export const keyOf = (n: number): Uint8Array =>

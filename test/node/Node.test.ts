@@ -30,17 +30,44 @@ describe("Node.layer", () => {
       assert.strictEqual(JSON.parse(module.value.abiJson).name, "aptos_account")
     }).pipe(Effect.provide(nodeLayer)))
 
-  it.effect("view and encode_submission are 500 internal_error (not implemented yet), with ledger headers", () =>
+  it.effect("runs views on the Move VM and encodes transactions by the on-chain ABI", () =>
     Effect.gen(function* () {
       const node = yield* Node
-      const view = yield* Effect.flip(node.view({ _tag: "Json", body: {} }, undefined))
-      const encode = yield* Effect.flip(node.encodeSubmission({}))
-      for (const error of [view, encode]) {
-        assert.strictEqual(error.status, 500)
-        assert.strictEqual(error.code, "internal_error")
-        assert.include(error.message, "not implemented yet")
-        assert.strictEqual(error.ledger?.chainId, 243)
-      }
+      const view = yield* node.view(
+        {
+          _tag: "Json",
+          body: {
+            function: "0x1::coin::balance",
+            type_arguments: ["0x1::aptos_coin::AptosCoin"],
+            arguments: ["0xa550c18"]
+          }
+        },
+        undefined
+      )
+      assert.deepStrictEqual(view.value.json, ["18446744073709551615"])
+      assert.isTrue(view.value.gasUsed > 0n)
+      assert.strictEqual(view.ledger.chainId, 243)
+      const encoded = yield* node.encodeSubmission({
+        sender: "0xa550c18",
+        sequence_number: "0",
+        max_gas_amount: "2000",
+        gas_unit_price: "100",
+        expiration_timestamp_secs: "1700000000",
+        payload: {
+          type: "entry_function_payload",
+          function: "0x1::aptos_account::transfer",
+          type_arguments: [],
+          arguments: ["0x1234", "100"]
+        }
+      })
+      // sha3_256("APTOS::RawTransaction") prefix, then the sender's 32 bytes.
+      assert.strictEqual(encoded.value.length > 32 + 32 + 8, true)
+      assert.strictEqual(encoded.value[encoded.value.length - 1], 243)
+      const notView = yield* Effect.flip(
+        node.view({ _tag: "Json", body: { function: "0x1::aptos_account::transfer", type_arguments: [], arguments: [] } }, undefined)
+      )
+      assert.strictEqual(notView.status, 400)
+      assert.strictEqual(notView.ledger?.chainId, 243)
     }).pipe(Effect.provide(nodeLayer)))
 
   it.effect("a ledger with nothing committed is a 500 without ledger info", () =>

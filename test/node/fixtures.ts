@@ -1,24 +1,24 @@
-import { readFileSync } from "node:fs"
 import { Effect, Layer } from "effect"
 import { Bcs } from "../../src/bcs/index.js"
 import { type AccountAddress, addressFromNumber } from "../../src/domain/AccountAddress.js"
-import { stateKeyCodec } from "../../src/domain/StateKeyCodec.js"
 import type { StateKey } from "../../src/domain/StateKey.js"
+import { stateKeyCodec } from "../../src/domain/StateKeyCodec.js"
 import type { BlockEndInfo, RawTransaction, Transaction } from "../../src/domain/Transaction.js"
 import type { StructTag, TypeTag } from "../../src/domain/TypeTag.js"
 import type { WriteOp, WriteSetEntry } from "../../src/domain/WriteSet.js"
-import { type BlockToCommit, Ledger, type TransactionToCommit } from "../../src/ledger/Ledger.js"
 import { LedgerMemory } from "../../src/ledger/index.js"
+import { type BlockToCommit, Ledger, type TransactionToCommit } from "../../src/ledger/Ledger.js"
 import type { LedgerMemoryOptions } from "../../src/ledger/LedgerMemory.js"
 import { Balances } from "../../src/node/Balances.js"
 import { GasEstimator } from "../../src/node/GasEstimator.js"
 import { Modules } from "../../src/node/Modules.js"
 import { defaultNodeConfig, type NodeConfigShape, nodeConfigLayer } from "../../src/node/NodeConfig.js"
 import { Summaries } from "../../src/node/Summaries.js"
+import { loadGenesisBytes } from "../support/genesis.js"
 
 /** The devnet genesis blob (read, never copied into the repository). */
-export const devnetGenesis: Uint8Array = readFileSync("/work/shared/genesis/devnet.blob")
-export const mainnetGenesis: Uint8Array = readFileSync("/work/shared/genesis/mainnet.blob")
+export const devnetGenesis: Uint8Array = loadGenesisBytes("devnet")
+export const mainnetGenesis: Uint8Array = loadGenesisBytes("mainnet")
 
 export const ONE = addressFromNumber(1)
 export const ROOT = addressFromNumber(0xa550c18)

@@ -7,7 +7,7 @@ import {
   parseU16Query,
   parseU64Query
 } from "../Params.js"
-import { moduleJson, summariesBcs, summariesJson, u64Bcs } from "../Render.js"
+import { moduleJson, summariesBcs, summariesJsonBytes, u64Bcs } from "../Render.js"
 import { bcsReply, jsonReply } from "../Reply.js"
 import type { HandlerEnv, RouteSpec } from "./HandlerTypes.js"
 
@@ -32,7 +32,7 @@ export const accountsHandlers = (env: HandlerEnv) => {
         const extra = value.cursor === undefined ? undefined : [headers.names.cursor, value.cursor.toString()]
         return input.bcs
           ? bcsReply(summariesBcs(value.summaries), ledger, extra)
-          : jsonReply(summariesJson(value.summaries), ledger, extra)
+          : jsonReply(summariesJsonBytes(value.summaries), ledger, extra)
       })
     }
   }

@@ -38,6 +38,17 @@ export class GasMeter {
     this.charge(this.params.callBase + this.params.callPerArg * args + this.params.callPerLocal * locals)
   }
 
+  /**
+   * A module's first use in a run: framework addresses (0x0–0xf, "special") are free, as in the
+   * reference; others cost per module and per byte.
+   */
+  chargeDependency(address: Uint8Array, byteLength: number): void {
+    if (this.params.dependencyPerModule === 0 && this.params.dependencyPerByte === 0) return
+    let special = address[31]! < 16
+    for (let i = 0; i < 31 && special; i++) if (address[i] !== 0) special = false
+    if (!special) this.charge(this.params.dependencyPerModule + this.params.dependencyPerByte * byteLength)
+  }
+
   /** A native's base cost: the schedule's entry for it, or the flat default. */
   chargeNative(fullName: string): void {
     this.charge(this.params.nativeCosts.get(fullName) ?? this.params.nativeBase)
@@ -75,6 +86,9 @@ export interface GasParams {
   /** Per byte a native hashes or serialises. */
   readonly nativePerByte: number
   readonly scalingFactor: number
+  /** Loading a module outside the special addresses 0x0–0xf (feature version ≥ 15; 0 before). */
+  readonly dependencyPerModule: number
+  readonly dependencyPerByte: number
   readonly sized: SizedCosts
   /** Base cost of each native by fully qualified name (`0x1::table::borrow_box`), when the schedule names one. */
   readonly nativeCosts: ReadonlyMap<string, number>
@@ -90,6 +104,8 @@ export const ZERO_PARAMS: GasParams = {
   nativeBase: 0,
   nativePerByte: 0,
   scalingFactor: 1,
+  dependencyPerModule: 0,
+  dependencyPerByte: 0,
   sized: {
     copyLocPerUnit: 0,
     readRefPerUnit: 0,

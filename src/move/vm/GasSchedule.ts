@@ -49,21 +49,6 @@ const num = (entries: ReadonlyMap<string, bigint>, ...names: string[]): number =
   return 0
 }
 
-/** Framework modules whose natives are priced under `move_stdlib.*` (the rest: `aptos_framework.*`, `table.*`). */
-const STDLIB = new Set([
-  "bcs",
-  "hash",
-  "signer",
-  "string",
-  "vector",
-  "cmp",
-  "mem",
-  "reflect",
-  "result",
-  "option",
-  "error"
-])
-
 /**
  * Base cost per native: `move_stdlib.<module>.<fn>.base`, `table.<fn>.base` or
  * `aptos_framework.<module>.<fn>.base` (some names drop an `_internal`/`_impl` suffix).
@@ -103,6 +88,8 @@ export const decodeGasSchedule = (bytes: Uint8Array): GasSchedule => {
     nativeBase: num(entries, "aptos_framework.type_info.type_of.base", "move_stdlib.signer.borrow_address.base"),
     nativePerByte: num(entries, "move_stdlib.bcs.to_bytes.per_byte_serialized"),
     scalingFactor: num(entries, "txn.gas_unit_scaling_factor") || 1,
+    dependencyPerModule: featureVersion >= 15n ? num(entries, "txn.dependency_per_module") : 0,
+    dependencyPerByte: featureVersion >= 15n ? num(entries, "txn.dependency_per_byte") : 0,
     sized: {
       copyLocPerUnit: num(entries, "instr.copy_loc.per_abs_val_unit"),
       readRefPerUnit: num(entries, "instr.read_ref.per_abs_val_unit"),

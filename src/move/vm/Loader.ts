@@ -402,16 +402,22 @@ export class Loader {
     private readonly decode: ModuleDecoder
   ) {}
 
+  /** Called the first time a run touches a module (the gas meter's dependency charge). */
+  onFirstUse: ((address: Uint8Array, byteLength: number) => void) | undefined
+
   withView<A>(view: StateView, run: () => A): A {
     const prevView = this.view
     const prevChecked = this.checked
+    const prevHook = this.onFirstUse
     this.view = view
     this.checked = new Set()
+    this.onFirstUse = undefined
     try {
       return run()
     } finally {
       this.view = prevView
       this.checked = prevChecked
+      this.onFirstUse = prevHook
     }
   }
 
@@ -435,6 +441,7 @@ export class Loader {
       // catches a second ledger's module written at the same version (tests mix chains).
       if (cached.version === stored.version && cached.byteLength === stored.bytes.length) {
         this.checked.add(key)
+        this.onFirstUse?.(address, cached.byteLength)
         return cached
       }
       this.cache.clear()
@@ -446,6 +453,7 @@ export class Loader {
       return vmError("LINKER_ERROR", `module stored at ${key} names itself ${m.key}`)
     this.cache.set(key, m)
     this.checked.add(key)
+    this.onFirstUse?.(address, m.byteLength)
     return m
   }
 

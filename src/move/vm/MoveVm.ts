@@ -10,7 +10,7 @@ import { frameworkNatives } from "./natives/index.js"
 import type { NativeTable } from "./natives/NativeContext.js"
 import { Session } from "./Session.js"
 import type { StateView } from "./StateView.js"
-import { checkTypeSize, K, PRIMITIVES, structOf, substitute, type Type, vectorOf } from "./Type.js"
+import { abilitiesOf, checkTypeSize, K, PRIMITIVES, structOf, substitute, type Type, vectorOf } from "./Type.js"
 import { Ref, type StructValue, type Value } from "./Value.js"
 import { deserializeValue, serializeValue } from "./ValueBcs.js"
 import { abortInfo } from "./moduleMetadata.js"
@@ -139,6 +139,8 @@ export class MoveVm {
       return this.loader.withView(view, () => {
         const schedule = options.maxGas === undefined ? undefined : readGasSchedule(view)
         gas = schedule === undefined ? GasMeter.unmetered() : meterFor(schedule, options.maxGas!)
+        const meter = gas
+        this.loader.onFirstUse = (address, size) => meter.chargeDependency(address, size)
         const m = this.loader.tryLoad(call.module.address, call.module.name)
         if (m === undefined)
           return vmError(
@@ -159,9 +161,13 @@ export class MoveVm {
             "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH",
             `expected ${fn.typeParamCount} type arguments, got ${call.tyArgs.length}`
           )
-        const tyArgs = call.tyArgs.map((t) => {
+        const constraints = m.cm.functionHandles[fn.def.function]!.typeParameters
+        const tyArgs = call.tyArgs.map((t, i) => {
           const ty = this.typeFromTag(t)
           checkTypeSize(ty)
+          const required = constraints[i] ?? 0
+          if ((abilitiesOf(ty) & required) !== required)
+            return vmError("CONSTRAINT_NOT_SATISFIED", `type argument ${i} lacks the abilities its parameter requires`)
           return ty
         })
         const params = fn.params.map((p) => substituteClosed(p, tyArgs))

@@ -92,6 +92,8 @@ export class Session {
   readonly events: EmittedEvent[] = []
   /** Handles of tables created in this run (`new_table_handle`). */
   tableCounter = 0
+  /** Counter behind unique addresses, aggregator keys and monotonic counters of this run. */
+  uniqueCounter = 0n
 
   constructor(
     readonly view: StateView,

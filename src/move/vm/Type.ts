@@ -325,7 +325,12 @@ export const typeEquals = (a: Type, b: Type): boolean => {
   }
 }
 
-/** Ability set of a closed type (struct abilities intersected with non-phantom arguments'). */
+/**
+ * Ability set of a closed type: primitives copy+drop+store, signer drop, references copy+drop,
+ * vectors what their element has (of copy/drop/store), function values their declared set, and a
+ * struct instantiation its declared abilities, each kept only if every non-phantom type argument
+ * has the ability it requires (copy→copy, drop→drop, store→store, key→store).
+ */
 export const abilitiesOf = (t: Type): number => {
   switch (t.k) {
     case 14:
@@ -333,19 +338,23 @@ export const abilitiesOf = (t: Type): number => {
     case 15:
       return abilitiesOf(t.elem) & 0x7
     case 16: {
-      let a = t.def.abilities
-      const req = a & 0x8 ? (a & 0x7) | 0x4 : a
-      let argAbilities = 0xf
+      let args = 0xf
       t.args.forEach((x, i) => {
-        if (!t.def.typeParams[i]?.isPhantom) argAbilities &= abilitiesOf(x)
+        if (!t.def.typeParams[i]?.isPhantom) args &= abilitiesOf(x)
       })
-      // key needs store on the arguments; the others need themselves
-      a = req & (argAbilities | (argAbilities & 0x4 ? 0x8 : 0))
-      return a & t.def.abilities
+      let out = 0
+      const declared = t.def.abilities
+      if (declared & 0x1 && args & 0x1) out |= 0x1
+      if (declared & 0x2 && args & 0x2) out |= 0x2
+      if (declared & 0x4 && args & 0x4) out |= 0x4
+      if (declared & 0x8 && args & 0x4) out |= 0x8
+      return out
     }
     case 17:
     case 18:
       return 0x3
+    case 19:
+      return 0
     case 20:
       return t.abilities
     default:

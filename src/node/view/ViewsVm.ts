@@ -1,12 +1,10 @@
 import { Effect, Layer, Result } from "effect"
 import { ApiError } from "../../domain/ApiError.js"
-import type { CompiledModule } from "../../move/binary/CompiledModule.js"
+import type { ModuleSource } from "../../move/layout/ModuleSource.js"
 import { MoveVm } from "../../move/vm/MoveVm.js"
 import { stateViewFromReader } from "../../move/vm/StateView.js"
 import { Ledger } from "../../ledger/Ledger.js"
-import { stateModuleSource } from "../encode/stateModuleSource.js"
 import { stateAtLedgerVersion } from "../LedgerVersion.js"
-import { LruCache } from "../LruCache.js"
 import type { ViewRequest } from "../Node.js"
 import { NodeConfig } from "../NodeConfig.js"
 import { Views } from "../Views.js"
@@ -30,7 +28,6 @@ export const ViewsVmLayer = Layer.effect(
     const ledger = yield* Ledger
     const config = yield* NodeConfig
     const vm = new MoveVm()
-    const decoded = new LruCache<string, CompiledModule | null>(1024)
 
     const view = (request: ViewRequest, ledgerVersion: bigint | undefined) =>
       Effect.gen(function* () {
@@ -45,13 +42,16 @@ export const ViewsVmLayer = Layer.effect(
               : new ApiError({ status: 400, code: "invalid_input", message: f.message, ledger: info })
           )
         }
-        const answer = runView(
-          vm,
-          stateViewFromReader(state),
-          stateModuleSource(state, decoded),
-          parsed.success,
-          config.viewGasBudget
-        )
+        const stateView = stateViewFromReader(state)
+        // Argument conversion and result rendering read modules through the VM's own cache.
+        const modules: ModuleSource = (address, name) => {
+          try {
+            return vm.loader.withView(stateView, () => vm.loader.tryLoad(address, name)?.cm)
+          } catch {
+            return undefined // undecodable bytes count as no module
+          }
+        }
+        const answer = runView(vm, stateView, modules, parsed.success, config.viewGasBudget)
         if (Result.isFailure(answer)) {
           const f = answer.failure
           return yield* Effect.fail(

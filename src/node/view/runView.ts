@@ -51,6 +51,7 @@ export const describeFailure = (o: Exclude<CallOutcome, { _tag: "Success" }>): V
   switch (e.status) {
     case "INVALID_MAIN_FUNCTION_SIGNATURE":
     case "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH":
+    case "CONSTRAINT_NOT_SATISFIED":
     case "NUMBER_OF_ARGUMENTS_MISMATCH":
     case "FAILED_TO_DESERIALIZE_ARGUMENT":
     case "LINKER_ERROR":

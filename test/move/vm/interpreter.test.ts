@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { BcsReader, BcsWriter } from "../../../src/bcs/index.js"
 import { type CallOutcome, MoveVm } from "../../../src/move/vm/MoveVm.js"
 import { genesisState } from "./genesisState.js"
-import { TEST_ADDRESS, withTestModule } from "./testModule.js"
+import { TEST_ADDRESS, testModuleBytes, withTestModule } from "./testModule.js"
 
 const u64 = (v: bigint) => new BcsWriter().u64(v).toBytes()
 const u8 = (v: number) => new BcsWriter().u8(v).toBytes()
@@ -78,6 +78,27 @@ describe("interpreter runtime checks", () => {
     expect(status(run("nope", []))).toBe("FUNCTION_RESOLUTION_FAILURE")
     const o = vm.call(view, { module: { address: TEST_ADDRESS, name: "nope" }, function: "f", tyArgs: [], args: [] })
     expect(status(o)).toBe("LINKER_ERROR")
+  })
+
+  it("a closure captures an argument and is called with the rest (v8 PackClosure / CallClosure)", () => {
+    expect(value(run("closure_add5", [u64(37n)])).u64()).toBe(42n)
+    expect(status(run("closure_add5", [u64(U64_MAX)]))).toBe("ARITHMETIC_ERROR")
+  })
+
+  it("signed integers (v9): negation and i8 overflow", () => {
+    const i64 = (v: bigint) => new BcsWriter().signed(64, v).toBytes()
+    const i8 = (v: number) => new BcsWriter().signed(8, v).toBytes()
+    expect(value(run("neg64", [i64(5n)])).signed(64)).toBe(-5n)
+    expect(status(run("neg64", [i64(-(1n << 63n))]))).toBe("ARITHMETIC_ERROR")
+    expect(value(run("addi8", [i8(-100), i8(-28)])).signed(8)).toBe(-128)
+    expect(status(run("addi8", [i8(-100), i8(-29)]))).toBe("ARITHMETIC_ERROR")
+  })
+
+  it("loading a module outside 0x0–0xf is charged per module and per byte (framework modules are free)", () => {
+    const o = run("add", [u64(1n), u64(2n)], { maxGas: 1_000n })
+    const dependency = 744_600 + 420 * testModuleBytes.length // devnet txn.dependency_per_module / per_byte
+    expect(o._tag).toBe("Success")
+    expect(Number(o.gasUsed) * 1_000_000).toBeGreaterThanOrEqual(dependency)
   })
 
   it("the argument count is checked", () => {

@@ -1,5 +1,5 @@
 /**
- * Test helper: a small hand-assembled module `0xcafe::t` (bytecode v6, run through the real
+ * Test helper: a small hand-assembled module `0xcafe::t` (bytecode v9, run through the real
  * serializer and deserializer) with functions that exercise the interpreter's runtime checks:
  * an endless loop, endless recursion, arithmetic, casts, vector growth and out-of-bounds borrows.
  */
@@ -21,7 +21,11 @@ const sigs: SignatureToken[][] = [
   [P.U8, P.U8], // 4
   [P.U8], // 5
   [{ _tag: "Vector", element: P.U64 }, P.U64], // 6: grow's locals
-  [{ _tag: "Vector", element: P.U64 }] // 7: borrow_oob's locals
+  [{ _tag: "Vector", element: P.U64 }], // 7: borrow_oob's locals
+  [{ _tag: "Function", args: [P.U64], results: [P.U64], abilities: 0x3 }], // 8: |u64| u64 has copy+drop
+  [P.I64], // 9
+  [P.I8, P.I8], // 10
+  [P.I8] // 11
 ]
 
 const op = (o: Opcode): Instruction => ({ op: o }) as Instruction
@@ -125,13 +129,37 @@ const fns: Fn[] = [
       op(Opcode.Ret)
     ]
   },
-  { name: "abort_with", params: 1, returns: 1, locals: 0, code: [ix(Opcode.MoveLoc, 0), op(Opcode.Abort)] }
+  { name: "abort_with", params: 1, returns: 1, locals: 0, code: [ix(Opcode.MoveLoc, 0), op(Opcode.Abort)] },
+  {
+    // x captured into `add` (mask 0b1), then called with 5: x + 5
+    name: "closure_add5",
+    params: 1,
+    returns: 1,
+    locals: 8,
+    code: [
+      ix(Opcode.MoveLoc, 0),
+      { op: Opcode.PackClosure, index: 2, mask: 1n } as Instruction,
+      ix(Opcode.StLoc, 1),
+      ld64(5n),
+      ix(Opcode.MoveLoc, 1),
+      ix(Opcode.CallClosure, 8),
+      op(Opcode.Ret)
+    ]
+  },
+  { name: "neg64", params: 9, returns: 9, locals: 0, code: [ix(Opcode.MoveLoc, 0), op(Opcode.Negate), op(Opcode.Ret)] },
+  {
+    name: "addi8",
+    params: 10,
+    returns: 11,
+    locals: 0,
+    code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), op(Opcode.Add), op(Opcode.Ret)]
+  }
 ]
 
 const identifiers = ["t", ...fns.map((f) => f.name)]
 
 export const testModule: CompiledModule = {
-  version: 6,
+  version: 9,
   selfModuleHandleIndex: 0,
   moduleHandles: [{ address: 0, name: 0 }],
   structHandles: [],

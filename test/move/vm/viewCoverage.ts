@@ -6,7 +6,7 @@ import { addressFromNumber, addressToShortString } from "../../../src/domain/Acc
 import type { TypeTag } from "../../../src/domain/TypeTag.js"
 import type { MoveVm } from "../../../src/move/vm/MoveVm.js"
 import type { StateView } from "../../../src/move/vm/StateView.js"
-import { K, substitute, type Type } from "../../../src/move/vm/Type.js"
+import { abilitiesOf, K, substitute, type Type } from "../../../src/move/vm/Type.js"
 import { StructValue, type Value } from "../../../src/move/vm/Value.js"
 import { serializeValue } from "../../../src/move/vm/ValueBcs.js"
 import type { GenesisState } from "./genesisState.js"
@@ -20,6 +20,21 @@ const objectCore: TypeTag = {
   _tag: "struct",
   struct: { address: ONE, module: "object", name: "ObjectCore", typeArgs: [] }
 }
+const proposal: TypeTag = {
+  _tag: "struct",
+  struct: { address: ONE, module: "governance_proposal", name: "GovernanceProposal", typeArgs: [] }
+}
+
+/** Type arguments for a function's type parameters: the first candidate with the abilities each requires. */
+export const sampleTypeArgs = (vm: MoveVm, view: StateView, constraints: ReadonlyArray<number>): TypeTag[] =>
+  constraints.map((c) => {
+    const candidates: TypeTag[] = [c & 0x8 ? objectCore : aptosCoin, objectCore, proposal, { _tag: "u64" }]
+    for (const t of candidates) {
+      const ty = vm.loader.withView(view, () => vm.typeFromTag(t))
+      if ((abilitiesOf(ty) & c) === c) return t
+    }
+    return aptosCoin
+  })
 
 /** A plausible value of `t`: `address` for addresses, zero/empty/None elsewhere. */
 export const sampleValue = (t: Type, address: Uint8Array, depth = 0): Value => {
@@ -104,7 +119,7 @@ const runAllViewsAt = (state: GenesisState, vm: MoveVm, view: StateView, address
         continue
       }
       const h = m.cm.functionHandles[fn.def.function]!
-      const tyArgs = h.typeParameters.map((c) => ((c & 0x8) !== 0 ? objectCore : aptosCoin))
+      const tyArgs = sampleTypeArgs(vm, view, h.typeParameters)
       let args: Uint8Array[]
       try {
         args = vm.loader.withView(view, () => {

@@ -173,6 +173,13 @@ describe("devnet genesis views", () => {
     expect(o._tag === "Error" && o.error.status).toBe("NUMBER_OF_TYPE_ARGUMENTS_MISMATCH")
   })
 
+  it("type arguments must satisfy their parameter's ability constraints", () => {
+    // primary_fungible_store::balance<T: key>: String has copy, drop and store, not key.
+    const str: TypeTag = { _tag: "struct", struct: tag("string", "String") }
+    const o = call("primary_fungible_store", "balance", [str], [FAUCET, APT_METADATA])
+    expect(o._tag === "Error" && o.error.status).toBe("CONSTRAINT_NOT_SATISFIED")
+  })
+
   it("malformed arguments fail as FAILED_TO_DESERIALIZE_ARGUMENT", () => {
     const o = call("account", "exists_at", [], [new Uint8Array(3)])
     expect(o._tag === "Error" && o.error.status).toBe("FAILED_TO_DESERIALIZE_ARGUMENT")
@@ -203,7 +210,7 @@ describe("devnet genesis views", () => {
         `${count("missingData")} MISSING_DATA, ${failed.length} VM errors`
     )
     expect(rows).toHaveLength(212)
-    expect(failed).toEqual([])
+    expect(failed.map((r) => `${r.name}: ${r.detail}`)).toEqual([])
     expect(count("returned")).toBeGreaterThanOrEqual(90)
   })
 })

@@ -13,7 +13,7 @@ import { K, substitute, type Type } from "../../../src/move/vm/Type.js"
 import { serializeValue } from "../../../src/move/vm/ValueBcs.js"
 import { describeFailure, runView } from "../../../src/node/view/runView.js"
 import { genesisState } from "../../move/vm/genesisState.js"
-import { sampleValue } from "../../move/vm/viewCoverage.js"
+import { sampleTypeArgs, sampleValue } from "../../move/vm/viewCoverage.js"
 
 const ONE = addressFromNumber(1)
 const devnet = genesisState("devnet")
@@ -23,10 +23,6 @@ const modules: ModuleSource = (address, name) =>
 const aptosCoin: TypeTag = {
   _tag: "struct",
   struct: { address: ONE, module: "aptos_coin", name: "AptosCoin", typeArgs: [] }
-}
-const objectCore: TypeTag = {
-  _tag: "struct",
-  struct: { address: ONE, module: "object", name: "ObjectCore", typeArgs: [] }
 }
 
 describe("runView over every devnet view", () => {
@@ -42,7 +38,7 @@ describe("runView over every devnet view", () => {
       for (const fname of m.metadata.views) {
         const fn = m.function(fname)!
         const h = m.cm.functionHandles[fn.def.function]!
-        const tyArgs = h.typeParameters.map((c) => ((c & 0x8) !== 0 ? objectCore : aptosCoin))
+        const tyArgs = sampleTypeArgs(vm, devnet.view, h.typeParameters)
         for (const address of [addressFromNumber(0xa550c18), addressFromNumber(0xa)]) {
           const args = vm.loader.withView(devnet.view, () => {
             const tys = tyArgs.map((t) => vm.typeFromTag(t))

@@ -20,8 +20,6 @@ const slot = (ctx: NativeContext, agg: Value) => {
 const value = (ctx: NativeContext, agg: Value): bigint => (slot(ctx, agg).box[0] as bigint | undefined) ?? 0n
 const limit = (agg: Value): bigint => (deref(agg) as StructValue).fields[2] as bigint
 
-let created = 0
-
 export const aggregatorNatives: Record<string, NativeFunction> = {
   read: (ctx, _t, [a]) => [value(ctx, a)],
   add: (ctx, _t, [a, v]) => {
@@ -45,7 +43,7 @@ export const aggregatorNatives: Record<string, NativeFunction> = {
 export const aggregatorFactoryNatives: Record<string, NativeFunction> = {
   new_aggregator: (ctx, _t, [factory, lim]) => {
     const handle = (((factory as Ref).get() as StructValue).fields[0] as StructValue).fields[0] as Uint8Array
-    const key = sha3_256(utf8Encoder.encode(`movenode::aggregator::${created++}`))
+    const key = sha3_256(utf8Encoder.encode(`movenode::aggregator::${ctx.session.uniqueCounter++}`))
     const agg = new StructValue(-1, [handle, key, lim])
     slot(ctx, agg).box[0] = 0n
     return [agg]

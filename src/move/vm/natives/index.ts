@@ -7,6 +7,7 @@ import { aggregatorV2Natives } from "./aggregator_v2.js"
 import { bcsNatives, fromBytesNative } from "./bcs.js"
 import { cmpNatives } from "./cmp.js"
 import { debugNatives } from "./debug.js"
+import { ed25519Natives, multiEd25519Natives } from "./ed25519.js"
 import { eventNatives } from "./event.js"
 import { dispatchableFungibleAssetNatives, functionInfoNatives } from "./function_info.js"
 import { aptosHashNatives, hashNatives } from "./hash.js"
@@ -32,6 +33,8 @@ const modules: Record<string, Record<string, NativeFunction>> = {
   from_bcs: { from_bytes: fromBytesNative },
   util: { from_bytes: fromBytesNative },
   hash: hashNatives,
+  ed25519: ed25519Natives,
+  multi_ed25519: multiEd25519Natives,
   aptos_hash: aptosHashNatives,
   signer: signerNatives,
   create_signer: createSignerNatives,

@@ -10,7 +10,6 @@ import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeCo
  * ETRANSACTION_CONTEXT_NOT_AVAILABLE (looked up in the module's error map).
  */
 const ZERO_HASH = new Uint8Array(32)
-let counter = 0n
 
 const notAvailable = (ctx: NativeContext): never => {
   const m = ctx.loader.load(ONE, "transaction_context")
@@ -20,15 +19,15 @@ const notAvailable = (ctx: NativeContext): never => {
 export const transactionContextNatives: Record<string, NativeFunction> = {
   get_txn_hash: () => [Array.from(ZERO_HASH)],
   get_script_hash: () => [[]],
-  generate_unique_address: () => {
+  generate_unique_address: (ctx) => {
     const buf = new Uint8Array(41)
     buf.set(ZERO_HASH, 0)
-    new DataView(buf.buffer).setBigUint64(32, counter++, true)
+    new DataView(buf.buffer).setBigUint64(32, ctx.session.uniqueCounter++, true)
     buf[40] = 0xfb
     return [sha3_256(buf)]
   },
-  monotonically_increasing_counter_internal: () => [BigInt(counter++)],
-  monotonically_increasing_counter_internal_for_test_only: () => [BigInt(counter++)],
+  monotonically_increasing_counter_internal: (ctx) => [ctx.session.uniqueCounter++],
+  monotonically_increasing_counter_internal_for_test_only: (ctx) => [ctx.session.uniqueCounter++],
   chain_id_internal: (ctx) => [ctx.chainId()],
   is_encrypted_txn_internal: () => [false],
   sender_internal: notAvailable,
