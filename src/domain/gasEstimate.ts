@@ -13,7 +13,16 @@ export interface GasEstimate {
   readonly aggressive: bigint
 }
 
-/** `api.gas_estimation` defaults. */
+/** Mempool's default `broadcast_buckets`. */
+export const defaultBroadcastBuckets: ReadonlyArray<bigint> = [
+  0n, 150n, 300n, 500n, 1000n, 3000n, 5000n, 10000n, 100000n, 1000000n
+]
+
+/**
+ * `api.gas_estimation` of the reference (aptos-api-behaviour.md §6.2), plus mempool's broadcast
+ * buckets (the prioritized estimate is rounded up to the next one). `incorporateReorderingEffects`
+ * has no effect here: this node has no use-case-aware shuffler, so no block is discounted for it.
+ */
 export interface GasEstimationConfig {
   readonly enabled: boolean
   readonly fullBlockTxns: number
@@ -22,6 +31,9 @@ export interface GasEstimationConfig {
   readonly aggressiveBlockHistory: number
   readonly cacheExpirationMs: number
   readonly incorporateReorderingEffects: boolean
+  /** A fixed answer (`static_override`), served verbatim when set. */
+  readonly staticOverride: GasEstimate | undefined
+  readonly buckets: ReadonlyArray<bigint>
 }
 
 export const defaultGasEstimationConfig: GasEstimationConfig = {
@@ -31,13 +43,10 @@ export const defaultGasEstimationConfig: GasEstimationConfig = {
   marketBlockHistory: 30,
   aggressiveBlockHistory: 120,
   cacheExpirationMs: 500,
-  incorporateReorderingEffects: true
+  incorporateReorderingEffects: true,
+  staticOverride: undefined,
+  buckets: defaultBroadcastBuckets
 }
-
-/** Mempool's default `broadcast_buckets`. */
-export const defaultBroadcastBuckets: ReadonlyArray<bigint> = [
-  0n, 150n, 300n, 500n, 1000n, 3000n, 5000n, 10000n, 100000n, 1000000n
-]
 
 /** The first bucket strictly greater than `price`, else `price` itself. */
 export const nextBucket = (price: bigint, buckets: ReadonlyArray<bigint> = defaultBroadcastBuckets): bigint => {

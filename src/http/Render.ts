@@ -69,7 +69,7 @@ export const summariesBcs = (summaries: ReadonlyArray<TransactionSummary>): Uint
 }
 
 export const gasEstimateJson = (g: GasEstimate): string =>
-  `{"deprioritized_gas_estimate":${g.deprioritized},"gas_estimate":${g.regular},"prioritized_gas_estimate":${g.prioritized}}`
+  `{"deprioritized_gas_estimate":${g.low},"gas_estimate":${g.market},"prioritized_gas_estimate":${g.aggressive}}`
 
 export const u64Bcs = (v: bigint): Uint8Array => new BcsWriter(8).u64(v).toBytes()
 

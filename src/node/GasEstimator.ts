@@ -44,12 +44,7 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
       /** Block last version → its minimum inclusion price, for `blockPricesEpoch` only. */
       const blockPrices = new Map<bigint, bigint>()
 
-      const toApi = (e: { readonly low: bigint; readonly market: bigint; readonly aggressive: bigint }): GasEstimate => ({
-        deprioritized: e.low,
-        regular: e.market,
-        prioritized: e.aggressive
-      })
-      const fallback = (min: bigint): GasEstimate => toApi(defaultEstimate(min, config.buckets))
+      const fallback = (min: bigint): GasEstimate => defaultEstimate(min, config.buckets)
 
       const minPrice = (info: LedgerInfo): Effect.Effect<bigint, ApiError> =>
         Effect.gen(function* () {
@@ -126,7 +121,7 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
           const computed = estimateFromBlockPrices(prices, config, config.buckets)
           // Only possible if the cache were inconsistent; the reference answers the default, uncached.
           if (computed === undefined) return fallback(min)
-          const estimate = toApi(computed)
+          const estimate = computed
           // Keep the newest `aggressiveBlockHistory` block prices.
           if (blockPrices.size > config.aggressiveBlockHistory) {
             const keys = [...blockPrices.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
@@ -139,7 +134,7 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
         Effect.gen(function* () {
           const min = yield* minPrice(info)
           if (!config.enabled) return fallback(min)
-          if (config.staticOverride !== undefined) return toApi(config.staticOverride)
+          if (config.staticOverride !== undefined) return config.staticOverride
           const hit = fresh(info.epoch, yield* Clock.currentTimeMillis)
           if (hit !== undefined) return hit
           return yield* lock.withPermit(

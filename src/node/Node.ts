@@ -19,11 +19,9 @@ export interface WithLedger<A> {
   readonly value: A
 }
 
-export interface GasEstimate {
-  readonly deprioritized: bigint
-  readonly regular: bigint
-  readonly prioritized: bigint
-}
+/** The three gas prices of `estimate_gas_price` (low, market, aggressive), as the domain computes them. */
+export type { GasEstimate } from "../domain/gasEstimate.js"
+import type { GasEstimate } from "../domain/gasEstimate.js"
 
 /** `asset_type` path segment, already parsed: a coin type (struct tag string) or an FA metadata address. */
 export type AssetType =

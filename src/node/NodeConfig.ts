@@ -1,28 +1,5 @@
 import { Context, Layer } from "effect"
-import {
-  type GasEstimationConfig as GasEstimationParameters,
-  defaultBroadcastBuckets,
-  defaultGasEstimationConfig as defaultGasEstimationParameters
-} from "../domain/gasEstimate.js"
-
-/** A fixed answer for `/estimate_gas_price` (`api.gas_estimation.static_override`). */
-export interface GasEstimateOverride {
-  readonly low: bigint
-  readonly market: bigint
-  readonly aggressive: bigint
-}
-
-/**
- * `api.gas_estimation` of the reference (aptos-api-behaviour.md §6.2): the domain's parameters
- * (`enabled`, `fullBlockTxns`, the low/market/aggressive block histories, `cacheExpirationMs`) plus
- * the static override and mempool's broadcast buckets (the prioritized estimate is rounded up to the
- * next one). `incorporateReorderingEffects` has no effect here: this node has no use-case-aware
- * shuffler, so no block is discounted for it.
- */
-export interface GasEstimationConfig extends GasEstimationParameters {
-  readonly staticOverride: GasEstimateOverride | undefined
-  readonly buckets: ReadonlyArray<bigint>
-}
+import { defaultGasEstimationConfig, type GasEstimationConfig } from "../domain/gasEstimate.js"
 
 export interface NodeConfigShape {
   /** `api.max_transactions_page_size`: the largest page of transaction summaries. */
@@ -32,12 +9,6 @@ export interface NodeConfigShape {
   readonly viewGasBudget: bigint
   /** How many module ABIs (keyed by the version that wrote each module) are kept. */
   readonly moduleAbiCacheSize: number
-}
-
-export const defaultGasEstimationConfig: GasEstimationConfig = {
-  ...defaultGasEstimationParameters,
-  staticOverride: undefined,
-  buckets: defaultBroadcastBuckets
 }
 
 export const defaultNodeConfig: NodeConfigShape = {

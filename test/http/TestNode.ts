@@ -69,7 +69,7 @@ export const makeTestNode = (calls: Calls = { balance: [], summaries: [], view: 
       calls.balance.push({ address, asset, version })
       return Effect.succeed({ ledger: LEDGER, value: addressEquals(address, ONE) ? U64_MAX : 12345n })
     }),
-  estimateGasPrice: Effect.succeed({ ledger: LEDGER, value: { deprioritized: 100n, regular: 100n, prioritized: 150n } }),
+  estimateGasPrice: Effect.succeed({ ledger: LEDGER, value: { low: 100n, market: 100n, aggressive: 150n } }),
   transactionSummaries: (address, query) => {
     calls.summaries.push({ address, query })
     const limit = Math.min(query.limit ?? 100, 100)

@@ -26,7 +26,7 @@ const estimateNow = Effect.gen(function* () {
   const gas = yield* GasEstimator
   const info = yield* readLedgerInfo(ledger)
   const e = yield* gas.estimate(info)
-  return [e.deprioritized, e.regular, e.prioritized] as const
+  return [e.low, e.market, e.aggressive] as const
 })
 
 /** A fresh estimator (empty caches) over the same ledger: what the cached one must agree with. */

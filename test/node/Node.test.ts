@@ -22,7 +22,7 @@ describe("Node.layer", () => {
       assert.strictEqual(balance.value, 18446744073709551615n)
       assert.deepStrictEqual(balance.ledger, info)
       const gas = yield* node.estimateGasPrice
-      assert.deepStrictEqual(gas.value, { deprioritized: 100n, regular: 100n, prioritized: 150n })
+      assert.deepStrictEqual(gas.value, { low: 100n, market: 100n, aggressive: 150n })
       assert.deepStrictEqual(gas.ledger, info)
       const summaries = yield* node.transactionSummaries(ROOT, {})
       assert.deepStrictEqual(summaries.value, { summaries: [], cursor: undefined })

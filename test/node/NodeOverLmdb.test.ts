@@ -38,6 +38,6 @@ describe("Node over the LMDB ledger", () => {
       )
       assert.strictEqual(page.value.cursor, page.value.summaries[1]!.version + 1n)
       // Blocks of 4 user transactions are not full at the default 250: the on-chain minimum.
-      assert.deepStrictEqual((yield* node.estimateGasPrice).value, { deprioritized: 100n, regular: 100n, prioritized: 150n })
+      assert.deepStrictEqual((yield* node.estimateGasPrice).value, { low: 100n, market: 100n, aggressive: 150n })
     }).pipe(Effect.provide(layer)))
 })

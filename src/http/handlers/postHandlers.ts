@@ -53,7 +53,7 @@ export const postHandlers = (env: HandlerEnv) => {
   const estimateGasPrice: RouteSpec = {
     handler: (input) =>
       Effect.map(node.estimateGasPrice, ({ ledger, value }) =>
-        input.bcs ? bcsReply(u64Bcs(value.regular), ledger) : jsonReply(gasEstimateJson(value), ledger)
+        input.bcs ? bcsReply(u64Bcs(value.market), ledger) : jsonReply(gasEstimateJson(value), ledger)
       )
   }
   const view: RouteSpec = {

@@ -1,0 +1,22 @@
+/**
+ * movenode: an Aptos-compatible node REST API as a library.
+ *
+ * A node in a few lines (the in-memory ledger on a genesis blob, served on a free port):
+ *
+ *   const node = MovenodeServer.layer({ listen: { host: "127.0.0.1", port: 0 } }).pipe(
+ *     Layer.provide(Node.layer),
+ *     Layer.provide(LedgerMemory.layer({ genesis: genesisBytes }))
+ *   )
+ *
+ * and a typed client for it: `MovenodeClient.layer("http://127.0.0.1:PORT")`.
+ *
+ * The layers, top to bottom: `bcs` (codec) → `domain` (types, parsers, hashes) → `move` (bytecode,
+ * ABIs, value layouts, JSON ⇄ BCS, the VM; under `Move`) and `ledger` (the `Ledger` service and its
+ * layers) → `node` (the `Node` service answering the API's questions) → `http` (server, client, OpenAPI).
+ */
+export * from "./bcs/index.js"
+export * from "./domain/index.js"
+export * from "./http/index.js"
+export * from "./ledger/index.js"
+export * as Move from "./move/index.js"
+export * from "./node/index.js"
