@@ -20,8 +20,10 @@ export interface SummariesService {
 /**
  * `/accounts/{address}/transaction_summaries` (contract item 2): the limit clamped to the maximum page
  * size (absent = the maximum), both bounds honoured (the ledger's index does the scan), a bound below
- * the oldest retained version = 410, an unknown account = `[]`, and when the page is full the cursor
- * is the version after its last summary.
+ * the oldest retained version = 410, an unknown account = `[]`. The cursor is the `start_version`
+ * of the next page, so it exists only where one does: on a full page of a forward scan (a
+ * `start_version` was given) that has not reached its `end_version`. A scan without `start_version`
+ * returns the newest summaries (at or below `end_version`), so no later page continues it.
  */
 export class Summaries extends Context.Service<Summaries, SummariesService>()("movenode/node/Summaries") {
   static readonly layer = Layer.effect(
@@ -45,7 +47,14 @@ export class Summaries extends Context.Service<Summaries, SummariesService>()("m
                   (e) => apiErrorFromLedger(e, info, "Failed to retrieve account transaction summaries")
                 )
           const last = summaries[summaries.length - 1]
-          const cursor = last !== undefined && summaries.length >= limit ? last.version + 1n : undefined
+          const next = last === undefined ? undefined : last.version + 1n
+          const cursor =
+            next !== undefined &&
+            query.startVersion !== undefined &&
+            summaries.length >= limit &&
+            (query.endVersion === undefined || next <= query.endVersion)
+              ? next
+              : undefined
           return { ledger: info, value: { summaries, cursor } }
         })
 

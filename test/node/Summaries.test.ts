@@ -81,7 +81,8 @@ describe("Summaries", () => {
       const everything = [...all, ...rest]
       assert.strictEqual(everything.length, 120)
       assert.deepStrictEqual(versionsOf(value), everything.slice(20))
-      assert.strictEqual(value.cursor, everything[119]! + 1n)
+      // The newest page (no start_version) has no later page to point to.
+      assert.isUndefined(value.cursor)
       assert.isTrue(ledger.ledgerVersion >= everything[119]!)
       // Absent limit = the maximum page size.
       assert.strictEqual((yield* summaries.page(ALICE, {})).value.summaries.length, 100)
@@ -98,9 +99,14 @@ describe("Summaries", () => {
       assert.isUndefined(both.value.cursor)
       const endOnly = yield* summaries.page(ALICE, { endVersion: all[8]!, limit: 4 })
       assert.deepStrictEqual(versionsOf(endOnly.value), all.slice(5, 9))
-      // An exact page is full: its cursor is the next version.
-      const exact = yield* summaries.page(ALICE, { startVersion: all[3]!, endVersion: all[8]!, limit: 6 })
-      assert.strictEqual(exact.value.cursor, all[8]! + 1n)
+      assert.isUndefined(endOnly.value.cursor)
+      // A full page inside the range points to the next one; a full page ending at end_version does not.
+      const first = yield* summaries.page(ALICE, { startVersion: all[3]!, endVersion: all[8]!, limit: 3 })
+      assert.deepStrictEqual(versionsOf(first.value), all.slice(3, 6))
+      assert.strictEqual(first.value.cursor, all[5]! + 1n)
+      const second = yield* summaries.page(ALICE, { startVersion: first.value.cursor!, endVersion: all[8]!, limit: 3 })
+      assert.deepStrictEqual(versionsOf(second.value), all.slice(6, 9))
+      assert.isUndefined(second.value.cursor)
     }).pipe(Effect.provide(servicesLayer())))
 
   it.effect("answers [] for an unknown account and for limit 0", () =>

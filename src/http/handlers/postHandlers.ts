@@ -1,6 +1,7 @@
 import { Effect, Result, Schema } from "effect"
 import { toHex0x } from "../../bcs/index.js"
-import { type ApiError, ApiErrors } from "../../domain/ApiError.js"
+import { ApiError, ApiErrors } from "../../domain/ApiError.js"
+import { parseEncodeSubmissionRequest } from "../../node/encode/EncodeSubmissionRequest.js"
 import { parseJsonBody } from "../Body.js"
 import { EncodeSubmissionRequestJson } from "../groups/TransactionsGroup.js"
 import { ViewRequestJson } from "../groups/ViewGroup.js"
@@ -36,6 +37,20 @@ const jsonBody = (
 const checkEncode = Schema.decodeResult(EncodeSubmissionRequestJson as Schema.Codec<unknown>)
 const checkView = Schema.decodeResult(ViewRequestJson as Schema.Codec<unknown>)
 
+/**
+ * `Accept: application/x-bcs` on encode_submission. The reference rejects it only after the body
+ * parsed (400 `web_framework_error`) and verified (400 `invalid_input`), both without ledger
+ * headers (aptos-api-behaviour §2.6 steps 1, 2, 5), so the same two checks run first here.
+ */
+const bcsEncodeRejection = (body: unknown): ApiError => {
+  const parsed = parseEncodeSubmissionRequest(body)
+  if (Result.isSuccess(parsed)) return ApiErrors.bcsNotSupported("BCS is not supported for encode submission")
+  const e = parsed.failure
+  return e.stage === "Parse"
+    ? ApiErrors.webFramework(400, e.message)
+    : new ApiError({ status: 400, code: "invalid_input", message: e.message })
+}
+
 /** `POST /v1/transactions/encode_submission`, `GET /v1/estimate_gas_price`, `POST /v1/view`. */
 export const postHandlers = (env: HandlerEnv) => {
   const { node, headers } = env
@@ -44,7 +59,7 @@ export const postHandlers = (env: HandlerEnv) => {
     handler: (input) => {
       const body = jsonBody(input.body, checkEncode, "EncodeSubmissionRequest")
       if (Result.isFailure(body)) return Effect.fail(body.failure)
-      if (input.bcs) return Effect.fail(ApiErrors.bcsNotSupported("BCS is not supported for encode submission"))
+      if (input.bcs) return Effect.fail(bcsEncodeRejection(body.success))
       return Effect.map(node.encodeSubmission(body.success), ({ ledger, value }) =>
         jsonReply(`"${toHex0x(value)}"`, ledger)
       )
