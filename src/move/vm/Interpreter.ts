@@ -4,7 +4,7 @@ import type { LoadedFunction, LoadedModule, Loader } from "./Loader.js"
 import type { NativeContext } from "./natives/NativeContext.js"
 import * as A from "./ops/arith.js"
 import type { Session } from "./Session.js"
-import { K, type StructKind, substitute, type Type } from "./Type.js"
+import { K, type StructKind, substitute, substituteAll, type Type } from "./Type.js"
 import { Closure, copyValue, Ref, StructValue, type Value, valueEquals } from "./Value.js"
 import { MoveAbort, VmError, vmError } from "./VmError.js"
 
@@ -81,18 +81,12 @@ export class Interpreter {
      * (a cheap schedule lets 2,000,000 gas units buy hundreds of millions of instructions).
      */
     readonly maxBranches: number = DEFAULT_MAX_BRANCHES
-  ) {}
-
-  private nativeContext(fn: LoadedFunction): NativeContext {
-    return { session: this.session, loader: this.loader, gas: this.gas, chainId: this.chainId, module: fn.module.id }
+  ) {
+    this.ctx = { session, loader, gas, chainId, module: undefined! }
   }
 
-  private instantiateAll(ts: ReadonlyArray<Type>, tyArgs: ReadonlyArray<Type>): ReadonlyArray<Type> {
-    if (tyArgs.length === 0) return ts
-    let open = false
-    for (const t of ts) if (t.g) open = true
-    return open ? ts.map((t) => substitute(t, tyArgs)) : ts
-  }
+  /** One context per run, its `module` set before each native call (natives use it synchronously). */
+  private readonly ctx: { -readonly [P in keyof NativeContext]: NativeContext[P] }
 
   private structAt(m: LoadedModule, tyArgs: ReadonlyArray<Type>, idx: number, generic: boolean): StructKind {
     const t = generic ? m.structInstantiation(idx) : m.structDefType(idx)
@@ -118,9 +112,11 @@ export class Interpreter {
         const native = callee.native
         if (native === undefined)
           return vmError("MISSING_DEPENDENCY", `native function ${callee.fullName} is not available`)
-        gas.chargeNative(callee.fullName)
+        gas.charge(callee.nativeCost(gas.params))
         const args = given ?? stack.splice(stack.length - nParams, nParams)
-        const r = native(this.nativeContext(callee), calleeTyArgs, args)
+        const ctx = this.ctx
+        ctx.module = callee.module.id
+        const r = native(ctx, calleeTyArgs, args)
         if (Array.isArray(r)) {
           for (const v of r) stack.push(v)
           return undefined
@@ -307,7 +303,7 @@ export class Interpreter {
               else {
                 const t = m.functionInstantiation(arg[pc]!)
                 callee = t.fn
-                tys = this.instantiateAll(t.tyArgs, frameTyArgs)
+                tys = substituteAll(t.tyArgs, frameTyArgs)
                 gas.charge(gas.params.callGenericPerTyArg * tys.length)
               }
               pc++
@@ -740,7 +736,7 @@ export class Interpreter {
               else {
                 const t = m.functionInstantiation(arg[pc]!)
                 fn = t.fn
-                tys = this.instantiateAll(t.tyArgs, frameTyArgs)
+                tys = substituteAll(t.tyArgs, frameTyArgs)
               }
               const mask = code.big[pc]!
               const n = popcount(mask)

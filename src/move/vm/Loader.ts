@@ -5,6 +5,7 @@ import type { CompiledModule, FunctionDefinition } from "../binary/CompiledModul
 import type { SignatureToken } from "../binary/SignatureToken.js"
 import { Result } from "effect"
 import { type CompiledCode, compileCode } from "./compileCode.js"
+import type { GasParams } from "./GasMeter.js"
 import { inferKinds } from "./inferKinds.js"
 import { type VmModuleMetadata, vmModuleMetadata } from "./moduleMetadata.js"
 import type { NativeFunction, NativeTable } from "./natives/NativeContext.js"
@@ -12,7 +13,7 @@ import type { StateView } from "./StateView.js"
 import {
   type FieldType,
   functionOf,
-  PRIMITIVES,
+  primitiveNamed,
   refOf,
   type StructType,
   structOf,
@@ -28,15 +29,23 @@ import { VmError, vmError } from "./VmError.js"
 /** Decodes module bytes; returns the module or an error message. */
 export type ModuleDecoder = (bytes: Uint8Array) => CompiledModule | string
 
-const shortAddress = new WeakMap<Uint8Array, string>()
-/** `0x1::coin`; the short address is memoised per array (VM addresses are never mutated). */
+/** Keys by address array and name (VM addresses are never mutated), so a hit builds no string. */
+const moduleKeys = new WeakMap<Uint8Array, Map<string, string>>()
+const MAX_KEYS_PER_ADDRESS = 4096
+/** `0x1::coin`. */
 const moduleKey = (address: Uint8Array, name: string): string => {
-  let a = shortAddress.get(address)
-  if (a === undefined) {
-    a = addressToShortString(address)
-    shortAddress.set(address, a)
+  let byName = moduleKeys.get(address)
+  if (byName === undefined) {
+    byName = new Map()
+    moduleKeys.set(address, byName)
   }
-  return `${a}::${name}`
+  let key = byName.get(name)
+  if (key === undefined) {
+    key = `${addressToShortString(address)}::${name}`
+    if (byName.size >= MAX_KEYS_PER_ADDRESS) byName.clear()
+    byName.set(name, key)
+  }
+  return key
 }
 
 /** A struct definition of a loaded module; field types are built on first use (they may link other modules). */
@@ -46,8 +55,6 @@ class LoadedStruct implements StructType {
   private built = false
   groupTag: StructTag | undefined
   readonly qualifiedName: string
-  /** Cache slot for the session's per-type tag info of the closed, non-generic type. */
-  closedTagInfo: unknown
   constructor(
     private readonly owner: LoadedModule,
     private readonly defIndex: number,
@@ -91,6 +98,9 @@ export class LoadedFunction {
   private _params: ReadonlyArray<Type> | undefined
   private _returns: ReadonlyArray<Type> | undefined
   private _locals: ReadonlyArray<Type> | undefined
+  private _fullName: string | undefined
+  private _costParams: GasParams | undefined
+  private _cost = 0
   constructor(
     readonly module: LoadedModule,
     readonly index: number,
@@ -102,8 +112,18 @@ export class LoadedFunction {
   get isNative(): boolean {
     return this.def.code === undefined
   }
+  /** `0x1::coin::balance`. */
   get fullName(): string {
-    return `${this.module.key}::${this.name}`
+    if (this._fullName === undefined) this._fullName = `${this.module.key}::${this.name}`
+    return this._fullName
+  }
+  /** A native's base cost under `params` (the schedule's entry for it, or the flat default), memoised per schedule. */
+  nativeCost(params: GasParams): number {
+    if (this._costParams !== params) {
+      this._cost = params.nativeCosts.get(this.fullName) ?? params.nativeBase
+      this._costParams = params
+    }
+    return this._cost
   }
   get params(): ReadonlyArray<Type> {
     if (this._params === undefined) {
@@ -160,6 +180,8 @@ export class LoadedModule {
   private readonly structInsts: Array<Type | undefined>
   private readonly variantInsts: Array<Type | undefined>
   private readonly defTypes: Array<Type | undefined>
+  /** The loader run that last verified this module against its view (see `Loader.tryLoad`). */
+  checkedRun = 0
 
   constructor(
     readonly loader: Loader,
@@ -236,35 +258,21 @@ export class LoadedModule {
   tokenType(t: SignatureToken): Type {
     switch (t._tag) {
       case "Bool":
-        return PRIMITIVES[0]!
       case "U8":
-        return PRIMITIVES[1]!
       case "U16":
-        return PRIMITIVES[2]!
       case "U32":
-        return PRIMITIVES[3]!
       case "U64":
-        return PRIMITIVES[4]!
       case "U128":
-        return PRIMITIVES[5]!
       case "U256":
-        return PRIMITIVES[6]!
       case "I8":
-        return PRIMITIVES[7]!
       case "I16":
-        return PRIMITIVES[8]!
       case "I32":
-        return PRIMITIVES[9]!
       case "I64":
-        return PRIMITIVES[10]!
       case "I128":
-        return PRIMITIVES[11]!
       case "I256":
-        return PRIMITIVES[12]!
       case "Address":
-        return PRIMITIVES[13]!
       case "Signer":
-        return PRIMITIVES[14]!
+        return primitiveNamed(t._tag.toLowerCase())!
       case "Vector":
         return vectorOf(this.tokenType(t.element))
       case "Reference":
@@ -394,8 +402,14 @@ const parseGroupTag = (s: string): StructTag | undefined => {
 export class Loader {
   private readonly cache = new Map<string, LoadedModule>()
   private view: StateView | undefined
-  /** Modules verified against the current view in this run. */
-  private checked = new Set<string>()
+  /**
+   * The current run (one `withView`); a module whose `checkedRun` equals it was verified against
+   * the current view (and charged) in this run. A counter instead of a set: nothing to allocate.
+   */
+  private run = 0
+  private runs = 0
+  /** The snapshot every cached module was last checked against (see `revalidate`). */
+  private snapshot: string | bigint | undefined
 
   constructor(
     readonly natives: NativeTable,
@@ -407,16 +421,16 @@ export class Loader {
 
   withView<A>(view: StateView, run: () => A): A {
     const prevView = this.view
-    const prevChecked = this.checked
+    const prevRun = this.run
     const prevHook = this.onFirstUse
     this.view = view
-    this.checked = new Set()
+    this.run = ++this.runs
     this.onFirstUse = undefined
     try {
       return run()
     } finally {
       this.view = prevView
-      this.checked = prevChecked
+      this.run = prevRun
       this.onFirstUse = prevHook
     }
   }
@@ -431,16 +445,27 @@ export class Loader {
   tryLoad(address: Uint8Array, name: string): LoadedModule | undefined {
     const key = moduleKey(address, name)
     const cached = this.cache.get(key)
-    if (cached !== undefined && this.checked.has(key)) return cached
+    if (cached !== undefined && cached.checkedRun === this.run) return cached
     const view = this.view
     if (view === undefined) return vmError("UNREACHABLE", "no state view installed")
+    const snapshot = view.snapshot
+    if (snapshot !== undefined) {
+      if (snapshot !== this.snapshot) this.revalidate(view, snapshot)
+      // Every cached module matches this snapshot: no read needed.
+      const valid = this.cache.get(key)
+      if (valid !== undefined) {
+        valid.checkedRun = this.run
+        this.onFirstUse?.(address, valid.byteLength)
+        return valid
+      }
+    }
     const stored = view.module(address, name)
     if (stored === undefined) return undefined
     if (cached !== undefined) {
       // A MoveVm serves one ledger, where (id, version) names one module; the length check also
       // catches a second ledger's module written at the same version (tests mix chains).
       if (cached.version === stored.version && cached.byteLength === stored.bytes.length) {
-        this.checked.add(key)
+        cached.checkedRun = this.run
         this.onFirstUse?.(address, cached.byteLength)
         return cached
       }
@@ -452,9 +477,26 @@ export class Loader {
     if (!addressEquals(m.id.address, address) || m.id.name !== name)
       return vmError("LINKER_ERROR", `module stored at ${key} names itself ${m.key}`)
     this.cache.set(key, m)
-    this.checked.add(key)
+    m.checkedRun = this.run
     this.onFirstUse?.(address, m.byteLength)
     return m
+  }
+
+  /**
+   * A new snapshot: every cached module is checked against it once (cached links between modules
+   * mean a run reaches modules without `tryLoad`, so checking only those it loads by name would miss
+   * an upgraded dependency); any difference drops the whole cache. Then, for views naming this
+   * snapshot, cached modules are used without reading them again.
+   */
+  private revalidate(view: StateView, snapshot: string | bigint): void {
+    for (const m of this.cache.values()) {
+      const stored = view.module(m.id.address, m.id.name)
+      if (stored === undefined || stored.version !== m.version || stored.bytes.length !== m.byteLength) {
+        this.cache.clear()
+        break
+      }
+    }
+    this.snapshot = snapshot
   }
 
   get cachedModules(): number {

@@ -3,14 +3,14 @@ import { addressFromNumber, addressToShortString } from "../../domain/AccountAdd
 import type { ModuleId, TypeTag } from "../../domain/TypeTag.js"
 import { deserializeModule } from "../binary/deserialize.js"
 import { GasMeter } from "./GasMeter.js"
-import { meterFor, readGasSchedule } from "./GasSchedule.js"
+import { type GasSchedule, meterFor, readGasSchedule } from "./GasSchedule.js"
 import { Interpreter } from "./Interpreter.js"
 import { type LoadedFunction, Loader, type ModuleDecoder } from "./Loader.js"
 import { frameworkNatives } from "./natives/index.js"
 import type { NativeTable } from "./natives/NativeContext.js"
 import { Session } from "./Session.js"
 import type { StateView } from "./StateView.js"
-import { abilitiesOf, checkTypeSize, K, PRIMITIVES, structOf, substitute, type Type, vectorOf } from "./Type.js"
+import { abilitiesOf, checkTypeSize, K, primitiveNamed, structOf, substituteAll, type Type, vectorOf } from "./Type.js"
 import { Ref, type StructValue, type Value } from "./Value.js"
 import { deserializeValue, serializeValue } from "./ValueBcs.js"
 import { abortInfo } from "./moduleMetadata.js"
@@ -70,6 +70,8 @@ const defaultDecoder: ModuleDecoder = (bytes) => {
  */
 export class MoveVm {
   readonly loader: Loader
+  /** The gas schedule of the last snapshot seen (views naming the same snapshot share it). */
+  private schedule: { readonly snapshot: string | bigint; readonly schedule: GasSchedule } | undefined
 
   constructor(options: MoveVmOptions = {}) {
     this.loader = new Loader(options.natives ?? frameworkNatives, options.decode ?? defaultDecoder)
@@ -100,27 +102,19 @@ export class MoveVm {
       }
       case "function":
         return vmError("TYPE_MISMATCH", "function type arguments are not supported")
-      default:
-        return PRIMITIVES[
-          [
-            "bool",
-            "u8",
-            "u16",
-            "u32",
-            "u64",
-            "u128",
-            "u256",
-            "i8",
-            "i16",
-            "i32",
-            "i64",
-            "i128",
-            "i256",
-            "address",
-            "signer"
-          ].indexOf(tag._tag)
-        ]!
+      default: {
+        const t = primitiveNamed(tag._tag)
+        return t ?? vmError("TYPE_MISMATCH", `unknown type tag ${tag._tag}`)
+      }
     }
+  }
+
+  private gasSchedule(view: StateView): GasSchedule {
+    const snapshot = view.snapshot
+    if (snapshot !== undefined && this.schedule?.snapshot === snapshot) return this.schedule.schedule
+    const schedule = readGasSchedule(view)
+    if (snapshot !== undefined) this.schedule = { snapshot, schedule }
+    return schedule
   }
 
   /** Resolves a function by module id and name (any visibility). */
@@ -137,7 +131,7 @@ export class MoveVm {
     }
     try {
       return this.loader.withView(view, () => {
-        const schedule = options.maxGas === undefined ? undefined : readGasSchedule(view)
+        const schedule = options.maxGas === undefined ? undefined : this.gasSchedule(view)
         gas = schedule === undefined ? GasMeter.unmetered() : meterFor(schedule, options.maxGas!)
         const meter = gas
         this.loader.onFirstUse = (address, size) => meter.chargeDependency(address, size)
@@ -170,7 +164,7 @@ export class MoveVm {
             return vmError("CONSTRAINT_NOT_SATISFIED", `type argument ${i} lacks the abilities its parameter requires`)
           return ty
         })
-        const params = fn.params.map((p) => substituteClosed(p, tyArgs))
+        const params = substituteAll(fn.params, tyArgs)
         const args = this.arguments(params, call.args)
         const session = new Session(view, gas)
         let chainId: number | undefined
@@ -185,7 +179,7 @@ export class MoveVm {
           options.maxBranches
         )
         const results = interpreter.execute(fn, tyArgs, args)
-        const returnTypes = fn.returns.map((r) => substituteClosed(r, tyArgs))
+        const returnTypes = substituteAll(fn.returns, tyArgs)
         const values = returnTypes.map((t, i) => {
           const v = results[i]
           return serializeValue(v instanceof Ref ? v.get() : v, t.k === K.Ref || t.k === K.MutRef ? t.to : t)
@@ -240,8 +234,6 @@ export class MoveVm {
 
 const isSigner = (t: Type): boolean =>
   t.k === K.Signer || ((t.k === K.Ref || t.k === K.MutRef) && (t as { to: Type }).to.k === K.Signer)
-
-const substituteClosed = (t: Type, tyArgs: ReadonlyArray<Type>): Type => (t.g ? substitute(t, tyArgs) : t)
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 

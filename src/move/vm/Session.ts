@@ -32,44 +32,61 @@ interface TagInfo {
   readonly bytes: Uint8Array
   readonly key: string
 }
-const tagInfos = new Map<string, TagInfo>()
-const MAX_TAG_INFOS = 10_000
+/** By (interned) type object: built once per instantiation, shared by every session. */
+const tagInfos = new WeakMap<StructKind, TagInfo>()
 
 const tagInfoOf = (t: StructKind): TagInfo => {
-  const closed = t.args.length === 0 ? (t.def as { closedTagInfo?: TagInfo }) : undefined
-  if (closed?.closedTagInfo !== undefined) return closed.closedTagInfo
-  const name = typeName(t)
-  let info = tagInfos.get(name)
+  let info = tagInfos.get(t)
   if (info === undefined) {
     const tag = structTagOf(t)
-    info = { tag, bytes: structTagBytes(tag), key: name }
-    if (tagInfos.size >= MAX_TAG_INFOS) tagInfos.clear()
-    tagInfos.set(name, info)
+    info = { tag, bytes: structTagBytes(tag), key: typeName(t) }
+    tagInfos.set(t, info)
   }
-  if (closed !== undefined) closed.closedTagInfo = info
   return info
 }
 
-const groupInfos = new Map<string, TagInfo>()
+/** By the group tag object (one per loaded struct definition, so the key is built once). */
+const groupInfos = new WeakMap<StructTag, TagInfo>()
 const groupInfoOf = (g: StructTag): TagInfo => {
-  const key = `${toHex(g.address)}::${g.module}::${g.name}`
-  let info = groupInfos.get(key)
+  let info = groupInfos.get(g)
   if (info === undefined) {
-    info = { tag: g, bytes: structTagBytes(g), key }
-    groupInfos.set(key, info)
+    info = { tag: g, bytes: structTagBytes(g), key: `${toHex(g.address)}::${g.module}::${g.name}` }
+    groupInfos.set(g, info)
   }
   return info
 }
 
-/** Hex of an address, memoised per array (VM addresses are never mutated in place). */
-const addressHex = new WeakMap<Uint8Array, string>()
-export const addressKey = (a: Uint8Array): string => {
-  let k = addressHex.get(a)
-  if (k === undefined) {
-    k = toHex(a)
-    addressHex.set(a, k)
+/**
+ * A map key of a byte string: its length, then two bytes per UTF-16 code unit (so distinct byte
+ * strings never share a key). A quarter of hex's length, built without a per-byte string
+ * concatenation; only ever compared, never printed.
+ */
+export const bytesKey = (a: Uint8Array): string => {
+  const n = a.length
+  let s = String.fromCharCode(n & 0xffff, n >>> 16)
+  let i = 0
+  for (; i + 8 <= n; i += 8)
+    s += String.fromCharCode(
+      (a[i]! << 8) | a[i + 1]!,
+      (a[i + 2]! << 8) | a[i + 3]!,
+      (a[i + 4]! << 8) | a[i + 5]!,
+      (a[i + 6]! << 8) | a[i + 7]!
+    )
+  for (; i + 2 <= n; i += 2) s += String.fromCharCode((a[i]! << 8) | a[i + 1]!)
+  return i < n ? s + String.fromCharCode(a[i]!) : s
+}
+
+/** The key of an address in the session's maps (see `bytesKey`). */
+export const addressKey = bytesKey
+
+/** Map<A, Map<string, V>>: the inner map of `outer`, created on first use. */
+const inner = <A, V>(outer: Map<A, Map<string, V>>, a: A): Map<string, V> => {
+  let m = outer.get(a)
+  if (m === undefined) {
+    m = new Map()
+    outer.set(a, m)
   }
-  return k
+  return m
 }
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
@@ -85,10 +102,16 @@ const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
  * groups are read whole once and their members decoded on demand.
  */
 export class Session {
-  private readonly resources = new Map<string, GlobalSlot>()
-  /** Decoded groups: (member tag bytes, member bytes) pairs, by address and group. */
-  private readonly groups = new Map<string, Array<readonly [Uint8Array, Uint8Array]>>()
-  private readonly tables = new Map<string, GlobalSlot>()
+  /**
+   * Slots by type name and address. The name is the tag info's cached string (no concatenation per
+   * access); keying by name rather than by type object keeps one slot per type even for type objects
+   * built outside the intern tables.
+   */
+  private readonly resources = new Map<string, Map<string, GlobalSlot>>()
+  /** Decoded groups: (member tag bytes, member bytes) pairs, by group and address. */
+  private readonly groups = new Map<string, Map<string, Array<readonly [Uint8Array, Uint8Array]>>>()
+  /** Table entries by handle and key. */
+  private readonly tables = new Map<string, Map<string, GlobalSlot>>()
   readonly events: EmittedEvent[] = []
   /** Handles of tables created in this run (`new_table_handle`). */
   tableCounter = 0
@@ -102,8 +125,9 @@ export class Session {
 
   private readGroupMember(address: AccountAddress, group: StructTag, member: TagInfo): Uint8Array | undefined {
     const g = groupInfoOf(group)
-    const gkey = addressKey(address) + g.key
-    let members = this.groups.get(gkey)
+    const byAddress = inner(this.groups, g.key)
+    const akey = addressKey(address)
+    let members = byAddress.get(akey)
     if (members === undefined) {
       members = []
       const bytes = this.view.resourceGroup(address, group, g.bytes)
@@ -122,7 +146,7 @@ export class Session {
           throw new VmError("FAILED_TO_DESERIALIZE_RESOURCE", `resource group ${g.key}: ${String(e)}`)
         }
       }
-      this.groups.set(gkey, members)
+      byAddress.set(akey, members)
     }
     for (const [tag, value] of members) if (sameBytes(tag, member.bytes)) return value
     return undefined
@@ -131,8 +155,9 @@ export class Session {
   /** The slot of resource `t` at `address`, loaded on first use. */
   resource(address: AccountAddress, t: StructKind): GlobalSlot {
     const info = tagInfoOf(t)
-    const key = addressKey(address) + info.key
-    let slot = this.resources.get(key)
+    const byAddress = inner(this.resources, info.key)
+    const key = addressKey(address)
+    let slot = byAddress.get(key)
     if (slot === undefined) {
       let bytes: Uint8Array | undefined
       if (t.def.groupTag !== undefined) bytes = this.readGroupMember(address, t.def.groupTag, info)
@@ -141,20 +166,21 @@ export class Session {
         this.gas.chargeRead(bytes?.length ?? 0)
       }
       slot = { box: [bytes === undefined ? undefined : deserializeValue(bytes, t)] }
-      this.resources.set(key, slot)
+      byAddress.set(key, slot)
     }
     return slot
   }
 
   /** The slot of a table entry; `valueType` decodes the stored bytes. */
   tableEntry(handle: AccountAddress, key: Uint8Array, valueType: Type, wrap: (v: Value) => Value): GlobalSlot {
-    const k = toHex(handle) + ":" + toHex(key)
-    let slot = this.tables.get(k)
+    const entries = inner(this.tables, addressKey(handle))
+    const k = bytesKey(key)
+    let slot = entries.get(k)
     if (slot === undefined) {
       const bytes = this.view.tableItem(handle, key)
       this.gas.chargeRead(bytes?.length ?? 0)
       slot = { box: [bytes === undefined ? undefined : wrap(deserializeValue(bytes, valueType))] }
-      this.tables.set(k, slot)
+      entries.set(k, slot)
     }
     return slot
   }

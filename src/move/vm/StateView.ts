@@ -8,6 +8,13 @@ import type { StructTag } from "../../domain/TypeTag.js"
  * I/O; whoever runs it supplies this view (over the ledger's `StateReader`, or a plain map in tests).
  */
 export interface StateView {
+  /**
+   * Identifies an immutable snapshot (e.g. the ledger version): two views of one ledger with equal
+   * snapshots read identical state, so what the VM derived from one (modules checked against their
+   * stored version, the decoded gas schedule) holds for the other without reading again.
+   * Undefined = no such promise; everything is re-read each run.
+   */
+  readonly snapshot?: string | bigint | undefined
   /** Module bytes and the version that wrote them (the loader caches by both). */
   readonly module: (
     address: AccountAddress,
@@ -55,6 +62,24 @@ const accessPathKey = (address: AccountAddress, kind: number, tagBytes: Uint8Arr
   return out
 }
 
+/** BCS(StateKey::TableItem{handle, key}) by concatenation: tag 1, the handle, the key with its uleb length. */
+const tableItemKey = (handle: AccountAddress, key: Uint8Array): Uint8Array => {
+  let n = key.length
+  let lenBytes = 1
+  for (let x = n; x >= 0x80; x >>>= 7) lenBytes++
+  const out = new Uint8Array(1 + 32 + lenBytes + n)
+  out[0] = 1
+  out.set(handle, 1)
+  let o = 33
+  while (n >= 0x80) {
+    out[o++] = (n & 0x7f) | 0x80
+    n >>>= 7
+  }
+  out[o++] = n
+  out.set(key, o)
+  return out
+}
+
 const utf8 = new TextEncoder()
 
 /** BCS(StateKey) of a module: AccessPath{address, path: Code(ModuleId{address, name})}, by concatenation. */
@@ -73,8 +98,12 @@ const moduleKeyBytes = (address: AccountAddress, name: string): Uint8Array => {
   return out
 }
 
-/** A StateView over a key-value reader whose keys are BCS(StateKey). */
-export const stateViewFromReader = (reader: KeyValueReader): StateView => ({
+/**
+ * A StateView over a key-value reader whose keys are BCS(StateKey). `snapshot` (see `StateView`) is
+ * only safe when every view given to one `MoveVm` with that snapshot reads the same state.
+ */
+export const stateViewFromReader = (reader: KeyValueReader, snapshot?: string | bigint): StateView => ({
+  snapshot,
   module: (address, name) => {
     // Identifiers are at most 255 bytes; the concatenated form covers names under 128 (every real one).
     const fast = moduleKeyBytes(address, name)
@@ -101,5 +130,10 @@ export const stateViewFromReader = (reader: KeyValueReader): StateView => ({
             writeStateKey(w, { _tag: "AccessPath", address, path: { _tag: "ResourceGroup", struct: group } })
           )
     ),
-  tableItem: (handle, key) => reader.get(keyBytes((w) => writeStateKey(w, { _tag: "TableItem", handle, key })))
+  tableItem: (handle, key) =>
+    reader.get(
+      handle.length === 32
+        ? tableItemKey(handle, key)
+        : keyBytes((w) => writeStateKey(w, { _tag: "TableItem", handle, key }))
+    )
 })

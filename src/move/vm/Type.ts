@@ -96,6 +96,33 @@ export const Types = {
   signer: prim(14)
 } as const
 
+/** The one primitive table: names (as in type tags and `type_name`) by kind, `K.Bool`…`K.Signer`. */
+export const PRIMITIVE_NAMES = [
+  "bool",
+  "u8",
+  "u16",
+  "u32",
+  "u64",
+  "u128",
+  "u256",
+  "i8",
+  "i16",
+  "i32",
+  "i64",
+  "i128",
+  "i256",
+  "address",
+  "signer"
+] as const
+
+export type PrimitiveName = (typeof PRIMITIVE_NAMES)[number]
+
+const PRIMITIVE_BY_NAME: ReadonlyMap<string, Type> = new Map(PRIMITIVE_NAMES.map((name) => [name, Types[name]]))
+
+/** The runtime type of a primitive type-tag (or signature-token) name, lower case; undefined otherwise. */
+export const primitiveNamed = (name: string): Type | undefined => PRIMITIVE_BY_NAME.get(name)
+
+/** Primitive types by kind (`PRIMITIVES[K.U64] === Types.u64`). */
 export const PRIMITIVES: ReadonlyArray<Type> = [
   Types.bool,
   Types.u8,
@@ -114,15 +141,91 @@ export const PRIMITIVES: ReadonlyArray<Type> = [
   Types.signer
 ]
 
-export const vectorOf = (elem: Type): Type => ({ k: 15, elem, g: elem.g })
-export const structOf = (def: StructType, args: ReadonlyArray<Type>): Type => ({
-  k: 16,
-  def,
-  args,
-  g: args.some((a) => a.g)
-})
-export const refOf = (to: Type, mutable: boolean): Type => ({ k: mutable ? 18 : 17, to, g: to.g })
-export const tyParam = (idx: number): Type => ({ k: 19, idx, g: true })
+/**
+ * Hash-consing. Vector, reference, type-parameter and struct types built through these
+ * constructors are interned: equal types are one object, so facts that are a pure function of a
+ * type (substitutions, struct tags, field layouts) are cached by identity in `WeakMap`s. Identity is
+ * only ever a fast path: `typeEquals` stays structural, so a type built elsewhere (or after the
+ * tables are reset) just misses the caches. The tables are dropped past `MAX_INTERNED` entries, so
+ * requests naming ever new instantiations cannot grow them without bound.
+ */
+interface Trie<V> {
+  value: V | undefined
+  next: Map<Type, Trie<V>> | undefined
+}
+export const MAX_INTERNED = 100_000
+let interned = 0
+let vectors = new WeakMap<Type, Type>()
+let refs = new WeakMap<Type, Type>()
+let mutRefs = new WeakMap<Type, Type>()
+let structs = new WeakMap<StructType, Trie<Type>>()
+let substitutions = new WeakMap<Type, Trie<Type>>()
+let listSubstitutions = new WeakMap<ReadonlyArray<Type>, Trie<ReadonlyArray<Type>>>()
+
+const countInterned = (): void => {
+  if (++interned <= MAX_INTERNED) return
+  interned = 0
+  vectors = new WeakMap()
+  refs = new WeakMap()
+  mutRefs = new WeakMap()
+  structs = new WeakMap()
+  substitutions = new WeakMap()
+  listSubstitutions = new WeakMap()
+}
+
+/** The trie node reached by `keys` (created on the way). */
+const walk = <V>(root: Trie<V>, keys: ReadonlyArray<Type>): Trie<V> => {
+  let node = root
+  for (let i = 0; i < keys.length; i++) {
+    let next = node.next
+    if (next === undefined) node.next = next = new Map()
+    let child = next.get(keys[i]!)
+    if (child === undefined) {
+      child = { value: undefined, next: undefined }
+      next.set(keys[i]!, child)
+      countInterned()
+    }
+    node = child
+  }
+  return node
+}
+
+const rootIn = <K extends WeakKey, V>(map: WeakMap<K, Trie<V>>, key: K): Trie<V> => {
+  let root = map.get(key)
+  if (root === undefined) {
+    root = { value: undefined, next: undefined }
+    map.set(key, root)
+  }
+  return root
+}
+
+export const vectorOf = (elem: Type): Type => {
+  let v = vectors.get(elem)
+  if (v === undefined) {
+    v = { k: 15, elem, g: elem.g }
+    vectors.set(elem, v)
+    countInterned()
+  }
+  return v
+}
+/** `args` is kept by the type: callers hand over an array they no longer mutate. */
+export const structOf = (def: StructType, args: ReadonlyArray<Type>): Type => {
+  const node = walk(rootIn(structs, def), args)
+  if (node.value === undefined) node.value = { k: 16, def, args, g: args.some((a) => a.g) }
+  return node.value
+}
+export const refOf = (to: Type, mutable: boolean): Type => {
+  const table = mutable ? mutRefs : refs
+  let r = table.get(to)
+  if (r === undefined) {
+    r = { k: mutable ? 18 : 17, to, g: to.g }
+    table.set(to, r)
+    countInterned()
+  }
+  return r
+}
+const TY_PARAMS: ReadonlyArray<Type> = Array.from({ length: 64 }, (_, idx) => Object.freeze({ k: 19, idx, g: true }))
+export const tyParam = (idx: number): Type => TY_PARAMS[idx] ?? { k: 19, idx, g: true }
 export const functionOf = (args: ReadonlyArray<Type>, results: ReadonlyArray<Type>, abilities: number): Type => ({
   k: 20,
   args,
@@ -141,9 +244,25 @@ export const MAX_TYPE_DEPTH = 64
  */
 export const substitute = (t: Type, tyArgs: ReadonlyArray<Type>): Type => {
   if (!t.g) return t
+  // Memoised by the open type and the (interned) arguments: a substitution is computed and its
+  // size checked once, then every later instantiation is a few map lookups and no allocation.
+  const node = walk(rootIn(substitutions, t), tyArgs)
+  if (node.value !== undefined) return node.value
   const out = subst(t, tyArgs, 0)
   checkTypeSize(out)
+  node.value = out
   return out
+}
+
+/** `substitute` over a list (a signature), memoised like it: the same array back for the same arguments. */
+export const substituteAll = (ts: ReadonlyArray<Type>, tyArgs: ReadonlyArray<Type>): ReadonlyArray<Type> => {
+  if (tyArgs.length === 0) return ts
+  let open = false
+  for (let i = 0; i < ts.length; i++) if (ts[i]!.g) open = true
+  if (!open) return ts
+  const node = walk(rootIn(listSubstitutions, ts), tyArgs)
+  if (node.value === undefined) node.value = ts.map((t) => substitute(t, tyArgs))
+  return node.value
 }
 
 const subst = (t: Type, tyArgs: ReadonlyArray<Type>, depth: number): Type => {
@@ -203,23 +322,8 @@ export const checkTypeSize = (t: Type): void => {
   }
 }
 
-const PRIM_TAGS: ReadonlyArray<TypeTag> = [
-  { _tag: "bool" },
-  { _tag: "u8" },
-  { _tag: "u16" },
-  { _tag: "u32" },
-  { _tag: "u64" },
-  { _tag: "u128" },
-  { _tag: "u256" },
-  { _tag: "i8" },
-  { _tag: "i16" },
-  { _tag: "i32" },
-  { _tag: "i64" },
-  { _tag: "i128" },
-  { _tag: "i256" },
-  { _tag: "address" },
-  { _tag: "signer" }
-]
+/** The primitive type tags, by kind (`PRIMITIVE_NAMES` order). */
+const PRIM_TAGS: ReadonlyArray<TypeTag> = PRIMITIVE_NAMES.map((name) => ({ _tag: name }) as TypeTag)
 
 /** The TypeTag of a closed, non-reference runtime type. */
 export const typeToTag = (t: Type): TypeTag => {
@@ -258,24 +362,6 @@ export const structTagOf = (t: StructKind): StructTag => ({
   typeArgs: t.args.map(typeToTag)
 })
 
-const PRIM_NAMES = [
-  "bool",
-  "u8",
-  "u16",
-  "u32",
-  "u64",
-  "u128",
-  "u256",
-  "i8",
-  "i16",
-  "i32",
-  "i64",
-  "i128",
-  "i256",
-  "address",
-  "signer"
-]
-
 /**
  * Canonical text of a type, as `type_info::type_name` prints it: full-length addresses are not used
  * there; the reference prints `0x1::string::String` (short form). Also the cache key of a type.
@@ -297,7 +383,7 @@ export const typeName = (t: Type): string => {
     case 20:
       return `|${t.args.map(typeName).join(", ")}|${t.results.map(typeName).join(", ")}`
     default:
-      return PRIM_NAMES[t.k]!
+      return PRIMITIVE_NAMES[t.k]!
   }
 }
 

@@ -6,11 +6,23 @@ import { VmError, vmError } from "./VmError.js"
 /** The VM's value nesting limit (`max_value_nest_depth`). */
 export const MAX_VALUE_DEPTH = 128
 
+/** Field types of each struct type (index 0) or enum variant (index 1 + variant), by (interned) type. */
+const layouts = new WeakMap<Type, Array<ReadonlyArray<Type> | undefined>>()
+
 const fieldTypes = (t: Extract<Type, { k: 16 }>, variant: number): ReadonlyArray<Type> => {
+  let perVariant = layouts.get(t)
+  if (perVariant === undefined) {
+    perVariant = []
+    layouts.set(t, perVariant)
+  }
+  const cached = perVariant[variant + 1]
+  if (cached !== undefined) return cached
   const def = t.def
   const fields = variant < 0 ? def.fields : def.variants?.[variant]?.fields
   if (fields === undefined) return vmError("VALUE_DESERIALIZATION_ERROR", `no variant ${variant} in ${def.name}`)
-  return t.args.length === 0 ? fields.map((f) => f.type) : fields.map((f) => substitute(f.type, t.args))
+  const out = t.args.length === 0 ? fields.map((f) => f.type) : fields.map((f) => substitute(f.type, t.args))
+  perVariant[variant + 1] = out
+  return out
 }
 
 const read = (r: BcsReader, t: Type, depth: number): Value => {

@@ -5,15 +5,18 @@
  *   one function in a throw-away session and returns BCS results, a Move abort (with its error-map
  *   entry) or a `VmError`, never throwing. One instance keeps one module cache (per ledger).
  * - `Loader`: module cache keyed by module id and the version that wrote it; lazily linked
- *   functions, structs and signatures; generic instantiation bounded in size and depth.
- * - `Type` / `Value`: runtime types (structs point at their loaded definitions) and values
- *   (numbers ≤ 32 bits, bigints above, arrays as vectors, `StructValue`, slot `Ref`s, `Closure`s).
+ *   functions, structs and signatures; generic instantiation bounded in size and depth. A view
+ *   naming a `snapshot` (the ledger version) has its modules checked once per snapshot, not per run.
+ * - `Type` / `Value`: runtime types (structs point at their loaded definitions; interned, so
+ *   substitutions, struct tags and field layouts are cached by identity; one primitive table) and
+ *   values (numbers ≤ 32 bits, bigints above, arrays as vectors, `StructValue`, slot `Ref`s, `Closure`s).
  * - `Interpreter`: decoded code (`compileCode`, operand kinds from `inferKinds`), one dispatch
  *   switch, frames on an explicit stack (call depth 1024), arithmetic in `ops/arith`.
  * - `Session`: the run's data cache (resources, resource groups, table items); writes stay in it.
  * - `natives/`: the framework's natives, one file per module; a missing one is MISSING_DEPENDENCY.
  * - `GasMeter` / `GasSchedule`: instruction, call, native and storage-read costs from the on-chain
- *   `GasScheduleV2`, a table lookup per instruction.
+ *   `GasScheduleV2`, a table lookup per instruction (a native's cost memoised on its function);
+ *   the decoded schedule is reused for views of the same snapshot.
  * - `ValueBcs`: BCS of values by runtime type, depth-limited (128).
  *
  * Pure: no I/O; state comes in through `StateView` (`stateViewFromReader` adapts the ledger's reader).
@@ -32,7 +35,7 @@ export {
   type NativeResult,
   type NativeTable
 } from "./natives/index.js"
-export { type EmittedEvent, type GlobalSlot, Session } from "./Session.js"
+export { bytesKey, type EmittedEvent, type GlobalSlot, Session } from "./Session.js"
 export { type KeyValueReader, type StateView, stateViewFromReader } from "./StateView.js"
 export * from "./Type.js"
 export * from "./Value.js"

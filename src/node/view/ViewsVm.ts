@@ -31,7 +31,7 @@ export const ViewsVmLayer = Layer.effect(
 
     const view = (request: ViewRequest, ledgerVersion: bigint | undefined) =>
       Effect.gen(function* () {
-        const { ledger: info, state } = yield* stateAtLedgerVersion(ledger, ledgerVersion)
+        const { ledger: info, state, version } = yield* stateAtLedgerVersion(ledger, ledgerVersion)
         const parsed: Result.Result<JsonViewCall | BcsViewCall, ViewRequestError> =
           request._tag === "Json" ? parseJsonViewRequest(request.body) : parseBcsViewRequest(request.body)
         if (Result.isFailure(parsed)) {
@@ -42,7 +42,9 @@ export const ViewsVmLayer = Layer.effect(
               : new ApiError({ status: 400, code: "invalid_input", message: f.message, ledger: info })
           )
         }
-        const stateView = stateViewFromReader(state)
+        // One ledger per layer, so the version names the state: module checks and the gas schedule
+        // carry over between requests at the same version.
+        const stateView = stateViewFromReader(state, version)
         // Argument conversion and result rendering read modules through the VM's own cache.
         const modules: ModuleSource = (address, name) => {
           try {

@@ -96,9 +96,8 @@ export const runView = (
   if (call._tag === "Json") {
     const unit = modules(call.module.address, call.module.name)
     if (unit === undefined) return Result.fail(invalid(`Module ${moduleName(call.module)} not found`))
-    const def = unit.functionDefs.find(
-      (d) => unit.identifiers[unit.functionHandles[d.function]!.name] === call.function
-    )
+    // By name through the VM's loaded module (a map lookup, not a scan of the definitions).
+    const def = vm.resolveFunction(view, call.module, call.function)?.def
     if (def === undefined)
       return Result.fail(invalid(`could not find view function by ${moduleName(call.module)}::${call.function}`))
     const handle = unit.functionHandles[def.function]!

@@ -7,11 +7,14 @@ import { Result } from "effect"
 import { test } from "vitest"
 import type { ModuleSource } from "../../../src/move/layout/ModuleSource.js"
 import { MoveVm } from "../../../src/move/vm/MoveVm.js"
+import { stateViewFromReader } from "../../../src/move/vm/StateView.js"
 import { parseBcsViewRequest, parseJsonViewRequest } from "../../../src/node/view/parseViewRequest.js"
 import { runView } from "../../../src/node/view/runView.js"
 import { genesisState } from "../../move/vm/genesisState.js"
 
-const { view } = genesisState("devnet")
+// As `ViewsVmLayer` does: the view names its snapshot (the ledger version).
+const { reader } = genesisState("devnet")
+const view = stateViewFromReader(reader, 0n)
 const vm = new MoveVm()
 const modules: ModuleSource = (address, name) => vm.loader.withView(view, () => vm.loader.tryLoad(address, name)?.cm)
 const body = {

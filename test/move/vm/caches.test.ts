@@ -1,0 +1,180 @@
+/**
+ * The VM's caches of pure functions: interned types and memoised substitutions, session keys of
+ * byte strings, and what a view naming a snapshot lets the loader and the gas schedule skip.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import fc from "fast-check"
+import { BcsWriter } from "../../../src/bcs/index.js"
+import { writeStateKey } from "../../../src/domain/StateKeyCodec.js"
+import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
+import type { TypeTag } from "../../../src/domain/TypeTag.js"
+import { MoveVm } from "../../../src/move/vm/MoveVm.js"
+import { bytesKey } from "../../../src/move/vm/Session.js"
+import { type KeyValueReader, stateViewFromReader } from "../../../src/move/vm/StateView.js"
+import {
+  PRIMITIVE_NAMES,
+  PRIMITIVES,
+  primitiveNamed,
+  refOf,
+  type StructType,
+  structOf,
+  substitute,
+  substituteAll,
+  type Type,
+  typeEquals,
+  typeName,
+  Types,
+  tyParam,
+  vectorOf
+} from "../../../src/move/vm/Type.js"
+import { genesisState } from "./genesisState.js"
+
+const def = (name: string, typeParams: number): StructType => ({
+  address: addressFromNumber(1),
+  module: "m",
+  name,
+  abilities: 0xf,
+  typeParams: Array.from({ length: typeParams }, () => ({ constraints: 0, isPhantom: false })),
+  fields: [],
+  variants: undefined,
+  isNative: false,
+  qualifiedName: `0x1::m::${name}`
+})
+
+describe("interned types", () => {
+  const Pair = def("Pair", 2)
+  it("equal types built twice are one object", () => {
+    assert.strictEqual(vectorOf(Types.u8), vectorOf(Types.u8))
+    assert.strictEqual(refOf(Types.u64, true), refOf(Types.u64, true))
+    assert.notStrictEqual(refOf(Types.u64, true), refOf(Types.u64, false))
+    const a = structOf(Pair, [Types.u64, vectorOf(Types.address)])
+    const b = structOf(Pair, [Types.u64, vectorOf(Types.address)])
+    assert.strictEqual(a, b)
+    assert.notStrictEqual(a, structOf(Pair, [Types.u64, vectorOf(Types.u8)]))
+  })
+
+  it("substitution is memoised and agrees with building the closed type directly", () => {
+    const open = structOf(Pair, [tyParam(1), vectorOf(tyParam(0))])
+    const closed = substitute(open, [Types.bool, Types.u128])
+    assert.strictEqual(closed, structOf(Pair, [Types.u128, vectorOf(Types.bool)]))
+    assert.strictEqual(substitute(open, [Types.bool, Types.u128]), closed)
+    assert.strictEqual(typeName(closed), "0x1::m::Pair<u128, vector<bool>>")
+    const sig = [tyParam(0), Types.u8]
+    assert.strictEqual(substituteAll(sig, [Types.u16]), substituteAll(sig, [Types.u16]))
+    assert.deepStrictEqual(substituteAll(sig, [Types.u16]), [Types.u16, Types.u8])
+    const closedSig = [Types.u8]
+    assert.strictEqual(substituteAll(closedSig, [Types.u16]), closedSig)
+  })
+
+  it("equality stays structural for type objects built outside the intern tables", () => {
+    const interned = structOf(Pair, [Types.u8, Types.u8])
+    const literal: Type = { k: 16, def: Pair, args: [Types.u8, Types.u8], g: false }
+    assert.isTrue(typeEquals(interned, literal))
+  })
+
+  it("one primitive table serves kinds, names and tags", () => {
+    PRIMITIVE_NAMES.forEach((name, k) => {
+      assert.strictEqual(primitiveNamed(name), PRIMITIVES[k])
+      assert.strictEqual(typeName(PRIMITIVES[k]!), name)
+    })
+    assert.isUndefined(primitiveNamed("vector"))
+  })
+})
+
+describe("bytesKey", () => {
+  it("distinct byte strings get distinct keys, equal ones equal keys", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 70 }), fc.uint8Array({ maxLength: 70 }), (a, b) => {
+        const same = a.length === b.length && a.every((x, i) => x === b[i])
+        assert.strictEqual(bytesKey(a) === bytesKey(b), same)
+        assert.strictEqual(bytesKey(a), bytesKey(Uint8Array.from(a)))
+      })
+    )
+    // An odd tail cannot pose as an even-length string's last pairs.
+    assert.notStrictEqual(bytesKey(Uint8Array.of(1, 2, 3)), bytesKey(Uint8Array.of(1, 2, 0, 3)))
+  })
+})
+
+describe("views naming a snapshot", () => {
+  const ONE = addressFromNumber(1)
+  const aptosCoin: TypeTag = {
+    _tag: "struct",
+    struct: { address: ONE, module: "aptos_coin", name: "AptosCoin", typeArgs: [] }
+  }
+  const balance = {
+    module: { address: ONE, name: "coin" },
+    function: "balance",
+    tyArgs: [aptosCoin],
+    args: [addressFromNumber(0xa550c18)]
+  }
+  /** The genesis reader, counting versioned reads (module reads). */
+  const counting = () => {
+    const { reader } = genesisState("devnet")
+    const counter = { moduleReads: 0, reads: 0 }
+    const wrapped: KeyValueReader = {
+      get: (k) => {
+        counter.reads++
+        return reader.get(k)
+      },
+      getVersioned: (k) => {
+        counter.moduleReads++
+        return reader.getVersioned(k)
+      }
+    }
+    return { wrapped, counter }
+  }
+
+  it("modules are checked once per snapshot: all cached ones again for a new snapshot", () => {
+    const vm = new MoveVm()
+    const { wrapped, counter } = counting()
+    const first = vm.call(stateViewFromReader(wrapped, 7n), balance, { maxGas: 2_000_000n, view: true })
+    assert.strictEqual(first._tag, "Success")
+    const loaded = counter.moduleReads
+    assert.isAbove(loaded, 1)
+    const again = vm.call(stateViewFromReader(wrapped, 7n), balance, { maxGas: 2_000_000n, view: true })
+    assert.deepStrictEqual(again, first)
+    assert.strictEqual(counter.moduleReads, loaded)
+    // Each module the first run loaded was read once; a new snapshot re-checks each once.
+    assert.strictEqual(vm.loader.cachedModules, loaded)
+    vm.call(stateViewFromReader(wrapped, 8n), balance, { maxGas: 2_000_000n, view: true })
+    assert.strictEqual(counter.moduleReads, 2 * loaded)
+    vm.call(stateViewFromReader(wrapped, 8n), balance, { maxGas: 2_000_000n, view: true })
+    assert.strictEqual(counter.moduleReads, 2 * loaded)
+    // No snapshot: what the run loads by name is read again.
+    vm.call(stateViewFromReader(wrapped), balance, { maxGas: 2_000_000n, view: true })
+    assert.isAbove(counter.moduleReads, 2 * loaded)
+  })
+
+  it("resources are still read on every call (results are not cached)", () => {
+    const vm = new MoveVm()
+    const { wrapped, counter } = counting()
+    vm.call(stateViewFromReader(wrapped, 1n), balance, { maxGas: 2_000_000n, view: true })
+    const warm = counter.reads
+    vm.call(stateViewFromReader(wrapped, 1n), balance, { maxGas: 2_000_000n, view: true })
+    const perCall = counter.reads - warm
+    assert.isAbove(perCall, 0)
+    vm.call(stateViewFromReader(wrapped, 1n), balance, { maxGas: 2_000_000n, view: true })
+    assert.strictEqual(counter.reads - warm, 2 * perCall)
+  })
+})
+
+describe("state keys built by concatenation", () => {
+  it("table items' keys are BCS(StateKey::TableItem)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 300 }), (handle, key) => {
+        let seen: Uint8Array | undefined
+        const view = stateViewFromReader({
+          get: (k) => {
+            seen = k
+            return undefined
+          },
+          getVersioned: () => undefined
+        })
+        view.tableItem(handle, key)
+        const w = new BcsWriter()
+        writeStateKey(w, { _tag: "TableItem", handle, key })
+        assert.deepStrictEqual(seen, w.toBytes())
+      })
+    )
+  })
+})
