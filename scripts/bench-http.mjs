@@ -1,18 +1,26 @@
 #!/usr/bin/env node
-// Load test of the HTTP layer: a bare `node:http` server answering a small JSON body with the same
-// ledger headers, and movenode's server over a fixed in-memory Node double, each in its own
-// process, driven by `wrk` on loopback. For every endpoint the bare server and ours are measured
-// alternately (`--rounds` times, best of each kept), and the ratio of the two is printed.
+// Load test of movenode's HTTP API against a bare `node:http` server (a small JSON body with the
+// same seven ledger headers), each in its own process, driven by `wrk -t1` on loopback. For every
+// endpoint the two are measured alternately (`--rounds` times, best of each kept) and the ratio
+// of the two is printed.
 //
-//   node scripts/bench-http.mjs [--duration 5s] [--rounds 3] [--connections 32] [--only balance,view] [--httpapi] [--pin]
+// Default (real node): `npm run build`, then a setup step (scripts/bench-populate.mjs) imports the
+// devnet genesis into a fresh LMDB data dir and commits user transactions of one sender; then
+// `node dist/cli.js run` serves that dir. Also measured: cold start to the first 200 on `GET /v1`
+// (fresh and existing data dir), resident memory after the load run, and devnet genesis import.
 //
-// `--httpapi` also measures gas and balance served through Effect's HttpApiBuilder (the design
-// this server's lean listener replaced), for comparison.
+// `--double`: the HTTP layer alone over a fixed in-memory Node double (src/http compiled with tsc
+// into a temporary directory); `--httpapi` (with `--double`) adds gas and balance served through
+// Effect's HttpApiBuilder, the design the lean listener replaced.
 //
-// The harness compiles src/http (and what it imports) with tsc into a temporary directory first.
+//   node scripts/bench-http.mjs [--double] [--duration 5s] [--rounds 3] [--connections 32]
+//     [--only gas,balance,module,summaries,view,encode] [--pin] [--no-build] [--blocks 40]
+//     [--per-block 25] [--genesis ../shared/genesis/devnet.blob] [--skip-load] [--skip-cold]
+//
+// Every child is stopped by its PID (SIGTERM, then SIGKILL after 5 s); every wait is bounded.
 import { execFileSync, spawn } from "node:child_process"
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { createServer } from "node:http"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { createServer, get } from "node:http"
 import { cpus, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -22,6 +30,7 @@ const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`)
   return i < 0 ? dflt : process.argv[i + 1]
 }
+const has = (name) => process.argv.includes(`--${name}`)
 
 const LEDGER_HEADERS = [
   ["X-SERVICE-CHAIN-ID", "4"],
@@ -33,7 +42,18 @@ const LEDGER_HEADERS = [
   ["X-SERVICE-OLDEST-BLOCK-HEIGHT", "5"]
 ]
 
-// ---- child roles ------------------------------------------------------------------------------
+const WRK_TIMEOUT_MS = 120_000
+const READY_TIMEOUT_MS = 30_000
+
+/** wrk's latency text (`812.00us`, `1.20ms`, `2.01s`) in milliseconds. */
+const toMs = (text) => {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text)
+  if (m === null) return Number.NaN
+  const v = Number(m[1])
+  return m[2] === "us" ? v / 1000 : m[2] === "ms" ? v : m[2] === "s" ? v * 1000 : v * 60_000
+}
+
+// ---- child roles (`--serve <role> <port> [build]`) ----------------------------------------------
 
 const serveBare = (port) => {
   const body = `{"deprioritized_gas_estimate":100,"gas_estimate":100,"prioritized_gas_estimate":150}`
@@ -115,25 +135,32 @@ const serveHttpApi = async (port, build) => {
   setTimeout(() => process.send?.("ready"), 300)
 }
 
+
 // ---- parent -----------------------------------------------------------------------------------
 
-const ENDPOINTS = [
+/** Endpoints; `{sender}` is filled with the populated sender in real-node mode. */
+const endpoints = (real, sender) => [
   { name: "gas", target: 0.6, path: "/v1/estimate_gas_price" },
-  { name: "balance", target: 0.5, path: "/v1/accounts/0x1/balance/0x1::aptos_coin::AptosCoin" },
-  { name: "module", target: 0.55, path: "/v1/accounts/0x1/module/guid" },
-  { name: "summaries", target: 0.4, path: "/v1/accounts/0x1/transaction_summaries?limit=25" },
+  { name: "balance", target: 0.5, path: `/v1/accounts/${real ? "0xa550c18" : "0x1"}/balance/0x1::aptos_coin::AptosCoin` },
+  { name: "module", target: 0.55, path: `/v1/accounts/0x1/module/${real ? "coin" : "guid"}` },
+  { name: "summaries", target: 0.4, path: `/v1/accounts/${sender}/transaction_summaries?limit=25` },
   {
     name: "view",
     target: 0.25,
+    p99Ms: 10,
     path: "/v1/view",
-    body: JSON.stringify({ function: "0x1::coin::balance", type_arguments: ["0x1::aptos_coin::AptosCoin"], arguments: ["0x1"] })
+    body: JSON.stringify({
+      function: "0x1::coin::balance",
+      type_arguments: ["0x1::aptos_coin::AptosCoin"],
+      arguments: [real ? "0xa550c18" : "0x1"]
+    })
   },
   {
     name: "encode",
     target: 0.3,
     path: "/v1/transactions/encode_submission",
     body: JSON.stringify({
-      sender: "0x1",
+      sender: real ? "0xa550c18" : "0x1",
       sequence_number: "0",
       max_gas_amount: "2000",
       gas_unit_price: "100",
@@ -155,32 +182,175 @@ const pin = (() => {
   }
 })()
 
-const wrk = (url, script, duration, connections) => {
-  const args = ["-t1", `-c${connections}`, `-d${duration}`, "--latency"]
-  if (script !== undefined) args.push("-s", script)
-  const out = pin
-    ? execFileSync("taskset", ["-c", "0", "wrk", ...args, url], { encoding: "utf8" })
-    : execFileSync("wrk", [...args, url], { encoding: "utf8" })
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? "0")
-  const p99 = /\s99%\s+([\d.]+\w+)/.exec(out)?.[1] ?? "?"
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? "0")
-  return { rps, p99, non2xx }
+/** utime + stime of a process, in clock ticks (1/100 s on Linux). */
+const cpuTicks = (pid) => {
+  if (pid === undefined) return Number.NaN
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return Number(fields[11]) + Number(fields[12])
 }
 
-const start = (role, port, build) =>
+/**
+ * One wrk run. With `pid`, also the server's CPU time per request (user + system, µs): steadier
+ * than req/s on a shared machine, since time the server spends descheduled does not count.
+ */
+const wrk = (url, script, duration, connections, pid) => {
+  const args = ["-t1", `-c${connections}`, `-d${duration}`, "--latency"]
+  if (script !== undefined) args.push("-s", script)
+  const t0 = cpuTicks(pid)
+  const out = pin
+    ? execFileSync("taskset", ["-c", "0", "wrk", ...args, url], { encoding: "utf8", timeout: WRK_TIMEOUT_MS })
+    : execFileSync("wrk", [...args, url], { encoding: "utf8", timeout: WRK_TIMEOUT_MS })
+  const ticks = cpuTicks(pid) - t0
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? "0")
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? "0")
+  const p99 = /\s99%\s+([\d.]+\w+)/.exec(out)?.[1] ?? "?"
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? "0")
+  const p99ms = toMs(p99)
+  return { rps, p99, p99ms, non2xx, cpuUs: (ticks * 10_000) / requests }
+}
+
+const freePort = () =>
   new Promise((ok, fail) => {
-    const argv = [process.execPath, fileURLToPath(import.meta.url), "--serve", role, String(port), build ?? ""]
-    const [cmd, ...args] = pin ? ["taskset", "-c", "1", ...argv] : argv
-    const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] })
-    child.once("message", () => ok(child))
-    child.once("exit", (code) => fail(new Error(`${role} server exited with ${code}`)))
+    const s = createServer()
+    s.once("error", fail)
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address()
+      s.close(() => ok(port))
+    })
   })
 
-const main = async () => {
-  const duration = arg("duration", "5s")
-  const connections = arg("connections", "32")
-  const only = arg("only", undefined)?.split(",")
-  const rounds = Number(arg("rounds", "3"))
+const withPin = (argv) => (pin ? ["taskset", "-c", "1", ...argv] : argv)
+
+/** A `--serve` child of this script, resolved once it reports ready over IPC. */
+const startRole = (role, port, build) =>
+  new Promise((ok, fail) => {
+    const [cmd, ...args] = withPin([process.execPath, fileURLToPath(import.meta.url), "--serve", role, String(port), build ?? ""])
+    const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] })
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      fail(new Error(`${role} server not ready in ${READY_TIMEOUT_MS} ms`))
+    }, READY_TIMEOUT_MS)
+    child.once("message", () => {
+      clearTimeout(timer)
+      ok(child)
+    })
+    child.once("exit", (code) => {
+      clearTimeout(timer)
+      fail(new Error(`${role} server exited with ${code}`))
+    })
+  })
+
+/** Stops a child by its PID: SIGTERM, SIGKILL after 5 s; resolves when it has exited. */
+const stop = (child) =>
+  new Promise((ok) => {
+    if (child.exitCode !== null || child.signalCode !== null) return ok()
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      ok()
+    })
+    child.kill("SIGTERM")
+  })
+
+const status = (port, path) =>
+  new Promise((ok) => {
+    const req = get({ host: "127.0.0.1", port, path, agent: false, timeout: 1000 }, (res) => {
+      res.resume()
+      res.once("end", () => ok(res.statusCode))
+    })
+    req.once("timeout", () => req.destroy())
+    req.once("error", () => ok(0))
+  })
+
+/**
+ * Spawns `node dist/cli.js run` and polls `GET /v1` every 5 ms until it answers 200: the time from
+ * spawn to that answer is the cold start. Bounded by READY_TIMEOUT_MS.
+ */
+const startNode = async (genesis, dataDir, port) => {
+  const t0 = performance.now()
+  const [cmd, ...args] = withPin([
+    process.execPath, join(root, "dist/cli.js"), "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet"
+  ])
+  const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit"] })
+  let exited = false
+  child.once("exit", () => {
+    exited = true
+  })
+  while (!exited && performance.now() - t0 < READY_TIMEOUT_MS) {
+    if ((await status(port, "/v1")) === 200) return { child, coldMs: performance.now() - t0 }
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  await stop(child)
+  throw new Error(`movenode ${exited ? "exited" : "not ready"} before answering GET /v1`)
+}
+
+/** VmRSS / VmHWM / RssAnon / RssFile of a process, in MB. */
+const memoryOf = (pid) => {
+  const text = readFileSync(`/proc/${pid}/status`, "utf8")
+  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? "NaN")
+  const mb = (name) => Math.round(kb(name) / 102.4) / 10
+  return { VmRSS: mb("VmRSS"), VmHWM: mb("VmHWM"), RssAnon: mb("RssAnon"), RssFile: mb("RssFile") }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const fmt = (ms) => `${ms.toFixed(0)} ms`
+
+/** Interleaved rounds, best of each: on a shared machine the best run is the least disturbed. */
+const loadRows = (list, bare, ours, options, dir) => {
+  const [barePort, barePid] = bare
+  const [ourPort, ourPid] = ours
+  const { duration, connections, rounds } = options
+  const rows = []
+  for (const e of list) {
+    let script
+    if (e.body !== undefined) {
+      script = join(dir, `${e.name}.lua`)
+      writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(e.body)}\nwrk.headers["Content-Type"] = "application/json"\n`)
+    }
+    wrk(`http://127.0.0.1:${barePort}${e.path}`, script, "1s", connections) // warm-up (JIT)
+    wrk(`http://127.0.0.1:${ourPort}${e.path}`, script, "1s", connections)
+    let b = { rps: 0 }
+    let m = { rps: 0 }
+    let bCpu = Number.POSITIVE_INFINITY
+    let mCpu = Number.POSITIVE_INFINITY
+    for (let round = 0; round < rounds; round++) {
+      const rb = wrk(`http://127.0.0.1:${barePort}${e.path}`, script, duration, connections, barePid)
+      const rm = wrk(`http://127.0.0.1:${ourPort}${e.path}`, script, duration, connections, ourPid)
+      if (rb.rps > b.rps) b = rb
+      if (rm.rps > m.rps) m = rm
+      bCpu = Math.min(bCpu, rb.cpuUs)
+      mCpu = Math.min(mCpu, rm.cpuUs)
+    }
+    const ratio = m.rps / b.rps
+    const p99ok = e.p99Ms === undefined || m.p99ms < e.p99Ms
+    rows.push({
+      endpoint: e.name,
+      bare_rps: Math.round(b.rps),
+      bare_p99: b.p99,
+      movenode_rps: Math.round(m.rps),
+      movenode_p99: m.p99,
+      ratio: `${(ratio * 100).toFixed(0)}%`,
+      bare_cpu_us: Number(bCpu.toFixed(1)),
+      movenode_cpu_us: Number(mCpu.toFixed(1)),
+      cpu_ratio: `${((bCpu / mCpu) * 100).toFixed(0)}%`,
+      target: `${Math.round(e.target * 100)}%${e.p99Ms === undefined ? "" : `, p99<${e.p99Ms}ms`}`,
+      ok: ratio >= e.target && p99ok && m.non2xx === 0 ? "yes" : "NO",
+      non2xx: m.non2xx
+    })
+  }
+  return rows
+}
+
+const options = () => ({
+  duration: arg("duration", "5s"),
+  connections: arg("connections", "32"),
+  rounds: Math.min(Math.max(Number(arg("rounds", "3")), 1), 20),
+  only: arg("only", undefined)?.split(",")
+})
+
+const mainDouble = async () => {
+  const opts = options()
   const dir = mkdtempSync(join(tmpdir(), "movenode-bench-"))
   const children = []
   try {
@@ -190,47 +360,96 @@ const main = async () => {
       [join(root, "node_modules/typescript/bin/tsc"), "--ignoreConfig", "--module", "nodenext", "--moduleResolution", "nodenext",
         "--target", "es2022", "--skipLibCheck", "--strict", "--types", "node", "--rootDir", join(root, "src"), "--outDir", build,
         join(root, "src/http/index.ts")],
-      { stdio: "inherit" }
+      { stdio: "inherit", timeout: 300_000 }
     )
     symlinkSync(join(root, "node_modules"), join(build, "node_modules"))
-    children.push(await start("bare", 18081))
-    children.push(await start("movenode", 18082, build))
+    const [barePort, ourPort] = [await freePort(), await freePort()]
+    const bare = await startRole("bare", barePort)
+    children.push(bare)
+    const ours = await startRole("movenode", ourPort, build)
+    children.push(ours)
+    const list = endpoints(false, "0x1").filter((e) => opts.only === undefined || opts.only.includes(e.name))
     const rows = []
-    // Interleaved rounds, best of each: on a shared machine the best run is the least disturbed.
-    const measure = (port, path, script) => {
-      wrk(`http://127.0.0.1:${port}${path}`, script, "1s", connections) // warm-up (JIT)
-      let b = { rps: 0 }
-      let m = { rps: 0 }
-      for (let round = 0; round < rounds; round++) {
-        const rb = wrk(`http://127.0.0.1:18081${path}`, script, duration, connections)
-        const rm = wrk(`http://127.0.0.1:${port}${path}`, script, duration, connections)
-        if (rb.rps > b.rps) b = rb
-        if (rm.rps > m.rps) m = rm
-      }
-      return { b, m }
+    if (has("httpapi")) {
+      const apiPort = await freePort()
+      const api = await startRole("httpapi", apiPort, build)
+      children.push(api)
+      for (const r of loadRows(list.filter((e) => e.name === "gas" || e.name === "balance"), [barePort, bare.pid], [apiPort, api.pid], opts, dir))
+        rows.push({ ...r, endpoint: `${r.endpoint} (HttpApiBuilder)` })
     }
-    const row = (name, target, { b, m }) => {
-      const ratio = m.rps / b.rps
-      return { endpoint: name, bare_rps: Math.round(b.rps), bare_p99: b.p99, movenode_rps: Math.round(m.rps), movenode_p99: m.p99, ratio: `${(ratio * 100).toFixed(0)}%`, target: `${Math.round(target * 100)}%`, ok: ratio >= target ? "yes" : "NO", non2xx: m.non2xx }
-    }
-    if (process.argv.includes("--httpapi")) {
-      children.push(await start("httpapi", 18083, build))
-      for (const e of ENDPOINTS.slice(0, 2))
-        if (only === undefined || only.includes(e.name)) rows.push(row(`${e.name} (HttpApiBuilder)`, e.target, measure(18083, e.path)))
-    }
-    for (const e of ENDPOINTS) {
-      if (only !== undefined && !only.includes(e.name)) continue
-      let script
-      if (e.body !== undefined) {
-        script = join(dir, `${e.name}.lua`)
-        writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(e.body)}\nwrk.headers["Content-Type"] = "application/json"\n`)
-      }
-      rows.push(row(e.name, e.target, measure(18082, e.path, script)))
-    }
-    console.log(`wrk -t1 -c${connections} -d${duration}, best of ${rounds} interleaved rounds${pin ? ", wrk on CPU 0, servers on CPU 1" : ""}`)
+    rows.push(...loadRows(list, [barePort, bare.pid], [ourPort, ours.pid], opts, dir))
+    console.log(`HTTP layer over the in-memory double; wrk -t1 -c${opts.connections} -d${opts.duration}, best of ${opts.rounds} interleaved rounds${pin ? ", wrk on CPU 0, servers on CPU 1" : ""}`)
     console.table(rows)
   } finally {
-    for (const child of children) child.kill()
+    for (const child of children) await stop(child)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const mainReal = async () => {
+  const opts = options()
+  const genesis = resolve(arg("genesis", join(root, "../shared/genesis/devnet.blob")))
+  const blocks = arg("blocks", "40")
+  const perBlock = arg("per-block", "25")
+  if (!has("no-build")) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit", timeout: 300_000 })
+  const dir = mkdtempSync(join(tmpdir(), "movenode-bench-"))
+  const children = []
+  try {
+    // Setup: genesis import + user transactions of one sender (0xcafe), in its own process.
+    const dataDir = join(dir, "data")
+    const scratch = join(dir, "scratch")
+    mkdirSync(scratch)
+    const setup = JSON.parse(
+      execFileSync(process.execPath, [join(root, "scripts/bench-populate.mjs"), genesis, dataDir, scratch, blocks, perBlock, "51966"], {
+        encoding: "utf8",
+        timeout: 300_000
+      })
+    )
+    rmSync(scratch, { recursive: true, force: true })
+    console.log(
+      `setup: devnet genesis import ${fmt(setup.importMs)} (cold process), warm ${setup.importWarmMs.map(fmt).join(", ")}; ` +
+        `${setup.transactions} user transactions of ${setup.sender} in ${blocks} blocks committed in ${fmt(setup.commitMs)}`
+    )
+
+    if (!has("skip-cold")) {
+      // Cold start: spawn → first 200 on GET /v1, 3 times each on a fresh and on the populated dir.
+      const fresh = []
+      const existing = []
+      for (let i = 0; i < 3; i++) {
+        const port = await freePort()
+        const n = await startNode(genesis, join(dir, `fresh-${i}`), port)
+        fresh.push(n.coldMs)
+        await stop(n.child)
+        rmSync(join(dir, `fresh-${i}`), { recursive: true, force: true })
+      }
+      for (let i = 0; i < 3; i++) {
+        const port = await freePort()
+        const n = await startNode(genesis, dataDir, port)
+        existing.push(n.coldMs)
+        await stop(n.child)
+      }
+      console.log(
+        `cold start to first 200 on GET /v1 (target < 2000 ms): fresh data dir ${fresh.map(fmt).join(", ")} (median ${fmt(median(fresh))}); ` +
+          `existing ${existing.map(fmt).join(", ")} (median ${fmt(median(existing))})`
+      )
+    }
+
+    if (!has("skip-load")) {
+      const [barePort, ourPort] = [await freePort(), await freePort()]
+      const bare = await startRole("bare", barePort)
+      children.push(bare)
+      const node = await startNode(genesis, dataDir, ourPort)
+      children.push(node.child)
+      const before = memoryOf(node.child.pid)
+      const list = endpoints(true, setup.sender).filter((e) => opts.only === undefined || opts.only.includes(e.name))
+      const rows = loadRows(list, [barePort, bare.pid], [ourPort, node.child.pid], opts, dir)
+      const after = memoryOf(node.child.pid)
+      console.log(`real node (LMDB, devnet genesis + ${setup.transactions} user txns); wrk -t1 -c${opts.connections} -d${opts.duration}, best of ${opts.rounds} interleaved rounds${pin ? ", wrk on CPU 0, servers on CPU 1" : ""}`)
+      console.table(rows)
+      console.log(`memory (MB, /proc/${node.child.pid}/status; target VmRSS < 150): after start ${JSON.stringify(before)}; after the load run ${JSON.stringify(after)}`)
+    }
+  } finally {
+    for (const child of children) await stop(child)
     rmSync(dir, { recursive: true, force: true })
   }
 }
@@ -240,6 +459,8 @@ if (process.argv[2] === "--serve") {
   if (role === "bare") serveBare(Number(port))
   else if (role === "httpapi") await serveHttpApi(Number(port), build)
   else await serveMovenode(Number(port), build)
+} else if (has("double")) {
+  await mainDouble()
 } else {
-  await main()
+  await mainReal()
 }

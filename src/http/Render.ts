@@ -74,17 +74,37 @@ export const gasEstimateJson = (g: GasEstimate): string =>
 export const u64Bcs = (v: bigint): Uint8Array => new BcsWriter(8).u64(v).toBytes()
 
 /**
- * Module JSON as UTF-8 bytes, kept per answer object: a node that caches its answers (per module
- * and version) pays the hex and the encoding once.
+ * Module JSON as UTF-8 bytes, cached by content: the key is the ABI text (the node keeps one string
+ * per stored module version, so the lookup hashes nothing twice) and a hit also needs byte-equal
+ * bytecode, since an upgrade can keep the ABI. The body is a pure function of the two, so a hit is
+ * always the right answer; the node hands out fresh answer objects, so identity cannot be the key.
+ * Bounded by total bytes (devnet's 190 framework modules take about 3 MB), oldest entry out first.
  */
-const moduleJsonCache = new WeakMap<ModuleAnswer, Uint8Array>()
+const MODULE_CACHE_BYTES = 8 * 1024 * 1024
+const moduleJsonCache = new Map<string, { readonly bytecode: Buffer; readonly body: Uint8Array }>()
+let moduleJsonCacheBytes = 0
+
+const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
+
 export const moduleJson = (m: ModuleAnswer): Uint8Array => {
-  let s = moduleJsonCache.get(m)
-  if (s === undefined) {
-    s = Buffer.from(`{"bytecode":"0x${hex(m.bytecode)}","abi":${m.abiJson}}`, "utf8")
-    moduleJsonCache.set(m, s)
+  const hit = moduleJsonCache.get(m.abiJson)
+  if (hit?.bytecode.equals(m.bytecode)) return hit.body
+  const body = Buffer.from(`{"bytecode":"0x${hex(m.bytecode)}","abi":${m.abiJson}}`, "utf8")
+  const size = body.length + m.bytecode.length
+  if (size > MODULE_CACHE_BYTES) return body
+  if (hit !== undefined) {
+    moduleJsonCache.delete(m.abiJson)
+    moduleJsonCacheBytes -= hit.body.length + hit.bytecode.length
   }
-  return s
+  for (const [key, entry] of moduleJsonCache) {
+    if (moduleJsonCacheBytes + size <= MODULE_CACHE_BYTES) break
+    moduleJsonCache.delete(key)
+    moduleJsonCacheBytes -= entry.body.length + entry.bytecode.length
+  }
+  // A copy: the answer's bytes may be a view over a buffer that is reused.
+  moduleJsonCache.set(m.abiJson, { bytecode: Buffer.from(asBuffer(m.bytecode)), body })
+  moduleJsonCacheBytes += size
+  return body
 }
 
 /** View BCS: ULEB128(count) then each value's BCS bytes, not individually length-prefixed. */

@@ -9,6 +9,12 @@ export interface Reply {
   readonly ledger: LedgerInfo | undefined
   /** Further `[name, value, …]` header pairs (GAS-USED, CURSOR, Allow). */
   readonly headers?: ReadonlyArray<string> | undefined
+  /**
+   * The string body is ASCII: its length is its byte count, and it is written as latin1 (no UTF-8
+   * length scan or transcoding). Node joins a string body to the header block, so header and body
+   * go to the socket as one chunk, with no separate body Buffer to build.
+   */
+  readonly ascii?: boolean | undefined
 }
 
 export const JSON_TYPE = "application/json"
@@ -20,6 +26,16 @@ export const jsonReply = (body: string | Uint8Array, ledger: LedgerInfo | undefi
   body,
   ledger,
   headers
+})
+
+/** A JSON body known to be ASCII (hex, digits, fixed keys): see `Reply.ascii`. */
+export const asciiJsonReply = (body: string, ledger: LedgerInfo, headers?: ReadonlyArray<string>): Reply => ({
+  status: 200,
+  contentType: JSON_TYPE,
+  body,
+  ledger,
+  headers,
+  ascii: true
 })
 
 export const bcsReply = (body: Uint8Array, ledger: LedgerInfo, headers?: ReadonlyArray<string>): Reply => ({

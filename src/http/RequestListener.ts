@@ -50,12 +50,14 @@ export const makeRequestListener = (node: NodeService, config: HttpConfig, metri
       typeof reply.body === "string"
         ? reply.body
         : Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength)
-    const length = typeof body === "string" ? Buffer.byteLength(body) : body.length
+    const ascii = reply.ascii === true && typeof body === "string"
+    const length = typeof body === "string" ? (ascii ? body.length : Buffer.byteLength(body)) : body.length
     const ledger = reply.ledger === undefined ? NO_HEADERS : headers.render(reply.ledger)
     const all = ledger.concat("content-type", reply.contentType, "content-length", String(length))
     if (reply.headers !== undefined) for (const h of reply.headers) all.push(h)
     res.writeHead(reply.status, all)
-    res.end(body)
+    if (ascii) res.end(body, "latin1")
+    else res.end(body)
     if (metrics !== undefined || log !== undefined) {
       const seconds = (performance.now() - start) / 1000
       metrics?.observe(routeId, reply.status, seconds)

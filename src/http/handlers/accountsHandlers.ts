@@ -7,8 +7,8 @@ import {
   parseU16Query,
   parseU64Query
 } from "../Params.js"
-import { moduleJson, summariesBcs, summariesJsonBytes, u64Bcs } from "../Render.js"
-import { bcsReply, jsonReply } from "../Reply.js"
+import { moduleJson, summariesBcs, summariesJson, u64Bcs } from "../Render.js"
+import { asciiJsonReply, bcsReply, jsonReply } from "../Reply.js"
 import type { HandlerEnv, RouteSpec } from "./HandlerTypes.js"
 
 /**
@@ -32,7 +32,7 @@ export const accountsHandlers = (env: HandlerEnv) => {
         const extra = value.cursor === undefined ? undefined : [headers.names.cursor, value.cursor.toString()]
         return input.bcs
           ? bcsReply(summariesBcs(value.summaries), ledger, extra)
-          : jsonReply(summariesJsonBytes(value.summaries), ledger, extra)
+          : asciiJsonReply(summariesJson(value.summaries), ledger, extra)
       })
     }
   }
@@ -61,7 +61,7 @@ export const accountsHandlers = (env: HandlerEnv) => {
       if (Result.isFailure(version)) return Effect.fail(version.failure)
       return Effect.map(node.balance(address.success, asset.success, version.success), ({ ledger, value }) =>
         // A bare JSON number with all its digits: bigint's decimal form, not JSON.stringify.
-        input.bcs ? bcsReply(u64Bcs(value), ledger) : jsonReply(value.toString(), ledger)
+        input.bcs ? bcsReply(u64Bcs(value), ledger) : asciiJsonReply(value.toString(), ledger)
       )
     }
   }
