@@ -1,12 +1,13 @@
 import { Context, Effect, Layer, Result } from "effect"
-import type { AccountAddress } from "../domain/AccountAddress.js"
+import { type AccountAddress, addressToLongString } from "../domain/AccountAddress.js"
 import { ApiErrors, type ApiError } from "../domain/ApiError.js"
 import { parseStructTag } from "../domain/TypeTagString.js"
 import type { StructTag } from "../domain/TypeTag.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { stateAtLedgerVersion } from "./LedgerVersion.js"
 import type { AssetType, WithLedger } from "./Node.js"
-import { coinBalance, primaryStoreBalance } from "./readBalance.js"
+import { LruCache } from "./LruCache.js"
+import { type BalanceKeys, balanceAt, coinBalanceKeys, fungibleAssetBalanceKeys } from "./readBalance.js"
 
 export interface BalancesService {
   readonly balance: (
@@ -24,6 +25,9 @@ export const parseCoinType = (text: string): Result.Result<StructTag, ApiError> 
     : Result.fail(ApiErrors.webFramework(400, `failed to parse path \`asset_type\`: ${parsed.failure.message}`))
 }
 
+/** How many (owner, asset) key sets are kept. */
+const KEYS_CACHE_SIZE = 4096
+
 /**
  * `/accounts/{address}/balance/{asset_type}` (contract item 4, aptos-api-behaviour.md §5): a coin
  * type adds its `CoinStore<T>` and its paired fungible asset's primary store; a metadata address
@@ -34,15 +38,27 @@ export class Balances extends Context.Service<Balances, BalancesService>()("move
     Balances,
     Effect.gen(function* () {
       const ledger = yield* Ledger
+      /** (owner, asset) → the state keys to read: pure, so computed once (two sha3 hashes, key BCS). */
+      const keysCache = new LruCache<string, BalanceKeys | ApiError>(KEYS_CACHE_SIZE)
+      const keysOf = (address: AccountAddress, asset: AssetType): BalanceKeys | ApiError => {
+        const id = `${addressToLongString(address)}/${asset._tag === "Coin" ? asset.structTag : addressToLongString(asset.metadata)}`
+        let keys = keysCache.get(id)
+        if (keys === undefined) {
+          if (asset._tag === "Coin") {
+            const coin = parseCoinType(asset.structTag)
+            keys = Result.isSuccess(coin) ? coinBalanceKeys(address, coin.success) : coin.failure
+          } else keys = fungibleAssetBalanceKeys(address, asset.metadata)
+          keysCache.set(id, keys)
+        }
+        return keys
+      }
 
       const balance = (address: AccountAddress, asset: AssetType, ledgerVersion: bigint | undefined) =>
         Effect.gen(function* () {
-          const coin = asset._tag === "Coin" ? yield* Effect.fromResult(parseCoinType(asset.structTag)) : undefined
+          const keys = keysOf(address, asset)
+          if (!("primaryStoreGroup" in keys)) return yield* Effect.fail(keys)
           const { ledger: info, state } = yield* stateAtLedgerVersion(ledger, ledgerVersion)
-          const value =
-            asset._tag === "Coin"
-              ? coinBalance(state, address, coin!)
-              : primaryStoreBalance(state, address, asset.metadata)
+          const value = balanceAt(state, keys)
           if (typeof value !== "bigint") return yield* Effect.fail(ApiErrors.internal(value.message, info))
           return { ledger: info, value }
         })

@@ -31,24 +31,43 @@ const firstU64 = (bytes: Uint8Array, what: string): bigint | BalanceDecodeError 
   return new BcsReader(bytes).u64()
 }
 
-/** The `CoinStore<T>` value at `owner`, 0 without a store. */
-export const coinStoreBalance = (state: StateReader, owner: AccountAddress, coin: StructTag): bigint | BalanceDecodeError => {
-  const bytes = state.get(resourceKey(owner, frameworkStruct("coin", "CoinStore", [{ _tag: "struct", struct: coin }])))
+/**
+ * The state keys a balance reads: the `CoinStore<T>` resource (coin types only) and the `ObjectGroup`
+ * of the owner's primary store of the fungible asset. Pure and a little costly (two sha3 hashes, BCS
+ * of the keys), so the node computes them once per (owner, asset) and reuses them.
+ */
+export interface BalanceKeys {
+  readonly coinStore: Uint8Array | undefined
+  readonly primaryStoreGroup: Uint8Array
+}
+
+export const coinBalanceKeys = (owner: AccountAddress, coin: StructTag): BalanceKeys => ({
+  coinStore: resourceKey(owner, frameworkStruct("coin", "CoinStore", [{ _tag: "struct", struct: coin }])),
+  primaryStoreGroup: primaryStoreGroupKey(owner, pairedMetadataAddress({ _tag: "struct", struct: coin }))
+})
+
+export const fungibleAssetBalanceKeys = (owner: AccountAddress, metadata: AccountAddress): BalanceKeys => ({
+  coinStore: undefined,
+  primaryStoreGroup: primaryStoreGroupKey(owner, metadata)
+})
+
+const primaryStoreGroupKey = (owner: AccountAddress, metadata: AccountAddress): Uint8Array =>
+  resourceGroupKey(primaryStoreAddress(owner, metadata), OBJECT_GROUP)
+
+/** The `CoinStore<T>` value under `key`, 0 without a store. */
+const coinStoreAt = (state: StateReader, key: Uint8Array): bigint | BalanceDecodeError => {
+  const bytes = state.get(key)
   return bytes === undefined ? 0n : firstU64(bytes, "CoinStore")
 }
 
 /**
- * The balance of `owner`'s primary store of the fungible asset `metadata` (aptos-api-behaviour.md
- * §5.2 step 4): the `FungibleStore` in the `ObjectGroup` at the primary store address; when its
- * balance is 0, a `ConcurrentFungibleBalance` beside it holds the balance instead. No group or no
- * store = 0; an undecodable group is ignored, as the reference does; an undecodable store is an error.
+ * The balance of a primary store (aptos-api-behaviour.md §5.2 step 4): the `FungibleStore` in the
+ * `ObjectGroup` under `groupKey`; when its balance is 0, a `ConcurrentFungibleBalance` beside it holds
+ * the balance instead. No group or no store = 0; an undecodable group is ignored, as the reference
+ * does; an undecodable store is an error.
  */
-export const primaryStoreBalance = (
-  state: StateReader,
-  owner: AccountAddress,
-  metadata: AccountAddress
-): bigint | BalanceDecodeError => {
-  const groupBytes = state.get(resourceGroupKey(primaryStoreAddress(owner, metadata), OBJECT_GROUP))
+const primaryStoreAt = (state: StateReader, groupKey: Uint8Array): bigint | BalanceDecodeError => {
+  const groupBytes = state.get(groupKey)
   if (groupBytes === undefined) return 0n
   const group = Bcs.decode(resourceGroupCodec, groupBytes)
   if (Result.isFailure(group)) return 0n
@@ -62,10 +81,25 @@ export const primaryStoreBalance = (
   return concurrent === undefined ? 0n : firstU64(concurrent, "ConcurrentFungibleBalance")
 }
 
-/** A coin type's balance: its `CoinStore<T>` plus the primary store of its paired fungible asset. */
-export const coinBalance = (state: StateReader, owner: AccountAddress, coin: StructTag): bigint | BalanceDecodeError => {
-  const fromCoin = coinStoreBalance(state, owner, coin)
+/** A balance at `state`: the `CoinStore<T>` (coin types) plus the primary store of the fungible asset. */
+export const balanceAt = (state: StateReader, keys: BalanceKeys): bigint | BalanceDecodeError => {
+  const fromCoin = keys.coinStore === undefined ? 0n : coinStoreAt(state, keys.coinStore)
   if (typeof fromCoin !== "bigint") return fromCoin
-  const fromStore = primaryStoreBalance(state, owner, pairedMetadataAddress({ _tag: "struct", struct: coin }))
+  const fromStore = primaryStoreAt(state, keys.primaryStoreGroup)
   return typeof fromStore !== "bigint" ? fromStore : fromCoin + fromStore
 }
+
+/** The `CoinStore<T>` value at `owner`, 0 without a store. */
+export const coinStoreBalance = (state: StateReader, owner: AccountAddress, coin: StructTag): bigint | BalanceDecodeError =>
+  coinStoreAt(state, coinBalanceKeys(owner, coin).coinStore!)
+
+/** The balance of `owner`'s primary store of the fungible asset `metadata`. */
+export const primaryStoreBalance = (
+  state: StateReader,
+  owner: AccountAddress,
+  metadata: AccountAddress
+): bigint | BalanceDecodeError => primaryStoreAt(state, primaryStoreGroupKey(owner, metadata))
+
+/** A coin type's balance: its `CoinStore<T>` plus the primary store of its paired fungible asset. */
+export const coinBalance = (state: StateReader, owner: AccountAddress, coin: StructTag): bigint | BalanceDecodeError =>
+  balanceAt(state, coinBalanceKeys(owner, coin))

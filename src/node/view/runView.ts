@@ -4,7 +4,7 @@ import type { ModuleId } from "../../domain/TypeTag.js"
 import { bcsToJson } from "../../move/json/bcsToJson.js"
 import type { ModuleSource } from "../../move/layout/ModuleSource.js"
 import { resolveLayout } from "../../move/layout/resolveLayout.js"
-import type { CallOutcome, MoveVm } from "../../move/vm/MoveVm.js"
+import type { CallOptions, CallOutcome, MoveVm } from "../../move/vm/MoveVm.js"
 import type { StateView } from "../../move/vm/StateView.js"
 import { K, type Type, typeToTag } from "../../move/vm/Type.js"
 import { StatusCode } from "../../move/vm/VmError.js"
@@ -84,13 +84,17 @@ const renderJson = (
   return Result.succeed(out)
 }
 
-/** Runs a view call (either body form) against `view`; synchronous, bounded by `maxGas`. */
+/**
+ * Runs a view call (either body form) against `view`; synchronous, bounded by `maxGas`, the memory
+ * quota and a wall-clock deadline (`limits`, default `DEFAULT_VIEW_DEADLINE_MS`).
+ */
 export const runView = (
   vm: MoveVm,
   view: StateView,
   modules: ModuleSource,
   call: JsonViewCall | BcsViewCall,
-  maxGas: bigint
+  maxGas: bigint,
+  limits: Pick<CallOptions, "deadlineMs" | "now"> = {}
 ): Result.Result<ViewAnswer, ViewFailure> => {
   let args: ReadonlyArray<Uint8Array>
   if (call._tag === "Json") {
@@ -114,7 +118,7 @@ export const runView = (
   const outcome = vm.call(
     view,
     { module: call.module, function: call.function, tyArgs: call.tyArgs, args },
-    { maxGas, view: true }
+    { maxGas, view: true, deadlineMs: limits.deadlineMs, now: limits.now }
   )
   if (outcome._tag !== "Success") return Result.fail(describeFailure(outcome))
   const json = renderJson(modules, outcome.returnTypes, outcome.values)
