@@ -8,7 +8,47 @@ import { BcsWriter } from "../bcs/index.js"
 import type { Transaction } from "./Transaction.js"
 import { writeTransaction } from "./TransactionCodec.js"
 
-export const sha3 = (bytes: Uint8Array): Uint8Array => sha3_256(bytes)
+type Hasher = { update(b: Uint8Array): Hasher; digest(): Uint8Array }
+
+/**
+ * `node:crypto`'s SHA3-256 when the host has it (≈ 3× faster than @noble/hashes for short inputs),
+ * else noble. Looked up once through `process.getBuiltinModule` (Node ≥ 20.16), so this module
+ * stays importable where `node:crypto` is absent.
+ */
+const nativeCreate = ((): (() => Hasher) | undefined => {
+  try {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+    const crypto = proc?.getBuiltinModule?.("node:crypto") as
+      | { createHash(alg: string): { update(b: Uint8Array): unknown; digest(): Uint8Array } }
+      | undefined
+    if (crypto === undefined) return undefined
+    crypto.createHash("sha3-256") // throws when OpenSSL lacks it
+    return () => crypto.createHash("sha3-256") as unknown as Hasher
+  } catch {
+    return undefined
+  }
+})()
+
+const toBytes = (d: Uint8Array): Uint8Array =>
+  // A Buffer is a Uint8Array; callers compare with plain arrays, so hand back a plain view.
+  d.constructor === Uint8Array ? d : new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
+
+const sha3Parts = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  if (nativeCreate !== undefined) {
+    const h = nativeCreate()
+    for (const p of parts) h.update(p)
+    return toBytes(h.digest())
+  }
+  const h = sha3_256.create()
+  for (const p of parts) h.update(p)
+  return h.digest()
+}
+
+/** SHA3-256 of `bytes` (node:crypto when available, @noble/hashes otherwise). */
+export const sha3 = (bytes: Uint8Array): Uint8Array => sha3Parts([bytes])
+
+/** SHA3-256 of the concatenation of `parts`, without building it. */
+export const sha3Concat = (...parts: ReadonlyArray<Uint8Array>): Uint8Array => sha3Parts(parts)
 
 const textEncoder = new TextEncoder()
 const prefixes = new Map<string, Uint8Array>()
@@ -17,15 +57,14 @@ const prefixes = new Map<string, Uint8Array>()
 export const hashPrefix = (typeName: string): Uint8Array => {
   let p = prefixes.get(typeName)
   if (p === undefined) {
-    p = sha3_256(textEncoder.encode("APTOS::" + typeName))
+    p = sha3(textEncoder.encode("APTOS::" + typeName))
     prefixes.set(typeName, p)
   }
   return p
 }
 
 /** sha3_256(prefix(typeName) ‖ bcs), without concatenating into a new buffer. */
-export const hashWithPrefix = (typeName: string, bcs: Uint8Array): Uint8Array =>
-  sha3_256.create().update(hashPrefix(typeName)).update(bcs).digest()
+export const hashWithPrefix = (typeName: string, bcs: Uint8Array): Uint8Array => sha3Concat(hashPrefix(typeName), bcs)
 
 /** A ledger transaction's hash, as the API reports it (`Transaction` is the CryptoHasher type). */
 export const transactionHash = (txn: Transaction): Uint8Array => {

@@ -7,6 +7,11 @@ import { vmError } from "./VmError.js"
  */
 export class GasMeter {
   balance: number
+  /**
+   * Abstract memory units still available to values created by this run (the reference's memory
+   * tracker over `txn.memory_quota`); running out raises MEMORY_LIMIT_EXCEEDED.
+   */
+  memory: number
   constructor(
     readonly limit: number,
     /** Cost of each opcode byte, internal units. */
@@ -14,6 +19,21 @@ export class GasMeter {
     readonly params: GasParams
   ) {
     this.balance = limit
+    this.memory = params.memoryQuota
+  }
+
+  /** Values of `units` abstract memory units were created (copied, packed, loaded, pushed). */
+  useMemory(units: number): void {
+    if ((this.memory -= units) < 0) this.memoryExceeded()
+  }
+
+  /** Values of `units` units were dropped. */
+  releaseMemory(units: number): void {
+    this.memory += units
+  }
+
+  memoryExceeded(): never {
+    return vmError("MEMORY_LIMIT_EXCEEDED", `memory quota of ${this.params.memoryQuota} units exceeded`)
   }
 
   static unmetered(): GasMeter {
@@ -86,6 +106,8 @@ export interface GasParams {
   /** Per byte a native hashes or serialises. */
   readonly nativePerByte: number
   readonly scalingFactor: number
+  /** Abstract memory units one run's values may take (`txn.memory_quota`); Infinity = untracked. */
+  readonly memoryQuota: number
   /** Loading a module outside the special addresses 0x0–0xf (feature version ≥ 15; 0 before). */
   readonly dependencyPerModule: number
   readonly dependencyPerByte: number
@@ -104,6 +126,7 @@ export const ZERO_PARAMS: GasParams = {
   nativeBase: 0,
   nativePerByte: 0,
   scalingFactor: 1,
+  memoryQuota: Number.POSITIVE_INFINITY,
   dependencyPerModule: 0,
   dependencyPerByte: 0,
   sized: {

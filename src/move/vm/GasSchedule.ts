@@ -88,6 +88,7 @@ export const decodeGasSchedule = (bytes: Uint8Array): GasSchedule => {
     nativeBase: num(entries, "aptos_framework.type_info.type_of.base", "move_stdlib.signer.borrow_address.base"),
     nativePerByte: num(entries, "move_stdlib.bcs.to_bytes.per_byte_serialized"),
     scalingFactor: num(entries, "txn.gas_unit_scaling_factor") || 1,
+    memoryQuota: num(entries, "txn.memory_quota") || Number.POSITIVE_INFINITY,
     dependencyPerModule: featureVersion >= 15n ? num(entries, "txn.dependency_per_module") : 0,
     dependencyPerByte: featureVersion >= 15n ? num(entries, "txn.dependency_per_byte") : 0,
     sized: {

@@ -1,6 +1,7 @@
 import type { CompiledCode } from "./compileCode.js"
 import type { GasMeter } from "./GasMeter.js"
 import type { LoadedFunction, LoadedModule, Loader } from "./Loader.js"
+import { abstractSize, heapSize, packedSize, shellSize } from "./MemorySize.js"
 import type { NativeContext } from "./natives/NativeContext.js"
 import * as A from "./ops/arith.js"
 import type { Session } from "./Session.js"
@@ -16,6 +17,9 @@ export const MAX_VECTOR_LENGTH = 1 << 24
 /** Default bound on branches + calls per run: about a second of the tightest loop. */
 export const DEFAULT_MAX_BRANCHES = 20_000_000
 
+/** Branches + calls between two looks at the clock (a look costs ~30 ns; a slice runs ≪ 1 ms). */
+export const DEADLINE_SLICE = 65_536
+
 const limitReached = (): never =>
   vmError("EXECUTION_LIMIT_REACHED", "execution limit reached (too many branches or calls)")
 
@@ -30,30 +34,7 @@ interface Frame {
 
 const EMPTY: ReadonlyArray<Type> = []
 
-/**
- * Abstract value size (the gas schedule's `misc.abs_val`): one node per scalar, struct, vector and
- * reference, and packed vectors of primitives at their byte width. Iterative (no recursion on
- * value depth).
- */
-export const abstractSize = (v: Value, node: number): number => {
-  let total = 0
-  const stack: Value[] = [v]
-  while (stack.length > 0) {
-    const x = stack.pop()
-    total += node
-    if (typeof x !== "object" || x instanceof Uint8Array || x instanceof Ref) continue
-    if (Array.isArray(x)) {
-      const first = x[0]
-      if (typeof first === "number") total += x.length
-      else if (typeof first === "bigint") total += 8 * x.length
-      else if (typeof first === "boolean") total += x.length
-      else if (first instanceof Uint8Array) total += 32 * x.length
-      else for (const e of x) stack.push(e)
-    } else if (x instanceof StructValue) for (const f of x.fields) stack.push(f)
-    else if (x instanceof Closure) for (const c of x.captured) stack.push(c)
-  }
-  return total
-}
+export { abstractSize } from "./MemorySize.js"
 
 const vecError = (what: string): never => vmError("VECTOR_OPERATION_ERROR", what)
 
@@ -80,9 +61,28 @@ export class Interpreter {
      * Most branches and calls one run may take: a wall-clock bound independent of the gas schedule
      * (a cheap schedule lets 2,000,000 gas units buy hundreds of millions of instructions).
      */
-    readonly maxBranches: number = DEFAULT_MAX_BRANCHES
+    readonly maxBranches: number = DEFAULT_MAX_BRANCHES,
+    /** Wall-clock time (in `now()`'s scale) after which the run stops; checked once per slice. */
+    readonly deadline: number = Number.POSITIVE_INFINITY,
+    readonly now: () => number = performance.now.bind(performance)
   ) {
     this.ctx = { session, loader, gas, chainId, module: undefined! }
+    this.node = gas.params.sized.absValNode || 40
+  }
+
+  /** Memory-tracker units of one value node (the schedule's `misc.abs_val` node, 40 today). */
+  private readonly node: number
+  /** Branches + calls left beyond the current slice. */
+  private branchesLeft = 0
+
+  /** The next slice of the branch budget, after checking the total and the deadline. */
+  private nextSlice(): number {
+    if (this.branchesLeft <= 0) return limitReached()
+    if (this.now() > this.deadline)
+      return vmError("EXECUTION_LIMIT_REACHED", "execution limit reached (the view ran past its time limit)")
+    const n = Math.min(DEADLINE_SLICE, this.branchesLeft)
+    this.branchesLeft -= n
+    return n - 1
   }
 
   /** One context per run, its `module` set before each native call (natives use it synchronously). */
@@ -118,7 +118,10 @@ export class Interpreter {
         ctx.module = callee.module.id
         const r = native(ctx, calleeTyArgs, args)
         if (Array.isArray(r)) {
-          for (const v of r) stack.push(v)
+          for (const v of r) {
+            if (typeof v === "object") gas.useMemory(heapSize(v, this.node))
+            stack.push(v)
+          }
           return undefined
         }
         callee = r.fn
@@ -148,7 +151,10 @@ export class Interpreter {
     const session = this.session
     const cost = gas.instr
     const sized = gas.params.sized
+    const node = this.node
 
+    // Arguments count against the quota like any value (their frame releases them on return).
+    for (const a of args) if (typeof a === "object") gas.useMemory(heapSize(a, node))
     let f: Frame | undefined
     f = this.call(stack, frames, entry, tyArgs, args)
     if (f === undefined) return stack
@@ -160,7 +166,10 @@ export class Interpreter {
     let m = f.m
     let frameTyArgs = f.tyArgs
     let pc = 0
-    let budget = this.maxBranches
+    // The clock is first read after a full slice: short views (nearly all) never look at it, so a
+    // cold first run (module loading) on a busy machine is not cut short.
+    let budget = Math.min(DEADLINE_SLICE, this.maxBranches)
+    this.branchesLeft = this.maxBranches - budget
 
     try {
       for (;;) {
@@ -168,11 +177,15 @@ export class Interpreter {
         if ((gas.balance -= cost[o]!) < 0) gas.outOfGas()
         switch (o) {
           case 1 /* Pop */:
-            stack.pop()
-            pc++
-            break
+            {
+              const v = stack.pop()
+              if (typeof v === "object") gas.releaseMemory(heapSize(v, node))
+              pc++
+              break
+            }
           case 2 /* Ret */:
             {
+              for (const v of locals) if (typeof v === "object") gas.releaseMemory(heapSize(v, node))
               const caller = frames.pop()
               if (caller === undefined) return stack
               f = caller
@@ -186,15 +199,15 @@ export class Interpreter {
               break
             }
           case 3 /* BrTrue */:
-            if (--budget < 0) limitReached()
+            if (--budget < 0) budget = this.nextSlice()
             pc = stack.pop() ? arg[pc]! : pc + 1
             break
           case 4 /* BrFalse */:
-            if (--budget < 0) limitReached()
+            if (--budget < 0) budget = this.nextSlice()
             pc = stack.pop() ? pc + 1 : arg[pc]!
             break
           case 5 /* Branch */:
-            if (--budget < 0) limitReached()
+            if (--budget < 0) budget = this.nextSlice()
             pc = arg[pc]!
             break
           case 49 /* LdU8 */:
@@ -216,10 +229,14 @@ export class Interpreter {
             pc++
             break
           case 7 /* LdConst */:
-            gas.charge(sized.ldConstPerByte * m.cm.constantPool[arg[pc]!]!.data.length)
-            stack.push(copyValue(m.constant(arg[pc]!)))
-            pc++
-            break
+            {
+              gas.charge(sized.ldConstPerByte * m.cm.constantPool[arg[pc]!]!.data.length)
+              const v = copyValue(m.constant(arg[pc]!))
+              if (typeof v === "object") gas.useMemory(heapSize(v, node))
+              stack.push(v)
+              pc++
+              break
+            }
           case 8 /* LdTrue */:
             stack.push(true)
             pc++
@@ -232,9 +249,12 @@ export class Interpreter {
             {
               const v = locals[arg[pc]!]
               if (v === undefined) vmError("UNREACHABLE", "copy of an unavailable local")
-              gas.charge(
-                sized.copyLocPerUnit * (typeof v === "object" ? abstractSize(v, sized.absValNode) : sized.absValNode)
-              )
+              if (typeof v === "object") {
+                // One walk for both: the schedule's node size is the tracker's (40) when metered.
+                const size = abstractSize(v, node)
+                gas.charge(sized.copyLocPerUnit * size)
+                if (!(v instanceof Uint8Array) && !(v instanceof Ref)) gas.useMemory(size)
+              } else gas.charge(sized.copyLocPerUnit * sized.absValNode)
               stack.push(copyValue(v))
               pc++
               break
@@ -250,9 +270,14 @@ export class Interpreter {
               break
             }
           case 12 /* StLoc */:
-            locals[arg[pc]!] = stack.pop()
-            pc++
-            break
+            {
+              const i = arg[pc]!
+              const old = locals[i]
+              if (typeof old === "object") gas.releaseMemory(heapSize(old, node))
+              locals[i] = stack.pop()
+              pc++
+              break
+            }
           case 13 /* MutBorrowLoc */:
           case 14 /* ImmBorrowLoc */:
             stack.push(new Ref(locals, arg[pc]!))
@@ -296,7 +321,7 @@ export class Interpreter {
           case 17 /* Call */:
           case 56 /* CallGeneric */:
             {
-              if (--budget < 0) limitReached()
+              if (--budget < 0) budget = this.nextSlice()
               let callee: LoadedFunction
               let tys: ReadonlyArray<Type> = EMPTY
               if (o === 17 /* Call */) callee = m.functionHandle(arg[pc]!)
@@ -328,7 +353,9 @@ export class Interpreter {
             {
               const n = m.fieldCount(o === 18 /* Pack */ ? arg[pc]! : m.cm.structDefInstantiations[arg[pc]!]!.def, -1)
               gas.charge(sized.packPerField * n)
-              stack.push(new StructValue(-1, stack.splice(stack.length - n, n)))
+              const fields = stack.splice(stack.length - n, n)
+              gas.useMemory(shellSize(fields, node, false))
+              stack.push(new StructValue(-1, fields))
               pc++
               break
             }
@@ -336,6 +363,7 @@ export class Interpreter {
           case 58 /* UnpackGeneric */:
             {
               const s = stack.pop() as StructValue
+              gas.releaseMemory(shellSize(s.fields, node, false))
               for (const v of s.fields) stack.push(v)
               pc++
               break
@@ -348,7 +376,9 @@ export class Interpreter {
                   ? m.cm.structVariantHandles[arg[pc]!]!
                   : m.cm.structVariantHandles[m.cm.structVariantInstantiations[arg[pc]!]!.handle]!
               const n = m.fieldCount(h.struct, h.variant)
-              stack.push(new StructValue(h.variant, stack.splice(stack.length - n, n)))
+              const fields = stack.splice(stack.length - n, n)
+              gas.useMemory(shellSize(fields, node, false))
+              stack.push(new StructValue(h.variant, fields))
               pc++
               break
             }
@@ -361,6 +391,7 @@ export class Interpreter {
                   : m.cm.structVariantHandles[m.cm.structVariantInstantiations[arg[pc]!]!.handle]!
               const s = stack.pop() as StructValue
               if (s.tag !== h.variant) vmError("STRUCT_VARIANT_MISMATCH", "unpack of another variant")
+              gas.releaseMemory(shellSize(s.fields, node, false))
               for (const v of s.fields) stack.push(v)
               pc++
               break
@@ -381,9 +412,12 @@ export class Interpreter {
             {
               const r = stack.pop() as Ref
               const v = r.arr[r.idx]
-              gas.charge(
-                sized.readRefPerUnit * (typeof v === "object" ? abstractSize(v, sized.absValNode) : sized.absValNode)
-              )
+              if (typeof v === "object") {
+                // One walk for both: the schedule's node size is the tracker's (40) when metered.
+                const size = abstractSize(v, node)
+                gas.charge(sized.readRefPerUnit * size)
+                if (!(v instanceof Uint8Array) && !(v instanceof Ref)) gas.useMemory(size)
+              } else gas.charge(sized.readRefPerUnit * sized.absValNode)
               stack.push(copyValue(v))
               pc++
               break
@@ -391,6 +425,8 @@ export class Interpreter {
           case 21 /* WriteRef */:
             {
               const r = stack.pop() as Ref
+              const old = r.arr[r.idx]
+              if (typeof old === "object") gas.releaseMemory(heapSize(old, node))
               r.arr[r.idx] = stack.pop()
               pc++
               break
@@ -494,20 +530,24 @@ export class Interpreter {
           case 33 /* Eq */:
             {
               const b = stack.pop()
-              gas.charge(
-                sized.eqPerUnit * (typeof b === "object" ? abstractSize(b, sized.absValNode) : sized.absValNode)
-              )
-              stack.push(valueEquals(stack.pop(), b))
+              const a = stack.pop()
+              if (typeof b === "object") {
+                gas.charge(sized.eqPerUnit * abstractSize(b, sized.absValNode))
+                gas.releaseMemory(heapSize(b, node) + heapSize(a, node))
+              } else gas.charge(sized.eqPerUnit * sized.absValNode)
+              stack.push(valueEquals(a, b))
               pc++
               break
             }
           case 34 /* Neq */:
             {
               const b = stack.pop()
-              gas.charge(
-                sized.eqPerUnit * (typeof b === "object" ? abstractSize(b, sized.absValNode) : sized.absValNode)
-              )
-              stack.push(!valueEquals(stack.pop(), b))
+              const a = stack.pop()
+              if (typeof b === "object") {
+                gas.charge(sized.eqPerUnit * abstractSize(b, sized.absValNode))
+                gas.releaseMemory(heapSize(b, node) + heapSize(a, node))
+              } else gas.charge(sized.eqPerUnit * sized.absValNode)
+              stack.push(!valueEquals(a, b))
               pc++
               break
             }
@@ -661,7 +701,9 @@ export class Interpreter {
               if (n > BigInt(stack.length)) vmError("UNREACHABLE", "vec_pack beyond the operand stack")
               const k = Number(n)
               gas.charge(sized.vecPackPerElem * k)
-              stack.push(stack.splice(stack.length - k, k))
+              const elems = stack.splice(stack.length - k, k)
+              gas.useMemory(shellSize(elems, node, true))
+              stack.push(elems)
               pc++
               break
             }
@@ -689,6 +731,7 @@ export class Interpreter {
               const r = stack.pop() as Ref
               const v = r.arr[r.idx] as Value[]
               if (v.length >= MAX_VECTOR_LENGTH) vecError("vector too long")
+              gas.useMemory(packedSize(x))
               v.push(x)
               pc++
               break
@@ -698,7 +741,9 @@ export class Interpreter {
               const r = stack.pop() as Ref
               const v = r.arr[r.idx] as Value[]
               if (v.length === 0) vecError("pop from an empty vector")
-              stack.push(v.pop())
+              const x = v.pop()
+              gas.releaseMemory(packedSize(x))
+              stack.push(x)
               pc++
               break
             }
@@ -707,6 +752,7 @@ export class Interpreter {
               const v = stack.pop() as Value[]
               gas.charge(sized.vecUnpackPerElem * v.length)
               if (BigInt(v.length) !== code.big[pc]!) vecError("vector length mismatch on unpack")
+              gas.releaseMemory(shellSize(v, node, true))
               for (const x of v) stack.push(x)
               pc++
               break

@@ -29,16 +29,22 @@ import { VmError, vmError } from "./VmError.js"
 /** Decodes module bytes; returns the module or an error message. */
 export type ModuleDecoder = (bytes: Uint8Array) => CompiledModule | string
 
-/** Keys by address array and name (VM addresses are never mutated), so a hit builds no string. */
-const moduleKeys = new WeakMap<Uint8Array, Map<string, string>>()
+/**
+ * Keys of the special addresses' modules (0x0–0xf, the framework: nearly every lookup) by last
+ * byte and name, so a hit builds no string. Not a WeakMap by address array: requests bring fresh
+ * arrays for the same address, and an ephemeron entry per request made every scavenge slow.
+ */
+const specialKeys: Array<Map<string, string>> = Array.from({ length: 16 }, () => new Map())
 const MAX_KEYS_PER_ADDRESS = 4096
+const isSpecial = (address: Uint8Array): boolean => {
+  if (address.length !== 32 || address[31]! >= 16) return false
+  for (let i = 0; i < 31; i++) if (address[i] !== 0) return false
+  return true
+}
 /** `0x1::coin`. */
 const moduleKey = (address: Uint8Array, name: string): string => {
-  let byName = moduleKeys.get(address)
-  if (byName === undefined) {
-    byName = new Map()
-    moduleKeys.set(address, byName)
-  }
+  if (!isSpecial(address)) return `${addressToShortString(address)}::${name}`
+  const byName = specialKeys[address[31]!]!
   let key = byName.get(name)
   if (key === undefined) {
     key = `${addressToShortString(address)}::${name}`

@@ -36,7 +36,19 @@ export interface CallOptions {
   readonly view?: boolean
   /** Bound on branches + calls (see `Interpreter`); default `DEFAULT_MAX_BRANCHES`. */
   readonly maxBranches?: number
+  /**
+   * Wall-clock bound on the run in milliseconds (EXECUTION_LIMIT_REACHED past it), checked every
+   * `DEADLINE_SLICE` branches + calls; default `DEFAULT_VIEW_DEADLINE_MS` for views, none otherwise.
+   */
+  readonly deadlineMs?: number
+  /** The clock the deadline is read from (milliseconds); default `performance.now`. */
+  readonly now?: () => number
 }
+
+/** A view holds the event loop at most about this long (the reference has no wall-clock bound). */
+export const DEFAULT_VIEW_DEADLINE_MS = 50
+
+const clock = (): number => performance.now()
 
 export type CallOutcome =
   | {
@@ -124,6 +136,9 @@ export class MoveVm {
 
   /** Runs one function; never throws. */
   call(view: StateView, call: FunctionCall, options: CallOptions = {}): CallOutcome {
+    const now = options.now ?? clock
+    const deadlineMs = options.deadlineMs ?? (options.view === true ? DEFAULT_VIEW_DEADLINE_MS : undefined)
+    const deadline = deadlineMs === undefined ? Number.POSITIVE_INFINITY : now() + deadlineMs
     let gas: GasMeter | undefined
     const used = (): bigint => {
       if (gas === undefined || !Number.isFinite(gas.limit)) return 0n
@@ -176,7 +191,9 @@ export class MoveVm {
             if (chainId === undefined) chainId = readChainId(this, session)
             return chainId
           },
-          options.maxBranches
+          options.maxBranches,
+          deadline,
+          now
         )
         const results = interpreter.execute(fn, tyArgs, args)
         const returnTypes = substituteAll(fn.returns, tyArgs)

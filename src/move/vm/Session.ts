@@ -1,8 +1,9 @@
 import { BcsReader, BcsWriter, toHex } from "../../bcs/index.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
-import { readStructTag, writeStructTag } from "../../domain/TypeTagCodec.js"
+import { readTypeTagAt, writeStructTag } from "../../domain/TypeTagCodec.js"
 import type { StructTag } from "../../domain/TypeTag.js"
 import type { GasMeter } from "./GasMeter.js"
+import { heapSize } from "./MemorySize.js"
 import type { StateView } from "./StateView.js"
 import { type StructKind, structTagOf, type Type, typeName } from "./Type.js"
 import type { Value } from "./Value.js"
@@ -89,17 +90,53 @@ const inner = <A, V>(outer: Map<A, Map<string, V>>, a: A): Map<string, V> => {
   return m
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
+/** A resource group's bytes and, per member, [tag start, tag end, value start, value end). */
+interface GroupIndex {
+  readonly bytes: Uint8Array
+  readonly offsets: ReadonlyArray<number>
+}
+const EMPTY_GROUP: GroupIndex = { bytes: new Uint8Array(0), offsets: [] }
+
+/**
+ * Indexes a group's BCS map (member StructTag → member bytes) by offsets, without decoding the tags
+ * into objects or slicing the values: a view reads one or two members of a group per run.
+ */
+const indexGroup = (bytes: Uint8Array, key: string): GroupIndex => {
+  try {
+    const r = new BcsReader(bytes)
+    const n = r.length(1)
+    const offsets: number[] = []
+    for (let i = 0; i < n; i++) {
+      const tagStart = r.offset
+      skipStructTag(r)
+      const tagEnd = r.offset
+      const len = r.length(1)
+      offsets.push(tagStart, tagEnd, r.offset, r.offset + len)
+      r.offset += len // `length` checked that `len` bytes remain
+    }
+    return { bytes, offsets }
+  } catch (e) {
+    throw new VmError("FAILED_TO_DESERIALIZE_RESOURCE", `resource group ${key}: ${String(e)}`)
+  }
+}
+
+/** Moves past a StructTag: its address and identifiers without allocating, type arguments decoded. */
+const skipStructTag = (r: BcsReader): void => {
+  if (r.offset + 32 > r.bytes.length) r.fail("truncated address")
+  r.offset += 32
+  for (let k = 0; k < 2; k++) {
+    const len = r.length(1) // checked against the bytes left
+    r.offset += len
+  }
+  const nArgs = r.length(1)
+  for (let i = 0; i < nArgs; i++) readTypeTagAt(r, 1)
 }
 
 /**
  * The data cache of one run: globals read from the `StateView` on first touch and kept here, with
  * every write (move_to, move_from, mutation through references, table changes) applied to these
  * copies only. A view's session is thrown away afterwards, so nothing is written back. Resource
- * groups are read whole once and their members decoded on demand.
+ * groups are read whole once, indexed by offsets, and their members decoded on demand.
  */
 export class Session {
   /**
@@ -108,8 +145,8 @@ export class Session {
    * built outside the intern tables.
    */
   private readonly resources = new Map<string, Map<string, GlobalSlot>>()
-  /** Decoded groups: (member tag bytes, member bytes) pairs, by group and address. */
-  private readonly groups = new Map<string, Map<string, Array<readonly [Uint8Array, Uint8Array]>>>()
+  /** Indexed groups (member tags and values as offsets into the group's bytes), by group and address. */
+  private readonly groups = new Map<string, Map<string, GroupIndex>>()
   /** Table entries by handle and key. */
   private readonly tables = new Map<string, Map<string, GlobalSlot>>()
   readonly events: EmittedEvent[] = []
@@ -127,29 +164,33 @@ export class Session {
     const g = groupInfoOf(group)
     const byAddress = inner(this.groups, g.key)
     const akey = addressKey(address)
-    let members = byAddress.get(akey)
-    if (members === undefined) {
-      members = []
+    let index = byAddress.get(akey)
+    if (index === undefined) {
       const bytes = this.view.resourceGroup(address, group, g.bytes)
       this.gas.chargeRead(bytes?.length ?? 0)
-      if (bytes !== undefined) {
-        try {
-          const r = new BcsReader(bytes)
-          const n = r.length(1)
-          for (let i = 0; i < n; i++) {
-            const start = r.offset
-            readStructTag(r)
-            const tag = bytes.subarray(start, r.offset)
-            members.push([tag, r.bytesWithLength()])
-          }
-        } catch (e) {
-          throw new VmError("FAILED_TO_DESERIALIZE_RESOURCE", `resource group ${g.key}: ${String(e)}`)
-        }
-      }
-      byAddress.set(akey, members)
+      index = bytes === undefined ? EMPTY_GROUP : indexGroup(bytes, g.key)
+      byAddress.set(akey, index)
     }
-    for (const [tag, value] of members) if (sameBytes(tag, member.bytes)) return value
+    const { bytes, offsets } = index
+    const want = member.bytes
+    for (let i = 0; i < offsets.length; i += 4) {
+      const start = offsets[i]!
+      if (offsets[i + 1]! - start !== want.length) continue
+      let same = true
+      for (let j = 0; j < want.length; j++)
+        if (bytes[start + j] !== want[j]) {
+          same = false
+          break
+        }
+      if (same) return bytes.subarray(offsets[i + 2]!, offsets[i + 3]!)
+    }
     return undefined
+  }
+
+  /** A value read from storage counts against the run's memory quota. */
+  private loaded(v: Value): Value {
+    this.gas.useMemory(heapSize(v, this.gas.params.sized.absValNode || 40))
+    return v
   }
 
   /** The slot of resource `t` at `address`, loaded on first use. */
@@ -165,7 +206,7 @@ export class Session {
         bytes = this.view.resource(address, info.tag, info.bytes)
         this.gas.chargeRead(bytes?.length ?? 0)
       }
-      slot = { box: [bytes === undefined ? undefined : deserializeValue(bytes, t)] }
+      slot = { box: [bytes === undefined ? undefined : this.loaded(deserializeValue(bytes, t))] }
       byAddress.set(key, slot)
     }
     return slot
@@ -179,7 +220,7 @@ export class Session {
     if (slot === undefined) {
       const bytes = this.view.tableItem(handle, key)
       this.gas.chargeRead(bytes?.length ?? 0)
-      slot = { box: [bytes === undefined ? undefined : wrap(deserializeValue(bytes, valueType))] }
+      slot = { box: [bytes === undefined ? undefined : this.loaded(wrap(deserializeValue(bytes, valueType)))] }
       entries.set(k, slot)
     }
     return slot

@@ -25,6 +25,20 @@ const fieldTypes = (t: Extract<Type, { k: 16 }>, variant: number): ReadonlyArray
   return out
 }
 
+/**
+ * An address copied out of the input (values outlive it), without the intermediate `subarray`
+ * view: typed-array views are costly garbage (a view per address read drove scavenge time).
+ */
+const readAddress = (r: BcsReader): Uint8Array => {
+  const o = r.offset
+  const src = r.bytes
+  if (o + 32 > src.length) return r.fixed(32) // throws: truncated
+  const out = new Uint8Array(32)
+  for (let i = 0; i < 32; i++) out[i] = src[o + i]!
+  r.offset = o + 32
+  return out
+}
+
 const read = (r: BcsReader, t: Type, depth: number): Value => {
   switch (t.k) {
     case 0:
@@ -54,9 +68,9 @@ const read = (r: BcsReader, t: Type, depth: number): Value => {
     case 12:
       return r.signed(256)
     case 13:
-      return r.fixed(32).slice()
+      return readAddress(r)
     case 14:
-      return signerValue(r.fixed(32).slice())
+      return signerValue(readAddress(r))
     case 15: {
       if (depth >= MAX_VALUE_DEPTH) return vmError("VM_MAX_VALUE_DEPTH_REACHED", "value nested too deep")
       if (t.elem.k === 1) return Array.from(r.bytesWithLength())

@@ -37,6 +37,8 @@ export const StatusCode = {
   VM_MAX_TYPE_DEPTH_REACHED: 4024,
   VM_MAX_VALUE_DEPTH_REACHED: 4025,
   VM_EXTENSION_ERROR: 4026,
+  /** The memory tracker's quota (`txn.memory_quota`) ran out. */
+  MEMORY_LIMIT_EXCEEDED: 4028,
   VM_MAX_TYPE_NODES_REACHED: 4029,
   EXECUTION_LIMIT_REACHED: 4030,
   /** Newer than the vm_status.rs I could read (its RESERVED_RUNTIME_ERROR_3 slot); unverified. */

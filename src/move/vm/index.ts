@@ -16,7 +16,11 @@
  * - `natives/`: the framework's natives, one file per module; a missing one is MISSING_DEPENDENCY.
  * - `GasMeter` / `GasSchedule`: instruction, call, native and storage-read costs from the on-chain
  *   `GasScheduleV2`, a table lookup per instruction (a native's cost memoised on its function);
- *   the decoded schedule is reused for views of the same snapshot.
+ *   the decoded schedule is reused for views of the same snapshot. The meter also tracks memory
+ *   (`MemorySize`): values created, copied, loaded or pushed count against `txn.memory_quota`
+ *   and dropped ones are released; running out is MEMORY_LIMIT_EXCEEDED.
+ * - Wall clock: a run checks `now()` every `DEADLINE_SLICE` branches + calls; a view stops after
+ *   `DEFAULT_VIEW_DEADLINE_MS` (EXECUTION_LIMIT_REACHED), so one view blocks the event loop ~that long.
  * - `ValueBcs`: BCS of values by runtime type, depth-limited (128).
  *
  * Pure: no I/O; state comes in through `StateView` (`stateViewFromReader` adapts the ledger's reader).
@@ -24,9 +28,17 @@
 export { type CompiledCode, compileCode } from "./compileCode.js"
 export { GasMeter, type GasParams } from "./GasMeter.js"
 export { decodeGasSchedule, type GasSchedule, meterFor, readGasSchedule } from "./GasSchedule.js"
-export { DEFAULT_MAX_BRANCHES, Interpreter, MAX_CALL_DEPTH } from "./Interpreter.js"
+export { DEADLINE_SLICE, DEFAULT_MAX_BRANCHES, Interpreter, MAX_CALL_DEPTH } from "./Interpreter.js"
 export { type CallTarget, LoadedFunction, LoadedModule, Loader, type ModuleDecoder } from "./Loader.js"
-export { type CallOptions, type CallOutcome, type FunctionCall, MoveVm, type MoveVmOptions } from "./MoveVm.js"
+export { abstractSize, fieldSize, heapSize, packedSize, shellSize } from "./MemorySize.js"
+export {
+  type CallOptions,
+  type CallOutcome,
+  DEFAULT_VIEW_DEADLINE_MS,
+  type FunctionCall,
+  MoveVm,
+  type MoveVmOptions
+} from "./MoveVm.js"
 export { abortCodeNamed, abortInfo, type VmModuleMetadata, vmModuleMetadata } from "./moduleMetadata.js"
 export {
   frameworkNatives,

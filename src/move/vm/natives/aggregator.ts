@@ -1,4 +1,4 @@
-import { sha3_256 } from "@noble/hashes/sha3.js"
+import { sha3 as sha3_256 } from "../../../domain/hash.js"
 import { StructValue, type Ref, type Value } from "../Value.js"
 import { Types } from "../Type.js"
 import { deref, utf8Encoder } from "./helpers.js"

@@ -1,4 +1,4 @@
-import { sha3_256 } from "@noble/hashes/sha3.js"
+import { sha3 as sha3_256 } from "../../../domain/hash.js"
 import type { StructKind } from "../Type.js"
 import type { NativeFunction } from "./NativeContext.js"
 

@@ -1,4 +1,4 @@
-import { sha3_256 } from "@noble/hashes/sha3.js"
+import { sha3 as sha3_256 } from "../../../domain/hash.js"
 import { utf8Encoder } from "./helpers.js"
 import { Ref, StructValue, type Value } from "../Value.js"
 import { serializeValue } from "../ValueBcs.js"

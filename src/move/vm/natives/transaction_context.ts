@@ -1,4 +1,4 @@
-import { sha3_256 } from "@noble/hashes/sha3.js"
+import { sha3 as sha3_256 } from "../../../domain/hash.js"
 import { abortCodeNamed } from "../moduleMetadata.js"
 import { ONE } from "./helpers.js"
 import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeContext.js"
