@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { BcsError } from "./BcsError.js"
 import { BcsReader } from "./BcsReader.js"
 import { BcsWriter } from "./BcsWriter.js"

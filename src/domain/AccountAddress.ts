@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { Bcs, fromHex, toHex } from "../bcs/index.js"
 
 /**

@@ -1,4 +1,4 @@
-import { Data } from "effect"
+import * as Data from "effect/Data"
 import type { LedgerInfo } from "./LedgerInfo.js"
 
 /** The `error_code` values of the contract. */

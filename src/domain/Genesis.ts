@@ -2,7 +2,7 @@
  * Decoding a genesis blob: the BCS of a `Transaction` that must be the GenesisTransaction variant
  * (index 1) carrying a `WriteSetPayload`. Pure; the caller reads the file.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { BcsError, BcsReader, type BcsLimits } from "../bcs/index.js"
 import { readWriteSetPayload } from "./ChangeSetCodec.js"
 import type { Transaction } from "./Transaction.js"

@@ -4,7 +4,7 @@
  * such character. `$` is allowed since bytecode v9 (compiler-generated names for lambdas).
  * `<SELF>` is the one legacy exception (old compiled scripts).
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 
 const isIdentChar = (c: number): boolean =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36

@@ -10,7 +10,7 @@
  * vector, struct and reference level adds one, and a struct needs one level more for its tag. The
  * parser recurses only as deep as that limit, never throws, and returns a Result.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { type AccountAddress, addressToShortString, parseAddress } from "./AccountAddress.js"
 import { isValidIdentifier } from "./Identifier.js"
 import type { PrimitiveTypeTag } from "./TypeTag.js"

@@ -4,7 +4,7 @@
  * (`to_canonical_string`: short addresses, `", "` between type arguments). `structTagEquals`
  * compares parsed forms, so whitespace and address spelling do not matter.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { addressEquals, addressToShortString } from "./AccountAddress.js"
 import { type MoveType, MoveTypeParseError, parseMoveType } from "./MoveType.js"
 import type { FunctionParamTag, StructTag, TypeTag } from "./TypeTag.js"

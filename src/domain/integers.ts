@@ -7,7 +7,10 @@
  * - Address: relaxed parse (with or without 0x, 1–64 hex digits) ↔ short form `0x…`.
  * - HexBytes: hex with or without 0x, either case ↔ `0x` + lowercase hex.
  */
-import { Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as SchemaGetter from "effect/SchemaGetter"
+import * as SchemaIssue from "effect/SchemaIssue"
 import { fromHex, toHex0x } from "../bcs/index.js"
 import { type AccountAddress, addressToShortString, parseAddress } from "./AccountAddress.js"
 

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { HttpApiSchema } from "effect/http-api"
 
 /** The contract's error body: `{"message", "error_code", "vm_error_code"}`, always JSON. */

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 
 /** `GET /v1`: the ledger info as the reference serves it (u64 fields as decimal strings). */

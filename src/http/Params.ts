@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { type AccountAddress, parseAddress } from "../domain/AccountAddress.js"
 import { type ApiError, ApiErrors } from "../domain/ApiError.js"
 import type { AssetType } from "../node/Node.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The genesis blob does not decode, or lacks what a ledger needs from it (the chain id). */
 export class GenesisInvalid extends Schema.TaggedError<GenesisInvalid>()("GenesisInvalid", {

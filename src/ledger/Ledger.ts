@@ -1,4 +1,5 @@
-import { Context, type Effect } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"

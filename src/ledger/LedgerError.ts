@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** A version above the latest committed one. */
 export class VersionNotFound extends Schema.TaggedError<VersionNotFound>()("VersionNotFound", {

@@ -1,4 +1,6 @@
-import { Effect, Layer, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import type { GenesisInvalid, GenesisMismatch } from "./GenesisError.js"
 import { importGenesis } from "./importGenesis.js"
 import { Ledger } from "./Ledger.js"

@@ -1,4 +1,5 @@
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { GenesisInvalid, GenesisMismatch } from "./GenesisError.js"
 import { importGenesis } from "./importGenesis.js"
 import { Ledger } from "./Ledger.js"

@@ -1,4 +1,5 @@
-import { Effect, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import { Bcs, toHex } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
 import { decodeGenesisTransaction } from "../domain/Genesis.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type {

@@ -1,4 +1,7 @@
-import { Context, Effect, Layer, Result } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
 import { type AccountAddress, addressToLongString } from "../domain/AccountAddress.js"
 import { ApiErrors, type ApiError } from "../domain/ApiError.js"
 import { parseStructTag } from "../domain/TypeTagString.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { ApiErrors, type ApiError } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type { Ledger, StateReader } from "../ledger/Ledger.js"

@@ -1,4 +1,6 @@
-import { Context, type Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { ApiError } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"

@@ -1,4 +1,6 @@
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import { ApiErrors, type ApiError } from "../domain/ApiError.js"
 import { Ledger } from "../ledger/Ledger.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { BlockInfo, LedgerService } from "../ledger/Ledger.js"
 import type { LedgerError } from "../ledger/LedgerError.js"
 

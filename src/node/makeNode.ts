@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Ledger } from "../ledger/Ledger.js"
 import { Balances } from "./Balances.js"
 import { GasEstimator } from "./GasEstimator.js"

@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { Bcs } from "../bcs/index.js"
 import type { StateReader } from "../ledger/Ledger.js"
 import { frameworkStruct, resourceKey } from "./stateKeys.js"

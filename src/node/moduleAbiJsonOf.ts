@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { moduleAbiJson } from "../move/abi/moduleAbi.js"
 import { deserializeModule } from "../move/binary/deserialize.js"
 

@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { Bcs, BcsReader } from "../bcs/index.js"
 import { type AccountAddress, addressCodec, addressEquals } from "../domain/AccountAddress.js"
 import { pairedMetadataAddress, primaryStoreAddress } from "../domain/objectAddress.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { commonErrors } from "../ErrorBody.js"
 import { LedgerInfoJson } from "../LedgerInfoJson.js"

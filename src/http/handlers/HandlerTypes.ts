@@ -1,4 +1,4 @@
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import type { ApiError } from "../../domain/ApiError.js"
 import type { NodeService } from "../../node/Node.js"
 import type { HttpConfig } from "../HttpConfig.js"

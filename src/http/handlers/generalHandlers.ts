@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { ApiError } from "../../domain/ApiError.js"
 import type { LedgerInfo } from "../../domain/LedgerInfo.js"
 import { ledgerInfoToJson } from "../LedgerInfoJson.js"

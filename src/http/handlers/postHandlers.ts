@@ -1,4 +1,6 @@
-import { Effect, Result, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { toHex0x } from "../../bcs/index.js"
 import { ApiError, ApiErrors } from "../../domain/ApiError.js"
 import { parseEncodeSubmissionRequest } from "../../node/encode/EncodeSubmissionRequest.js"

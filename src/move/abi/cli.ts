@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { deserializeModule } from "../binary/deserialize.js"
 import type { BinaryError } from "../binary/BinaryError.js"
 import { moduleAbi } from "./moduleAbi.js"

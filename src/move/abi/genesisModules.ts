@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import type { BcsError } from "../../bcs/index.js"
 import { addressToShortString } from "../../domain/AccountAddress.js"
 import { decodeGenesisTransaction } from "../../domain/Genesis.js"

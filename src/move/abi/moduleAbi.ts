@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { addressToShortString } from "../../domain/AccountAddress.js"
 import type { CompiledModule, FieldDefinition, FunctionDefinition, StructDefinition } from "../binary/CompiledModule.js"
 import { Visibility } from "../binary/CompiledModule.js"

@@ -1,4 +1,4 @@
-import { Data } from "effect"
+import * as Data from "effect/Data"
 
 /** What went wrong, named after the reference's status codes where one exists. */
 export type BinaryErrorKind =

@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { BinaryCursor } from "./BinaryCursor.js"
 import { BinaryError, BinaryFailure, fail } from "./BinaryError.js"
 import { checkModuleBounds, checkScriptBounds } from "./checkBounds.js"

@@ -9,7 +9,7 @@
  * Input is hostile: every read is bounds-checked by the BcsReader, vector counts are checked against
  * the bytes left before allocating, depth is counted; failures are a typed error, never a throw.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { BcsError, BcsReader, toHex0x } from "../../bcs/index.js"
 import { addressToShortString } from "../../domain/AccountAddress.js"
 import { INTEGER_KINDS, type MoveTypeLayout, optionElement, specialStruct } from "../layout/MoveTypeLayout.js"

@@ -5,7 +5,7 @@
  * Input is hostile: recursion follows the layout (whose depth the resolver bounds) and is also
  * counted against `maxDepth`; vector lengths and the output size are bounded; nothing throws.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { BcsWriter } from "../../bcs/index.js"
 import { fromHex } from "../../bcs/hex.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"

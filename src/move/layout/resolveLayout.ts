@@ -7,7 +7,7 @@
  * (a generic struct instantiated with itself grows exponentially, and on-chain modules are not
  * trusted to be small). Never throws; errors are a `LayoutError`.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { addressEquals, addressToShortString } from "../../domain/AccountAddress.js"
 import type { StructTag, TypeTag } from "../../domain/TypeTag.js"
 import type { CompiledModule, FieldDefinition } from "../binary/CompiledModule.js"

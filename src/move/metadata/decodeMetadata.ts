@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { BcsError, BcsReader } from "../../bcs/index.js"
 import type { CompiledModule } from "../binary/CompiledModule.js"
 import type { CompilationMetadata, ErrorDescription, KnownAttribute, ModuleMetadata } from "./ModuleMetadata.js"

@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { addressFromNumber, addressToShortString } from "../../domain/AccountAddress.js"
 import type { ModuleId, TypeTag } from "../../domain/TypeTag.js"
 import { deserializeModule } from "../binary/deserialize.js"

@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import type { CompiledModule } from "../binary/CompiledModule.js"
 import { decodeModuleMetadata } from "../metadata/decodeMetadata.js"
 import { AttributeKind, errorDescription, isViewFunction, type ModuleMetadata } from "../metadata/ModuleMetadata.js"

@@ -3,7 +3,8 @@
  * effect Schemas, and the typed request it is parsed and verified into. Unknown extra fields (e.g.
  * `signature`) are ignored, as the reference does; every number is a decimal string.
  */
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
 import { parseIdentifier } from "../../domain/Identifier.js"
 import type { TypeTag } from "../../domain/TypeTag.js"

@@ -1,4 +1,6 @@
-import { Effect, Layer, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
 import { ApiError, ApiErrors } from "../../domain/ApiError.js"
 import { Ledger } from "../../ledger/Ledger.js"
 import type { CompiledModule } from "../../move/binary/CompiledModule.js"

@@ -3,7 +3,7 @@
  * the signing message out (aptos-api-behaviour §2.3–2.5). No server, no Effect: a caller who holds
  * the modules (or a test) can produce the exact bytes a wallet signs.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { BcsReader } from "../../bcs/index.js"
 import { addressToShortString } from "../../domain/AccountAddress.js"
 import { multiAgentSigningMessage, signingMessage } from "../../domain/signingMessage.js"

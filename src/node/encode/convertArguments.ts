@@ -7,7 +7,7 @@
  * 1d9d3af code used a dummy `address`; instantiating is what a caller of `set<T>(x: T)` expects).
  * `0x1::object::Object<T>` parameters are an address, special-cased before any module lookup.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { BcsWriter } from "../../bcs/index.js"
 import { addressEquals, addressFromNumber } from "../../domain/AccountAddress.js"
 import type { TypeTag } from "../../domain/TypeTag.js"

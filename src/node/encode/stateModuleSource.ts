@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { toHex } from "../../bcs/index.js"
 import type { StateReader } from "../../ledger/Ledger.js"
 import type { CompiledModule } from "../../move/binary/CompiledModule.js"

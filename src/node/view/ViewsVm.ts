@@ -1,4 +1,6 @@
-import { Effect, Layer, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
 import { ApiError } from "../../domain/ApiError.js"
 import type { ModuleSource } from "../../move/layout/ModuleSource.js"
 import { MoveVm } from "../../move/vm/MoveVm.js"

@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { BcsError, BcsReader } from "../../bcs/index.js"
 import { parseAddress } from "../../domain/AccountAddress.js"
 import { isValidIdentifier } from "../../domain/Identifier.js"

@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { addressToShortString } from "../../domain/AccountAddress.js"
 import type { ModuleId } from "../../domain/TypeTag.js"
 import { bcsToJson } from "../../move/json/bcsToJson.js"
