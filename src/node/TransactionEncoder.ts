@@ -1,9 +1,6 @@
 import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import { ApiErrors, type ApiError } from "../domain/ApiError.js"
-import { Ledger } from "../ledger/Ledger.js"
-import { readLedgerInfo } from "./LedgerVersion.js"
+import type * as Effect from "effect/Effect"
+import type { ApiError } from "../domain/ApiError.js"
 import type { WithLedger } from "./Node.js"
 
 export interface TransactionEncoderService {
@@ -14,21 +11,7 @@ export interface TransactionEncoderService {
   readonly encodeSubmission: (body: unknown) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
 }
 
-/** The transaction encoder. Its implementation comes with the JSON-to-BCS argument conversion. */
+/** `POST /transactions/encode_submission`: implemented by `TransactionEncoderLive` (`src/node/encode`). */
 export class TransactionEncoder extends Context.Service<TransactionEncoder, TransactionEncoderService>()(
   "movenode/node/TransactionEncoder"
-) {
-  /** Interim: answers 500 `internal_error` until the encoder lands (with the ledger headers). */
-  static readonly layerNotImplemented = Layer.effect(
-    TransactionEncoder,
-    Effect.gen(function* () {
-      const ledger = yield* Ledger
-      return TransactionEncoder.of({
-        encodeSubmission: () =>
-          Effect.flatMap(readLedgerInfo(ledger), (info) =>
-            Effect.fail(ApiErrors.internal("Transaction encoding (encode_submission) is not implemented yet", info))
-          )
-      })
-    })
-  )
-}
+) {}

@@ -1,9 +1,6 @@
 import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import { ApiErrors, type ApiError } from "../domain/ApiError.js"
-import { Ledger } from "../ledger/Ledger.js"
-import { readLedgerInfo } from "./LedgerVersion.js"
+import type * as Effect from "effect/Effect"
+import type { ApiError } from "../domain/ApiError.js"
 import type { ViewAnswer, ViewRequest, WithLedger } from "./Node.js"
 
 export interface ViewsService {
@@ -15,19 +12,5 @@ export interface ViewsService {
   readonly view: (request: ViewRequest, ledgerVersion: bigint | undefined) => Effect.Effect<WithLedger<ViewAnswer>, ApiError>
 }
 
-/** `POST /view`. Its implementation comes with the Move VM. */
-export class Views extends Context.Service<Views, ViewsService>()("movenode/node/Views") {
-  /** Interim: answers 500 `internal_error` until the VM lands (with the ledger headers). */
-  static readonly layerNotImplemented = Layer.effect(
-    Views,
-    Effect.gen(function* () {
-      const ledger = yield* Ledger
-      return Views.of({
-        view: () =>
-          Effect.flatMap(readLedgerInfo(ledger), (info) =>
-            Effect.fail(ApiErrors.internal("View functions are not implemented yet", info))
-          )
-      })
-    })
-  )
-}
+/** `POST /view`: implemented by `ViewsVmLayer` (`src/node/view`), the Move VM over the ledger. */
+export class Views extends Context.Service<Views, ViewsService>()("movenode/node/Views") {}

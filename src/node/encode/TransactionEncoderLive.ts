@@ -13,7 +13,7 @@ import { parseEncodeSubmissionRequest } from "./EncodeSubmissionRequest.js"
 import { stateModuleSource } from "./stateModuleSource.js"
 
 /**
- * The real `TransactionEncoder` (replaces `TransactionEncoder.layerNotImplemented`). The reference's
+ * The `TransactionEncoder` layer. The reference's
  * order of checks (aptos-api-behaviour §2.6): the body's shape and fields (400
  * `web_framework_error`), then `verify` (400 `invalid_input`), both before the ledger is read and so
  * without ledger headers; then conversion against the latest state's modules (400 `invalid_input`

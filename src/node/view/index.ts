@@ -1,7 +1,7 @@
 /**
  * `POST /view` over the Move VM (contract item 6).
  *
- * - `ViewsVmLayer`: the `Views` service (compose it in place of `Views.layerNotImplemented`); needs
+ * - `ViewsVmLayer`: the `Views` service (composed by `Node.layer`); needs
  *   `Ledger` and reads `NodeConfig.viewGasBudget`.
  * - `parseViewRequest`: the JSON body (`function`, `type_arguments`, `arguments`) and the BCS
  *   `ViewFunction` body (type tags nested at most 8 deep).
