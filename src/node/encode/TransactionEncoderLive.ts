@@ -10,7 +10,7 @@ import { NodeConfig } from "../NodeConfig.js"
 import { TransactionEncoder } from "../TransactionEncoder.js"
 import { buildSigningMessage } from "./buildSigningMessage.js"
 import { parseEncodeSubmissionRequest } from "./EncodeSubmissionRequest.js"
-import { stateModuleSource } from "./stateModuleSource.js"
+import { makeSnapshotModules, stateModuleSource } from "./stateModuleSource.js"
 
 /**
  * The `TransactionEncoder` layer. The reference's
@@ -26,6 +26,7 @@ export const TransactionEncoderLive = Layer.effect(
     const ledger = yield* Ledger
     const config = yield* NodeConfig
     const modules = new LruCache<string, CompiledModule | null>(config.moduleAbiCacheSize)
+    const snapshot = makeSnapshotModules()
 
     const encodeSubmission = (body: unknown) =>
       Effect.gen(function* () {
@@ -39,7 +40,7 @@ export const TransactionEncoderLive = Layer.effect(
           )
         }
         const { ledger: info, state } = yield* stateAtLedgerVersion(ledger, undefined)
-        const message = buildSigningMessage(parsed.success, stateModuleSource(state, modules), info.chainId)
+        const message = buildSigningMessage(parsed.success, stateModuleSource(state, modules, snapshot), info.chainId)
         if (Result.isFailure(message))
           return yield* Effect.fail(
             ApiErrors.badRequest(`The given transaction is invalid: ${message.failure.message}`, info)
