@@ -7,7 +7,7 @@ import { ApiErrors, type ApiError } from "../domain/ApiError.js"
 import { parseStructTag } from "../domain/TypeTagString.js"
 import type { StructTag } from "../domain/TypeTag.js"
 import { Ledger } from "../ledger/Ledger.js"
-import { stateAtLedgerVersion } from "./LedgerVersion.js"
+import { cachedStateAtLedgerVersion } from "./LedgerVersion.js"
 import type { AssetType, WithLedger } from "./Node.js"
 import { LruCache } from "./LruCache.js"
 import { type BalanceKeys, balanceAt, coinBalanceKeys, fungibleAssetBalanceKeys } from "./readBalance.js"
@@ -56,14 +56,22 @@ export class Balances extends Context.Service<Balances, BalancesService>()("move
         return keys
       }
 
-      const balance = (address: AccountAddress, asset: AssetType, ledgerVersion: bigint | undefined) =>
-        Effect.gen(function* () {
+      const stateAt = cachedStateAtLedgerVersion(ledger)
+      // No generator per request: the keys are cached, the state open is cached per ledger head.
+      const balance = (
+        address: AccountAddress,
+        asset: AssetType,
+        ledgerVersion: bigint | undefined
+      ): Effect.Effect<WithLedger<bigint>, ApiError> =>
+        Effect.suspend(() => {
           const keys = keysOf(address, asset)
-          if (!("primaryStoreGroup" in keys)) return yield* Effect.fail(keys)
-          const { ledger: info, state } = yield* stateAtLedgerVersion(ledger, ledgerVersion)
-          const value = balanceAt(state, keys)
-          if (typeof value !== "bigint") return yield* Effect.fail(ApiErrors.internal(value.message, info))
-          return { ledger: info, value }
+          if (!("primaryStoreGroup" in keys)) return Effect.fail(keys)
+          return Effect.flatMap(stateAt(ledgerVersion), ({ ledger: info, state }) => {
+            const value = balanceAt(state, keys)
+            return typeof value === "bigint"
+              ? Effect.succeed({ ledger: info, value })
+              : Effect.fail(ApiErrors.internal(value.message, info))
+          })
         })
 
       return Balances.of({ balance })

@@ -17,6 +17,11 @@ import { NodeConfig } from "./NodeConfig.js"
 export interface GasEstimatorService {
   /** The estimate at `ledger` (the latest ledger info), per aptos-api-behaviour.md §6.3. */
   readonly estimate: (ledger: LedgerInfo) => Effect.Effect<GasEstimate, ApiError>
+  /**
+   * The estimate at `ledger` when it needs no ledger read (what `estimate` would answer at `nowMs`),
+   * else `undefined`: lets the node answer a cached estimate without running an effect.
+   */
+  readonly peek: (ledger: LedgerInfo, nowMs: number) => GasEstimate | undefined
   /** How many per-block prices are cached (bounded by the aggressive history); for tests and metrics. */
   readonly cachedBlockPrices: Effect.Effect<number>
 }
@@ -135,7 +140,15 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
           return yield* remember(info.epoch, estimate)
         })
 
-      const estimate = (info: LedgerInfo): Effect.Effect<GasEstimate, ApiError> =>
+      /** The answer when no ledger read is needed (minimum price known for the epoch, estimate fresh). */
+      const peek = (info: LedgerInfo, nowMs: number): GasEstimate | undefined => {
+        if (schedule === undefined || schedule.epoch !== info.epoch) return undefined
+        if (!config.enabled) return fallback(schedule.price)
+        if (config.staticOverride !== undefined) return config.staticOverride
+        return fresh(info.epoch, nowMs)
+      }
+
+      const computeEstimate = (info: LedgerInfo): Effect.Effect<GasEstimate, ApiError> =>
         Effect.gen(function* () {
           const min = yield* minPrice(info)
           if (!config.enabled) return fallback(min)
@@ -151,7 +164,14 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
           )
         })
 
-      return GasEstimator.of({ estimate, cachedBlockPrices: Effect.sync(() => blockPrices.size) })
+      // The hot path (a cached answer) reads the clock directly and allocates no generator.
+      const estimate = (info: LedgerInfo): Effect.Effect<GasEstimate, ApiError> =>
+        Clock.clockWith((clock) => {
+          const hit = peek(info, clock.currentTimeMillisUnsafe())
+          return hit !== undefined ? Effect.succeed(hit) : computeEstimate(info)
+        })
+
+      return GasEstimator.of({ estimate, peek, cachedBlockPrices: Effect.sync(() => blockPrices.size) })
     })
   )
 }

@@ -31,12 +31,40 @@ export const stateAtLedgerVersion = (
   ledgerService: Ledger["Service"],
   requested: bigint | undefined
 ): Effect.Effect<StateAtVersion, ApiError> =>
-  Effect.gen(function* () {
-    const ledger = yield* readLedgerInfo(ledgerService)
-    const version = checkLedgerVersion(ledger, requested)
-    if (typeof version !== "bigint") return yield* Effect.fail(version)
-    const state = yield* Effect.mapError(ledgerService.stateAt(version), (e) =>
-      apiErrorFromLedger(e, ledger, "Failed to read state")
-    )
-    return { ledger, version, state }
+  Effect.flatMap(readLedgerInfo(ledgerService), (ledger) => openState(ledgerService, ledger, requested))
+
+/** Applies the `ledger_version` rules to `ledger` (the latest info) and opens the state at that version. */
+const openState = (
+  ledgerService: Ledger["Service"],
+  ledger: LedgerInfo,
+  requested: bigint | undefined
+): Effect.Effect<StateAtVersion, ApiError> => {
+  const version = checkLedgerVersion(ledger, requested)
+  if (typeof version !== "bigint") return Effect.fail(version)
+  return Effect.mapBoth(ledgerService.stateAt(version), {
+    onFailure: (e) => apiErrorFromLedger(e, ledger, "Failed to read state"),
+    onSuccess: (state) => ({ ledger, version, state })
   })
+}
+
+/**
+ * `stateAtLedgerVersion` for one service's hot path: the last answer is kept and reused while the
+ * ledger info is the same object (the ledger builds one per head, so the same info means no commit
+ * and no pruning since) and the requested version the same, skipping the state open. A state at a
+ * version is immutable, so the reused reader reads what a fresh one would.
+ */
+export const cachedStateAtLedgerVersion = (ledgerService: Ledger["Service"]) => {
+  let last: StateAtVersion | undefined
+  let lastRequested: bigint | undefined
+  let lastEffect: Effect.Effect<StateAtVersion> | undefined
+  return (requested: bigint | undefined): Effect.Effect<StateAtVersion, ApiError> =>
+    Effect.flatMap(readLedgerInfo(ledgerService), (ledger) => {
+      if (last !== undefined && last.ledger === ledger && lastRequested === requested) return lastEffect!
+      return Effect.map(openState(ledgerService, ledger, requested), (opened) => {
+        last = opened
+        lastRequested = requested
+        lastEffect = Effect.succeed(opened)
+        return opened
+      })
+    })
+}

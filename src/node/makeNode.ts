@@ -1,10 +1,11 @@
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { Ledger } from "../ledger/Ledger.js"
 import { Balances } from "./Balances.js"
 import { GasEstimator } from "./GasEstimator.js"
 import { readLedgerInfo } from "./LedgerVersion.js"
 import { Modules } from "./Modules.js"
-import type { NodeService } from "./Node.js"
+import type { GasEstimate, NodeService, WithLedger } from "./Node.js"
 import { Summaries } from "./Summaries.js"
 import { TransactionEncoder } from "./TransactionEncoder.js"
 import { Views } from "./Views.js"
@@ -19,11 +20,22 @@ export const makeNode = Effect.gen(function* () {
   const views = yield* Views
   const encoder = yield* TransactionEncoder
   const ledgerInfo = readLedgerInfo(ledger)
+  let lastGas: WithLedger<GasEstimate> | undefined
+  let lastGasEffect: Effect.Effect<WithLedger<GasEstimate>> | undefined
   const service: NodeService = {
     ledgerInfo,
     balance: balances.balance,
     estimateGasPrice: Effect.flatMap(ledgerInfo, (info) =>
-      Effect.map(gas.estimate(info), (value) => ({ ledger: info, value }))
+      Clock.clockWith((clock) => {
+        // A cached estimate at an unchanged ledger info is the same answer: reuse it, allocating nothing.
+        const hit = gas.peek(info, clock.currentTimeMillisUnsafe())
+        if (hit === undefined) return Effect.map(gas.estimate(info), (value) => ({ ledger: info, value }))
+        if (lastGas === undefined || lastGas.ledger !== info || lastGas.value !== hit) {
+          lastGas = { ledger: info, value: hit }
+          lastGasEffect = Effect.succeed(lastGas)
+        }
+        return lastGasEffect!
+      })
     ),
     transactionSummaries: summaries.page,
     module: modules.module,

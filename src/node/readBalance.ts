@@ -1,9 +1,9 @@
 import * as Result from "effect/Result"
 import { Bcs, BcsReader } from "../bcs/index.js"
-import { type AccountAddress, addressCodec, addressEquals } from "../domain/AccountAddress.js"
+import { type AccountAddress, addressCodec } from "../domain/AccountAddress.js"
 import { pairedMetadataAddress, primaryStoreAddress } from "../domain/objectAddress.js"
 import type { StructTag } from "../domain/TypeTag.js"
-import { structTagCodec } from "../domain/TypeTagCodec.js"
+import { readStructTag, structTagCodec } from "../domain/TypeTagCodec.js"
 import type { StateReader } from "../ledger/Ledger.js"
 import { frameworkStruct, resourceGroupKey, resourceKey } from "./stateKeys.js"
 
@@ -17,13 +17,58 @@ const OBJECT_GROUP = frameworkStruct("object", "ObjectGroup")
 const FUNGIBLE_STORE = frameworkStruct("fungible_asset", "FungibleStore")
 const CONCURRENT_BALANCE = frameworkStruct("fungible_asset", "ConcurrentFungibleBalance")
 
-/** A resource group's value: `BTreeMap<StructTag, vector<u8>>`. */
-const resourceGroupCodec = Bcs.map(structTagCodec, Bcs.bytes)
+/** The encoded tags of the two `ObjectGroup` members a balance reads, compared as bytes. */
+const FUNGIBLE_STORE_TAG = Bcs.encode(structTagCodec, FUNGIBLE_STORE)
+const CONCURRENT_BALANCE_TAG = Bcs.encode(structTagCodec, CONCURRENT_BALANCE)
+
 /** `FungibleStore { metadata: Object<Metadata>, balance: u64, frozen: bool }`. */
 const fungibleStoreCodec = Bcs.struct({ metadata: addressCodec, balance: Bcs.u64, frozen: Bcs.bool })
 
-const sameStruct = (a: StructTag, b: StructTag): boolean =>
-  a.module === b.module && a.name === b.name && a.typeArgs.length === 0 && b.typeArgs.length === 0 && addressEquals(a.address, b.address)
+/** Whether `tag` is at `offset` of `bytes`. */
+const tagAt = (bytes: Uint8Array, offset: number, tag: Uint8Array): boolean => {
+  if (bytes.length - offset < tag.length) return false
+  for (let i = 0; i < tag.length; i++) if (bytes[offset + i] !== tag[i]) return false
+  return true
+}
+
+interface StoreMembers {
+  readonly store: Uint8Array | undefined
+  readonly concurrent: Uint8Array | undefined
+}
+
+/**
+ * The first `FungibleStore` and `ConcurrentFungibleBalance` members of a resource group
+ * (`BTreeMap<StructTag, vector<u8>>`), or `undefined` when the group does not decode. BCS is
+ * canonical, so a member's tag equals one of ours exactly when its encoding equals ours: those two
+ * are found by comparing bytes; every other tag is still decoded, so a malformed group is rejected
+ * as a full decode would.
+ */
+const storeMembers = (groupBytes: Uint8Array): StoreMembers | undefined => {
+  try {
+    const r = new BcsReader(groupBytes)
+    const n = r.length(1)
+    let store: Uint8Array | undefined
+    let concurrent: Uint8Array | undefined
+    for (let i = 0; i < n; i++) {
+      if (tagAt(groupBytes, r.offset, FUNGIBLE_STORE_TAG)) {
+        r.offset += FUNGIBLE_STORE_TAG.length
+        const value = r.bytesWithLength()
+        store ??= value
+      } else if (tagAt(groupBytes, r.offset, CONCURRENT_BALANCE_TAG)) {
+        r.offset += CONCURRENT_BALANCE_TAG.length
+        const value = r.bytesWithLength()
+        concurrent ??= value
+      } else {
+        readStructTag(r)
+        r.bytesWithLength()
+      }
+    }
+    r.expectEnd()
+    return { store, concurrent }
+  } catch {
+    return undefined
+  }
+}
 
 /** The first u64 of a resource: `Coin<T>.value` of a CoinStore, `Aggregator.value` of a concurrent balance. */
 const firstU64 = (bytes: Uint8Array, what: string): bigint | BalanceDecodeError => {
@@ -69,15 +114,14 @@ const coinStoreAt = (state: StateReader, key: Uint8Array): bigint | BalanceDecod
 const primaryStoreAt = (state: StateReader, groupKey: Uint8Array): bigint | BalanceDecodeError => {
   const groupBytes = state.get(groupKey)
   if (groupBytes === undefined) return 0n
-  const group = Bcs.decode(resourceGroupCodec, groupBytes)
-  if (Result.isFailure(group)) return 0n
-  const member = (tag: StructTag) => group.success.find(([t]) => sameStruct(t, tag))?.[1]
-  const storeBytes = member(FUNGIBLE_STORE)
+  const members = storeMembers(groupBytes)
+  if (members === undefined) return 0n
+  const storeBytes = members.store
   if (storeBytes === undefined) return 0n
   const store = Bcs.decode(fungibleStoreCodec, storeBytes)
   if (Result.isFailure(store)) return new BalanceDecodeError(`Failed to decode FungibleStore: ${store.failure.message}`)
   if (store.success.balance !== 0n) return store.success.balance
-  const concurrent = member(CONCURRENT_BALANCE)
+  const concurrent = members.concurrent
   return concurrent === undefined ? 0n : firstU64(concurrent, "ConcurrentFungibleBalance")
 }
 

@@ -104,6 +104,20 @@ describe("GasEstimator", () => {
       assert.deepStrictEqual(yield* estimateNow, [10_000n, 10_000n, 100_000n])
     }).pipe(Effect.provide(servicesLayer(undefined, small))))
 
+  it.effect("peek answers without a ledger read only what estimate would answer (fresh, same epoch)", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const gas = yield* GasEstimator
+      const info = yield* readLedgerInfo(ledger)
+      // Cold: the minimum price and the estimate are unknown. The test clock starts at 0 ms.
+      assert.isUndefined(gas.peek(info, 0))
+      const first = yield* gas.estimate(info)
+      assert.strictEqual(gas.peek(info, 0), first)
+      assert.strictEqual(gas.peek(info, 499), first)
+      assert.isUndefined(gas.peek(info, 500))
+      assert.isUndefined(gas.peek({ ...info, epoch: info.epoch + 1n }, 0))
+    }).pipe(Effect.provide(servicesLayer(undefined, small))))
+
   it.effect("keeps at most the aggressive history of block prices and reuses them consistently", () =>
     Effect.gen(function* () {
       const gas = yield* GasEstimator

@@ -5,7 +5,7 @@ import { ApiError } from "../../src/domain/ApiError.js"
 import type { LedgerInfo } from "../../src/domain/LedgerInfo.js"
 import { Ledger } from "../../src/ledger/Ledger.js"
 import { Balances } from "../../src/node/Balances.js"
-import { checkLedgerVersion, readLedgerInfo } from "../../src/node/LedgerVersion.js"
+import { cachedStateAtLedgerVersion, checkLedgerVersion, readLedgerInfo } from "../../src/node/LedgerVersion.js"
 import { Modules } from "../../src/node/Modules.js"
 import { block, commitAll, ONE, ROOT, servicesLayer } from "./fixtures.js"
 
@@ -75,4 +75,24 @@ describe("ledger_version rules", () => {
       const ok = yield* (yield* Balances).balance(ROOT, APT, latest.oldestLedgerVersion)
       assert.strictEqual(ok.value, 0n)
     }).pipe(Effect.provide(servicesLayer({ chainId: 4, pruneWindow: 10 }))))
+
+  it.effect("the cached state open is reused at an unchanged head and reopened after a commit", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const stateAt = cachedStateAtLedgerVersion(ledger)
+      const a = yield* stateAt(undefined)
+      const b = yield* stateAt(undefined)
+      assert.strictEqual(b, a)
+      const atZero = yield* stateAt(0n)
+      assert.strictEqual(atZero.version, 0n)
+      const error = yield* Effect.flip(stateAt(a.version + 1n))
+      assert.strictEqual(error.code, "version_not_found")
+      yield* commitAll([block(1n, 0n, [])])
+      const c = yield* stateAt(undefined)
+      assert.notStrictEqual(c, a)
+      assert.isTrue(c.version > a.version)
+      assert.strictEqual(c.ledger.ledgerVersion, c.version)
+      const again = yield* Effect.flip(stateAt(c.version + 1n))
+      assert.strictEqual(again.code, "version_not_found")
+    }).pipe(Effect.provide(servicesLayer())))
 })
