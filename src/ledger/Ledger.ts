@@ -17,6 +17,12 @@ export interface StateReader {
   readonly get: (keyBytes: Uint8Array) => Uint8Array | undefined
   /** The value and the version that wrote it (for caches keyed by the stored value's version). */
   readonly getVersioned: (keyBytes: Uint8Array) => { readonly value: Uint8Array; readonly version: bigint } | undefined
+  /**
+   * Only the version that wrote the live value (undefined = absent or deleted), without copying the
+   * value out: what a cache keyed by that version needs before it knows it must read the bytes.
+   * Optional so test doubles need not provide it; callers fall back to `getVersioned`.
+   */
+  readonly versionOf?: ((keyBytes: Uint8Array) => bigint | undefined) | undefined
 }
 
 /** What the VM and services need of a committed transaction besides its body. */

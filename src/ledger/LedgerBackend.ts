@@ -39,6 +39,8 @@ export interface LedgerBackend {
     keyBytes: Uint8Array,
     version: bigint
   ) => { readonly value: Uint8Array | undefined; readonly version: bigint } | undefined
+  /** The `version` of what `stateGet` answers, when it holds a value; optional (a cheaper read). */
+  readonly stateVersion?: ((keyBytes: Uint8Array, version: bigint) => bigint | undefined) | undefined
   readonly transaction: (version: bigint) => CommittedTransaction | undefined
   readonly versionOfHash: (hash: Uint8Array) => bigint | undefined
   readonly block: (height: bigint) => BlockInfo | undefined

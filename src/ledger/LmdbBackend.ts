@@ -15,7 +15,7 @@ import {
   decodeBlock,
   decodeHead,
   decodeStateValue,
-  decodeSummary,
+  decodeSummaryEntry,
   decodeTransactionRecord,
   encodeBlock,
   encodeHead,
@@ -175,33 +175,47 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     head = p.head
   }
 
+  const stateGet: LedgerBackend["stateGet"] = (keyBytes, version) => {
+    if (keyBytes.length === 0) return undefined // LMDB has no empty keys, and no StateKey is empty
+    const key = storedStateKey(keyBytes)
+    // Hot path: one point read in the `latest` table, into lmdb's reused buffer (valid until the
+    // next read, so the value is copied out before anything else touches the database).
+    const latest = t.latest.getBinaryFast(key)
+    if (latest === undefined) return undefined
+    const latestVersion = latest.readBigUInt64BE(0)
+    if (latestVersion <= version)
+      return {
+        value: latest[8] === 0 ? undefined : new Uint8Array(latest.subarray(9, latest.length)),
+        version: latestVersion
+      }
+    for (const { key: k, value } of t.history.getRange({
+      start: historyKey(key, version),
+      limit: 1
+    })) {
+      if (k.length !== key.length + 8 || !bytesEqualPrefix(k, key)) return undefined
+      return {
+        value: decodeStateValue(plain(value), 0),
+        version: versionOfHistoryKey(k, key.length)
+      }
+    }
+    return undefined
+  }
+
+  /** `stateGet`'s version without copying the value out (lmdb's reused buffer is only read). */
+  const stateVersion = (keyBytes: Uint8Array, version: bigint): bigint | undefined => {
+    if (keyBytes.length === 0) return undefined
+    const latest = t.latest.getBinaryFast(storedStateKey(keyBytes))
+    if (latest === undefined) return undefined
+    const latestVersion = latest.readBigUInt64BE(0)
+    if (latestVersion <= version) return latest[8] === 0 ? undefined : latestVersion
+    const found = stateGet(keyBytes, version)
+    return found?.value === undefined ? undefined : found.version
+  }
+
   return {
     head: () => head,
-    stateGet: (keyBytes, version) => {
-      if (keyBytes.length === 0) return undefined // LMDB has no empty keys, and no StateKey is empty
-      const key = storedStateKey(keyBytes)
-      // Hot path: one point read in the `latest` table, into lmdb's reused buffer (valid until the
-      // next read, so the value is copied out before anything else touches the database).
-      const latest = t.latest.getBinaryFast(key)
-      if (latest === undefined) return undefined
-      const latestVersion = latest.readBigUInt64BE(0)
-      if (latestVersion <= version)
-        return {
-          value: latest[8] === 0 ? undefined : new Uint8Array(latest.subarray(9, latest.length)),
-          version: latestVersion
-        }
-      for (const { key: k, value } of t.history.getRange({
-        start: historyKey(key, version),
-        limit: 1
-      })) {
-        if (k.length !== key.length + 8 || !bytesEqualPrefix(k, key)) return undefined
-        return {
-          value: decodeStateValue(plain(value), 0),
-          version: versionOfHistoryKey(k, key.length)
-        }
-      }
-      return undefined
-    },
+    stateGet,
+    stateVersion,
     transaction: (version) => {
       const b = t.txns.getBinary(u64be(version))
       return b === undefined ? undefined : decodeTransactionRecord(plain(b), version)
@@ -214,16 +228,18 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     blockOfVersion,
     summariesForward: (sender, from, to, limit) => {
       const out: TransactionSummary[] = []
+      const owner = new Uint8Array(sender) // one copy shared by the page's summaries
       for (const { key, value } of t.summaries.getRange({
         start: summaryKey(sender, from),
         end: summaryKey(sender, to + 1n),
         limit
       }))
-        out.push(decodeSummary(plain(key), plain(value)))
+        out.push(decodeSummaryEntry(owner, key, value))
       return out
     },
     summariesBackward: (sender, from, to, limit) => {
       const out: TransactionSummary[] = []
+      const owner = new Uint8Array(sender) // one copy shared by the page's summaries
       // Reverse ranges exclude `end`: the key just below (sender, from) keeps `from` in.
       const end = from === 0n ? view(sender) : summaryKey(sender, from - 1n)
       for (const { key, value } of t.summaries.getRange({
@@ -232,7 +248,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         reverse: true,
         limit
       }))
-        out.push(decodeSummary(plain(key), plain(value)))
+        out.push(decodeSummaryEntry(owner, key, value))
       return out
     },
     commit,

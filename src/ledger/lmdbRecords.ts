@@ -103,6 +103,24 @@ export const decodeSummary = (key: Uint8Array, value: Uint8Array): TransactionSu
   }
 }
 
+/**
+ * The same from lmdb's range entries, on the per-page hot path. The entries are small on-heap Buffers:
+ * touching their `.buffer` (views, `plain()`) makes V8 materialise an ArrayBuffer per entry, which
+ * cost more than the read itself, so the hash is copied out byte by byte and the sender, equal in
+ * every entry of a per-sender scan, is the one array the caller passes.
+ */
+export const decodeSummaryEntry = (sender: Uint8Array, key: Buffer, value: Buffer): TransactionSummary => {
+  const hash = new Uint8Array(32)
+  for (let i = 0; i < 32; i++) hash[i] = value[i] as number
+  const n = value.readBigUInt64BE(33)
+  return {
+    sender,
+    version: key.readBigUInt64BE(32),
+    hash,
+    replayProtector: value[32] === 0 ? { _tag: "Nonce", nonce: n } : { _tag: "SequenceNumber", sequenceNumber: n }
+  }
+}
+
 /** A state value: 1 ‖ bytes, or 0 for a deletion; the `latest` table prefixes the version (8 BE). */
 export const encodeStateValue = (value: Uint8Array | undefined, version?: bigint): Buffer => {
   const prefix = version === undefined ? 0 : 8

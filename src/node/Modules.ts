@@ -36,27 +36,47 @@ export class Modules extends Context.Service<Modules, ModulesService>()("movenod
     Effect.gen(function* () {
       const ledger = yield* Ledger
       const config = yield* NodeConfig
-      const abis = new LruCache<string, string>(config.moduleAbiCacheSize)
+      // The whole answer is kept per stored module version: a hit hands back the same object (the
+      // same `abiJson` string, whose hash V8 keeps), so the HTTP layer's body cache hits cheaply.
+      const answers = new LruCache<string, ModuleAnswer>(config.moduleAbiCacheSize)
+      // The state key of `address::name`, so a hit builds no BCS.
+      const keys = new LruCache<string, Uint8Array>(config.moduleAbiCacheSize)
 
-      const module = (address: AccountAddress, name: string, ledgerVersion: bigint | undefined) =>
-        Effect.gen(function* () {
-          // The HTTP layer validates the path too; checked here so no caller can build a bogus key.
-          if (!isValidIdentifier(name))
-            return yield* Effect.fail(
-              ApiErrors.webFramework(400, `failed to parse path \`module_name\`: invalid identifier ${JSON.stringify(name)}`)
+      const module = (
+        address: AccountAddress,
+        name: string,
+        ledgerVersion: bigint | undefined
+      ): Effect.Effect<WithLedger<ModuleAnswer>, ApiError> => {
+        // The HTTP layer validates the path too; checked here so no caller can build a bogus key.
+        if (!isValidIdentifier(name))
+          return Effect.fail(
+            ApiErrors.webFramework(
+              400,
+              `failed to parse path \`module_name\`: invalid identifier ${JSON.stringify(name)}`
             )
-          const { ledger: info, version, state } = yield* stateAtLedgerVersion(ledger, ledgerVersion)
-          const found = state.getVersioned(moduleKey(address, name))
+          )
+        return Effect.flatMap(stateAtLedgerVersion(ledger, ledgerVersion), ({ ledger: info, version, state }) => {
+          const id = `${toHex(address)}::${name}`
+          let keyBytes = keys.get(id)
+          if (keyBytes === undefined) {
+            keyBytes = moduleKey(address, name)
+            keys.set(id, keyBytes)
+          }
+          // The stored version first (no copy of the bytes): a hit needs nothing else.
+          const storedVersion =
+            state.versionOf !== undefined ? state.versionOf(keyBytes) : state.getVersioned(keyBytes)?.version
+          const cached = storedVersion === undefined ? undefined : answers.get(`${id}@${storedVersion}`)
+          if (cached !== undefined) return Effect.succeed({ ledger: info, value: cached })
+          const found = state.getVersioned(keyBytes)
           if (found === undefined)
-            return yield* Effect.fail(ApiErrors.moduleNotFound(addressToShortString(address), name, version, info))
-          const key = `${toHex(address)}::${name}@${found.version}`
-          const cached = abis.get(key)
-          const abiJson = cached ?? moduleAbiJsonOf(found.value)
-          if (cached === undefined) abis.set(key, abiJson)
-          return { ledger: info, value: { bytecode: found.value, abiJson } }
+            return Effect.fail(ApiErrors.moduleNotFound(addressToShortString(address), name, version, info))
+          const answer: ModuleAnswer = { bytecode: found.value, abiJson: moduleAbiJsonOf(found.value) }
+          answers.set(`${id}@${found.version}`, answer)
+          return Effect.succeed({ ledger: info, value: answer })
         })
+      }
 
-      return Modules.of({ module, cachedAbis: Effect.sync(() => abis.size) })
+      return Modules.of({ module, cachedAbis: Effect.sync(() => answers.size) })
     })
   )
 }

@@ -34,30 +34,35 @@ export class Summaries extends Context.Service<Summaries, SummariesService>()("m
       const ledger = yield* Ledger
       const { maxPageSize } = yield* NodeConfig
 
-      const page = (address: AccountAddress, query: SummaryRequest) =>
-        Effect.gen(function* () {
-          const info = yield* readLedgerInfo(ledger)
+      const page = (address: AccountAddress, query: SummaryRequest): Effect.Effect<WithLedger<SummaryPage>, ApiError> =>
+        Effect.flatMap(readLedgerInfo(ledger), (info) => {
           const limit = clampLimit(query.limit, maxPageSize)
           for (const bound of [query.startVersion, query.endVersion])
             if (bound !== undefined && bound < info.oldestLedgerVersion)
-              return yield* Effect.fail(ApiErrors.versionPruned(bound, info))
-          const summaries =
-            limit === 0
-              ? []
-              : yield* Effect.mapError(
-                  ledger.summariesBySender(address, { startVersion: query.startVersion, endVersion: query.endVersion, limit }),
-                  (e) => apiErrorFromLedger(e, info, "Failed to retrieve account transaction summaries")
-                )
-          const last = summaries[summaries.length - 1]
-          const next = last === undefined ? undefined : last.version + 1n
-          const cursor =
-            next !== undefined &&
-            query.startVersion !== undefined &&
-            summaries.length >= limit &&
-            (query.endVersion === undefined || next <= query.endVersion)
-              ? next
-              : undefined
-          return { ledger: info, value: { summaries, cursor } }
+              return Effect.fail(ApiErrors.versionPruned(bound, info))
+          if (limit === 0) return Effect.succeed({ ledger: info, value: { summaries: [], cursor: undefined } })
+          return Effect.mapBoth(
+            ledger.summariesBySender(address, {
+              startVersion: query.startVersion,
+              endVersion: query.endVersion,
+              limit
+            }),
+            {
+              onFailure: (e) => apiErrorFromLedger(e, info, "Failed to retrieve account transaction summaries"),
+              onSuccess: (summaries) => {
+                const last = summaries[summaries.length - 1]
+                const next = last === undefined ? undefined : last.version + 1n
+                const cursor =
+                  next !== undefined &&
+                  query.startVersion !== undefined &&
+                  summaries.length >= limit &&
+                  (query.endVersion === undefined || next <= query.endVersion)
+                    ? next
+                    : undefined
+                return { ledger: info, value: { summaries, cursor } }
+              }
+            }
+          )
         })
 
       return Summaries.of({ page })

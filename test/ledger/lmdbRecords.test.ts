@@ -16,6 +16,7 @@ import {
   decodeHead,
   decodeStateValue,
   decodeSummary,
+  decodeSummaryEntry,
   decodeTransactionRecord,
   encodeBlock,
   encodeHead,
@@ -76,6 +77,10 @@ describe("LMDB records", () => {
           expect(decodeBlock(block.height, plain(encodeBlock(block)))).toEqual(block)
           const summary = { sender, version, hash, replayProtector }
           expect(decodeSummary(plain(summaryKey(sender, version)), plain(encodeSummaryValue(summary)))).toEqual(summary)
+          // The range-entry decoder gives the same record from lmdb's Buffers (sender passed in).
+          const entry = decodeSummaryEntry(sender, summaryKey(sender, version), encodeSummaryValue(summary))
+          expect(entry).toEqual(summary)
+          expect(entry.hash).toBeInstanceOf(Uint8Array)
           const head = {
             chainId: Number(version & 0xffn),
             latestVersion: version,

@@ -6,7 +6,8 @@ import { Effect, Layer } from "effect"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import { LedgerLmdb } from "../../src/ledger/index.js"
 import { Node } from "../../src/node/Node.js"
-import { block, devnetGenesis, ONE, ROOT, toCommit, userTransaction, userTransactions } from "./fixtures.js"
+import { block, devnetGenesis, entry, ONE, ROOT, toCommit, userTransaction, userTransactions } from "./fixtures.js"
+import { moduleKey } from "../../src/node/stateKeys.js"
 import { Ledger } from "../../src/ledger/Ledger.js"
 
 const dir = mkdtempSync(join(tmpdir(), "movenode-node-lmdb-"))
@@ -42,5 +43,56 @@ describe("Node over the LMDB ledger", () => {
       assert.strictEqual(first.value.cursor, first.value.summaries[1]!.version + 1n)
       // Blocks of 4 user transactions are not full at the default 250: the on-chain minimum.
       assert.deepStrictEqual((yield* node.estimateGasPrice).value, { low: 100n, market: 100n, aggressive: 150n })
-    }).pipe(Effect.provide(layer)))
+    }).pipe(Effect.provide(layer))
+  )
+
+  // The LMDB read paths behind the caches: the version-only state read (latest and history entries),
+  // the module answer reused per stored version, summary pages dropped by every commit.
+  it.effect("serves each module version its own answer and fresh summary pages after commits", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const node = yield* Node
+      const bob = addressFromNumber(0xb0b)
+      yield* ledger.commitBlock(block(1n, 0n, [toCommit(userTransaction(bob, 0n, 100n))]))
+      const before = yield* node.module(ONE, "guid", undefined)
+      assert.strictEqual((yield* node.module(ONE, "guid", undefined)).value, before.value)
+      const other = (yield* node.module(ONE, "object", undefined)).value
+      const upgrade = entry(
+        { _tag: "AccessPath", address: ONE, path: { _tag: "Code", module: { address: ONE, name: "guid" } } },
+        { _tag: "Modification", data: other.bytecode }
+      )
+      yield* ledger.commitBlock(block(1n, 1n, [toCommit(userTransaction(bob, 1n, 100n), [upgrade])]))
+      const after = yield* node.module(ONE, "guid", undefined)
+      assert.deepStrictEqual(after.value.bytecode, other.bytecode)
+      assert.strictEqual(after.value.abiJson, other.abiJson)
+      const old = yield* node.module(ONE, "guid", before.ledger.ledgerVersion)
+      assert.deepStrictEqual(old.value.bytecode, before.value.bytecode)
+      assert.strictEqual(old.value.abiJson, before.value.abiJson)
+      for (const version of [before.ledger.ledgerVersion, after.ledger.ledgerVersion]) {
+        const state = yield* ledger.stateAt(version)
+        for (const key of [moduleKey(ONE, "guid"), moduleKey(ONE, "no_such_module")])
+          assert.strictEqual(state.versionOf?.(key), state.getVersioned(key)?.version)
+      }
+      const first = yield* node.transactionSummaries(bob, { limit: 25 })
+      assert.deepStrictEqual(
+        (yield* node.transactionSummaries(bob, { limit: 25 })).value.summaries,
+        first.value.summaries
+      )
+      yield* ledger.commitBlock(block(1n, 2n, [toCommit(userTransaction(bob, 2n, 100n))]))
+      const next = yield* node.transactionSummaries(bob, { limit: 25 })
+      assert.deepStrictEqual(
+        next.value.summaries.map((s) => s.replayProtector),
+        [0n, 1n, 2n].map((n) => ({ _tag: "SequenceNumber" as const, sequenceNumber: n }))
+      )
+      assert.strictEqual(first.value.summaries.length, 2)
+    }).pipe(
+      Effect.provide(
+        Node.layer.pipe(
+          Layer.provideMerge(
+            LedgerLmdb.layer({ path: join(dir, "ledger-caches"), genesis: devnetGenesis, sync: false })
+          )
+        )
+      )
+    )
+  )
 })
