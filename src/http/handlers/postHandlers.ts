@@ -2,7 +2,8 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { toHex0x } from "../../bcs/index.js"
-import { ApiError, ApiErrors } from "../../domain/ApiError.js"
+import { type ApiError, ApiErrors } from "../../domain/ApiError.js"
+import { requestErrorToApiError } from "../../node/encode/EncodeError.js"
 import { parseEncodeSubmissionRequest } from "../../node/encode/EncodeSubmissionRequest.js"
 import { parseJsonBody } from "../Body.js"
 import { EncodeSubmissionRequestJson } from "../groups/TransactionsGroup.js"
@@ -47,10 +48,7 @@ const checkView = Schema.decodeResult(ViewRequestJson as Schema.Codec<unknown>)
 const bcsEncodeRejection = (body: unknown): ApiError => {
   const parsed = parseEncodeSubmissionRequest(body)
   if (Result.isSuccess(parsed)) return ApiErrors.bcsNotSupported("BCS is not supported for encode submission")
-  const e = parsed.failure
-  return e.stage === "Parse"
-    ? ApiErrors.webFramework(400, e.message)
-    : new ApiError({ status: 400, code: "invalid_input", message: e.message })
+  return requestErrorToApiError(parsed.failure)
 }
 
 /** `POST /v1/transactions/encode_submission`, `GET /v1/estimate_gas_price`, `POST /v1/view`. */

@@ -1,3 +1,5 @@
+import { ApiError, ApiErrors } from "../../domain/ApiError.js"
+
 /**
  * Why an encode_submission request failed, by the stage of the reference's order of checks
  * (aptos-api-behaviour §2.6), which decides the status, the code and the ledger headers:
@@ -14,3 +16,12 @@ export class EncodeError {
     readonly message: string
   ) {}
 }
+
+/**
+ * The API error of a request that failed before the ledger is read (`Parse` or `Verify`): both
+ * without ledger headers. The one mapping the encoder and the HTTP layer's BCS pre-check share.
+ */
+export const requestErrorToApiError = (e: EncodeError): ApiError =>
+  e.stage === "Parse"
+    ? ApiErrors.webFramework(400, e.message)
+    : new ApiError({ status: 400, code: "invalid_input", message: e.message })

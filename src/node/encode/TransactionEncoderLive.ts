@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
-import { ApiError, ApiErrors } from "../../domain/ApiError.js"
+import { ApiErrors } from "../../domain/ApiError.js"
 import { Ledger } from "../../ledger/Ledger.js"
 import type { CompiledModule } from "../../move/binary/CompiledModule.js"
 import { stateAtLedgerVersion } from "../LedgerVersion.js"
@@ -9,6 +9,7 @@ import { LruCache } from "../LruCache.js"
 import { NodeConfig } from "../NodeConfig.js"
 import { TransactionEncoder } from "../TransactionEncoder.js"
 import { buildSigningMessage } from "./buildSigningMessage.js"
+import { requestErrorToApiError } from "./EncodeError.js"
 import { parseEncodeSubmissionRequest } from "./EncodeSubmissionRequest.js"
 import { makeSnapshotModules, stateModuleSource } from "./stateModuleSource.js"
 
@@ -31,14 +32,7 @@ export const TransactionEncoderLive = Layer.effect(
     const encodeSubmission = (body: unknown) =>
       Effect.gen(function* () {
         const parsed = parseEncodeSubmissionRequest(body)
-        if (Result.isFailure(parsed)) {
-          const e = parsed.failure
-          return yield* Effect.fail(
-            e.stage === "Parse"
-              ? ApiErrors.webFramework(400, e.message)
-              : new ApiError({ status: 400, code: "invalid_input", message: e.message })
-          )
-        }
+        if (Result.isFailure(parsed)) return yield* Effect.fail(requestErrorToApiError(parsed.failure))
         const { ledger: info, state } = yield* stateAtLedgerVersion(ledger, undefined)
         const message = buildSigningMessage(parsed.success, stateModuleSource(state, modules, snapshot), info.chainId)
         if (Result.isFailure(message))
