@@ -24,8 +24,10 @@ import { type HttpConfig, type ListenAddress, parseListenAddress } from "./http/
 import { MovenodeServer } from "./http/MovenodeServer.js"
 import { LedgerLmdb } from "./ledger/index.js"
 import { listGenesisModules, moduleAbiCommand } from "./move/abi/cli.js"
+import { TransactionEncoderLive } from "./node/encode/TransactionEncoderLive.js"
 import { Node } from "./node/Node.js"
 import { makeNodeConfig, nodeConfigLayer, validateNodeConfig } from "./node/NodeConfig.js"
+import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
 
 export interface RunOptions {
   readonly genesis: string
@@ -39,6 +41,11 @@ export interface RunOptions {
   readonly quiet: boolean
   /** The `node` section of the config file, passed to `makeNodeConfig`. */
   readonly node: Record<string, unknown>
+  /**
+   * The compiled view worker script; default `node/view/viewWorker.js` of this build. Not a flag:
+   * for programs (and tests) that run these sources through a TypeScript loader.
+   */
+  readonly viewWorkerUrl?: URL | undefined
 }
 
 export type Command =
@@ -94,7 +101,9 @@ const flagsOf = (
 
 const listenOf = (name: string, s: string): Result.Result<ListenAddress, string> => {
   const a = parseListenAddress(s)
-  return a === undefined ? Result.fail(`${name}: expected ADDR:PORT (like 127.0.0.1:8080), got "${s}"`) : Result.succeed(a)
+  return a === undefined
+    ? Result.fail(`${name}: expected ADDR:PORT (like 127.0.0.1:8080), got "${s}"`)
+    : Result.succeed(a)
 }
 
 const str = (config: Record<string, unknown>, key: string): Result.Result<string | undefined, string> => {
@@ -114,7 +123,8 @@ export const parseCommand = (
     if (command === "module") {
       const [sub, ...args] = rest
       if (sub === "abi") {
-        if (args.length !== 1 || args[0]!.startsWith("--")) return yield* Result.fail("usage: movenode module abi FILE.mv")
+        if (args.length !== 1 || args[0]!.startsWith("--"))
+          return yield* Result.fail("usage: movenode module abi FILE.mv")
         return { _tag: "ModuleAbi", file: args[0]! } as const
       }
       if (sub === "list") {
@@ -200,9 +210,19 @@ export const runLayer = (options: RunOptions) => {
     log: options.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes })
   }
-  const ledger = LedgerLmdb.layer({ path: options.dataDir, genesis: readBytes(options.genesis), pruneWindow: options.pruneWindow })
+  const ledger = LedgerLmdb.layer({
+    path: options.dataDir,
+    genesis: readBytes(options.genesis),
+    pruneWindow: options.pruneWindow
+  })
+  // Views run on worker threads reading the same store (NodeConfig.viewThreads, 1 by default).
+  const views = ViewsWorkerLayer({
+    path: options.dataDir,
+    workerUrl: options.viewWorkerUrl,
+    log: (line) => process.stderr.write(`movenode: ${line}\n`)
+  })
   return MovenodeServer.layer(http).pipe(
-    Layer.provide(Node.layer),
+    Layer.provide(Node.layerWith(views, TransactionEncoderLive)),
     Layer.provide(ledger),
     Layer.provide(nodeConfigLayer(nodeConfig))
   )
@@ -279,8 +299,7 @@ export const main = (argv: ReadonlyArray<string>): void => {
         // SIGINT/SIGTERM interrupt the layer: a clean shutdown, so exit code 0 (not 130).
         NodeRuntime.runMain({
           disableErrorReporting: true,
-          teardown: (exit, onExit) =>
-            onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
+          teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
         })
       )
     }

@@ -70,5 +70,10 @@ export interface LedgerBackend {
    * Returns the number deleted (0 = nothing left to prune).
    */
   readonly pruneStep: (budget: number) => number
+  /**
+   * Makes the next reads see every block committed so far (by this or another thread). Optional:
+   * a store whose reads always see the latest commit needs none.
+   */
+  readonly refreshReads?: (() => void) | undefined
   readonly close: () => void
 }

@@ -215,6 +215,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   return {
     head: () => head,
     stateGet,
+    // lmdb-js keeps one read transaction per thread until its next timer tick; a reader in another
+    // thread than the writer renews it to see blocks committed meanwhile.
+    refreshReads: () => root.resetReadTxn(),
     stateVersion,
     transaction: (version) => {
       const b = t.txns.getBinary(u64be(version))

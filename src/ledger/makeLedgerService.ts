@@ -21,6 +21,7 @@ import {
   VersionPruned
 } from "./LedgerError.js"
 import { prepareBlock } from "./prepareBlock.js"
+import { stateReaderAt } from "./stateReaderAt.js"
 
 export interface LedgerServiceOptions {
   /** Keep the last N versions (block aligned); undefined or 0 keeps everything. */
@@ -101,19 +102,7 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
     return info
   })
 
-  const readerAt = (version: bigint): StateReader => ({
-    version,
-    get: (keyBytes) => backend.stateGet(keyBytes, version)?.value,
-    getVersioned: (keyBytes) => {
-      const found = backend.stateGet(keyBytes, version)
-      return found?.value === undefined ? undefined : { value: found.value, version: found.version }
-    },
-    versionOf: (keyBytes) => {
-      if (backend.stateVersion !== undefined) return backend.stateVersion(keyBytes, version)
-      const found = backend.stateGet(keyBytes, version)
-      return found?.value === undefined ? undefined : found.version
-    }
-  })
+  const readerAt = (version: bigint): StateReader => stateReaderAt(backend, version)
 
   const stateAt = (version: bigint) =>
     Effect.flatMap(head, (h) => Effect.as(checkVersion(h, version), readerAt(version)))

@@ -8,6 +8,14 @@ export interface NodeConfigShape {
   readonly gasEstimation: GasEstimationConfig
   /** Gas budget of one view function call. */
   readonly viewGasBudget: bigint
+  /** Wall-clock bound of one view function call, in milliseconds (the VM's default, 50, when absent). */
+  readonly viewDeadlineMs?: number | undefined
+  /**
+   * Worker threads that run view functions off the event loop (`ViewsWorkerLayer`, used by
+   * `movenode run` over LMDB); 0 runs them on the calling thread. Layers that do not use workers
+   * ignore it.
+   */
+  readonly viewThreads: number
   /** How many module ABIs (keyed by the version that wrote each module) are kept. */
   readonly moduleAbiCacheSize: number
 }
@@ -16,6 +24,7 @@ export const defaultNodeConfig: NodeConfigShape = {
   maxPageSize: 100,
   gasEstimation: defaultGasEstimationConfig,
   viewGasBudget: 2_000_000n,
+  viewThreads: 1,
   moduleAbiCacheSize: 1024
 }
 
@@ -45,6 +54,10 @@ export const validateNodeConfig = (c: NodeConfigShape): ReadonlyArray<string> =>
   if (g.cacheExpirationMs < 0) problems.push("gasEstimation.cacheExpirationMs must not be negative")
   if (c.moduleAbiCacheSize < 1) problems.push("moduleAbiCacheSize must be positive")
   if (c.viewGasBudget < 0n) problems.push("viewGasBudget must not be negative")
+  if (c.viewDeadlineMs !== undefined && !(c.viewDeadlineMs > 0 && c.viewDeadlineMs <= 60_000))
+    problems.push("viewDeadlineMs must be in (0, 60000]")
+  if (!Number.isInteger(c.viewThreads) || c.viewThreads < 0 || c.viewThreads > 64)
+    problems.push("viewThreads must be an integer in 0..64")
   return problems
 }
 

@@ -41,7 +41,8 @@ export const startRun = async (genesis: GenesisName): Promise<RunningNode> => {
     maxBodyBytes: undefined,
     gitHash: undefined,
     quiet: true,
-    node: {}
+    node: {},
+    viewWorkerUrl: new URL("../../dist/node/view/viewWorker.js", import.meta.url)
   })
   const context = await Effect.runPromise(Layer.buildWithScope(layer as Layer.Layer<MovenodeServer>, scope))
   return { url: `http://127.0.0.1:${Context.get(context, MovenodeServer).address.port}/v1`, close: finish(scope, dir) }

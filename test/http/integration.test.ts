@@ -31,7 +31,8 @@ describe("movenode run over the devnet genesis", () => {
       maxBodyBytes: undefined,
       gitHash: undefined,
       quiet: true,
-      node: {}
+      node: {},
+    viewWorkerUrl: new URL("../../dist/node/view/viewWorker.js", import.meta.url)
     })
     const context = await Effect.runPromise(Layer.buildWithScope(layer as Layer.Layer<MovenodeServer>, scope))
     url = `http://127.0.0.1:${Context.get(context, MovenodeServer).address.port}/v1`

@@ -12,3 +12,5 @@
 export * from "./parseViewRequest.js"
 export * from "./runView.js"
 export * from "./ViewsVm.js"
+export * from "./ViewsWorker.js"
+export * from "./executeView.js"

@@ -1,0 +1,96 @@
+import type { ResourceLimits } from "node:worker_threads"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
+import type { ApiError } from "../../domain/ApiError.js"
+import { Ledger } from "../../ledger/Ledger.js"
+import { MoveVm } from "../../move/vm/MoveVm.js"
+import { checkLedgerVersion, readLedgerInfo, stateAtLedgerVersion } from "../LedgerVersion.js"
+import type { ViewAnswer, ViewRequest, WithLedger } from "../Node.js"
+import { NodeConfig } from "../NodeConfig.js"
+import { Views } from "../Views.js"
+import { makeViewExecutor } from "./executeView.js"
+import { viewApiError } from "./ViewsVm.js"
+import { ViewWorkerPool } from "./ViewWorkerPool.js"
+
+export interface ViewsWorkerOptions {
+  /** The LMDB ledger's directory (the same store the `Ledger` layer opened). */
+  readonly path: string
+  /** The compiled worker script; default `viewWorker.js` beside this module (use the build's under vitest). */
+  readonly workerUrl?: URL | undefined
+  /** Views waiting or running at once beyond which new ones answer 503 (default 1,024). */
+  readonly maxInFlight?: number | undefined
+  /** Heap limits of each worker: one that runs out is replaced, its views answered with 500. */
+  readonly resourceLimits?: ResourceLimits | undefined
+  readonly log?: ((line: string) => void) | undefined
+}
+
+/**
+ * Default worker heap: V8's young generation is what a view allocates into; keeping it small keeps
+ * the worker's resident memory small (a view's garbage dies young), and the old generation holds
+ * the module cache with room to spare.
+ */
+export const DEFAULT_VIEW_WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 }
+
+/**
+ * `POST /view` on worker threads (`NodeConfig.viewThreads` of them, over an LMDB ledger), so a view
+ * never holds the event loop that serves every other request, and its garbage is collected on
+ * another thread. The ledger-version rules are applied here, on the ledger's own thread; the worker
+ * reads the state at the chosen version from the same store with the same executor as
+ * `ViewsVmLayer`. With `viewThreads` 0, or when no worker can start, views run on this thread.
+ */
+export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
+  Layer.effect(
+    Views,
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const config = yield* NodeConfig
+      const limits = { gasBudget: config.viewGasBudget, deadlineMs: config.viewDeadlineMs }
+
+      let local: ReturnType<typeof makeViewExecutor> | undefined
+      const inThread = (request: ViewRequest, ledgerVersion: bigint | undefined) =>
+        Effect.flatMap(stateAtLedgerVersion(ledger, ledgerVersion), ({ ledger: info, state, version }) => {
+          local ??= makeViewExecutor(new MoveVm(), limits)
+          const answer = local(request, state, version)
+          return Result.isSuccess(answer)
+            ? Effect.succeed({ ledger: info, value: answer.success })
+            : Effect.fail(viewApiError(answer.failure, info))
+        })
+      if (config.viewThreads === 0) return Views.of({ view: inThread })
+
+      const pool = yield* Effect.acquireRelease(
+        Effect.sync(
+          () =>
+            new ViewWorkerPool({
+              threads: config.viewThreads,
+              workerUrl: options.workerUrl ?? new URL("./viewWorker.js", import.meta.url),
+              data: { path: options.path, ...limits },
+              maxInFlight: options.maxInFlight ?? 1024,
+              resourceLimits: options.resourceLimits ?? DEFAULT_VIEW_WORKER_LIMITS,
+              log: options.log
+            })
+        ),
+        (p) => Effect.promise(() => p.close())
+      )
+      const started = yield* Effect.promise(() => pool.warmUp())
+      if (!started) {
+        options.log?.("view workers could not start: views run on the main thread")
+        return Views.of({ view: inThread })
+      }
+
+      const view = (request: ViewRequest, ledgerVersion: bigint | undefined) =>
+        Effect.flatMap(readLedgerInfo(ledger), (info) => {
+          if (pool.broken) return inThread(request, ledgerVersion)
+          const version = checkLedgerVersion(info, ledgerVersion)
+          if (typeof version !== "bigint") return Effect.fail(version)
+          return Effect.callback<WithLedger<ViewAnswer>, ApiError>((resume) => {
+            pool.run(request, version, info.ledgerVersion, (r) =>
+              resume(
+                r.ok ? Effect.succeed({ ledger: info, value: r.answer }) : Effect.fail(viewApiError(r.error, info))
+              )
+            )
+          })
+        })
+      return Views.of({ view })
+    })
+  )
