@@ -28,6 +28,7 @@ import { TransactionEncoderLive } from "./node/encode/TransactionEncoderLive.js"
 import { Node } from "./node/Node.js"
 import { makeNodeConfig, nodeConfigLayer, validateNodeConfig } from "./node/NodeConfig.js"
 import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
+import { tuneV8ForServing } from "./tuneV8.js"
 
 export interface RunOptions {
   readonly genesis: string
@@ -288,6 +289,7 @@ export const main = (argv: ReadonlyArray<string>): void => {
       return
     }
     case "Run": {
+      tuneV8ForServing()
       let layer: ReturnType<typeof runLayer>
       try {
         layer = runLayer(command.options)

@@ -72,13 +72,15 @@ export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
         ),
         (p) => Effect.promise(() => p.close())
       )
-      const started = yield* Effect.promise(() => pool.warmUp())
-      if (!started) {
-        options.log?.("view workers could not start: views run on the main thread")
-        return Views.of({ view: inThread })
-      }
+      // Workers start in the background (cold start does not wait for them); views wait for the
+      // start only while it is under way.
+      let mode: "starting" | "workers" | "thread" = "starting"
+      const started = pool.warmUp().then((ok) => {
+        mode = ok ? "workers" : "thread"
+        if (!ok) options.log?.("view workers could not start: views run on the main thread")
+      })
 
-      const view = (request: ViewRequest, ledgerVersion: bigint | undefined) =>
+      const onWorkers = (request: ViewRequest, ledgerVersion: bigint | undefined) =>
         Effect.flatMap(readLedgerInfo(ledger), (info) => {
           if (pool.broken) return inThread(request, ledgerVersion)
           const version = checkLedgerVersion(info, ledgerVersion)
@@ -91,6 +93,18 @@ export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
             )
           })
         })
+      const view = (
+        request: ViewRequest,
+        ledgerVersion: bigint | undefined
+      ): Effect.Effect<WithLedger<ViewAnswer>, ApiError> =>
+        mode === "workers"
+          ? onWorkers(request, ledgerVersion)
+          : mode === "thread"
+            ? inThread(request, ledgerVersion)
+            : Effect.flatMap(
+                Effect.promise(() => started),
+                () => view(request, ledgerVersion)
+              )
       return Views.of({ view })
     })
   )
