@@ -13,7 +13,7 @@
  * hand (`parseCommand`, pure and tested) so every mistake gets a one-line message and exit code 2.
  */
 import { readFileSync, realpathSync } from "node:fs"
-import { pathToFileURL } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -28,6 +28,7 @@ import { TransactionEncoderLive } from "./node/encode/TransactionEncoderLive.js"
 import { Node } from "./node/Node.js"
 import { makeNodeConfig, nodeConfigLayer, validateNodeConfig } from "./node/NodeConfig.js"
 import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
+import { readGitHash } from "./gitHash.js"
 import { tuneV8ForServing } from "./tuneV8.js"
 
 export interface RunOptions {
@@ -207,7 +208,8 @@ export const runLayer = (options: RunOptions) => {
     listen: options.listen,
     metricsListen: options.metricsListen,
     headerPrefix: options.headerPrefix,
-    gitHash: options.gitHash,
+    // The build's commit when running from a checkout (`npm start`), as the reference reports its own.
+    gitHash: options.gitHash ?? readGitHash(fileURLToPath(new URL("..", import.meta.url))),
     log: options.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes })
   }

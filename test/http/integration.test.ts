@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runLayer } from "../../src/cli.js"
+import { readGitHash } from "../../src/gitHash.js"
 import { MovenodeServer } from "../../src/http/MovenodeServer.js"
 import { genesisPath } from "../support/genesis.js"
 
@@ -32,7 +34,7 @@ describe("movenode run over the devnet genesis", () => {
       gitHash: undefined,
       quiet: true,
       node: {},
-    viewWorkerUrl: new URL("../../dist/node/view/viewWorker.js", import.meta.url)
+      viewWorkerUrl: new URL("../../dist/node/view/viewWorker.js", import.meta.url)
     })
     const context = await Effect.runPromise(Layer.buildWithScope(layer as Layer.Layer<MovenodeServer>, scope))
     url = `http://127.0.0.1:${Context.get(context, MovenodeServer).address.port}/v1`
@@ -49,6 +51,9 @@ describe("movenode run over the devnet genesis", () => {
     expect(info.chain_id).toBeGreaterThan(0)
     expect(info.ledger_version).toBe("0")
     expect(info.node_role).toBe("full_node")
+    // Not configured: the commit of the checkout the node runs from (absent outside one).
+    const body = (await (await fetch(url)).json()) as { git_hash?: string }
+    expect(body.git_hash).toBe(readGitHash(fileURLToPath(new URL("../..", import.meta.url))))
   })
   it("the SDK reads a module with its ABI", async () => {
     const m = await sdk().getAccountModule({ accountAddress: "0x1", moduleName: "guid" })
