@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import { defaultGasEstimationConfig, type GasEstimationConfig } from "../domain/gasEstimate.js"
@@ -13,7 +14,7 @@ export interface NodeConfigShape {
   /**
    * Worker threads that run view functions off the event loop (`ViewsWorkerLayer`, used by
    * `movenode run` over LMDB); 0 runs them on the calling thread. Layers that do not use workers
-   * ignore it.
+   * ignore it. Default: the cores but one, between 1 and 4.
    */
   readonly viewThreads: number
   /** How many module ABIs (keyed by the version that wrote each module) are kept. */
@@ -24,7 +25,8 @@ export const defaultNodeConfig: NodeConfigShape = {
   maxPageSize: 100,
   gasEstimation: defaultGasEstimationConfig,
   viewGasBudget: 2_000_000n,
-  viewThreads: 1,
+  // One core is left for the event loop (HTTP, ledger); at least one worker, at most four.
+  viewThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
   moduleAbiCacheSize: 1024
 }
 
