@@ -90,23 +90,34 @@ export class ViewWorkerPool {
     return ok
   }
 
-  run(request: ViewRequest, version: bigint, latest: bigint, done: JobCallback): void {
+  /**
+   * Sends a view to a worker; `done` is called exactly once, later. False (and `done` never called)
+   * when the request cannot be sent to another thread at all (a structure too deep for the
+   * structured clone): the caller runs it itself.
+   */
+  run(request: ViewRequest, version: bigint, latest: bigint, done: JobCallback): boolean {
     if (this.closed) {
       done(failure(503, "the node is shutting down"))
-      return
+      return true
     }
     if (this.inFlight >= this.options.maxInFlight) {
       done(failure(503, `too many view requests in flight (${this.options.maxInFlight})`))
-      return
+      return true
     }
     let slot = this.slots[0]!
     for (const s of this.slots) if (s.jobs.size < slot.jobs.size) slot = s
     const worker = slot.worker ?? this.start(slot)
     const id = this.nextId++
+    const job: ViewJob = { id, request, version, latest }
+    try {
+      worker.postMessage(job)
+    } catch {
+      return false
+    }
+    // Registered after the post: the answer arrives on a later turn of the event loop.
     slot.jobs.set(id, done)
     this.inFlight++
-    const job: ViewJob = { id, request, version, latest }
-    worker.postMessage(job)
+    return true
   }
 
   private start(slot: Slot): Worker {

@@ -86,11 +86,13 @@ export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
           const version = checkLedgerVersion(info, ledgerVersion)
           if (typeof version !== "bigint") return Effect.fail(version)
           return Effect.callback<WithLedger<ViewAnswer>, ApiError>((resume) => {
-            pool.run(request, version, info.ledgerVersion, (r) =>
+            const sent = pool.run(request, version, info.ledgerVersion, (r) =>
               resume(
                 r.ok ? Effect.succeed({ ledger: info, value: r.answer }) : Effect.fail(viewApiError(r.error, info))
               )
             )
+            // Not transferable to another thread (nested too deep to clone): answered here instead.
+            if (!sent) resume(inThread(request, ledgerVersion))
           })
         })
       const view = (

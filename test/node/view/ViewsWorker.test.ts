@@ -64,6 +64,13 @@ const summary = (
   return { status: a.status, code: a.code, message: a.message, vm: a.vmErrorCode, version: a.ledger?.ledgerVersion }
 }
 
+/** An argument nested deeper than a structured clone can copy (the view then runs on the calling thread). */
+const deepNest = (depth: number): unknown => {
+  let v: unknown = []
+  for (let i = 0; i < depth; i++) v = [v]
+  return v
+}
+
 const REQUESTS: ReadonlyArray<readonly [ViewRequest, bigint | undefined]> = [
   [call("0x1::coin::balance", [APT], ["0xa550c18"]), undefined],
   [call("0x1::coin::balance", [APT], ["0xdead"]), undefined],
@@ -76,7 +83,9 @@ const REQUESTS: ReadonlyArray<readonly [ViewRequest, bigint | undefined]> = [
   [call("0x1::aptos_account::assert_account_exists", [], ["0x1"]), undefined],
   [json({ function: "0x1::coin::balance" }), undefined],
   [{ _tag: "Bcs", body: new Uint8Array([1, 2, 3]) }, undefined],
-  [call("0x1::chain_id::get"), 1n]
+  [call("0x1::chain_id::get"), 1n],
+  [call("0x1::coin::balance", [APT], [deepNest(200_000)]), undefined],
+  [call("0x1::coin::balance", [APT], ["0xa550c18"]), undefined]
 ]
 
 describe("views on worker threads", () => {
@@ -94,6 +103,8 @@ describe("views on worker threads", () => {
       assert.deepStrictEqual(first.bcs, [[255, 255, 255, 255, 255, 255, 255, 255]])
       assert.isTrue(first.gas > 0n)
       assert.strictEqual((onWorkers[11] as { status: number }).status, 404)
+      assert.strictEqual((onWorkers[12] as { status: number }).status, 400)
+      assert.deepStrictEqual((onWorkers[13] as { ok: unknown }).ok, ["18446744073709551615"])
     })
   )
 
