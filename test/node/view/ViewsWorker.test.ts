@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
+import fc from "fast-check"
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
 import type { ApiError } from "../../../src/domain/ApiError.js"
 import { Ledger, LedgerLmdb } from "../../../src/ledger/index.js"
@@ -105,6 +106,40 @@ describe("views on worker threads", () => {
       assert.strictEqual((onWorkers[11] as { status: number }).status, 404)
       assert.strictEqual((onWorkers[12] as { status: number }).status, 400)
       assert.deepStrictEqual((onWorkers[13] as { ok: unknown }).ok, ["18446744073709551615"])
+    })
+  )
+
+  it.effect("answer garbage bodies exactly as views on the calling thread (fast-check samples)", () =>
+    Effect.gen(function* () {
+      const fn = fc.constantFrom(
+        "0x1::coin::balance",
+        "0x1::chain_id::get",
+        "0x1::coin::name",
+        "0x1::no::where",
+        "nonsense"
+      )
+      const body = fc.oneof(
+        fc.record({
+          function: fn,
+          type_arguments: fc.array(fc.oneof(fc.constant(APT), fc.string()), { maxLength: 2 }),
+          arguments: fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 2 })
+        }),
+        fc.jsonValue({ maxDepth: 2 })
+      )
+      const requests: ViewRequest[] = [
+        ...fc.sample(body, { numRuns: 60, seed: 7 }).map((b) => json(b)),
+        ...fc
+          .sample(fc.uint8Array({ maxLength: 64 }), { numRuns: 20, seed: 7 })
+          .map((b): ViewRequest => ({ _tag: "Bcs", body: b }))
+      ]
+      const onWorkers = yield* Effect.forEach(requests, (r) => Effect.map(outcome(r), summary)).pipe(
+        Effect.provide(lmdbNode("garbage-a", ViewsWorkerLayer({ path: join(dir, "garbage-a"), workerUrl })))
+      )
+      const inThread = yield* Effect.forEach(requests, (r) => Effect.map(outcome(r), summary)).pipe(
+        Effect.provide(lmdbNode("garbage-b", ViewsVmLayer))
+      )
+      assert.deepStrictEqual(onWorkers, inThread)
+      assert.isTrue(onWorkers.every((o) => !("defect" in o)))
     })
   )
 
