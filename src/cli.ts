@@ -27,6 +27,7 @@ import { listGenesisModules, moduleAbiCommand } from "./move/abi/cli.js"
 import { TransactionEncoderLive } from "./node/encode/TransactionEncoderLive.js"
 import { Node } from "./node/Node.js"
 import { makeNodeConfig, nodeConfigLayer, validateNodeConfig } from "./node/NodeConfig.js"
+import { parseViewFilterJson } from "./node/view/ViewFilter.js"
 import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
 import { readGitHash } from "./gitHash.js"
 import { tuneV8ForServing } from "./tuneV8.js"
@@ -64,7 +65,7 @@ export const USAGE = `usage:
 
 defaults: --data-dir ./data, --listen 127.0.0.1:8080, --header-prefix X-SERVICE-, no metrics port.
 The config file is JSON: {"genesis", "dataDir", "listen", "metricsListen", "headerPrefix",
-"pruneWindow", "maxBodyBytes", "gitHash", "quiet", "node": {"maxPageSize", "viewGasBudget", …}};
+"pruneWindow", "maxBodyBytes", "gitHash", "quiet", "node": {"maxPageSize", "viewGasBudget", "viewThreads", "viewFilter", …}};
 flags override it.`
 
 const RUN_FLAGS = new Set([
@@ -201,7 +202,13 @@ const readBytes = (path: string): Uint8Array => new Uint8Array(readFileSync(path
 
 /** The layers of `movenode run`: LMDB ledger → node → HTTP server. */
 export const runLayer = (options: RunOptions) => {
-  const nodeConfig = makeNodeConfig(options.node as Parameters<typeof makeNodeConfig>[0])
+  let nodeSection = options.node
+  if (nodeSection.viewFilter !== undefined) {
+    const filter = parseViewFilterJson(nodeSection.viewFilter)
+    if (Result.isFailure(filter)) throw new Error(`config: node.${filter.failure}`)
+    nodeSection = { ...nodeSection, viewFilter: filter.success }
+  }
+  const nodeConfig = makeNodeConfig(nodeSection as Parameters<typeof makeNodeConfig>[0])
   const problems = validateNodeConfig(nodeConfig)
   if (problems.length > 0) throw new Error(`config: ${problems.join("; ")}`)
   const http: Partial<HttpConfig> = {

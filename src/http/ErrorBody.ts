@@ -16,3 +16,5 @@ export const commonErrors = [at(400), at(404), at(500)] as const
 export const versionedErrors = [at(400), at(404), at(410), at(500)] as const
 /** Errors of POST endpoints (adds the framing statuses). */
 export const postErrors = [at(400), at(404), at(410), at(411), at(413), at(415), at(500)] as const
+/** Errors of `POST /view`: adds 403 (the view filter) and 503 (too many views in flight). */
+export const viewErrors = [...postErrors, at(403), at(503)] as const

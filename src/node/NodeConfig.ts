@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os"
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import { defaultGasEstimationConfig, type GasEstimationConfig } from "../domain/gasEstimate.js"
+import type { ViewFilter } from "./view/ViewFilter.js"
 
 export interface NodeConfigShape {
   /** `api.max_transactions_page_size`: the largest page of transaction summaries. */
@@ -17,8 +18,15 @@ export interface NodeConfigShape {
    * ignore it. Default: the cores but one, between 1 and 4.
    */
   readonly viewThreads: number
+  /** `api.view_filter`: functions views may (allowlist) or may not (blocklist) call; absent allows all. */
+  readonly viewFilter?: ViewFilter | undefined
   /** How many module ABIs (keyed by the version that wrote each module) are kept. */
   readonly moduleAbiCacheSize: number
+  /**
+   * Transaction summary pages kept for the current ledger head (a commit drops them); 0 reads every
+   * page from the ledger.
+   */
+  readonly summaryPageCache: number
 }
 
 export const defaultNodeConfig: NodeConfigShape = {
@@ -27,7 +35,8 @@ export const defaultNodeConfig: NodeConfigShape = {
   viewGasBudget: 2_000_000n,
   // One core is left for the event loop (HTTP, ledger); at least one worker, at most four.
   viewThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
-  moduleAbiCacheSize: 1024
+  moduleAbiCacheSize: 1024,
+  summaryPageCache: 256
 }
 
 /**
@@ -55,6 +64,8 @@ export const validateNodeConfig = (c: NodeConfigShape): ReadonlyArray<string> =>
     problems.push("gasEstimation: low and market block histories must not exceed the aggressive one")
   if (g.cacheExpirationMs < 0) problems.push("gasEstimation.cacheExpirationMs must not be negative")
   if (c.moduleAbiCacheSize < 1) problems.push("moduleAbiCacheSize must be positive")
+  if (!Number.isInteger(c.summaryPageCache) || c.summaryPageCache < 0)
+    problems.push("summaryPageCache must be a non-negative integer")
   if (c.viewGasBudget < 0n) problems.push("viewGasBudget must not be negative")
   if (c.viewDeadlineMs !== undefined && !(c.viewDeadlineMs > 0 && c.viewDeadlineMs <= 60_000))
     problems.push("viewDeadlineMs must be in (0, 60000]")
@@ -65,7 +76,9 @@ export const validateNodeConfig = (c: NodeConfigShape): ReadonlyArray<string> =>
 
 /** Overrides parts of the defaults (gas estimation fields merge one level deep). */
 export const makeNodeConfig = (
-  overrides: Partial<Omit<NodeConfigShape, "gasEstimation">> & { readonly gasEstimation?: Partial<GasEstimationConfig> } = {}
+  overrides: Partial<Omit<NodeConfigShape, "gasEstimation">> & {
+    readonly gasEstimation?: Partial<GasEstimationConfig>
+  } = {}
 ): NodeConfigShape => ({
   ...defaultNodeConfig,
   ...overrides,

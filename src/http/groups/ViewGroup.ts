@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { postErrors } from "../ErrorBody.js"
+import { viewErrors } from "../ErrorBody.js"
 
 export const ViewRequestJson = Schema.Struct({
   function: Schema.String,
@@ -15,7 +15,7 @@ export class ViewGroup extends HttpApiGroup.make("view")
       query: { ledger_version: Schema.optional(Schema.String) },
       payload: ViewRequestJson,
       success: Schema.Array(Schema.Unknown),
-      error: postErrors
+      error: viewErrors
     })
   )
   .annotateMerge(OpenApi.annotations({ title: "View" })) {}

@@ -13,7 +13,13 @@ import { makeViewExecutor, type ViewError } from "./executeView.js"
 
 /** A view failure as the API error, with the ledger info the request was answered at. */
 export const viewApiError = (f: ViewError, ledger: LedgerInfo): ApiError =>
-  new ApiError({ status: f.status, code: f.code, message: f.message, vmErrorCode: f.vmErrorCode, ledger })
+  new ApiError({
+    status: f.status,
+    code: f.code,
+    message: f.message,
+    vmErrorCode: f.vmErrorCode,
+    ledger: f.withoutLedger === true ? undefined : ledger
+  })
 
 /**
  * `POST /view` over the Move VM (contract item 6), on the calling thread. One `MoveVm` (and so one
@@ -28,7 +34,8 @@ export const ViewsVmLayer = Layer.effect(
     const config = yield* NodeConfig
     const execute = makeViewExecutor(new MoveVm(), {
       gasBudget: config.viewGasBudget,
-      deadlineMs: config.viewDeadlineMs
+      deadlineMs: config.viewDeadlineMs,
+      filter: config.viewFilter
     })
 
     const view = (request: ViewRequest, ledgerVersion: bigint | undefined) =>

@@ -45,7 +45,7 @@ export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
     Effect.gen(function* () {
       const ledger = yield* Ledger
       const config = yield* NodeConfig
-      const limits = { gasBudget: config.viewGasBudget, deadlineMs: config.viewDeadlineMs }
+      const limits = { gasBudget: config.viewGasBudget, deadlineMs: config.viewDeadlineMs, filter: config.viewFilter }
 
       let local: ReturnType<typeof makeViewExecutor> | undefined
       const inThread = (request: ViewRequest, ledgerVersion: bigint | undefined) =>

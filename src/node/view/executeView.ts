@@ -12,13 +12,16 @@ import {
   type ViewRequestError
 } from "./parseViewRequest.js"
 import { runView } from "./runView.js"
+import type { ViewFilter } from "./ViewFilter.js"
 
 /** Why a view request failed, in the API's terms, before the ledger info is attached. */
 export interface ViewError {
-  readonly status: 400 | 500 | 503
+  readonly status: 400 | 403 | 500 | 503
   readonly code: "web_framework_error" | "invalid_input" | "internal_error"
   readonly message: string
   readonly vmErrorCode: bigint | undefined
+  /** Answered without the ledger info (and so without ledger headers): the view filter's 403. */
+  readonly withoutLedger?: boolean | undefined
 }
 
 export interface ViewLimits {
@@ -26,6 +29,8 @@ export interface ViewLimits {
   readonly gasBudget: bigint
   /** Wall-clock bound of one call; undefined = the VM's default for views. */
   readonly deadlineMs?: number | undefined
+  /** `api.view_filter`; undefined allows every function. */
+  readonly filter?: ViewFilter | undefined
 }
 
 /**
@@ -58,7 +63,10 @@ export const makeViewExecutor = (vm: MoveVm, limits: ViewLimits) => {
           return undefined // undecodable bytes count as no module
         }
       }
-      return runView(vm, stateView, modules, parsed.success, limits.gasBudget, { deadlineMs: limits.deadlineMs })
+      return runView(vm, stateView, modules, parsed.success, limits.gasBudget, {
+        deadlineMs: limits.deadlineMs,
+        filter: limits.filter
+      })
     } catch (e) {
       return Result.fail({
         status: 500,

@@ -1,4 +1,5 @@
 import * as Result from "effect/Result"
+import { toHex } from "../../bcs/index.js"
 import { addressToShortString } from "../../domain/AccountAddress.js"
 import type { ModuleId } from "../../domain/TypeTag.js"
 import { bcsToJson } from "../../move/json/bcsToJson.js"
@@ -11,13 +12,16 @@ import { StatusCode } from "../../move/vm/VmError.js"
 import { convertArguments } from "../encode/convertArguments.js"
 import type { ViewAnswer } from "../Node.js"
 import type { BcsViewCall, JsonViewCall } from "./parseViewRequest.js"
+import { type ViewFilter, viewAllowed } from "./ViewFilter.js"
 
 /** How a view failed, in the API's terms (the caller adds the ledger info). */
 export interface ViewFailure {
-  readonly status: 400 | 500
+  readonly status: 400 | 403 | 500
   readonly code: "invalid_input" | "internal_error"
   readonly message: string
   readonly vmErrorCode: bigint | undefined
+  /** Answered without the ledger info (and so without ledger headers): the view filter's 403. */
+  readonly withoutLedger?: boolean
 }
 
 const invalid = (message: string, vmErrorCode?: number): ViewFailure => ({
@@ -94,7 +98,7 @@ export const runView = (
   modules: ModuleSource,
   call: JsonViewCall | BcsViewCall,
   maxGas: bigint,
-  limits: Pick<CallOptions, "deadlineMs" | "now"> = {}
+  limits: Pick<CallOptions, "deadlineMs" | "now"> & { readonly filter?: ViewFilter | undefined } = {}
 ): Result.Result<ViewAnswer, ViewFailure> => {
   let args: ReadonlyArray<Uint8Array>
   if (call._tag === "Json") {
@@ -115,6 +119,15 @@ export const runView = (
     if (Result.isFailure(converted)) return Result.fail(invalid(converted.failure))
     args = converted.success
   } else args = call.args
+  // As the reference: after the arguments converted, before the VM runs.
+  if (!viewAllowed(limits.filter, call.module, call.function))
+    return Result.fail({
+      status: 403,
+      code: "invalid_input",
+      message: `Function ${toHex(call.module.address)}::${call.module.name}::${call.function} is not allowed`,
+      vmErrorCode: undefined,
+      withoutLedger: true
+    })
   const outcome = vm.call(
     view,
     { module: call.module, function: call.function, tyArgs: call.tyArgs, args },

@@ -20,7 +20,11 @@ const port = parentPort
 if (port === null) throw new Error("viewWorker.js runs only as a worker thread")
 const data = workerData as ViewWorkerData
 const backend = openLmdbBackend({ path: data.path })
-const execute = makeViewExecutor(new MoveVm(), { gasBudget: data.gasBudget, deadlineMs: data.deadlineMs })
+const execute = makeViewExecutor(new MoveVm(), {
+  gasBudget: data.gasBudget,
+  deadlineMs: data.deadlineMs,
+  filter: data.filter
+})
 /** The newest version the current read snapshot is known to include. */
 let seen = -1n
 

@@ -1,5 +1,6 @@
 import type { ViewAnswer, ViewRequest } from "../Node.js"
 import type { ViewError } from "./executeView.js"
+import type { ViewFilter } from "./ViewFilter.js"
 
 /** What a view worker is started with (`workerData`). */
 export interface ViewWorkerData {
@@ -7,6 +8,7 @@ export interface ViewWorkerData {
   readonly path: string
   readonly gasBudget: bigint
   readonly deadlineMs: number | undefined
+  readonly filter: ViewFilter | undefined
 }
 
 /** One view to run at `version`; `latest` is the newest version committed when it was sent. */

@@ -192,6 +192,26 @@ describe("views on worker threads", () => {
     )
   )
 
+  it.effect("apply the view filter from the node configuration", () =>
+    Effect.gen(function* () {
+      const allowed = summary(yield* outcome(call("0x1::coin::balance", [APT], ["0xa550c18"]))) as { ok: unknown }
+      assert.deepStrictEqual(allowed.ok, ["18446744073709551615"])
+      const denied = summary(yield* outcome(call("0x1::chain_id::get"))) as { status: number; version: unknown }
+      assert.strictEqual(denied.status, 403)
+      assert.isUndefined(denied.version)
+    }).pipe(
+      Effect.provide(
+        lmdbNode(
+          "filter",
+          ViewsWorkerLayer({ path: join(dir, "filter"), workerUrl }),
+          makeNodeConfig({
+            viewFilter: { _tag: "Allowlist", functions: [{ address: ONE, module: "coin", functionName: "balance" }] }
+          })
+        )
+      )
+    )
+  )
+
   it.effect("run on the calling thread when no worker can start", () =>
     Effect.gen(function* () {
       const lines: string[] = []
@@ -219,7 +239,7 @@ describe("views on worker threads", () => {
     const pool = new ViewWorkerPool({
       threads: 1,
       workerUrl: pathToFileURL(script),
-      data: { path: dir, gasBudget: 1n, deadlineMs: undefined },
+      data: { path: dir, gasBudget: 1n, deadlineMs: undefined, filter: undefined },
       maxInFlight: 10
     })
     assert.isTrue(await pool.warmUp())
