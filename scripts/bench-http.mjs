@@ -264,13 +264,23 @@ const status = (port, path) =>
   })
 
 /**
- * Spawns `node dist/cli.js run` and polls `GET /v1` every 5 ms until it answers 200: the time from
+ * The Node.js flags `npm start` runs the node with (the words between `node` and `dist/cli.js` in
+ * package.json's start script), so the measured node is the one the README starts.
+ */
+const NODE_FLAGS = (() => {
+  const start = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start
+  const m = /\bnode\s+((?:--\S+\s+)*)dist\/cli\.js\b/.exec(start)
+  return m === null ? [] : m[1].trim().split(/\s+/).filter((w) => w !== "")
+})()
+
+/**
+ * Spawns `node [NODE_FLAGS] dist/cli.js run` and polls `GET /v1` every 5 ms until it answers 200: the time from
  * spawn to that answer is the cold start. Bounded by READY_TIMEOUT_MS.
  */
 const startNode = async (genesis, dataDir, port) => {
   const t0 = performance.now()
   const [cmd, ...args] = withPin([
-    process.execPath, join(root, "dist/cli.js"), "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet"
+    process.execPath, ...NODE_FLAGS, join(root, "dist/cli.js"), "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet"
   ])
   const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit"] })
   let exited = false
@@ -444,6 +454,7 @@ const mainReal = async () => {
       const list = endpoints(true, setup.sender).filter((e) => opts.only === undefined || opts.only.includes(e.name))
       const rows = loadRows(list, [barePort, bare.pid], [ourPort, node.child.pid], opts, dir)
       const after = memoryOf(node.child.pid)
+      console.log(`node flags (from npm start): ${NODE_FLAGS.join(" ") || "(none)"}`)
       console.log(`real node (LMDB, devnet genesis + ${setup.transactions} user txns); wrk -t1 -c${opts.connections} -d${opts.duration}, best of ${opts.rounds} interleaved rounds${pin ? ", wrk on CPU 0, servers on CPU 1" : ""}`)
       console.table(rows)
       console.log(`memory (MB, /proc/${node.child.pid}/status; target VmRSS < 150): after start ${JSON.stringify(before)}; after the load run ${JSON.stringify(after)}`)
