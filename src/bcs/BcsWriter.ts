@@ -132,6 +132,12 @@ export class BcsWriter {
     return this.bytesWithLength(textEncoder.encode(s))
   }
 
+  /** Forgets what was written, keeping the buffer (a scratch writer reused across encodings). */
+  reset(): this {
+    this.len = 0
+    return this
+  }
+
   /** The bytes written so far, copied out (the writer may be reused afterwards). */
   toBytes(): Uint8Array {
     return this.buf.slice(0, this.len)

@@ -6,6 +6,7 @@
 import { sha3_256 } from "@noble/hashes/sha3.js"
 import { BcsWriter } from "../bcs/index.js"
 import type { Transaction } from "./Transaction.js"
+import { JS_MAX_INPUT, littleEndian, sha3Js } from "./sha3Js.js"
 import { writeTransaction } from "./TransactionCodec.js"
 
 type Hasher = { update(b: Uint8Array): Hasher; digest(): Uint8Array }
@@ -34,6 +35,11 @@ const toBytes = (d: Uint8Array): Uint8Array =>
   d.constructor === Uint8Array ? d : new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
 
 const sha3Parts = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  if (littleEndian) {
+    let n = 0
+    for (const p of parts) n += p.length
+    if (n <= JS_MAX_INPUT || nativeCreate === undefined) return sha3Js(parts)
+  }
   if (nativeCreate !== undefined) {
     const h = nativeCreate()
     for (const p of parts) h.update(p)
@@ -44,7 +50,7 @@ const sha3Parts = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   return h.digest()
 }
 
-/** SHA3-256 of `bytes` (node:crypto when available, @noble/hashes otherwise). */
+/** SHA3-256 of `bytes` (in JS when short, else node:crypto when available, else @noble/hashes). */
 export const sha3 = (bytes: Uint8Array): Uint8Array => sha3Parts([bytes])
 
 /** SHA3-256 of the concatenation of `parts`, without building it. */

@@ -6,12 +6,17 @@ import { vmError } from "./VmError.js"
  * from the on-chain gas schedule (`gasScheduleCosts`); `unmetered()` charges nothing.
  */
 export class GasMeter {
-  balance: number
+  /**
+   * Initialised in the declaration so that V8 gives the field a numeric (double) representation
+   * from the start: declared bare, ES2022 class fields start as `undefined`, the field becomes
+   * tagged, and every charge (one per instruction) boxes a new heap number.
+   */
+  balance = 0
   /**
    * Abstract memory units still available to values created by this run (the reference's memory
    * tracker over `txn.memory_quota`); running out raises MEMORY_LIMIT_EXCEEDED.
    */
-  memory: number
+  memory = 0
   constructor(
     readonly limit: number,
     /** Cost of each opcode byte, internal units. */

@@ -9,6 +9,7 @@ import { type LoadedFunction, Loader, type ModuleDecoder } from "./Loader.js"
 import { frameworkNatives } from "./natives/index.js"
 import type { NativeTable } from "./natives/NativeContext.js"
 import { Session } from "./Session.js"
+import { StateCache } from "./StateCache.js"
 import type { StateView } from "./StateView.js"
 import { abilitiesOf, checkTypeSize, K, primitiveNamed, structOf, substituteAll, type Type, vectorOf } from "./Type.js"
 import { Ref, type StructValue, type Value } from "./Value.js"
@@ -84,6 +85,8 @@ export class MoveVm {
   readonly loader: Loader
   /** The gas schedule of the last snapshot seen (views naming the same snapshot share it). */
   private schedule: { readonly snapshot: string | bigint; readonly schedule: GasSchedule } | undefined
+  /** Global values read at the last snapshot seen (bounded; emptied when the snapshot changes). */
+  private readonly stateCache = new StateCache()
 
   constructor(options: MoveVmOptions = {}) {
     this.loader = new Loader(options.natives ?? frameworkNatives, options.decode ?? defaultDecoder)
@@ -181,7 +184,11 @@ export class MoveVm {
         })
         const params = substituteAll(fn.params, tyArgs)
         const args = this.arguments(params, call.args)
-        const session = new Session(view, gas)
+        const session = new Session(
+          view,
+          gas,
+          view.snapshot === undefined ? undefined : this.stateCache.at(view.snapshot)
+        )
         let chainId: number | undefined
         const interpreter = new Interpreter(
           this.loader,

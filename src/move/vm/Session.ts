@@ -4,9 +4,10 @@ import { readTypeTagAt, writeStructTag } from "../../domain/TypeTagCodec.js"
 import type { StructTag } from "../../domain/TypeTag.js"
 import type { GasMeter } from "./GasMeter.js"
 import { heapSize } from "./MemorySize.js"
+import type { CachedValue, GroupIndex, StateCache } from "./StateCache.js"
 import type { StateView } from "./StateView.js"
 import { type StructKind, structTagOf, type Type, typeName } from "./Type.js"
-import type { Value } from "./Value.js"
+import { copyValue, type Value } from "./Value.js"
 import { deserializeValue } from "./ValueBcs.js"
 import { VmError } from "./VmError.js"
 
@@ -64,6 +65,28 @@ const groupInfoOf = (g: StructTag): TagInfo => {
  */
 export const bytesKey = (a: Uint8Array): string => {
   const n = a.length
+  // An address (nearly every key): one flat string, no intermediate concatenations.
+  if (n === 32)
+    return String.fromCharCode(
+      32,
+      0,
+      (a[0]! << 8) | a[1]!,
+      (a[2]! << 8) | a[3]!,
+      (a[4]! << 8) | a[5]!,
+      (a[6]! << 8) | a[7]!,
+      (a[8]! << 8) | a[9]!,
+      (a[10]! << 8) | a[11]!,
+      (a[12]! << 8) | a[13]!,
+      (a[14]! << 8) | a[15]!,
+      (a[16]! << 8) | a[17]!,
+      (a[18]! << 8) | a[19]!,
+      (a[20]! << 8) | a[21]!,
+      (a[22]! << 8) | a[23]!,
+      (a[24]! << 8) | a[25]!,
+      (a[26]! << 8) | a[27]!,
+      (a[28]! << 8) | a[29]!,
+      (a[30]! << 8) | a[31]!
+    )
   let s = String.fromCharCode(n & 0xffff, n >>> 16)
   let i = 0
   for (; i + 8 <= n; i += 8)
@@ -77,8 +100,22 @@ export const bytesKey = (a: Uint8Array): string => {
   return i < n ? s + String.fromCharCode(a[i]!) : s
 }
 
+/**
+ * Keys of address objects seen before. Addresses are never mutated in place (see `Value`), and the
+ * hot ones are shared across runs (cached resources and derived addresses hand out the same
+ * arrays), so most lookups skip building the key.
+ */
+const addressKeys = new WeakMap<Uint8Array, string>()
+
 /** The key of an address in the session's maps (see `bytesKey`). */
-export const addressKey = bytesKey
+export const addressKey = (address: Uint8Array): string => {
+  let k = addressKeys.get(address)
+  if (k === undefined) {
+    k = bytesKey(address)
+    addressKeys.set(address, k)
+  }
+  return k
+}
 
 /** Map<A, Map<string, V>>: the inner map of `outer`, created on first use. */
 const inner = <A, V>(outer: Map<A, Map<string, V>>, a: A): Map<string, V> => {
@@ -90,11 +127,6 @@ const inner = <A, V>(outer: Map<A, Map<string, V>>, a: A): Map<string, V> => {
   return m
 }
 
-/** A resource group's bytes and, per member, [tag start, tag end, value start, value end). */
-interface GroupIndex {
-  readonly bytes: Uint8Array
-  readonly offsets: ReadonlyArray<number>
-}
 const EMPTY_GROUP: GroupIndex = { bytes: new Uint8Array(0), offsets: [] }
 
 /**
@@ -146,9 +178,9 @@ export class Session {
    */
   private readonly resources = new Map<string, Map<string, GlobalSlot>>()
   /** Indexed groups (member tags and values as offsets into the group's bytes), by group and address. */
-  private readonly groups = new Map<string, Map<string, GroupIndex>>()
+  private groups: Map<string, Map<string, GroupIndex>> | undefined // created on first use (most runs touch none)
   /** Table entries by handle and key. */
-  private readonly tables = new Map<string, Map<string, GlobalSlot>>()
+  private tables: Map<string, Map<string, GlobalSlot>> | undefined // created on first use
   readonly events: EmittedEvent[] = []
   /** Handles of tables created in this run (`new_table_handle`). */
   tableCounter = 0
@@ -157,21 +189,41 @@ export class Session {
 
   constructor(
     readonly view: StateView,
-    readonly gas: GasMeter
-  ) {}
+    readonly gas: GasMeter,
+    /** Reads of the view's snapshot shared across runs; undefined when the view names none. */
+    readonly cache?: StateCache | undefined
+  ) {
+    this.node = gas.params.sized.absValNode || 40
+  }
 
-  private readGroupMember(address: AccountAddress, group: StructTag, member: TagInfo): Uint8Array | undefined {
+  /** Memory-tracker units of one value node. */
+  private readonly node: number
+
+  /** The group's index at `address`; its read is charged on the first touch in this run. */
+  private group(address: AccountAddress, akey: string, group: StructTag): GroupIndex {
     const g = groupInfoOf(group)
-    const byAddress = inner(this.groups, g.key)
-    const akey = addressKey(address)
+    const byAddress = inner((this.groups ??= new Map<string, Map<string, GroupIndex>>()), g.key)
     let index = byAddress.get(akey)
     if (index === undefined) {
-      const bytes = this.view.resourceGroup(address, group, g.bytes)
-      this.gas.chargeRead(bytes?.length ?? 0)
-      index = bytes === undefined ? EMPTY_GROUP : indexGroup(bytes, g.key)
+      index = this.cache?.groups.get(g.key, akey)
+      if (index === undefined) {
+        const bytes = this.view.resourceGroup(address, group, g.bytes)
+        this.gas.chargeRead(bytes?.length ?? 0)
+        index = bytes === undefined ? EMPTY_GROUP : indexGroup(bytes, g.key)
+        this.cache?.groups.set(g.key, akey, index, 64 + index.bytes.length + 8 * index.offsets.length)
+      } else this.gas.chargeRead(index === EMPTY_GROUP ? 0 : index.bytes.length)
       byAddress.set(akey, index)
     }
-    const { bytes, offsets } = index
+    return index
+  }
+
+  private readGroupMember(
+    address: AccountAddress,
+    akey: string,
+    group: StructTag,
+    member: TagInfo
+  ): Uint8Array | undefined {
+    const { bytes, offsets } = this.group(address, akey, group)
     const want = member.bytes
     for (let i = 0; i < offsets.length; i += 4) {
       const start = offsets[i]!
@@ -189,40 +241,111 @@ export class Session {
 
   /** A value read from storage counts against the run's memory quota. */
   private loaded(v: Value): Value {
-    this.gas.useMemory(heapSize(v, this.gas.params.sized.absValNode || 40))
+    this.gas.useMemory(heapSize(v, this.node))
     return v
+  }
+
+  /**
+   * A session's own copy of a stored value, charged to the memory quota as `loaded` would: from the
+   * snapshot cache when it holds the bytes decoded as `type`, else decoded (and then cached).
+   */
+  private fromCache(cached: CachedValue): Value {
+    const v = copyValue(cached.value)
+    this.gas.useMemory(cached.node === this.node ? cached.size : heapSize(v, this.node))
+    return v
+  }
+
+  private decoded(bytes: Uint8Array, t: Type): CachedValue {
+    const value = deserializeValue(bytes, t)
+    return { byteLength: bytes.length, type: t, value, node: this.node, size: heapSize(value, this.node) }
   }
 
   /** The slot of resource `t` at `address`, loaded on first use. */
   resource(address: AccountAddress, t: StructKind): GlobalSlot {
     const info = tagInfoOf(t)
     const byAddress = inner(this.resources, info.key)
-    const key = addressKey(address)
-    let slot = byAddress.get(key)
+    const akey = addressKey(address)
+    let slot = byAddress.get(akey)
     if (slot === undefined) {
-      let bytes: Uint8Array | undefined
-      if (t.def.groupTag !== undefined) bytes = this.readGroupMember(address, t.def.groupTag, info)
-      else {
-        bytes = this.view.resource(address, info.tag, info.bytes)
-        this.gas.chargeRead(bytes?.length ?? 0)
+      slot = {
+        box: [
+          this.cache === undefined
+            ? this.readResource(address, akey, t, info)
+            : this.cachedResource(address, akey, t, info)
+        ]
       }
-      slot = { box: [bytes === undefined ? undefined : this.loaded(deserializeValue(bytes, t))] }
-      byAddress.set(key, slot)
+      byAddress.set(akey, slot)
     }
     return slot
   }
 
+  private readResource(address: AccountAddress, akey: string, t: StructKind, info: TagInfo): Value {
+    let bytes: Uint8Array | undefined
+    if (t.def.groupTag !== undefined) bytes = this.readGroupMember(address, akey, t.def.groupTag, info)
+    else {
+      bytes = this.view.resource(address, info.tag, info.bytes)
+      this.gas.chargeRead(bytes?.length ?? 0)
+    }
+    return bytes === undefined ? undefined : this.loaded(deserializeValue(bytes, t))
+  }
+
+  /** As `readResource`, through the snapshot cache: the same reads charged, in the same order. */
+  private cachedResource(address: AccountAddress, akey: string, t: StructKind, info: TagInfo): Value {
+    const cache = this.cache!
+    let cached = cache.resources.get(info.key, akey)
+    if (cached !== undefined && cached.type === t) {
+      // A group member: the group's read is charged once per run, as without the cache.
+      if (t.def.groupTag !== undefined) this.group(address, akey, t.def.groupTag)
+      else this.gas.chargeRead(Math.max(0, cached.byteLength))
+      return cached.byteLength < 0 ? undefined : this.fromCache(cached)
+    }
+    let bytes: Uint8Array | undefined
+    if (t.def.groupTag !== undefined) bytes = this.readGroupMember(address, akey, t.def.groupTag, info)
+    else {
+      bytes = this.view.resource(address, info.tag, info.bytes)
+      this.gas.chargeRead(bytes?.length ?? 0)
+    }
+    cached = bytes === undefined ? absent(t) : this.decoded(bytes, t)
+    cache.resources.set(info.key, akey, cached, entryWeight(cached))
+    return cached.byteLength < 0 ? undefined : this.fromCache(cached)
+  }
+
   /** The slot of a table entry; `valueType` decodes the stored bytes. */
   tableEntry(handle: AccountAddress, key: Uint8Array, valueType: Type, wrap: (v: Value) => Value): GlobalSlot {
-    const entries = inner(this.tables, addressKey(handle))
+    const hkey = addressKey(handle)
+    const entries = inner((this.tables ??= new Map<string, Map<string, GlobalSlot>>()), hkey)
     const k = bytesKey(key)
     let slot = entries.get(k)
     if (slot === undefined) {
-      const bytes = this.view.tableItem(handle, key)
-      this.gas.chargeRead(bytes?.length ?? 0)
-      slot = { box: [bytes === undefined ? undefined : this.loaded(wrap(deserializeValue(bytes, valueType)))] }
+      const cache = this.cache
+      const cached = cache?.tables.get(hkey, k)
+      let value: Value
+      if (cached !== undefined && cached.type === valueType) {
+        this.gas.chargeRead(Math.max(0, cached.byteLength))
+        value = cached.byteLength < 0 ? undefined : this.loaded(wrap(copyValue(cached.value)))
+      } else {
+        const bytes = this.view.tableItem(handle, key)
+        this.gas.chargeRead(bytes?.length ?? 0)
+        if (bytes === undefined) {
+          value = undefined
+          cache?.tables.set(hkey, k, absent(valueType), 64)
+        } else {
+          const v = deserializeValue(bytes, valueType)
+          if (cache !== undefined) {
+            const entry = { byteLength: bytes.length, type: valueType, value: v, node: this.node, size: 0 }
+            cache.tables.set(hkey, k, entry, entryWeight(entry))
+            value = this.loaded(wrap(copyValue(v)))
+          } else value = this.loaded(wrap(v))
+        }
+      }
+      slot = { box: [value] }
       entries.set(k, slot)
     }
     return slot
   }
 }
+
+const absent = (type: Type): CachedValue => ({ byteLength: -1, type, value: undefined, node: 0, size: 0 })
+
+/** An estimate of a cached entry's footprint: decoded values take several times their bytes. */
+const entryWeight = (c: CachedValue): number => 64 + 8 * Math.max(0, c.byteLength)

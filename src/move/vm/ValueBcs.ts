@@ -180,14 +180,28 @@ const write = (w: BcsWriter, t: Type, v: Value, depth: number): void => {
 
 export const writeValue = (w: BcsWriter, t: Type, v: Value): void => write(w, t, v, 0)
 
+/** One writer reused by `serializeValue` (table keys, results): no buffer and DataView per call. */
+let scratch = new BcsWriter(256)
+let scratchBusy = false
+/** A scratch buffer grown past this (a huge value) is dropped rather than kept alive. */
+const SCRATCH_KEEP = 64 * 1024
+
 /** BCS bytes of a value of the closed type `t`. */
 export const serializeValue = (v: Value, t: Type): Uint8Array => {
-  const w = new BcsWriter(64)
+  // Not re-entered today; the flag keeps that an optimisation rather than an assumption.
+  const own = scratchBusy
+  const w = own ? new BcsWriter(64) : scratch.reset()
+  scratchBusy = true
   try {
     write(w, t, v, 0)
+    return w.toBytes()
   } catch (e) {
     if (e instanceof VmError) throw e
     throw new VmError("VALUE_SERIALIZATION_ERROR", e instanceof Error ? e.message : String(e))
+  } finally {
+    if (!own) {
+      scratchBusy = false
+      if (w.length > SCRATCH_KEEP) scratch = new BcsWriter(256)
+    }
   }
-  return w.toBytes()
 }

@@ -145,16 +145,24 @@ describe("views naming a snapshot", () => {
     assert.isAbove(counter.moduleReads, 2 * loaded)
   })
 
-  it("resources are still read on every call (results are not cached)", () => {
+  it("state is read once per snapshot; again for a new snapshot, and on every call without one", () => {
     const vm = new MoveVm()
     const { wrapped, counter } = counting()
-    vm.call(stateViewFromReader(wrapped, 1n), balance, { maxGas: 2_000_000n, view: true })
-    const warm = counter.reads
-    vm.call(stateViewFromReader(wrapped, 1n), balance, { maxGas: 2_000_000n, view: true })
-    const perCall = counter.reads - warm
-    assert.isAbove(perCall, 0)
-    vm.call(stateViewFromReader(wrapped, 1n), balance, { maxGas: 2_000_000n, view: true })
-    assert.strictEqual(counter.reads - warm, 2 * perCall)
+    const first = vm.call(stateViewFromReader(wrapped, 1n), balance, { maxGas: 2_000_000n, view: true })
+    const perRun = counter.reads
+    assert.isAbove(perRun, 0)
+    // The same snapshot: every read answered from the VM's state cache, with the same outcome and gas.
+    const again = vm.call(stateViewFromReader(wrapped, 1n), balance, { maxGas: 2_000_000n, view: true })
+    assert.deepStrictEqual(again, first)
+    assert.strictEqual(counter.reads, perRun)
+    // A new snapshot reads its state again.
+    vm.call(stateViewFromReader(wrapped, 2n), balance, { maxGas: 2_000_000n, view: true })
+    assert.strictEqual(counter.reads, 2 * perRun)
+    // No snapshot: no promise that state is unchanged, so every run reads.
+    const plain = vm.call(stateViewFromReader(wrapped), balance, { maxGas: 2_000_000n, view: true })
+    vm.call(stateViewFromReader(wrapped), balance, { maxGas: 2_000_000n, view: true })
+    assert.strictEqual(counter.reads, 4 * perRun)
+    assert.deepStrictEqual(plain, first)
   })
 })
 

@@ -1,6 +1,7 @@
 /** Natives called through framework functions at devnet genesis (arguments BCS, results BCS). */
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { sha3_256 } from "@noble/hashes/sha3.js"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { BcsReader, BcsWriter } from "../../../src/bcs/index.js"
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
@@ -45,6 +46,24 @@ describe("natives", () => {
   it("hash::sha3_256 matches @noble/hashes", () => {
     const data = new TextEncoder().encode("movenode")
     expect(result(call("hash", "sha3_256", [], [bytes(data)])).bytesWithLength()).toEqual(sha3_256(data))
+  })
+
+  it("object::create_user_derived_object_address is sha3(source ‖ derive_from ‖ 0xFC), hot pairs included", () => {
+    const derive = (a: Uint8Array, b: Uint8Array) =>
+      result(call("object", "create_user_derived_object_address", [], [a, b])).fixed(32)
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (a, b) => {
+          const expected = sha3_256(new Uint8Array([...a, ...b, 0xfc]))
+          expect([...derive(a, b)]).toEqual([...expected])
+          expect([...derive(a, b)]).toEqual([...expected]) // a second time, from the memo
+          expect([...derive(b, a)]).toEqual([...sha3_256(new Uint8Array([...b, ...a, 0xfc]))])
+        }
+      ),
+      { numRuns: 50 }
+    )
   })
 
   it("bcs::to_bytes of a u64 reference", () => {

@@ -1,6 +1,6 @@
 /**
- * The VM's natives hash through `domain/hash.ts`'s `sha3` (node:crypto when available): it must
- * agree with @noble/hashes on any input and hand back a plain `Uint8Array`.
+ * The VM's natives hash through `domain/hash.ts`'s `sha3` (a JS Keccak for short inputs, node:crypto
+ * for long ones): it must agree with @noble/hashes on any input and hand back a plain `Uint8Array`.
  */
 import { sha3_256 } from "@noble/hashes/sha3.js"
 import fc from "fast-check"
@@ -18,9 +18,30 @@ describe("sha3", () => {
     )
   })
 
+  it("agrees at every block boundary and on both sides of the JS/native switch", () => {
+    const lengths = [0, 1, 134, 135, 136, 137, 271, 272, 273, 1023, 1024, 1025, 2000]
+    for (const n of lengths) {
+      const b = Uint8Array.from({ length: n }, (_, i) => (i * 131 + n) & 0xff)
+      expect([...sha3(b)], `length ${n}`).toEqual([...sha3_256(b)])
+    }
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 900, maxLength: 1200 }), (b) => {
+        expect([...sha3(b)]).toEqual([...sha3_256(b)])
+      }),
+      { numRuns: 30 }
+    )
+  })
+
+  it("hands back a fresh array each call (the JS state is reused)", () => {
+    const a = sha3(new Uint8Array([1]))
+    const copy = [...a]
+    sha3(new Uint8Array([2]))
+    expect([...a]).toEqual(copy)
+  })
+
   it("sha3Concat hashes the concatenation", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 100 }), fc.uint8Array({ maxLength: 100 }), (a, b) => {
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.uint8Array({ maxLength: 200 }), (a, b) => {
         const joined = new Uint8Array([...a, ...b])
         expect([...sha3Concat(a, b)]).toEqual([...sha3_256(joined)])
       })

@@ -65,6 +65,21 @@ describe("value BCS", () => {
     )
   })
 
+  it("each encoding is its own array, though the writer behind them is reused", () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { minLength: 2, maxLength: 5 }), (blobs) => {
+        const t = vectorOf(PRIMITIVES[1]!)
+        const encoded = blobs.map((b) => serializeValue(Array.from(b), t))
+        for (const [i, b] of blobs.entries())
+          expect([...(deserializeValue(encoded[i]!, t) as number[])]).toEqual([...b])
+      })
+    )
+    // A huge value grows the scratch buffer; later small encodings are still exact.
+    const big = Array.from({ length: 100_000 }, (_, i) => i & 0xff)
+    expect(serializeValue(big, vectorOf(PRIMITIVES[1]!)).length).toBe(100_003)
+    expect([...serializeValue(7n, u64)]).toEqual([7, 0, 0, 0, 0, 0, 0, 0])
+  })
+
   it("values nested deeper than 128 fail with VM_MAX_VALUE_DEPTH_REACHED", () => {
     let t: Type = u64
     for (let i = 0; i < 200; i++) t = vectorOf(t)
