@@ -1,6 +1,7 @@
 import { BcsWriter } from "../bcs/index.js"
 import type { TransactionSummary } from "../ledger/Ledger.js"
 import type { GasEstimate, ModuleAnswer } from "../node/Node.js"
+import { summariesJson } from "./renderSummaries.js"
 
 /**
  * Response bodies written directly as text: numbers that must keep every digit (u64 balances, gas
@@ -10,48 +11,11 @@ import type { GasEstimate, ModuleAnswer } from "../node/Node.js"
 /** Lowercase hex through Node's native encoder (faster than the JS loop of `bcs/hex`). */
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex")
 
-/** Strips the leading zeros of a 64-digit hex address: the API's short form (`0x1`, `0x0`). */
-const shortFromHex = (h: string): string => {
-  let i = 0
-  while (i < 63 && h.charCodeAt(i) === 48) i++
-  return "0x" + h.slice(i)
-}
-
-/**
- * The page is rendered with one native hex conversion for all senders and hashes (copied into one
- * buffer, converted, then sliced): per-value conversions cost more than the copying. Everything in
- * it is ASCII, so `summariesJsonBytes` encodes it as latin1 (one pass, no UTF-8 length scan).
- */
+/** The page is ASCII, so `summariesJsonBytes` encodes it as latin1 (one pass, no UTF-8 length scan). */
 export const summariesJsonBytes = (summaries: ReadonlyArray<TransactionSummary>): Uint8Array =>
   Buffer.from(summariesJson(summaries), "latin1")
 
-export const summariesJson = (summaries: ReadonlyArray<TransactionSummary>): string => {
-  const n = summaries.length
-  if (n === 0) return "[]"
-  const buf = Buffer.alloc(n * 64)
-  for (let i = 0; i < n; i++) {
-    const s = summaries[i]!
-    buf.set(s.sender.length === 32 ? s.sender : s.sender.subarray(0, 32), i * 64)
-    buf.set(s.hash.length === 32 ? s.hash : s.hash.subarray(0, 32), i * 64 + 32)
-  }
-  const all = buf.toString("hex")
-  let out = "["
-  for (let i = 0; i < n; i++) {
-    const s = summaries[i]!
-    const rp = s.replayProtector
-    out +=
-      (i === 0 ? '{"sender":"' : ',{"sender":"') +
-      shortFromHex(all.slice(i * 128, i * 128 + 64)) +
-      '","version":"' +
-      s.version +
-      '","transaction_hash":"0x' +
-      all.slice(i * 128 + 64, i * 128 + 128) +
-      (rp._tag === "SequenceNumber"
-        ? '","replay_protector":{"type":"sequence_number","sequence_number":"' + rp.sequenceNumber + '"}}'
-        : '","replay_protector":{"type":"nonce","nonce":"' + rp.nonce + '"}}')
-  }
-  return out + "]"
-}
+export { summariesJson }
 
 /**
  * `bcs(Vec<IndexedTransactionSummary>)`: per item variant 0 (V1), sender, version, hash

@@ -1,4 +1,4 @@
-import { type Database, open, type RootDatabase } from "lmdb"
+import { type Database, type DatabaseOptions, open, type RangeOptions, type RootDatabase } from "lmdb"
 import type { TransactionSummary } from "./Ledger.js"
 import type { LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import {
@@ -8,6 +8,7 @@ import {
   staleKey,
   storedStateKey,
   summaryKey,
+  summaryKeyEncoder,
   u64be,
   versionOfHistoryKey
 } from "./lmdbKeys.js"
@@ -15,13 +16,14 @@ import {
   decodeBlock,
   decodeHead,
   decodeStateValue,
-  decodeSummaryEntry,
+  decodeSummaryValue,
   decodeTransactionRecord,
   encodeBlock,
   encodeHead,
   encodeStateValue,
   encodeSummaryValue,
   encodeTransactionRecord,
+  type SummaryValue,
   headerOfTransactionRecord
 } from "./lmdbRecords.js"
 import { writeOpValue } from "./writeOpValue.js"
@@ -53,6 +55,18 @@ interface Tables {
   readonly summaries: Database<Buffer, Buffer>
 }
 
+/** The range reads of the summaries read handle: keys as versions, values decoded in place. */
+interface SummaryRangeReads {
+  getRange(options: RangeOptions): Iterable<{ readonly key: bigint; readonly value: SummaryValue }>
+}
+
+const summaryOf = (sender: Uint8Array, version: bigint, value: SummaryValue): TransactionSummary => ({
+  sender,
+  version,
+  hash: value.hash,
+  replayProtector: value.replayProtector
+})
+
 const view = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
 
 /**
@@ -82,6 +96,30 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       keyEncoding: "binary",
       encoding: "binary"
     })
+  // Range reads of the summary index go through a second handle on the same table whose value
+  // decoder reads lmdb's shared buffer in place: the binary handle copies every entry's value into a
+  // fresh Buffer first, which cost more than decoding it. Never written through.
+  // Its keys are read as their version alone (`summaryKeyEncoder`; no `keyEncoding`, so lmdb-js
+  // uses the encoder while the table keeps its plain byte order). `encoder`/`keyEncoder` are typed
+  // on root options only; lmdb-js takes them per database as well.
+  const summaryReadOptions: DatabaseOptions & {
+    readonly name: string
+    readonly encoder: object
+    readonly keyEncoder: object
+  } = {
+    name: "summaries",
+    keyEncoder: summaryKeyEncoder,
+    encoding: "binary",
+    encoder: {
+      encode: () => {
+        throw new Error("the summaries read handle is read-only")
+      },
+      decode: decodeSummaryValue,
+      // The decoder copies what it keeps, so lmdb may pass its reused buffer.
+      needsStableBuffer: false
+    }
+  }
+  const summaryReads = root.openDB(summaryReadOptions) as unknown as SummaryRangeReads
   const t: Tables = {
     meta: table("meta"),
     latest: table("state_latest"),
@@ -232,12 +270,12 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     summariesForward: (sender, from, to, limit) => {
       const out: TransactionSummary[] = []
       const owner = new Uint8Array(sender) // one copy shared by the page's summaries
-      for (const { key, value } of t.summaries.getRange({
+      for (const { key, value } of summaryReads.getRange({
         start: summaryKey(sender, from),
         end: summaryKey(sender, to + 1n),
         limit
       }))
-        out.push(decodeSummaryEntry(owner, key, value))
+        out.push(summaryOf(owner, key, value))
       return out
     },
     summariesBackward: (sender, from, to, limit) => {
@@ -245,13 +283,13 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       const owner = new Uint8Array(sender) // one copy shared by the page's summaries
       // Reverse ranges exclude `end`: the key just below (sender, from) keeps `from` in.
       const end = from === 0n ? view(sender) : summaryKey(sender, from - 1n)
-      for (const { key, value } of t.summaries.getRange({
+      for (const { key, value } of summaryReads.getRange({
         start: summaryKey(sender, to),
         end,
         reverse: true,
         limit
       }))
-        out.push(decodeSummaryEntry(owner, key, value))
+        out.push(summaryOf(owner, key, value))
       return out
     },
     commit,

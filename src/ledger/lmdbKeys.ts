@@ -60,6 +60,31 @@ export const summaryKey = (sender: Uint8Array, version: bigint): Buffer => {
   return out
 }
 
+/**
+ * The summary index's key encoder for range reads (lmdb-js `keyEncoder`): keys are written as the
+ * bytes `summaryKey` made, and read back as just their version, straight from lmdb's key buffer
+ * (no per-entry key copy). The store keeps comparing keys as plain bytes.
+ */
+export const summaryKeyEncoder = {
+  writeKey: (key: Uint8Array, target: Uint8Array, start: number): number => {
+    target.set(key, start)
+    return start + key.length
+  },
+  readKey: (bytes: Uint8Array, _start: number, end: number): bigint => u64At(bytes, end - 8)
+}
+
+/** A big-endian u64 from plain bytes: one BigInt from an exact double when it is below 2^53. */
+export const u64At = (b: Uint8Array, at: number): bigint => {
+  const hi =
+    (b[at] as number) * 0x1000000 + ((b[at + 1] as number) << 16) + ((b[at + 2] as number) << 8) + (b[at + 3] as number)
+  const lo =
+    (b[at + 4] as number) * 0x1000000 +
+    ((b[at + 5] as number) << 16) +
+    ((b[at + 6] as number) << 8) +
+    (b[at + 7] as number)
+  return hi < 0x200000 ? BigInt(hi * 0x100000000 + lo) : (BigInt(hi) << 32n) | BigInt(lo)
+}
+
 export const bytesEqualPrefix = (a: Uint8Array, prefix: Uint8Array): boolean => {
   if (a.length < prefix.length) return false
   for (let i = 0; i < prefix.length; i++) if (a[i] !== prefix[i]) return false

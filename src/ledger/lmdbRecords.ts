@@ -5,7 +5,7 @@ import { readTransaction, writeTransaction } from "../domain/TransactionCodec.js
 import { readWriteSet, writeWriteSet } from "../domain/WriteSetCodec.js"
 import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
 import type { LedgerHead } from "./LedgerBackend.js"
-import { readU64be } from "./lmdbKeys.js"
+import { readU64be, u64At } from "./lmdbKeys.js"
 
 /**
  * Values of the LMDB store. Transactions, write sets and events are in their domain BCS form;
@@ -103,21 +103,23 @@ export const decodeSummary = (key: Uint8Array, value: Uint8Array): TransactionSu
   }
 }
 
+/** A summary record's value half; the key gives the sender and the version. */
+export interface SummaryValue {
+  readonly hash: Uint8Array
+  readonly replayProtector: ReplayProtector
+}
+
 /**
- * The same from lmdb's range entries, on the per-page hot path. The entries are small on-heap Buffers:
- * touching their `.buffer` (views, `plain()`) makes V8 materialise an ArrayBuffer per entry, which
- * cost more than the read itself, so the hash is copied out byte by byte and the sender, equal in
- * every entry of a per-sender scan, is the one array the caller passes.
+ * `encodeSummaryValue`'s bytes back, read in place: lmdb hands this decoder its shared read buffer
+ * (valid until the next read), so nothing but the hash copy and the record itself is allocated.
  */
-export const decodeSummaryEntry = (sender: Uint8Array, key: Buffer, value: Buffer): TransactionSummary => {
+export const decodeSummaryValue = (bytes: Uint8Array): SummaryValue => {
   const hash = new Uint8Array(32)
-  for (let i = 0; i < 32; i++) hash[i] = value[i] as number
-  const n = value.readBigUInt64BE(33)
+  for (let i = 0; i < 32; i++) hash[i] = bytes[i] as number
+  const n = u64At(bytes, 33)
   return {
-    sender,
-    version: key.readBigUInt64BE(32),
     hash,
-    replayProtector: value[32] === 0 ? { _tag: "Nonce", nonce: n } : { _tag: "SequenceNumber", sequenceNumber: n }
+    replayProtector: bytes[32] === 0 ? { _tag: "Nonce", nonce: n } : { _tag: "SequenceNumber", sequenceNumber: n }
   }
 }
 

@@ -1,5 +1,4 @@
 import * as Effect from "effect/Effect"
-import { toHex } from "../bcs/index.js"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type {
@@ -59,9 +58,6 @@ export interface LedgerHandle {
 
 /** The local-testing chain id, used when a ledger starts without genesis and without an option. */
 export const DEFAULT_CHAIN_ID = 4
-
-/** Summary pages kept for the current head (each at most the maximum page size of small records). */
-const MAX_CACHED_PAGES = 256
 
 export const makeLedgerService = (backend: LedgerBackend, options: LedgerServiceOptions = {}): LedgerHandle => {
   const window = options.pruneWindow === undefined ? undefined : BigInt(options.pruneWindow)
@@ -140,29 +136,6 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
       )
     )
 
-  // Pages read at the current head, reused while it stays (wallets poll the same page): a page is a
-  // pure function of the query and the head (the pruner only deletes below the head's window, which
-  // no scan reaches), and callers get a ReadonlyArray of immutable records. Cleared by every commit.
-  let pagesOf: LedgerHead | undefined
-  const pages = new Map<string, ReadonlyArray<TransactionSummary>>()
-  const cachedPage = (
-    h: LedgerHead,
-    id: string,
-    read: () => ReadonlyArray<TransactionSummary>
-  ): Effect.Effect<ReadonlyArray<TransactionSummary>, StorageError> => {
-    if (h !== pagesOf) {
-      pages.clear()
-      pagesOf = h
-    }
-    const hit = pages.get(id)
-    if (hit !== undefined) return Effect.succeed(hit)
-    return Effect.map(attempt(read), (page) => {
-      if (pages.size >= MAX_CACHED_PAGES) pages.delete(pages.keys().next().value as string)
-      pages.set(id, page)
-      return page
-    })
-  }
-
   const summariesBySender = (sender: AccountAddress, query: SummaryQuery) =>
     Effect.flatMap(head, (h): Effect.Effect<ReadonlyArray<TransactionSummary>, LedgerError> => {
       const { startVersion, endVersion, limit } = query
@@ -172,12 +145,11 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
         return Effect.fail(new VersionPruned({ version: endVersion }))
       if (!(limit > 0)) return Effect.succeed([])
       const top = endVersion !== undefined && endVersion < h.latestVersion ? endVersion : h.latestVersion
-      const id = `${toHex(sender)}/${startVersion}/${top}/${limit}`
       if (startVersion !== undefined)
         return startVersion > top
           ? Effect.succeed([])
-          : cachedPage(h, id, () => backend.summariesForward(sender, startVersion, top, limit))
-      return cachedPage(h, id, () => backend.summariesBackward(sender, h.oldestVersion, top, limit).slice().reverse())
+          : attempt(() => backend.summariesForward(sender, startVersion, top, limit))
+      return attempt(() => backend.summariesBackward(sender, h.oldestVersion, top, limit).slice().reverse())
     })
 
   const blockByHeight = (height: bigint) =>

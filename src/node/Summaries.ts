@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import { ApiErrors, type ApiError } from "../domain/ApiError.js"
+import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
 import { readLedgerInfo } from "./LedgerVersion.js"
@@ -32,7 +33,8 @@ export class Summaries extends Context.Service<Summaries, SummariesService>()("m
     Summaries,
     Effect.gen(function* () {
       const ledger = yield* Ledger
-      const { maxPageSize } = yield* NodeConfig
+      const { maxPageSize, summaryPageCache } = yield* NodeConfig
+      const cache = makePageCache(summaryPageCache)
 
       const page = (address: AccountAddress, query: SummaryRequest): Effect.Effect<WithLedger<SummaryPage>, ApiError> =>
         Effect.flatMap(readLedgerInfo(ledger), (info) => {
@@ -41,6 +43,9 @@ export class Summaries extends Context.Service<Summaries, SummariesService>()("m
             if (bound !== undefined && bound < info.oldestLedgerVersion)
               return Effect.fail(ApiErrors.versionPruned(bound, info))
           if (limit === 0) return Effect.succeed({ ledger: info, value: { summaries: [], cursor: undefined } })
+          const id = cache === undefined ? "" : pageId(address, query, limit, info.ledgerVersion)
+          const hit = cache?.get(info, id)
+          if (hit !== undefined) return Effect.succeed({ ledger: info, value: hit })
           return Effect.mapBoth(
             ledger.summariesBySender(address, {
               startVersion: query.startVersion,
@@ -59,7 +64,9 @@ export class Summaries extends Context.Service<Summaries, SummariesService>()("m
                   (query.endVersion === undefined || next <= query.endVersion)
                     ? next
                     : undefined
-                return { ledger: info, value: { summaries, cursor } }
+                const value = { summaries, cursor }
+                cache?.set(info, id, value)
+                return { ledger: info, value }
               }
             }
           )
@@ -68,6 +75,47 @@ export class Summaries extends Context.Service<Summaries, SummariesService>()("m
       return Summaries.of({ page })
     })
   )
+}
+
+/** The page's identity at one head: the end bound above the latest version reads as the latest. */
+const pageId = (address: AccountAddress, query: SummaryRequest, limit: number, latest: bigint): string => {
+  const end = query.endVersion === undefined || query.endVersion > latest ? latest : query.endVersion
+  return `${Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString("hex")}/${query.startVersion}/${end}/${limit}`
+}
+
+interface PageCache {
+  readonly get: (info: LedgerInfo, id: string) => SummaryPage | undefined
+  readonly set: (info: LedgerInfo, id: string, page: SummaryPage) => void
+}
+
+/**
+ * Pages read at the current head, reused while it stays (wallets poll the same page): a page is a
+ * pure function of the query and the head (the pruner only deletes below the head's window, which
+ * no scan reaches), and callers get immutable records. A new latest or oldest version clears it;
+ * at most `size` pages, the oldest dropped first; 0 = no cache.
+ */
+const makePageCache = (size: number): PageCache | undefined => {
+  if (!(size > 0)) return undefined
+  const pages = new Map<string, SummaryPage>()
+  let latest = -1n
+  let oldest = -1n
+  const sync = (info: LedgerInfo) => {
+    if (info.ledgerVersion === latest && info.oldestLedgerVersion === oldest) return
+    pages.clear()
+    latest = info.ledgerVersion
+    oldest = info.oldestLedgerVersion
+  }
+  return {
+    get: (info, id) => {
+      sync(info)
+      return pages.get(id)
+    },
+    set: (info, id, page) => {
+      sync(info)
+      if (pages.size >= size) pages.delete(pages.keys().next().value as string)
+      pages.set(id, page)
+    }
+  }
 }
 
 /** Absent = the maximum page size; above it = clamped; negative or fractional = treated as 0 / floored. */

@@ -22,7 +22,7 @@ const viaJsHex = () =>
 
 test("summaries page of 25", async ({ bench }) => {
   await bench.compare(
-    bench("summariesJson (one native hex conversion per page)", () => void summariesJson(page)),
+    bench("summariesJson (bytes written into one scratch buffer)", () => void summariesJson(page)),
     bench("through bcs/hex and addressToShortString", () => void viaJsHex()),
     bench("summariesBcs", () => void summariesBcs(page))
   )

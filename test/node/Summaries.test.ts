@@ -18,8 +18,25 @@ const BOB = addressFromNumber(0xb0b)
 const aliceAndBob = (count: number) =>
   commitAll(
     Array.from({ length: count }, (_, i) =>
-      block(1n, BigInt(i), [toCommit(userTransaction(ALICE, BigInt(i), 100n)), toCommit(userTransaction(BOB, BigInt(i), 100n))])
+      block(1n, BigInt(i), [
+        toCommit(userTransaction(ALICE, BigInt(i), 100n)),
+        toCommit(userTransaction(BOB, BigInt(i), 100n))
+      ])
     )
+  )
+
+type SummaryRequestOf = Parameters<Summaries["Service"]["page"]>[1]
+
+/** Blocks `first`..`first + count - 1` of the same shape as `aliceAndBob`'s. */
+const aliceAndBobFrom = (first: number, count: number) =>
+  commitAll(
+    Array.from({ length: count }, (_, k) => {
+      const i = first + k
+      return block(1n, BigInt(i), [
+        toCommit(userTransaction(ALICE, BigInt(i), 100n)),
+        toCommit(userTransaction(BOB, BigInt(i), 100n))
+      ])
+    })
   )
 
 const versionsOf = (page: { readonly summaries: ReadonlyArray<{ readonly version: bigint }> }) =>
@@ -52,7 +69,8 @@ describe("Summaries", () => {
         seen.push(...versionsOf(value))
         start = value.cursor
         pages++
-        if (value.cursor !== undefined) assert.strictEqual(value.cursor, value.summaries[value.summaries.length - 1]!.version + 1n)
+        if (value.cursor !== undefined)
+          assert.strictEqual(value.cursor, value.summaries[value.summaries.length - 1]!.version + 1n)
       }
       assert.strictEqual(seen.length, 30)
       assert.strictEqual(pages, 5) // 7 + 7 + 7 + 7 + 2: the last page is not full, so no cursor
@@ -68,7 +86,8 @@ describe("Summaries", () => {
         value.summaries.map((s) => s.replayProtector),
         [0n, 1n, 2n].map((n) => ({ _tag: "SequenceNumber" as const, sequenceNumber: n }))
       )
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("without bounds answers the most recent page, ascending; a too large limit is clamped", () =>
     Effect.gen(function* () {
@@ -86,7 +105,8 @@ describe("Summaries", () => {
       assert.isTrue(ledger.ledgerVersion >= everything[119]!)
       // Absent limit = the maximum page size.
       assert.strictEqual((yield* summaries.page(ALICE, {})).value.summaries.length, 100)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("honours both bounds, and the end bound alone", () =>
     Effect.gen(function* () {
@@ -107,7 +127,8 @@ describe("Summaries", () => {
       const second = yield* summaries.page(ALICE, { startVersion: first.value.cursor!, endVersion: all[8]!, limit: 3 })
       assert.deepStrictEqual(versionsOf(second.value), all.slice(6, 9))
       assert.isUndefined(second.value.cursor)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("answers [] for an unknown account and for limit 0", () =>
     Effect.gen(function* () {
@@ -117,7 +138,8 @@ describe("Summaries", () => {
       assert.deepStrictEqual(unknown.value, { summaries: [], cursor: undefined })
       const zero = yield* summaries.page(ALICE, { limit: 0 })
       assert.deepStrictEqual(zero.value, { summaries: [], cursor: undefined })
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("reports an orderless transaction's nonce", () =>
     Effect.gen(function* () {
@@ -127,7 +149,8 @@ describe("Summaries", () => {
         value.summaries.map((s) => s.replayProtector),
         [{ _tag: "Nonce", nonce: 42n }]
       )
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("is 410 version_pruned for a bound below the pruning window", () =>
     Effect.gen(function* () {
@@ -144,5 +167,42 @@ describe("Summaries", () => {
       const kept = yield* summaries.page(ALICE, { startVersion: ledger.oldestLedgerVersion })
       for (const s of kept.value.summaries) assert.isTrue(s.version >= ledger.oldestLedgerVersion)
       assert.isAbove(kept.value.summaries.length, 0)
-    }).pipe(Effect.provide(servicesLayer({ chainId: 4, pruneWindow: 20 }, makeNodeConfig({ maxPageSize: 100 })))))
+    }).pipe(Effect.provide(servicesLayer({ chainId: 4, pruneWindow: 20 }, makeNodeConfig({ maxPageSize: 100 }))))
+  )
+
+  // The page cache (NodeConfig.summaryPageCache, here small enough to evict) answers exactly what
+  // reading every page from the ledger answers, across commits that change the head.
+  it("answers the same pages with and without the page cache, across commits", async () => {
+    const bound = fc.option(fc.bigInt({ min: 0n, max: 80n }), { nil: undefined })
+    const query = fc.record({
+      startVersion: bound,
+      endVersion: bound,
+      limit: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined })
+    })
+    const run = (cacheSize: number, rounds: ReadonlyArray<ReadonlyArray<SummaryRequestOf>>) =>
+      Effect.runPromise(
+        Effect.gen(function* () {
+          const summaries = yield* Summaries
+          const answers: unknown[] = []
+          for (const [round, queries] of rounds.entries()) {
+            yield* aliceAndBobFrom(round * 4, 4)
+            // Each query twice: the second may come from the cache.
+            for (const q of [...queries, ...queries]) {
+              const page = yield* Effect.result(summaries.page(ALICE, q))
+              answers.push(page._tag === "Success" ? page.success.value : page.failure.code)
+            }
+          }
+          return answers
+        }).pipe(
+          Effect.provide(servicesLayer(undefined, makeNodeConfig({ maxPageSize: 10, summaryPageCache: cacheSize })))
+        )
+      )
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(query, { maxLength: 6 }), { minLength: 1, maxLength: 4 }), async (rounds) => {
+        const uncached = await run(0, rounds)
+        assert.deepStrictEqual(await run(3, rounds), uncached)
+      }),
+      { numRuns: 25 }
+    )
+  })
 })
