@@ -10,9 +10,9 @@ import { GasEstimator } from "./GasEstimator.js"
 import { makeNode } from "./makeNode.js"
 import { Modules } from "./Modules.js"
 import { Summaries } from "./Summaries.js"
-import { TransactionEncoder } from "./TransactionEncoder.js"
+import type { TransactionEncoder } from "./TransactionEncoder.js"
 import { TransactionEncoderLive } from "./encode/TransactionEncoderLive.js"
-import { Views } from "./Views.js"
+import type { Views } from "./Views.js"
 import { ViewsVmLayer } from "./view/ViewsVm.js"
 
 /** Every answer carries the ledger info it was computed against (for the ledger headers). */

@@ -1,4 +1,6 @@
+import { Result, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { EncodeSubmissionRequestJson as EncodeSubmissionRequestApiJson } from "../../src/http/groups/TransactionsGroup.js"
 import { expectGolden, record } from "./golden.js"
 import { startServer } from "./serverHarness.js"
 import { type Calls, makeTestNode } from "./TestNode.js"
@@ -306,6 +308,19 @@ describe("encode_submission", () => {
     expect((await j(r)).error_code).toBe("web_framework_error")
     const r2 = await post("/v1/transactions/encode_submission", "x", "application/x.aptos.view_function+bcs")
     expect(r2.status).toBe(415)
+  })
+  it("a body the fast shape check passes on (null optional field) gets the Api Schema's own error", async () => {
+    const withNull = { ...body, replay_protection_nonce: null }
+    const r = await post("/v1/transactions/encode_submission", JSON.stringify(withNull))
+    expect(r.status).toBe(400)
+    expectNoLedgerHeaders(r)
+    const decoded = Schema.decodeUnknownResult(EncodeSubmissionRequestApiJson)(withNull)
+    if (Result.isSuccess(decoded)) throw new Error("the Api Schema is expected to reject null")
+    expect(await j(r)).toEqual({
+      message: `parse request payload error: ${decoded.failure.message} (occurred while parsing "EncodeSubmissionRequest")`,
+      error_code: "web_framework_error",
+      vm_error_code: null
+    })
   })
 })
 

@@ -1,16 +1,16 @@
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import { toHex0x } from "../../bcs/index.js"
 import { type ApiError, ApiErrors } from "../../domain/ApiError.js"
 import { requestErrorToApiError } from "../../node/encode/EncodeError.js"
 import { parseEncodeSubmissionRequest } from "../../node/encode/EncodeSubmissionRequest.js"
+import { hasRequestShape } from "../../node/encode/requestShape.js"
 import { parseJsonBody } from "../Body.js"
 import { EncodeSubmissionRequestJson } from "../groups/TransactionsGroup.js"
 import { ViewRequestJson } from "../groups/ViewGroup.js"
 import { parseU64Query } from "../Params.js"
 import { gasEstimateJson, u64Bcs, viewBcs } from "../Render.js"
-import { bcsReply, JSON_TYPE, jsonReply } from "../Reply.js"
+import { asciiJsonReply, bcsReply, JSON_TYPE, jsonReply } from "../Reply.js"
 import type { HandlerEnv, RouteSpec } from "./HandlerTypes.js"
 
 export const VIEW_BCS_TYPES = ["application/x.service.view_function+bcs", "application/x.aptos.view_function+bcs"]
@@ -37,8 +37,15 @@ const jsonBody = (
   return Result.succeed(parsed.value)
 }
 
-const checkEncode = Schema.decodeResult(EncodeSubmissionRequestJson as Schema.Codec<unknown>)
+const decodeEncodeRequest = Schema.decodeResult(EncodeSubmissionRequestJson as Schema.Codec<unknown>)
+/** The usual, well-formed body skips the Schema (same answer, see `hasRequestShape`); the Schema words any error. */
+const checkEncode = (u: unknown): Result.Result<unknown, Schema.SchemaError> =>
+  hasRequestShape(u, false) ? Result.succeed(u) : decodeEncodeRequest(u)
 const checkView = Schema.decodeResult(ViewRequestJson as Schema.Codec<unknown>)
+
+/** The signing message as a JSON string: `"0x…"`, hex-encoded natively (ASCII, see `asciiJsonReply`). */
+const hexJson = (bytes: Uint8Array): string =>
+  `"0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}"`
 
 /**
  * `Accept: application/x-bcs` on encode_submission. The reference rejects it only after the body
@@ -61,7 +68,7 @@ export const postHandlers = (env: HandlerEnv) => {
       if (Result.isFailure(body)) return Effect.fail(body.failure)
       if (input.bcs) return Effect.fail(bcsEncodeRejection(body.success))
       return Effect.map(node.encodeSubmission(body.success), ({ ledger, value }) =>
-        jsonReply(`"${toHex0x(value)}"`, ledger)
+        asciiJsonReply(hexJson(value), ledger)
       )
     }
   }

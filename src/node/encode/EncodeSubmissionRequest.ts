@@ -11,6 +11,7 @@ import type { TypeTag } from "../../domain/TypeTag.js"
 import { parseTypeTag } from "../../domain/TypeTagString.js"
 import { addressFromJson, decimalIntegerFromJson, hexBytesFromJson } from "../../move/json/jsonToBcs.js"
 import { EncodeError } from "./EncodeError.js"
+import { hasRequestShape } from "./requestShape.js"
 
 const EntryFunctionPayloadJson = Schema.Struct({
   type: Schema.Literal("entry_function_payload"),
@@ -115,7 +116,18 @@ const verifyError = (message: string): never => {
 const field = <A>(name: string, r: Result.Result<A, { readonly message: string }>): A =>
   Result.isSuccess(r) ? r.success : parseError(`failed to parse "${name}": ${r.failure.message}`)
 
-const u64 = (name: string, s: string): bigint => field(name, decimalIntegerFromJson(s, "u64"))
+/** At most 19 decimal digits always fit a u64 (10^19 - 1 < 2^64 - 1): no range check or error path needed. */
+const isShortDecimal = (s: string): boolean => {
+  if (s.length === 0 || s.length > 19) return false
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 48 || c > 57) return false
+  }
+  return true
+}
+
+const u64 = (name: string, s: string): bigint =>
+  isShortDecimal(s) ? BigInt(s) : field(name, decimalIntegerFromJson(s, "u64"))
 const address = (name: string, s: string): AccountAddress => field(name, addressFromJson(s))
 
 /**
@@ -177,22 +189,35 @@ const decodeShape = Schema.decodeUnknownResult(EncodeSubmissionRequestJson)
  * body before calling `verify`.
  */
 export const parseEncodeSubmissionRequest = (body: unknown): Result.Result<EncodeSubmissionRequest, EncodeError> => {
-  const shape = decodeShape(body)
-  if (Result.isFailure(shape))
-    return Result.fail(new EncodeError("Parse", `parse request payload error: ${shape.failure.message}`))
-  const j = shape.success
+  let j: EncodeSubmissionRequestJson
+  // The usual, well-formed body skips the Schema (same answer, see requestShape); the Schema words any error.
+  if (hasRequestShape(body, true)) j = body as EncodeSubmissionRequestJson
+  else {
+    const shape = decodeShape(body)
+    if (Result.isFailure(shape))
+      return Result.fail(new EncodeError("Parse", `parse request payload error: ${shape.failure.message}`))
+    j = shape.success
+  }
   try {
-    const scalars = {
-      sender: address("sender", j.sender),
-      sequenceNumber: u64("sequence_number", j.sequence_number),
-      maxGasAmount: u64("max_gas_amount", j.max_gas_amount),
-      gasUnitPrice: u64("gas_unit_price", j.gas_unit_price),
-      expirationTimestampSecs: u64("expiration_timestamp_secs", j.expiration_timestamp_secs),
-      secondarySigners: j.secondary_signers?.map((s) => address("secondary_signers", s)) ?? undefined,
-      replayProtectionNonce:
-        j.replay_protection_nonce == null ? undefined : u64("replay_protection_nonce", j.replay_protection_nonce)
-    }
-    return Result.succeed({ ...scalars, payload: toPayload(j.payload) })
+    // In this order: the scalar fields parse before the payload is verified.
+    const sender = address("sender", j.sender)
+    const sequenceNumber = u64("sequence_number", j.sequence_number)
+    const maxGasAmount = u64("max_gas_amount", j.max_gas_amount)
+    const gasUnitPrice = u64("gas_unit_price", j.gas_unit_price)
+    const expirationTimestampSecs = u64("expiration_timestamp_secs", j.expiration_timestamp_secs)
+    const secondarySigners = j.secondary_signers?.map((s) => address("secondary_signers", s)) ?? undefined
+    const replayProtectionNonce =
+      j.replay_protection_nonce == null ? undefined : u64("replay_protection_nonce", j.replay_protection_nonce)
+    return Result.succeed({
+      sender,
+      sequenceNumber,
+      maxGasAmount,
+      gasUnitPrice,
+      expirationTimestampSecs,
+      secondarySigners,
+      replayProtectionNonce,
+      payload: toPayload(j.payload)
+    })
   } catch (e) {
     if (e instanceof Stop) return Result.fail(e.error)
     return Result.fail(new EncodeError("Parse", `parse request payload error: ${String(e)}`))

@@ -4,7 +4,7 @@ import * as Result from "effect/Result"
 import { ApiErrors } from "../../domain/ApiError.js"
 import { Ledger } from "../../ledger/Ledger.js"
 import type { CompiledModule } from "../../move/binary/CompiledModule.js"
-import { stateAtLedgerVersion } from "../LedgerVersion.js"
+import { cachedStateAtLedgerVersion } from "../LedgerVersion.js"
 import { LruCache } from "../LruCache.js"
 import { NodeConfig } from "../NodeConfig.js"
 import { TransactionEncoder } from "../TransactionEncoder.js"
@@ -29,17 +29,21 @@ export const TransactionEncoderLive = Layer.effect(
     const modules = new LruCache<string, CompiledModule | null>(config.moduleAbiCacheSize)
     const snapshot = makeSnapshotModules()
 
+    // The latest state is reopened only when the ledger head moves (a state at a version never changes).
+    const latestState = cachedStateAtLedgerVersion(ledger)
+
+    // Plain combinators rather than Effect.gen: this runs once per request and a generator costs more.
     const encodeSubmission = (body: unknown) =>
-      Effect.gen(function* () {
+      Effect.suspend(() => {
         const parsed = parseEncodeSubmissionRequest(body)
-        if (Result.isFailure(parsed)) return yield* Effect.fail(requestErrorToApiError(parsed.failure))
-        const { ledger: info, state } = yield* stateAtLedgerVersion(ledger, undefined)
-        const message = buildSigningMessage(parsed.success, stateModuleSource(state, modules, snapshot), info.chainId)
-        if (Result.isFailure(message))
-          return yield* Effect.fail(
-            ApiErrors.badRequest(`The given transaction is invalid: ${message.failure.message}`, info)
-          )
-        return { ledger: info, value: message.success }
+        if (Result.isFailure(parsed)) return Effect.fail(requestErrorToApiError(parsed.failure))
+        const request = parsed.success
+        return Effect.flatMap(latestState(undefined), ({ ledger: info, state }) => {
+          const message = buildSigningMessage(request, stateModuleSource(state, modules, snapshot), info.chainId)
+          return Result.isSuccess(message)
+            ? Effect.succeed({ ledger: info, value: message.success })
+            : Effect.fail(ApiErrors.badRequest(`The given transaction is invalid: ${message.failure.message}`, info))
+        })
       })
 
     return TransactionEncoder.of({ encodeSubmission })

@@ -36,17 +36,18 @@ const orStop = <A>(r: Result.Result<A, string>): A => (Result.isSuccess(r) ? r.s
 
 const entryFunction = (req: EntryFunctionRequest, modules: ModuleSource): EntryFunction => {
   const { address, module: moduleName, name } = req.function
-  const id = `${addressToShortString(address)}::${moduleName}::${name}`
+  // Only error messages name the function: built when one is needed.
+  const id = () => `${addressToShortString(address)}::${moduleName}::${name}`
   const module = modules(address, moduleName)
   if (module === undefined)
     return convertError(
       `Module ModuleId { address: ${addressToShortString(address)}, name: Identifier(${JSON.stringify(moduleName)}) } can't be found`
     )
   const handle = findEntryFunction(module, name)
-  if (handle === undefined) return convertError(`could not find entry function by ${id}`)
+  if (handle === undefined) return convertError(`could not find entry function by ${id()}`)
   if (handle.typeParameters.length !== req.typeArguments.length)
     convertError(
-      `expect ${handle.typeParameters.length} type arguments for entry function ${id}, but got ${req.typeArguments.length}`
+      `expect ${handle.typeParameters.length} type arguments for entry function ${id()}, but got ${req.typeArguments.length}`
     )
   const args = orStop(
     convertArguments(module, module.signatures[handle.parameters]!, req.typeArguments, req.arguments, modules)

@@ -73,6 +73,14 @@ export const parameterLayout = (
   return layout
 }
 
+/** The parameters that take an argument, per signature (a decoded module's signatures never change). */
+const nonSignerCache = new WeakMap<ReadonlyArray<SignatureToken>, ReadonlyArray<SignatureToken>>()
+const nonSignerParams = (params: ReadonlyArray<SignatureToken>): ReadonlyArray<SignatureToken> => {
+  let types = nonSignerCache.get(params)
+  if (types === undefined) nonSignerCache.set(params, (types = params.filter((p) => !isSignerParam(p))))
+  return types
+}
+
 /**
  * Converts `args` by the non-signer parameters in `params`; the error message is the reference's
  * (count mismatch, or "parse arguments[i] failed, expect <json type>, caused by error: …").
@@ -84,7 +92,7 @@ export const convertArguments = (
   args: ReadonlyArray<unknown>,
   modules: ModuleSource
 ): Result.Result<ReadonlyArray<Uint8Array>, string> => {
-  const types = params.filter((p) => !isSignerParam(p))
+  const types = nonSignerParams(params)
   if (types.length !== args.length)
     return Result.fail(
       `expected ${types.length} arguments [${types.map(jsonTypeName).join(", ")}], but got ${args.length} ([${args

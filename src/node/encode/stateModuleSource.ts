@@ -10,15 +10,50 @@ import { moduleKey } from "../stateKeys.js"
 /**
  * Modules already resolved at one state version. State at a version never changes, so within a
  * version a module is looked up once; a new version starts afresh (bounded, so it cannot grow).
+ * Kept by name, then by address bytes: a lookup compares 32 bytes instead of hex-encoding them.
  */
 export interface SnapshotModules {
   version: bigint | undefined
-  readonly byName: Map<string, CompiledModule | null>
+  size: number
+  readonly byName: Map<string, Array<SnapshotEntry>>
 }
 
-export const makeSnapshotModules = (): SnapshotModules => ({ version: undefined, byName: new Map() })
+interface SnapshotEntry {
+  readonly address: Uint8Array
+  readonly module: CompiledModule | null
+}
+
+export const makeSnapshotModules = (): SnapshotModules => ({ version: undefined, size: 0, byName: new Map() })
 
 const SNAPSHOT_MODULES_MAX = 1024
+/**
+ * Addresses remembered per module name: a lookup scans them, so a client naming one module at
+ * many addresses must not make every lookup long. Past this the store is read (still cached).
+ */
+const SNAPSHOT_ADDRESSES_PER_NAME = 16
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
+  if (a.length !== b.length) return false
+  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false
+  return true
+}
+
+const remembered = (snapshot: SnapshotModules, address: Uint8Array, name: string): SnapshotEntry | undefined => {
+  const entries = snapshot.byName.get(name)
+  if (entries === undefined) return undefined
+  for (const e of entries) if (sameBytes(e.address, address)) return e
+  return undefined
+}
+
+const remember = (snapshot: SnapshotModules, address: Uint8Array, name: string, module: CompiledModule | null) => {
+  const entries = snapshot.byName.get(name)
+  if (entries !== undefined && entries.length >= SNAPSHOT_ADDRESSES_PER_NAME) return
+  // A copy of the address: the caller's array is its own and could be reused.
+  const entry = { address: address.slice(), module }
+  if (entries === undefined) snapshot.byName.set(name, [entry])
+  else entries.push(entry)
+  snapshot.size++
+}
 
 /**
  * A `ModuleSource` over a state snapshot. Decoded modules are cached by address, name and the
@@ -29,30 +64,28 @@ const SNAPSHOT_MODULES_MAX = 1024
 export const stateModuleSource =
   (state: StateReader, cache: LruCache<string, CompiledModule | null>, snapshot?: SnapshotModules): ModuleSource =>
   (address, name) => {
-    const id = `${toHex(address)}::${name}`
-    if (snapshot !== undefined) {
-      if (snapshot.version !== state.version || snapshot.byName.size >= SNAPSHOT_MODULES_MAX) {
-        snapshot.version = state.version
-        snapshot.byName.clear()
-      }
-      const seen = snapshot.byName.get(id)
-      if (seen !== undefined) return seen ?? undefined
+    if (snapshot === undefined) return lookup(state, cache, address, name) ?? undefined
+    if (snapshot.version !== state.version || snapshot.size >= SNAPSHOT_MODULES_MAX) {
+      snapshot.version = state.version
+      snapshot.byName.clear()
+      snapshot.size = 0
     }
-    const module = lookup(state, cache, id, address, name)
-    snapshot?.byName.set(id, module)
+    const seen = remembered(snapshot, address, name)
+    if (seen !== undefined) return seen.module ?? undefined
+    const module = lookup(state, cache, address, name)
+    remember(snapshot, address, name, module)
     return module ?? undefined
   }
 
 const lookup = (
   state: StateReader,
   cache: LruCache<string, CompiledModule | null>,
-  id: string,
   address: Uint8Array,
   name: string
 ): CompiledModule | null => {
   const found = state.getVersioned(moduleKey(address, name))
   if (found === undefined) return null
-  const key = `${id}@${found.version}`
+  const key = `${toHex(address)}::${name}@${found.version}`
   const cached = cache.get(key)
   if (cached !== undefined) return cached
   const decoded = deserializeModule(found.value)

@@ -14,7 +14,11 @@ const rows = Result.getOrThrow(listGenesisModules(loadGenesisBytes("devnet")))
 const bytesOf = (name: string) => rows.find((r) => r.address === "0x1" && r.name === name)!.bytes
 
 /** A state reader over one module key whose stored bytes and write version the test controls. */
-const fakeState = (version: bigint, stored: { bytes: Uint8Array; writtenAt: bigint } | undefined, reads: { n: number }) => {
+const fakeState = (
+  version: bigint,
+  stored: { bytes: Uint8Array; writtenAt: bigint } | undefined,
+  reads: { n: number }
+) => {
   const key = moduleKey(ONE, "chain_id")
   const match = (k: Uint8Array) => k.length === key.length && k.every((b, i) => b === key[i])
   const state: StateReader = {
@@ -50,7 +54,11 @@ describe("stateModuleSource with a snapshot memo", () => {
     const cache = new LruCache<string, CompiledModule | null>(16)
     const snapshot = makeSnapshotModules()
     const reads = { n: 0 }
-    const before = stateModuleSource(fakeState(5n, { bytes: bytesOf("chain_id"), writtenAt: 0n }, reads), cache, snapshot)
+    const before = stateModuleSource(
+      fakeState(5n, { bytes: bytesOf("chain_id"), writtenAt: 0n }, reads),
+      cache,
+      snapshot
+    )
     const old = before(ONE, "chain_id")!
     // Same name, different bytes written at version 6 (a stand-in for an upgrade).
     const after = stateModuleSource(fakeState(6n, { bytes: bytesOf("guid"), writtenAt: 6n }, reads), cache, snapshot)
@@ -58,7 +66,25 @@ describe("stateModuleSource with a snapshot memo", () => {
     expect(upgraded).not.toBe(old)
     expect(upgraded.identifiers).toContain("guid")
     // Reading at the old version again (an older ledger_version) gets the old module back.
-    const again = stateModuleSource(fakeState(5n, { bytes: bytesOf("chain_id"), writtenAt: 0n }, reads), cache, snapshot)
+    const again = stateModuleSource(
+      fakeState(5n, { bytes: bytesOf("chain_id"), writtenAt: 0n }, reads),
+      cache,
+      snapshot
+    )
     expect(again(ONE, "chain_id")).toBe(old)
+  })
+  it("one module name at many addresses: each answered right, only the first 16 remembered", () => {
+    const cache = new LruCache<string, CompiledModule | null>(16)
+    const snapshot = makeSnapshotModules()
+    const reads = { n: 0 }
+    const source = stateModuleSource(
+      fakeState(5n, { bytes: bytesOf("chain_id"), writtenAt: 0n }, reads),
+      cache,
+      snapshot
+    )
+    const addresses = Array.from({ length: 20 }, (_, i) => addressFromNumber(i + 1))
+    for (let round = 0; round < 2; round++)
+      for (const a of addresses) expect(source(a, "chain_id") !== undefined).toBe(a[31] === 1)
+    expect(reads.n).toBe(16 + 2 * 4)
   })
 })
