@@ -16,6 +16,7 @@
 //   node scripts/bench-http.mjs [--double] [--duration 5s] [--rounds 3] [--connections 32]
 //     [--only gas,balance,module,summaries,view,encode] [--pin] [--no-build] [--blocks 40]
 //     [--per-block 25] [--genesis ../shared/genesis/devnet.blob] [--skip-load] [--skip-cold]
+//     [--node-config FILE]   (a movenode --config file for the measured node, e.g. the page cache off)
 //
 // Every child is stopped by its PID (SIGTERM, then SIGKILL after 5 s); every wait is bounded.
 import { execFileSync, spawn } from "node:child_process"
@@ -267,6 +268,9 @@ const status = (port, path) =>
  * The Node.js flags `npm start` runs the node with (the words between `node` and `dist/cli.js` in
  * package.json's start script), so the measured node is the one the README starts.
  */
+/** `--node-config FILE`: a movenode config file for the measured node (e.g. `{"node":{"summaryPageCache":0}}`). */
+const NODE_CONFIG = arg("node-config", undefined)
+
 const NODE_FLAGS = (() => {
   const start = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start
   const m = /\bnode\s+((?:--\S+\s+)*)dist\/cli\.js\b/.exec(start)
@@ -280,7 +284,8 @@ const NODE_FLAGS = (() => {
 const startNode = async (genesis, dataDir, port) => {
   const t0 = performance.now()
   const [cmd, ...args] = withPin([
-    process.execPath, ...NODE_FLAGS, join(root, "dist/cli.js"), "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet"
+    process.execPath, ...NODE_FLAGS, join(root, "dist/cli.js"), "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet",
+    ...(NODE_CONFIG === undefined ? [] : ["--config", resolve(NODE_CONFIG)])
   ])
   const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit"] })
   let exited = false
@@ -454,7 +459,7 @@ const mainReal = async () => {
       const list = endpoints(true, setup.sender).filter((e) => opts.only === undefined || opts.only.includes(e.name))
       const rows = loadRows(list, [barePort, bare.pid], [ourPort, node.child.pid], opts, dir)
       const after = memoryOf(node.child.pid)
-      console.log(`node flags (from npm start): ${NODE_FLAGS.join(" ") || "(none)"}`)
+      console.log(`node flags (from npm start): ${NODE_FLAGS.join(" ") || "(none)"}; config: ${NODE_CONFIG === undefined ? "(defaults)" : readFileSync(NODE_CONFIG, "utf8").trim()}; CPUs: ${cpus().length}`)
       console.log(`real node (LMDB, devnet genesis + ${setup.transactions} user txns); wrk -t1 -c${opts.connections} -d${opts.duration}, best of ${opts.rounds} interleaved rounds${pin ? ", wrk on CPU 0, servers on CPU 1" : ""}`)
       console.table(rows)
       console.log(`memory (MB, /proc/${node.child.pid}/status; target VmRSS < 150): after start ${JSON.stringify(before)}; after the load run ${JSON.stringify(after)}`)
