@@ -2,7 +2,7 @@ import type { ResourceLimits } from "node:worker_threads"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
-import type { ApiError } from "../../domain/ApiError.js"
+import { type ApiError, ApiErrors } from "../../domain/ApiError.js"
 import { Ledger } from "../../ledger/Ledger.js"
 import { MoveVm } from "../../move/vm/MoveVm.js"
 import { checkLedgerVersion, readLedgerInfo, stateAtLedgerVersion } from "../LedgerVersion.js"
@@ -88,7 +88,15 @@ export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
           return Effect.callback<WithLedger<ViewAnswer>, ApiError>((resume) => {
             const sent = pool.run(request, version, info.ledgerVersion, (r) =>
               resume(
-                r.ok ? Effect.succeed({ ledger: info, value: r.answer }) : Effect.fail(viewApiError(r.error, info))
+                Effect.flatMap(readLedgerInfo(ledger), (now) =>
+                  // Pruned while the worker read it (the window moved with a commit meanwhile):
+                  // what it read may be partly deleted, so the answer is the version's 410.
+                  now !== info && version < now.oldestLedgerVersion
+                    ? Effect.fail(ApiErrors.versionPruned(version, now))
+                    : r.ok
+                      ? Effect.succeed({ ledger: info, value: r.answer })
+                      : Effect.fail(viewApiError(r.error, info))
+                )
               )
             )
             // Not transferable to another thread (nested too deep to clone): answered here instead.

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Layer } from "effect"
+import { Effect, Exit, Fiber, Layer } from "effect"
 import fc from "fast-check"
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
 import type { ApiError } from "../../../src/domain/ApiError.js"
@@ -208,6 +208,42 @@ describe("views on worker threads", () => {
             viewFilter: { _tag: "Allowlist", functions: [{ address: ONE, module: "coin", functionName: "balance" }] }
           })
         )
+      )
+    )
+  )
+
+  it.effect("answer 410 when the window moves past the version while the worker reads it", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const views = yield* Views
+      for (let round = 0n; round < 3n; round++)
+        yield* ledger.commitBlock(
+          block(1n, round, [toCommit(userTransaction(addressFromNumber(0xa11ce), round, 100n))])
+        )
+      const at = (yield* ledger.ledgerInfo).ledgerVersion
+      // Workers started (this waits for them); then the view is sent, and the window moves on in
+      // the same turn of the event loop, before the worker's answer can be read.
+      assert.deepStrictEqual((yield* views.view(call("0x1::chain_id::get"), at)).value.json, [243])
+      const fiber = yield* Effect.forkChild(Effect.exit(views.view(call("0x1::chain_id::get"), at)))
+      yield* Effect.yieldNow
+      for (let round = 3n; round < 12n; round++)
+        yield* ledger.commitBlock(
+          block(1n, round, [toCommit(userTransaction(addressFromNumber(0xa11ce), round, 100n))])
+        )
+      const exit = yield* Fiber.join(fiber)
+      const e = summary(exit) as { status: number; code: string; version: bigint }
+      assert.strictEqual(e.status, 410)
+      assert.strictEqual(e.code, "version_pruned")
+      assert.isTrue(e.version > at)
+    }).pipe(
+      Effect.provide(
+        Layer.provideMerge(
+          ViewsWorkerLayer({ path: join(dir, "pruned"), workerUrl }),
+          Layer.merge(
+            LedgerLmdb.layer({ path: join(dir, "pruned"), genesis: devnetGenesis, sync: false, pruneWindow: 6 }),
+            nodeConfigLayer(makeNodeConfig())
+          )
+        ).pipe(Layer.orDie)
       )
     )
   )
