@@ -1,19 +1,19 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
-import { ApiError } from "../../domain/ApiError.js"
+import { type ApiError, ApiError as ApiErrorClass } from "../../domain/ApiError.js"
 import type { LedgerInfo } from "../../domain/LedgerInfo.js"
-import { MoveVm } from "../../move/vm/MoveVm.js"
 import { Ledger } from "../../ledger/Ledger.js"
+import { MoveVm } from "../../move/vm/MoveVm.js"
 import { stateAtLedgerVersion } from "../LedgerVersion.js"
-import type { ViewRequest } from "../Node.js"
-import { NodeConfig } from "../NodeConfig.js"
+import type { ViewAnswer, ViewRequest, WithLedger } from "../Node.js"
+import { NodeConfig, type NodeConfigShape } from "../NodeConfig.js"
 import { Views } from "../Views.js"
-import { makeViewExecutor, type ViewError } from "./executeView.js"
+import { makeViewExecutor, type ViewError, type ViewLimits } from "./executeView.js"
 
 /** A view failure as the API error, with the ledger info the request was answered at. */
 export const viewApiError = (f: ViewError, ledger: LedgerInfo): ApiError =>
-  new ApiError({
+  new ApiErrorClass({
     status: f.status,
     code: f.code,
     message: f.message,
@@ -21,31 +21,40 @@ export const viewApiError = (f: ViewError, ledger: LedgerInfo): ApiError =>
     ledger: f.withoutLedger === true ? undefined : ledger
   })
 
+/** The limits every view runs under, from the node configuration. */
+export const viewLimitsOf = (config: NodeConfigShape): ViewLimits => ({
+  gasBudget: config.viewGasBudget,
+  deadlineMs: config.viewDeadlineMs,
+  filter: config.viewFilter
+})
+
 /**
- * `POST /view` over the Move VM (contract item 6), on the calling thread. One `MoveVm` (and so one
- * module cache) per layer; each call reads the state at the requested version, runs in a throw-away
- * session under `NodeConfig.viewGasBudget` and answers with BCS values, their JSON and the gas used.
- * Works over any `Ledger`; `ViewsWorkerLayer` runs the same executor on worker threads instead.
+ * Views on the calling thread: the `ledger_version` rules, then the executor over the state at the
+ * chosen version. One `MoveVm` (and so one module cache), created on the first view.
+ */
+export const inThreadViews = (ledger: Ledger["Service"], limits: ViewLimits) => {
+  let execute: ReturnType<typeof makeViewExecutor> | undefined
+  return (request: ViewRequest, ledgerVersion: bigint | undefined): Effect.Effect<WithLedger<ViewAnswer>, ApiError> =>
+    Effect.flatMap(stateAtLedgerVersion(ledger, ledgerVersion), ({ ledger: info, state, version }) => {
+      execute ??= makeViewExecutor(new MoveVm(), limits)
+      const answer = execute(request, state, version)
+      return Result.isSuccess(answer)
+        ? Effect.succeed({ ledger: info, value: answer.success })
+        : Effect.fail(viewApiError(answer.failure, info))
+    })
+}
+
+/**
+ * `POST /view` over the Move VM (contract item 6), on the calling thread. Each call reads the state
+ * at the requested version, runs in a throw-away session under `NodeConfig.viewGasBudget` and
+ * answers with BCS values, their JSON and the gas used. Works over any `Ledger`;
+ * `ViewsWorkerLayer` runs the same executor on worker threads instead.
  */
 export const ViewsVmLayer = Layer.effect(
   Views,
   Effect.gen(function* () {
     const ledger = yield* Ledger
     const config = yield* NodeConfig
-    const execute = makeViewExecutor(new MoveVm(), {
-      gasBudget: config.viewGasBudget,
-      deadlineMs: config.viewDeadlineMs,
-      filter: config.viewFilter
-    })
-
-    const view = (request: ViewRequest, ledgerVersion: bigint | undefined) =>
-      Effect.flatMap(stateAtLedgerVersion(ledger, ledgerVersion), ({ ledger: info, state, version }) => {
-        const answer = execute(request, state, version)
-        return Result.isSuccess(answer)
-          ? Effect.succeed({ ledger: info, value: answer.success })
-          : Effect.fail(viewApiError(answer.failure, info))
-      })
-
-    return Views.of({ view })
+    return Views.of({ view: inThreadViews(ledger, viewLimitsOf(config)) })
   })
 )

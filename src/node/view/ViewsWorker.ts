@@ -1,16 +1,13 @@
 import type { ResourceLimits } from "node:worker_threads"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Result from "effect/Result"
 import { type ApiError, ApiErrors } from "../../domain/ApiError.js"
 import { Ledger } from "../../ledger/Ledger.js"
-import { MoveVm } from "../../move/vm/MoveVm.js"
-import { checkLedgerVersion, readLedgerInfo, stateAtLedgerVersion } from "../LedgerVersion.js"
+import { checkLedgerVersion, readLedgerInfo } from "../LedgerVersion.js"
 import type { ViewAnswer, ViewRequest, WithLedger } from "../Node.js"
 import { NodeConfig } from "../NodeConfig.js"
 import { Views } from "../Views.js"
-import { makeViewExecutor } from "./executeView.js"
-import { viewApiError } from "./ViewsVm.js"
+import { inThreadViews, viewApiError, viewLimitsOf } from "./ViewsVm.js"
 import { ViewWorkerPool } from "./ViewWorkerPool.js"
 
 export interface ViewsWorkerOptions {
@@ -45,17 +42,8 @@ export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
     Effect.gen(function* () {
       const ledger = yield* Ledger
       const config = yield* NodeConfig
-      const limits = { gasBudget: config.viewGasBudget, deadlineMs: config.viewDeadlineMs, filter: config.viewFilter }
-
-      let local: ReturnType<typeof makeViewExecutor> | undefined
-      const inThread = (request: ViewRequest, ledgerVersion: bigint | undefined) =>
-        Effect.flatMap(stateAtLedgerVersion(ledger, ledgerVersion), ({ ledger: info, state, version }) => {
-          local ??= makeViewExecutor(new MoveVm(), limits)
-          const answer = local(request, state, version)
-          return Result.isSuccess(answer)
-            ? Effect.succeed({ ledger: info, value: answer.success })
-            : Effect.fail(viewApiError(answer.failure, info))
-        })
+      const limits = viewLimitsOf(config)
+      const inThread = inThreadViews(ledger, limits)
       if (config.viewThreads === 0) return Views.of({ view: inThread })
 
       const pool = yield* Effect.acquireRelease(
@@ -64,7 +52,12 @@ export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
             new ViewWorkerPool({
               threads: config.viewThreads,
               workerUrl: options.workerUrl ?? new URL("./viewWorker.js", import.meta.url),
-              data: { path: options.path, ...limits },
+              data: {
+                path: options.path,
+                gasBudget: limits.gasBudget,
+                deadlineMs: limits.deadlineMs,
+                filter: limits.filter
+              },
               maxInFlight: options.maxInFlight ?? 1024,
               resourceLimits: options.resourceLimits ?? DEFAULT_VIEW_WORKER_LIMITS,
               log: options.log
