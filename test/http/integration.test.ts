@@ -1,48 +1,21 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runLayer } from "../../src/cli.js"
 import { readGitHash } from "../../src/gitHash.js"
-import { MovenodeServer } from "../../src/http/MovenodeServer.js"
-import { genesisPath } from "../support/genesis.js"
+import { type RunningNode, startRun } from "../conformance/harness.js"
 
 /**
  * The whole stack of `movenode run` (LMDB ledger with the devnet genesis, the node services, the
  * server) started in-process, read through the TypeScript SDK as an independent client.
  */
-const GENESIS = genesisPath("devnet")
-
 describe("movenode run over the devnet genesis", () => {
-  let dir: string
-  let scope: Scope.Closeable
+  let node: RunningNode
   let url: string
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "movenode-http-"))
-    scope = Effect.runSync(Scope.make())
-    const layer = runLayer({
-      genesis: GENESIS,
-      dataDir: dir,
-      listen: { host: "127.0.0.1", port: 0 },
-      metricsListen: undefined,
-      headerPrefix: "X-APTOS-",
-      pruneWindow: undefined,
-      maxBodyBytes: undefined,
-      gitHash: undefined,
-      quiet: true,
-      node: {},
-      viewWorkerUrl: new URL("../../dist/node/view/viewWorker.js", import.meta.url)
-    })
-    const context = await Effect.runPromise(Layer.buildWithScope(layer as Layer.Layer<MovenodeServer>, scope))
-    url = `http://127.0.0.1:${Context.get(context, MovenodeServer).address.port}/v1`
+    node = await startRun("devnet")
+    url = node.url
   })
-  afterAll(async () => {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    rmSync(dir, { recursive: true, force: true })
-  })
+  afterAll(() => node.close())
 
   const sdk = () => new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: url }))
 
