@@ -24,6 +24,8 @@ export interface ViewWorkerPoolOptions {
 interface Slot {
   worker: Worker | undefined
   ready: boolean
+  /** Settles when the current worker is ready (true) or has exited first (false). */
+  started: Promise<boolean>
   readonly jobs: Map<number, JobCallback>
 }
 
@@ -36,7 +38,7 @@ const failure = (status: 500 | 503, message: string): { ok: false; error: ViewEr
 })
 
 /**
- * A fixed set of view worker threads, started on first use. A job goes to the worker with the
+ * A fixed set of view worker threads, started by `warmUp` (or by the first job). A job goes to the worker with the
  * fewest jobs in flight; each job is answered exactly once: by its worker, or with a 500 when that
  * worker dies (an out-of-memory kill under `resourceLimits`, a crash), after which a fresh worker
  * takes its place on the next job. When workers keep dying before they are ready (a missing
@@ -54,6 +56,7 @@ export class ViewWorkerPool {
     this.slots = Array.from({ length: Math.max(1, options.threads) }, () => ({
       worker: undefined,
       ready: false,
+      started: Promise.resolve(false),
       jobs: new Map()
     }))
   }
@@ -69,21 +72,12 @@ export class ViewWorkerPool {
    */
   async warmUp(timeoutMs = 15_000): Promise<boolean> {
     const ready = this.slots.map((slot) => {
-      const worker = slot.worker ?? this.start(slot)
-      return new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), timeoutMs)
-        const onMessage = (m: unknown) => {
-          if (m !== WORKER_READY) return
-          clearTimeout(timer)
-          worker.off("message", onMessage)
-          resolve(true)
-        }
-        worker.on("message", onMessage)
-        worker.once("exit", () => {
-          clearTimeout(timer)
-          resolve(false)
-        })
+      if (slot.worker === undefined) this.start(slot)
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const timeout = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs)
       })
+      return Promise.race([slot.started, timeout]).finally(() => clearTimeout(timer))
     })
     const ok = (await Promise.all(ready)).every((r) => r)
     if (!ok) await this.close(0)
@@ -128,10 +122,15 @@ export class ViewWorkerPool {
     worker.unref()
     slot.worker = worker
     slot.ready = false
+    let settle: (ready: boolean) => void = () => {}
+    slot.started = new Promise<boolean>((resolve) => {
+      settle = resolve
+    })
     worker.on("message", (m: ViewJobResult | typeof WORKER_READY) => {
       if (m === WORKER_READY) {
         slot.ready = true
         this.failedStarts = 0
+        settle(true)
         return
       }
       const done = slot.jobs.get(m.id)
@@ -142,6 +141,7 @@ export class ViewWorkerPool {
     })
     worker.on("error", (e) => this.options.log?.(`view worker failed: ${e instanceof Error ? e.message : String(e)}`))
     worker.on("exit", (code) => {
+      settle(false)
       if (slot.worker !== worker) return
       slot.worker = undefined
       if (!slot.ready && !this.closed) this.failedStarts++
