@@ -10,7 +10,9 @@
 // ~25 MB: Effect, the node's caches). Run it under `node --trace-gc` and load it, for example:
 //
 //   node --trace-gc scripts/gc-promotion-repro.mjs --mode channel --keep-mb 20 --port 18081 &
-//   wrk -t1 -c32 -d4s -s view.lua http://127.0.0.1:18081/
+//   wrk -t1 -c32 -d4s http://127.0.0.1:18081/
+//
+// (any method; a POST body, such as the view bench's, is read and parsed as movenode would)
 //
 // and read the main isolate's `Scavenge A (B) -> C (D) MB` lines: a C that rises scavenge after
 // scavenge is surviving young garbage being promoted. Stops by itself after `--seconds` (default 60).
@@ -40,27 +42,24 @@ if (!isMainThread) {
     jobs.delete(m.id)
     done(m)
   }
-  let post
-  if (mode === "worker") {
-    const worker = new Worker(new URL(import.meta.url))
-    worker.unref()
-    worker.on("message", settle)
-    post = (body, done) => {
+  /** A round trip through `port` (a Worker or a MessagePort: both post and emit "message"). */
+  const sendOver = (port) => {
+    port.on("message", settle)
+    port.unref()
+    return (body, done) => {
       const id = next++
-      worker.postMessage({ id, body })
+      port.postMessage({ id, body })
       jobs.set(id, done)
     }
+  }
+  let post
+  if (mode === "worker") {
+    post = sendOver(new Worker(new URL(import.meta.url)))
   } else if (mode === "channel") {
     const { port1, port2 } = new MessageChannel()
     port2.on("message", (m) => port2.postMessage({ id: m.id, answer: ANSWER }))
-    port1.on("message", settle)
-    port1.unref()
     port2.unref()
-    post = (body, done) => {
-      const id = next++
-      port1.postMessage({ id, body })
-      jobs.set(id, done)
-    }
+    post = sendOver(port1)
   } else if (mode === "immediate") {
     post = (_body, done) => setImmediate(() => done({ answer: ANSWER }))
   } else if (mode === "sync") {
