@@ -3,6 +3,7 @@ import { setFlagsFromString } from "node:v8"
 /**
  * V8 settings for a long-running node, applied by `movenode run` before it serves (process-wide,
  * so view worker threads get them too); programs embedding the node may call it at start-up.
+ * Measurements behind each are in docs/benchmarks.md ("Memory").
  *
  * `--no-allocation-site-pretenuring`: V8 marks an allocation site "long-lived" when most of its
  * objects survive a scavenge (the module loading of the first views does exactly that) and from
@@ -10,8 +11,22 @@ import { setFlagsFromString } from "node:v8"
  * from those same sites but die within the request, so the old generation filled with garbage at
  * ~1 MB per scavenge, grew resident memory by ~10 MB/s under view load and needed mark-compacts.
  * Measured on coin::balance: old space flat instead of growing, scavenges 0.7–1.0 ms instead of
- * 1.5, the call ~20 % faster (docs/benchmarks.md, "Memory").
+ * 1.5, the call ~20 % faster.
+ *
+ * `--heap-growing-percent=25`: after a full collection V8 lets the old generation grow to up to
+ * 4 times what survived before collecting again. The event loop's live set is ~20 MB, and under
+ * view load incremental marking promotes in-flight requests into old space, so the heuristic let
+ * that garbage reach ~80 MB before a collection. 1.25 times the live set (V8 still adds its
+ * minimum step of a few MB) keeps the old generation near what is live.
+ *
+ * `--max-semi-space-size=0`: the young generation of the main thread is set on the command line
+ * (`--max-semi-space-size=8` in the `movenode` shebang and `npm start`: 16 MB instead of 32 MB of
+ * young space that every request touches). The command-line value would also override the young
+ * generation limit each view worker is started with (`DEFAULT_VIEW_WORKER_LIMITS`), so it is
+ * cleared here, after the main heap was sized and before any worker starts.
  */
 export const tuneV8ForServing = (): void => {
   setFlagsFromString("--no-allocation-site-pretenuring")
+  setFlagsFromString("--heap-growing-percent=25")
+  setFlagsFromString("--max-semi-space-size=0")
 }

@@ -65,13 +65,16 @@ export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
         ),
         (p) => Effect.promise(() => p.close())
       )
-      // Workers start in the background (cold start does not wait for them); views wait for the
-      // start only while it is under way.
-      let mode: "starting" | "workers" | "thread" = "starting"
-      const started = pool.warmUp().then((ok) => {
-        mode = ok ? "workers" : "thread"
-        if (!ok) options.log?.("view workers could not start: views run on the main thread")
-      })
+      // Workers start with the first view, not with the node: each costs ~25 MB resident and
+      // ~0.2 s of CPU at start, which a node that serves no views (most test suites, explorers)
+      // never needs. Views wait for the start only while it is under way.
+      let mode: "pending" | "workers" | "thread" = "pending"
+      let started: Promise<void> | undefined
+      const start = (): Promise<void> =>
+        (started ??= pool.warmUp().then((ok) => {
+          mode = ok ? "workers" : "thread"
+          if (!ok) options.log?.("view workers could not start: views run on the main thread")
+        }))
 
       const onWorkers = (request: ViewRequest, ledgerVersion: bigint | undefined) =>
         Effect.flatMap(readLedgerInfo(ledger), (info) => {
@@ -105,7 +108,7 @@ export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
           : mode === "thread"
             ? inThread(request, ledgerVersion)
             : Effect.flatMap(
-                Effect.promise(() => started),
+                Effect.promise(start),
                 () => view(request, ledgerVersion)
               )
       return Views.of({ view })

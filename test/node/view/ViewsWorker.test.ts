@@ -265,6 +265,28 @@ describe("views on worker threads", () => {
     })
   )
 
+  it.live("start no worker until the first view", () =>
+    Effect.gen(function* () {
+      // A worker script that cannot load: its start is observable through the log line the
+      // failed start writes, so "no line yet" means "no start attempted yet".
+      const lines: string[] = []
+      const missing = pathToFileURL(join(dir, "no-such-worker.js"))
+      const exit = yield* Effect.gen(function* () {
+        yield* Effect.sleep("300 millis")
+        const before = lines.length
+        const result = yield* outcome(call("0x1::chain_id::get"))
+        return { before, result }
+      }).pipe(
+        Effect.provide(
+          lmdbNode("lazy", ViewsWorkerLayer({ path: join(dir, "lazy"), workerUrl: missing, log: (l) => lines.push(l) }))
+        )
+      )
+      assert.strictEqual(exit.before, 0)
+      assert.deepStrictEqual((summary(exit.result) as { ok: unknown }).ok, [243])
+      assert.isTrue(lines.some((l) => l.includes("views run on the main thread")))
+    })
+  )
+
   it("answer a worker's in-flight views with 500 when it dies, and replace it", async () => {
     // A stand-in worker: ready at once, exits on the first job, so each replacement dies in turn.
     const script = join(dir, "dying-worker.mjs")
