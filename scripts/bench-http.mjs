@@ -6,7 +6,7 @@
 //
 // Default (real node): `npm run build`, then a setup step (scripts/bench-populate.mjs) imports the
 // devnet genesis into a fresh LMDB data dir and commits user transactions of one sender; then
-// `node dist/cli.js run` serves that dir. Also measured: cold start to the first 200 on `GET /v1`
+// the command `npm start` runs (the bundle dist/bin/movenode.js) serves that dir. Also measured: cold start to the first 200 on `GET /v1`
 // (fresh and existing data dir), resident memory after the load run, and devnet genesis import.
 //
 // `--double`: the HTTP layer alone over a fixed in-memory Node double (src/http compiled with tsc
@@ -264,27 +264,28 @@ const status = (port, path) =>
     req.once("error", () => ok(0))
   })
 
-/**
- * The Node.js flags `npm start` runs the node with (the words between `node` and `dist/cli.js` in
- * package.json's start script), so the measured node is the one the README starts.
- */
 /** `--node-config FILE`: a movenode config file for the measured node (e.g. `{"node":{"summaryPageCache":0}}`). */
 const NODE_CONFIG = arg("node-config", undefined)
 
-const NODE_FLAGS = (() => {
+/**
+ * The Node.js flags and the script `npm start` runs the node with (`node [FLAGS] SCRIPT run …` in
+ * package.json's start script), so the measured node is the one the README starts.
+ */
+const { NODE_FLAGS, NODE_SCRIPT } = (() => {
   const start = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start
-  const m = /\bnode\s+((?:--\S+\s+)*)dist\/cli\.js\b/.exec(start)
-  return m === null ? [] : m[1].trim().split(/\s+/).filter((w) => w !== "")
+  const m = /\bnode\s+((?:--\S+\s+)*)(\S+\.js)\s+run\b/.exec(start)
+  if (m === null) throw new Error(`cannot read the node command from the start script: ${start}`)
+  return { NODE_FLAGS: m[1].trim().split(/\s+/).filter((w) => w !== ""), NODE_SCRIPT: m[2] }
 })()
 
 /**
- * Spawns `node [NODE_FLAGS] dist/cli.js run` and polls `GET /v1` every 5 ms until it answers 200: the time from
- * spawn to that answer is the cold start. Bounded by READY_TIMEOUT_MS.
+ * Spawns `node [NODE_FLAGS] NODE_SCRIPT run` and polls `GET /v1` every 5 ms until it answers 200: the
+ * time from spawn to that answer is the cold start. Bounded by READY_TIMEOUT_MS.
  */
 const startNode = async (genesis, dataDir, port) => {
   const t0 = performance.now()
   const [cmd, ...args] = withPin([
-    process.execPath, ...NODE_FLAGS, join(root, "dist/cli.js"), "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet",
+    process.execPath, ...NODE_FLAGS, join(root, NODE_SCRIPT), "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet",
     ...(NODE_CONFIG === undefined ? [] : ["--config", resolve(NODE_CONFIG)])
   ])
   const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit"] })
@@ -459,7 +460,7 @@ const mainReal = async () => {
       const list = endpoints(true, setup.sender).filter((e) => opts.only === undefined || opts.only.includes(e.name))
       const rows = loadRows(list, [barePort, bare.pid], [ourPort, node.child.pid], opts, dir)
       const after = memoryOf(node.child.pid)
-      console.log(`node flags (from npm start): ${NODE_FLAGS.join(" ") || "(none)"}; config: ${NODE_CONFIG === undefined ? "(defaults)" : readFileSync(NODE_CONFIG, "utf8").trim()}; CPUs: ${cpus().length}`)
+      console.log(`node command (from npm start): node ${NODE_FLAGS.join(" ")}${NODE_FLAGS.length > 0 ? " " : ""}${NODE_SCRIPT}; config: ${NODE_CONFIG === undefined ? "(defaults)" : readFileSync(NODE_CONFIG, "utf8").trim()}; CPUs: ${cpus().length}`)
       console.log(`real node (LMDB, devnet genesis + ${setup.transactions} user txns); wrk -t1 -c${opts.connections} -d${opts.duration}, best of ${opts.rounds} interleaved rounds${pin ? ", wrk on CPU 0, servers on CPU 1" : ""}`)
       console.table(rows)
       console.log(`memory (MB, /proc/${node.child.pid}/status; target VmRSS < 150): after start ${JSON.stringify(before)}; after the load run ${JSON.stringify(after)}`)

@@ -13,6 +13,7 @@
  * hand (`parseCommand`, pure and tested) so every mistake gets a one-line message and exit code 2.
  */
 import { readFileSync, realpathSync } from "node:fs"
+import { dirname } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
@@ -29,7 +30,7 @@ import { Node } from "./node/Node.js"
 import { makeNodeConfig, nodeConfigLayer, validateNodeConfig } from "./node/NodeConfig.js"
 import { parseViewFilterJson } from "./node/view/ViewFilter.js"
 import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
-import { readGitHash } from "./gitHash.js"
+import { packageRootOf, readGitHash } from "./gitHash.js"
 import { tuneV8ForServing } from "./tuneV8.js"
 
 export interface RunOptions {
@@ -200,6 +201,12 @@ export const parseCommand = (
 
 const readBytes = (path: string): Uint8Array => new Uint8Array(readFileSync(path))
 
+/** The commit of the checkout this command runs from (undefined in an npm install). */
+const gitHashOfThisCheckout = (): string | undefined => {
+  const root = packageRootOf(dirname(fileURLToPath(import.meta.url)), "movenode")
+  return root === undefined ? undefined : readGitHash(root)
+}
+
 /** The layers of `movenode run`: LMDB ledger → node → HTTP server. */
 export const runLayer = (options: RunOptions) => {
   let nodeSection = options.node
@@ -216,7 +223,7 @@ export const runLayer = (options: RunOptions) => {
     metricsListen: options.metricsListen,
     headerPrefix: options.headerPrefix,
     // The build's commit when running from a checkout (`npm start`), as the reference reports its own.
-    gitHash: options.gitHash ?? readGitHash(fileURLToPath(new URL("..", import.meta.url))),
+    gitHash: options.gitHash ?? gitHashOfThisCheckout(),
     log: options.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes })
   }

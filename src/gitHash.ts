@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 
 const HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/
 
@@ -29,4 +29,24 @@ export const readGitHash = (root: string): string | undefined => {
   } catch {
     return undefined
   }
+}
+
+/**
+ * The directory of the package that holds `fromDir` (the nearest one up whose package.json is
+ * named `name`), or undefined. The command runs from dist/ (tsc) or dist/bin/ (the bundle), so the
+ * checkout root is found by looking, not by a fixed number of `..`.
+ */
+export const packageRootOf = (fromDir: string, name: string, maxLevels = 4): string | undefined => {
+  let dir = fromDir
+  for (let i = 0; i <= maxLevels; i++) {
+    try {
+      if (JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))?.name === name) return dir
+    } catch {
+      // no (readable) package.json here: look one level up
+    }
+    const parent = dirname(dir)
+    if (parent === dir) return undefined
+    dir = parent
+  }
+  return undefined
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
-import { readGitHash } from "../src/gitHash.js"
+import { packageRootOf, readGitHash } from "../src/gitHash.js"
 
 const root = mkdtempSync(join(tmpdir(), "movenode-githash-"))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -44,5 +44,21 @@ describe("readGitHash", () => {
     assert.isUndefined(readGitHash(checkout("escape", { HEAD: "ref: refs/../../etc/passwd\n" })))
     assert.isUndefined(readGitHash(checkout("dangling", { HEAD: "ref: refs/heads/gone\n" })))
     assert.isUndefined(readGitHash(checkout("short", { HEAD: "ref: refs/heads/x\n", "refs/heads/x": "abc\n" })))
+  })
+})
+
+describe("packageRootOf", () => {
+  it("finds the nearest package.json with the name, from any depth below it", () => {
+    const pkg = join(root, "pkg")
+    mkdirSync(join(pkg, "dist", "bin"), { recursive: true })
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "movenode" }))
+    // A package.json of another name (or an unreadable one) on the way up is passed over.
+    writeFileSync(join(pkg, "dist", "package.json"), JSON.stringify({ name: "other" }))
+    writeFileSync(join(pkg, "dist", "bin", "package.json"), "{ not json")
+    assert.strictEqual(packageRootOf(join(pkg, "dist", "bin"), "movenode"), pkg)
+    assert.strictEqual(packageRootOf(join(pkg, "dist"), "movenode"), pkg)
+    assert.strictEqual(packageRootOf(pkg, "movenode"), pkg)
+    assert.isUndefined(packageRootOf(join(pkg, "dist", "bin"), "movenode", 1))
+    assert.isUndefined(packageRootOf(join(pkg, "dist", "bin"), "absent"))
   })
 })

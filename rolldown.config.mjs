@@ -1,0 +1,30 @@
+// The `movenode` command as a bundle (run by `npm run build` after tsc): dist/bin/movenode.js and
+// the view worker it starts, dist/bin/viewWorker.js, from tsc's output in dist/.
+//
+// Why a bundle for the command when the library is plain tsc output: a node loads ~460 ES modules,
+// and Effect's ship their full documentation as comments (Schema.js alone is 720 KB). V8 keeps
+// every module's source text in the heap of every thread that imports it, so the main thread held
+// ~9 MB of source strings and the view worker nearly as much, and both parsed all of it at start.
+// Bundled, tree-shaken and stripped of whitespace and comments the two entries are ~0.7 MB:
+// resident memory after start fell from 93 MB to 63 MB (docs/benchmarks.md, "Memory").
+//
+// Names are not mangled and code is not rewritten (`compress: false`), so stack traces in defect
+// logs stay readable; source maps point back into dist/ (and from there into src/).
+// `lmdb` stays external: it loads its native addon relative to its own package.
+export default {
+  input: {
+    movenode: "dist/cli.js",
+    // The name matters: ViewsWorker starts `./viewWorker.js` next to the module that spawns it.
+    viewWorker: "dist/node/view/viewWorker.js"
+  },
+  platform: "node",
+  external: [/^lmdb(\/|$)/, /^node:/],
+  output: {
+    dir: "dist/bin",
+    format: "esm",
+    entryFileNames: "[name].js",
+    chunkFileNames: "[name]-[hash].js",
+    minify: { compress: false, mangle: false },
+    sourcemap: true
+  }
+}
