@@ -61,6 +61,10 @@ export const parseIdentifierParam = (name: string, s: string): Result.Result<str
     ? Result.succeed(s)
     : Result.fail(pathError(name, "string(IdentifierWrapper)", `Invalid identifier '${s.slice(0, 300)}'`))
 
+/** `[A-Za-z0-9_:, &]`: what may appear between a struct tag's angle brackets besides brackets. */
+const isTypeArgumentChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 58) || c === 95 || c === 44 || c === 32 || c === 38
+
 /**
  * Checks the shape of a struct tag `ADDR::module::Name<T, …>` without building it: one pass over
  * the characters with an explicit depth counter. The node parses it fully; this only keeps
@@ -83,7 +87,7 @@ export const isStructTagText = (s: string): boolean => {
     } else if (c === ">") {
       if (--depth < 0) return false
       if (depth === 0 && i !== s.length - 1) return false
-    } else if (!/[A-Za-z0-9_:, &]/.test(c)) return false
+    } else if (!isTypeArgumentChar(s.charCodeAt(i))) return false
   }
   return depth === 0
 }

@@ -9,7 +9,8 @@ export type RouteId = {
   [K in GroupId]: `${K}.${HttpApiGroup.EndpointsWithIdentifier<ApiGroups, K>["identifier"]}`
 }[GroupId]
 
-type Segment = { readonly literal: string } | { readonly param: string }
+/** A literal segment has `literal`; a parameter has `param` (and `literal` undefined). One shape, so the router's check stays monomorphic. */
+type Segment = { readonly literal: string; readonly param: undefined } | { readonly literal: undefined; readonly param: string }
 
 export interface Route {
   readonly id: RouteId
@@ -23,7 +24,7 @@ const compile = (path: string): ReadonlyArray<Segment> =>
   path
     .split("/")
     .slice(1)
-    .map((s) => (s.startsWith(":") ? { param: s.slice(1) } : { literal: s }))
+    .map((s): Segment => (s.startsWith(":") ? { literal: undefined, param: s.slice(1) } : { literal: s, param: undefined }))
 
 /** The route table, read from the Api definition (so it cannot drift from the OpenAPI document). */
 export const apiRoutes: ReadonlyArray<Route> = (() => {
@@ -66,7 +67,7 @@ export const makeRouter = (routes: ReadonlyArray<Route>) => {
       let ok = true
       for (let i = 0; i < parts.length; i++) {
         const seg = route.segments[i]!
-        if ("literal" in seg) {
+        if (seg.literal !== undefined) {
           if (seg.literal !== parts[i]) {
             ok = false
             break
@@ -76,7 +77,7 @@ export const makeRouter = (routes: ReadonlyArray<Route>) => {
             ok = false
             break
           }
-          ;(params ??= {})[seg.param] = parts[i]!
+          ;(params ??= {})[seg.param!] = parts[i]!
         }
       }
       if (!ok) continue

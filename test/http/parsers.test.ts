@@ -61,6 +61,15 @@ describe("path parameters", () => {
       expect(Result.isFailure(p(bad)), bad).toBe(true)
     expect(isStructTagText("0x1::a::B<" + "x".repeat(5000) + ">")).toBe(false)
   })
+  it("struct tag text: type arguments admit exactly [A-Za-z0-9_:, &] besides brackets, for every UTF-16 unit", () => {
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c)
+      const expected = /[A-Za-z0-9_:, &<>]/.test(ch)
+      // `<>` and a lone `>` change the nesting; inside `<u8 x>` any allowed unit keeps the tag valid.
+      if (ch === "<" || ch === ">") continue
+      expect(isStructTagText(`0x1::m::S<u8${ch}>`), `U+${c.toString(16)}`).toBe(expected)
+    }
+  })
   it("malformed percent-encoding is a failure, not an exception", () => {
     expect(Result.isFailure(decodeSegment("x", "%E0%A4%A"))).toBe(true)
     expect(Result.getOrThrow(decodeSegment("x", "a%3Cb%3E"))).toBe("a<b>")

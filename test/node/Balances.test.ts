@@ -180,6 +180,27 @@ describe("Balances after committed writes", () => {
       assert.strictEqual((yield* balances.balance(ALICE, fa(MY_COIN_PAIRED), undefined)).value, 300n)
     }).pipe(Effect.provide(servicesLayer())))
 
+  it.effect("a repeated read answers its own version, across commits and back (the last balance is kept per version)", () =>
+    Effect.gen(function* () {
+      const balances = yield* Balances
+      const myCoin = coin("0xc0de::my_coin::MyCoin")
+      yield* commitWrites([coinStore(ALICE, MY_COIN, 500n)], 0n)
+      const first = yield* balances.balance(ALICE, myCoin, undefined)
+      assert.strictEqual(first.value, 500n)
+      assert.strictEqual((yield* balances.balance(ALICE, myCoin, undefined)).value, 500n)
+      yield* commitWrites([coinStore(ALICE, MY_COIN, 7n)], 1n)
+      const latest = yield* balances.balance(ALICE, myCoin, undefined)
+      assert.strictEqual(latest.value, 7n)
+      assert.isTrue(latest.ledger.ledgerVersion > first.ledger.ledgerVersion)
+      const v1 = first.ledger.ledgerVersion
+      assert.strictEqual((yield* balances.balance(ALICE, myCoin, v1)).value, 500n)
+      assert.strictEqual((yield* balances.balance(ALICE, myCoin, v1)).value, 500n)
+      assert.strictEqual((yield* balances.balance(ALICE, myCoin, undefined)).value, 7n)
+      assert.strictEqual((yield* balances.balance(ALICE, myCoin, 0n)).value, 0n)
+      // The same owner by another asset has its own entry.
+      assert.strictEqual((yield* balances.balance(ALICE, fa(MY_COIN_PAIRED), undefined)).value, 0n)
+    }).pipe(Effect.provide(servicesLayer())))
+
   it.effect("sums past 2^64 exactly (no number rounding anywhere)", () =>
     Effect.gen(function* () {
       yield* commitWrites([coinStore(ROOT, APTOS_COIN, U64_MAX)], 0n)
