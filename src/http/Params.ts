@@ -75,7 +75,8 @@ export const isStructTagText = (s: string): boolean => {
   const lt = s.indexOf("<")
   const head = lt < 0 ? s : s.slice(0, lt)
   const parts = head.trim().split("::")
-  if (parts.length !== 3 || addressOf(parts[0]!) === undefined || !isIdentifier(parts[1]!) || !isIdentifier(parts[2]!))
+  // The address is only checked for shape here (every HEX_ADDRESS text parses); the node parses it.
+  if (parts.length !== 3 || !HEX_ADDRESS.test(parts[0]!) || !isIdentifier(parts[1]!) || !isIdentifier(parts[2]!))
     return false
   if (lt < 0) return true
   if (!s.endsWith(">")) return false

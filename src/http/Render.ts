@@ -32,6 +32,32 @@ export const summariesBcs = (summaries: ReadonlyArray<TransactionSummary>): Uint
   return w.toBytes()
 }
 
+/**
+ * A page's bodies, made once per page: the node's page cache hands out the same summaries array
+ * for every hit at a head (wallets poll the same page), and a page never changes, so a hit is a
+ * lookup instead of a render. Weak keys: a page the node's cache dropped takes its bodies with it.
+ */
+const pageJson = new WeakMap<ReadonlyArray<TransactionSummary>, string>()
+const pageBcs = new WeakMap<ReadonlyArray<TransactionSummary>, Uint8Array>()
+
+export const summariesPageJson = (summaries: ReadonlyArray<TransactionSummary>): string => {
+  let body = pageJson.get(summaries)
+  if (body === undefined) {
+    body = summariesJson(summaries)
+    pageJson.set(summaries, body)
+  }
+  return body
+}
+
+export const summariesPageBcs = (summaries: ReadonlyArray<TransactionSummary>): Uint8Array => {
+  let body = pageBcs.get(summaries)
+  if (body === undefined) {
+    body = summariesBcs(summaries)
+    pageBcs.set(summaries, body)
+  }
+  return body
+}
+
 export const gasEstimateJson = (g: GasEstimate): string =>
   `{"deprioritized_gas_estimate":${g.low},"gas_estimate":${g.market},"prioritized_gas_estimate":${g.aggressive}}`
 

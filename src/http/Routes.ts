@@ -55,29 +55,34 @@ const MAX_PATH_LENGTH = 8192
 /** Matches `(method, path)` against the routes; params are the raw (still percent-encoded) segments. */
 export const makeRouter = (routes: ReadonlyArray<Route>) => {
   const maxSegments = Math.max(...routes.map((r) => r.segments.length))
+  // Routes by segment count: a path is only compared with the routes of its length.
+  const byLength: Array<Array<Route>> = Array.from({ length: maxSegments + 1 }, () => [])
+  for (const r of routes) byLength[r.segments.length]!.push(r)
   return (method: string, pathname: string): RouteMatch => {
     if (pathname.length > MAX_PATH_LENGTH || pathname.charCodeAt(0) !== 47) return NOT_FOUND
     if (pathname.length > 1 && pathname.endsWith("/")) pathname = pathname.slice(0, -1)
-    const parts = pathname.split("/", maxSegments + 2).slice(1)
-    if (parts.length > maxSegments) return NOT_FOUND
+    // parts[0] is the empty text before the leading "/": segment i is parts[i + 1].
+    const parts = pathname.split("/", maxSegments + 2)
+    const length = parts.length - 1
+    if (length > maxSegments) return NOT_FOUND
     let allow: Array<string> | undefined
-    for (const route of routes) {
-      if (route.segments.length !== parts.length) continue
+    for (const route of byLength[length]!) {
       let params: Record<string, string> | undefined
       let ok = true
-      for (let i = 0; i < parts.length; i++) {
+      for (let i = 0; i < length; i++) {
         const seg = route.segments[i]!
+        const part = parts[i + 1]!
         if (seg.literal !== undefined) {
-          if (seg.literal !== parts[i]) {
+          if (seg.literal !== part) {
             ok = false
             break
           }
         } else {
-          if (parts[i] === "") {
+          if (part === "") {
             ok = false
             break
           }
-          ;(params ??= {})[seg.param!] = parts[i]!
+          ;(params ??= {})[seg.param!] = part
         }
       }
       if (!ok) continue

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { summariesJson, summariesJsonBytes } from "../../src/http/Render.js"
+import { summariesBcs, summariesJson, summariesJsonBytes, summariesPageBcs, summariesPageJson } from "../../src/http/Render.js"
 import type { TransactionSummary } from "../../src/ledger/Ledger.js"
 
 // The byte-level page renderer against the API's shape built with JSON.stringify: short sender
@@ -96,5 +96,25 @@ describe("summariesJson", () => {
     expect(summariesJson(big)).toBe(expected(big))
     const small = big.slice(0, 2)
     expect(summariesJson(small)).toBe(expected(small))
+  })
+})
+
+describe("summariesPageJson / summariesPageBcs (bodies kept per page)", () => {
+  it("answer what the renderers answer, for the same page again and for an equal page", () => {
+    fc.assert(
+      fc.property(
+        address.chain((sender) => fc.array(summary(fc.constant(sender)), { maxLength: 30 })),
+        (page) => {
+          expect(summariesPageJson(page)).toBe(expected(page))
+          expect(summariesPageJson(page)).toBe(expected(page))
+          expect(summariesPageBcs(page)).toEqual(summariesBcs(page))
+          expect(summariesPageBcs(page)).toEqual(summariesBcs(page))
+          const copy = page.map((s) => ({ ...s }))
+          expect(summariesPageJson(copy)).toBe(expected(page))
+          expect(summariesPageBcs(copy)).toEqual(summariesBcs(page))
+        }
+      ),
+      { numRuns: 40 }
+    )
   })
 })

@@ -8,7 +8,7 @@ import {
   parseU16Query,
   parseU64Query
 } from "../Params.js"
-import { moduleJson, summariesBcs, summariesJson, u64Bcs } from "../Render.js"
+import { moduleJson, summariesPageBcs, summariesPageJson, u64Bcs } from "../Render.js"
 import { asciiJsonReply, bcsReply, jsonReply } from "../Reply.js"
 import type { HandlerEnv, RouteSpec } from "./HandlerTypes.js"
 
@@ -32,8 +32,8 @@ export const accountsHandlers = (env: HandlerEnv) => {
       return Effect.map(node.transactionSummaries(address.success, query), ({ ledger, value }) => {
         const extra = value.cursor === undefined ? undefined : [headers.names.cursor, value.cursor.toString()]
         return input.bcs
-          ? bcsReply(summariesBcs(value.summaries), ledger, extra)
-          : asciiJsonReply(summariesJson(value.summaries), ledger, extra)
+          ? bcsReply(summariesPageBcs(value.summaries), ledger, extra)
+          : asciiJsonReply(summariesPageJson(value.summaries), ledger, extra)
       })
     }
   }
