@@ -76,7 +76,23 @@ let moduleJsonCacheBytes = 0
 
 const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
 
+/**
+ * The body by answer object: the node keeps one answer per stored module version and hands it out
+ * again on every read, so after the first render a read costs one lookup, with neither the ABI text
+ * hashed nor the bytecode compared.
+ */
+const moduleJsonByAnswer = new WeakMap<ModuleAnswer, Uint8Array>()
+
 export const moduleJson = (m: ModuleAnswer): Uint8Array => {
+  let body = moduleJsonByAnswer.get(m)
+  if (body === undefined) {
+    body = moduleJsonByContent(m)
+    moduleJsonByAnswer.set(m, body)
+  }
+  return body
+}
+
+const moduleJsonByContent = (m: ModuleAnswer): Uint8Array => {
   const hit = moduleJsonCache.get(m.abiJson)
   if (hit?.bytecode.equals(m.bytecode)) return hit.body
   const body = Buffer.from(`{"bytecode":"0x${hex(m.bytecode)}","abi":${m.abiJson}}`, "utf8")

@@ -8,7 +8,7 @@ import { isValidIdentifier } from "../domain/Identifier.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { moduleAbiJsonOf } from "./moduleAbiJsonOf.js"
 import { LruCache } from "./LruCache.js"
-import { stateAtLedgerVersion } from "./LedgerVersion.js"
+import { cachedStateAtLedgerVersion } from "./LedgerVersion.js"
 import type { ModuleAnswer, WithLedger } from "./Node.js"
 import { NodeConfig } from "./NodeConfig.js"
 import { moduleKey } from "./stateKeys.js"
@@ -39,8 +39,19 @@ export class Modules extends Context.Service<Modules, ModulesService>()("movenod
       // The whole answer is kept per stored module version: a hit hands back the same object (the
       // same `abiJson` string, whose hash V8 keeps), so the HTTP layer's body cache hits cheaply.
       const answers = new LruCache<string, ModuleAnswer>(config.moduleAbiCacheSize)
-      // The state key of `address::name`, so a hit builds no BCS.
-      const keys = new LruCache<string, Uint8Array>(config.moduleAbiCacheSize)
+      /**
+       * Per `address::name`: its state key (so a hit builds no BCS) and the last answer with the
+       * ledger version it was read at. The state at a version never changes, so a request at that
+       * version again (nearly every request under load reads the same head) is answered from here
+       * without a store read; pruning is checked before this is consulted.
+       */
+      interface Entry {
+        readonly keyBytes: Uint8Array
+        version: bigint | undefined
+        answer: ModuleAnswer | undefined
+      }
+      const entries = new LruCache<string, Entry>(config.moduleAbiCacheSize)
+      const stateAt = cachedStateAtLedgerVersion(ledger)
 
       const module = (
         address: AccountAddress,
@@ -55,24 +66,36 @@ export class Modules extends Context.Service<Modules, ModulesService>()("movenod
               `failed to parse path \`module_name\`: invalid identifier ${JSON.stringify(name)}`
             )
           )
-        return Effect.flatMap(stateAtLedgerVersion(ledger, ledgerVersion), ({ ledger: info, version, state }) => {
+        return Effect.flatMap(stateAt(ledgerVersion), ({ ledger: info, version, state }) => {
           const id = `${toHex(address)}::${name}`
-          let keyBytes = keys.get(id)
-          if (keyBytes === undefined) {
-            keyBytes = moduleKey(address, name)
-            keys.set(id, keyBytes)
+          let entry = entries.get(id)
+          if (entry === undefined) {
+            entry = { keyBytes: moduleKey(address, name), version: undefined, answer: undefined }
+            entries.set(id, entry)
           }
+          if (entry.version === version) {
+            const known = entry.answer
+            return known === undefined
+              ? Effect.fail(ApiErrors.moduleNotFound(addressToShortString(address), name, version, info))
+              : Effect.succeed({ ledger: info, value: known })
+          }
+          const keyBytes = entry.keyBytes
           // The stored version first (no copy of the bytes): a hit needs nothing else.
           const storedVersion =
             state.versionOf !== undefined ? state.versionOf(keyBytes) : state.getVersioned(keyBytes)?.version
-          const cached = storedVersion === undefined ? undefined : answers.get(`${id}@${storedVersion}`)
-          if (cached !== undefined) return Effect.succeed({ ledger: info, value: cached })
-          const found = state.getVersioned(keyBytes)
-          if (found === undefined)
-            return Effect.fail(ApiErrors.moduleNotFound(addressToShortString(address), name, version, info))
-          const answer: ModuleAnswer = { bytecode: found.value, abiJson: moduleAbiJsonOf(found.value) }
-          answers.set(`${id}@${found.version}`, answer)
-          return Effect.succeed({ ledger: info, value: answer })
+          let answer = storedVersion === undefined ? undefined : answers.get(`${id}@${storedVersion}`)
+          if (answer === undefined) {
+            const found = state.getVersioned(keyBytes)
+            if (found !== undefined) {
+              answer = { bytecode: found.value, abiJson: moduleAbiJsonOf(found.value) }
+              answers.set(`${id}@${found.version}`, answer)
+            }
+          }
+          entry.version = version
+          entry.answer = answer
+          return answer === undefined
+            ? Effect.fail(ApiErrors.moduleNotFound(addressToShortString(address), name, version, info))
+            : Effect.succeed({ ledger: info, value: answer })
         })
       }
 

@@ -84,6 +84,27 @@ describe("Modules", () => {
       assert.strictEqual(yield* modules.cachedAbis, 3)
     }).pipe(Effect.provide(servicesLayer())))
 
+  it.effect("a repeated read answers its own version, across commits and back (found and not found alike)", () =>
+    Effect.gen(function* () {
+      const modules = yield* Modules
+      const guid = (yield* modules.module(ONE, "guid", undefined)).value
+      // Absent at genesis, twice (the second from the kept answer).
+      for (let i = 0; i < 2; i++) {
+        const error = yield* Effect.flip(modules.module(ONE, "late", undefined))
+        assert.strictEqual(error.code, "module_not_found")
+      }
+      yield* commitModule("late", guid.bytecode, 0n)
+      const found = yield* modules.module(ONE, "late", undefined)
+      assert.deepStrictEqual(found.value.bytecode, guid.bytecode)
+      assert.strictEqual((yield* modules.module(ONE, "late", undefined)).value, found.value)
+      // Back at genesis it is absent again, then present again at the head.
+      const atGenesis = yield* Effect.flip(modules.module(ONE, "late", 0n))
+      assert.strictEqual(atGenesis.code, "module_not_found")
+      assert.include(atGenesis.message, "Ledger version(0)")
+      assert.deepStrictEqual((yield* modules.module(ONE, "late", undefined)).value.bytecode, guid.bytecode)
+      assert.strictEqual((yield* Effect.flip(modules.module(ONE, "late", 0n))).code, "module_not_found")
+    }).pipe(Effect.provide(servicesLayer())))
+
   it.effect("answers abi null for stored bytes that are not a module", () =>
     Effect.gen(function* () {
       yield* commitModule("broken", Uint8Array.of(0xa1, 0x1c, 0xeb, 0x0b, 0xff), 0n)
