@@ -56,11 +56,22 @@ const toMs = (text) => {
 
 // ---- child roles (`--serve <role> <port> [build]`) ----------------------------------------------
 
+/**
+ * The bare server. `BARE_SPIN_US=<µs>` (for `--serve bare <port>` run by hand) adds that much
+ * synchronous work per request: how the CPU per request grows with the server's own work when wrk
+ * shares the machine (docs/benchmarks.md, "the cliff"). The bench itself never sets it.
+ */
 const serveBare = (port) => {
   const body = `{"deprioritized_gas_estimate":100,"gas_estimate":100,"prioritized_gas_estimate":150}`
   const headers = LEDGER_HEADERS.flat().concat("content-type", "application/json", "content-length", String(body.length))
+  const spinMs = Number(process.env.BARE_SPIN_US ?? 0) / 1000
+  const spin = () => {
+    const end = performance.now() + spinMs
+    while (performance.now() < end);
+  }
   createServer((req, res) => {
     const reply = () => {
+      if (spinMs > 0) spin()
       res.writeHead(200, headers)
       res.end(body)
     }
