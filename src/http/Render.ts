@@ -33,30 +33,25 @@ export const summariesBcs = (summaries: ReadonlyArray<TransactionSummary>): Uint
 }
 
 /**
- * A page's bodies, made once per page: the node's page cache hands out the same summaries array
- * for every hit at a head (wallets poll the same page), and a page never changes, so a hit is a
- * lookup instead of a render. Weak keys: a page the node's cache dropped takes its bodies with it.
+ * `render` kept per argument object, weakly: for bodies of objects the node hands out again,
+ * unchanged, on every hit (a cached summaries page, a cached module answer). After the first render
+ * a hit is one lookup; an object the node's cache dropped takes its body with it.
  */
-const pageJson = new WeakMap<ReadonlyArray<TransactionSummary>, string>()
-const pageBcs = new WeakMap<ReadonlyArray<TransactionSummary>, Uint8Array>()
-
-export const summariesPageJson = (summaries: ReadonlyArray<TransactionSummary>): string => {
-  let body = pageJson.get(summaries)
-  if (body === undefined) {
-    body = summariesJson(summaries)
-    pageJson.set(summaries, body)
+const keptPerObject = <K extends object, V>(render: (key: K) => V): ((key: K) => V) => {
+  const kept = new WeakMap<K, V>()
+  return (key) => {
+    let value = kept.get(key)
+    if (value === undefined) {
+      value = render(key)
+      kept.set(key, value)
+    }
+    return value
   }
-  return body
 }
 
-export const summariesPageBcs = (summaries: ReadonlyArray<TransactionSummary>): Uint8Array => {
-  let body = pageBcs.get(summaries)
-  if (body === undefined) {
-    body = summariesBcs(summaries)
-    pageBcs.set(summaries, body)
-  }
-  return body
-}
+/** A page's bodies, made once per page (wallets poll the same page; a page never changes). */
+export const summariesPageJson = keptPerObject(summariesJson)
+export const summariesPageBcs = keptPerObject(summariesBcs)
 
 export const gasEstimateJson = (g: GasEstimate): string =>
   `{"deprioritized_gas_estimate":${g.low},"gas_estimate":${g.market},"prioritized_gas_estimate":${g.aggressive}}`
@@ -67,7 +62,8 @@ export const u64Bcs = (v: bigint): Uint8Array => new BcsWriter(8).u64(v).toBytes
  * Module JSON as UTF-8 bytes, cached by content: the key is the ABI text (the node keeps one string
  * per stored module version, so the lookup hashes nothing twice) and a hit also needs byte-equal
  * bytecode, since an upgrade can keep the ABI. The body is a pure function of the two, so a hit is
- * always the right answer; the node hands out fresh answer objects, so identity cannot be the key.
+ * always the right answer. `moduleJson` looks an answer object up first; this catches what that
+ * misses: the same module as a new object (read again after the node's answer cache dropped it).
  * Bounded by total bytes (devnet's 190 framework modules take about 3 MB), oldest entry out first.
  */
 const MODULE_CACHE_BYTES = 8 * 1024 * 1024
@@ -75,22 +71,6 @@ const moduleJsonCache = new Map<string, { readonly bytecode: Buffer; readonly bo
 let moduleJsonCacheBytes = 0
 
 const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
-
-/**
- * The body by answer object: the node keeps one answer per stored module version and hands it out
- * again on every read, so after the first render a read costs one lookup, with neither the ABI text
- * hashed nor the bytecode compared.
- */
-const moduleJsonByAnswer = new WeakMap<ModuleAnswer, Uint8Array>()
-
-export const moduleJson = (m: ModuleAnswer): Uint8Array => {
-  let body = moduleJsonByAnswer.get(m)
-  if (body === undefined) {
-    body = moduleJsonByContent(m)
-    moduleJsonByAnswer.set(m, body)
-  }
-  return body
-}
 
 const moduleJsonByContent = (m: ModuleAnswer): Uint8Array => {
   const hit = moduleJsonCache.get(m.abiJson)
@@ -112,6 +92,12 @@ const moduleJsonByContent = (m: ModuleAnswer): Uint8Array => {
   moduleJsonCacheBytes += size
   return body
 }
+
+/**
+ * The node keeps one answer per stored module version and hands it out on every read, so after the
+ * first render a read is one lookup, with neither the ABI text hashed nor the bytecode compared.
+ */
+export const moduleJson = keptPerObject(moduleJsonByContent)
 
 /** View BCS: ULEB128(count) then each value's BCS bytes, not individually length-prefixed. */
 export const viewBcs = (values: ReadonlyArray<Uint8Array>): Uint8Array => {

@@ -82,7 +82,7 @@ export const makeRouter = (routes: ReadonlyArray<Route>) => {
             ok = false
             break
           }
-          ;(params ??= {})[seg.param!] = part
+          ;(params ??= {})[seg.param] = part
         }
       }
       if (!ok) continue

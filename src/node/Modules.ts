@@ -73,26 +73,23 @@ export class Modules extends Context.Service<Modules, ModulesService>()("movenod
             entry = { keyBytes: moduleKey(address, name), version: undefined, answer: undefined }
             entries.set(id, entry)
           }
-          if (entry.version === version) {
-            const known = entry.answer
-            return known === undefined
-              ? Effect.fail(ApiErrors.moduleNotFound(addressToShortString(address), name, version, info))
-              : Effect.succeed({ ledger: info, value: known })
-          }
-          const keyBytes = entry.keyBytes
-          // The stored version first (no copy of the bytes): a hit needs nothing else.
-          const storedVersion =
-            state.versionOf !== undefined ? state.versionOf(keyBytes) : state.getVersioned(keyBytes)?.version
-          let answer = storedVersion === undefined ? undefined : answers.get(`${id}@${storedVersion}`)
-          if (answer === undefined) {
-            const found = state.getVersioned(keyBytes)
-            if (found !== undefined) {
-              answer = { bytecode: found.value, abiJson: moduleAbiJsonOf(found.value) }
-              answers.set(`${id}@${found.version}`, answer)
+          if (entry.version !== version) {
+            const keyBytes = entry.keyBytes
+            // The stored version first (no copy of the bytes): a hit needs nothing else.
+            const storedVersion =
+              state.versionOf !== undefined ? state.versionOf(keyBytes) : state.getVersioned(keyBytes)?.version
+            let read = storedVersion === undefined ? undefined : answers.get(`${id}@${storedVersion}`)
+            if (read === undefined) {
+              const found = state.getVersioned(keyBytes)
+              if (found !== undefined) {
+                read = { bytecode: found.value, abiJson: moduleAbiJsonOf(found.value) }
+                answers.set(`${id}@${found.version}`, read)
+              }
             }
+            entry.version = version
+            entry.answer = read
           }
-          entry.version = version
-          entry.answer = answer
+          const answer = entry.answer
           return answer === undefined
             ? Effect.fail(ApiErrors.moduleNotFound(addressToShortString(address), name, version, info))
             : Effect.succeed({ ledger: info, value: answer })
