@@ -13,7 +13,7 @@ import {
 import { Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toHex0x } from "../../src/bcs/index.js"
-import { listGenesisModules } from "../../src/move/abi/cli.js"
+import { listGenesisModules, moduleAbiCommand } from "../../src/move/abi/cli.js"
 import { loadGenesisBytes } from "../support/genesis.js"
 import { type RunningNode, startRun } from "./harness.js"
 
@@ -22,6 +22,8 @@ const ROOT = "0xa550c18"
 /** The SDK's BCS argument encoder takes only the long form of non-special addresses (AIP-40). */
 const ROOT_LONG = `0x${"a550c18".padStart(64, "0")}`
 const APT = "0x1::aptos_coin::AptosCoin" as const
+/** The reference's `MoveStruct` keys in its order (aptos-core api/doc/spec.yaml). */
+const STRUCT_KEYS = ["name", "is_native", "is_event", "is_enum", "abilities", "generic_type_params", "fields", "variants"]
 
 let node: RunningNode
 let aptos: Aptos
@@ -66,9 +68,32 @@ describe("modules through the SDK", () => {
         is_enum: false,
         abilities: ["key"],
         generic_type_params: [],
-        fields: [{ name: "id", type: "u8" }]
+        fields: [{ name: "id", type: "u8" }],
+        variants: []
       }
     ])
+  })
+
+  for (const name of ["coin", "object", "option", "primary_fungible_store"])
+    it(`0x1::${name}: getAccountModule deep-equals the genesis bytes and \`movenode module abi\` of them`, async () => {
+      const m = await aptos.getAccountModule({ accountAddress: "0x1", moduleName: name })
+      const bytes = genesisModule(name)
+      expect(m).toEqual({ bytecode: toHex0x(bytes), abi: JSON.parse(Result.getOrThrow(moduleAbiCommand(bytes))) })
+      for (const s of m.abi?.structs ?? []) expect(Object.keys(s)).toEqual(STRUCT_KEYS)
+    })
+
+  it("0x1::option: the legacy struct form, as the reference's test_abi asserts", async () => {
+    const m = await aptos.getAccountModule({ accountAddress: "0x1", moduleName: "option" })
+    expect(m.abi?.structs[0]).toEqual({
+      name: "Option",
+      is_native: false,
+      is_event: false,
+      is_enum: false,
+      abilities: ["copy", "drop", "store"],
+      generic_type_params: [{ constraints: [] }],
+      fields: [{ name: "vec", type: "vector<T0>" }],
+      variants: []
+    })
   })
 
   it("0x1::coin: generic view functions and generic structs", async () => {

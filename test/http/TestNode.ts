@@ -21,7 +21,7 @@ export const LEDGER: LedgerInfo = {
 
 export const U64_MAX = 18446744073709551615n
 export const GUID_BYTES = new Uint8Array([0xa1, 0x1c, 0xeb, 0x0b, 7, 0, 0, 10])
-export const GUID_ABI = `{"address":"0x1","name":"guid","friends":["0x1::account"],"exposed_functions":[{"name":"create","visibility":"friend","is_entry":false,"is_view":false,"generic_type_params":[],"params":["address","&mut u64"],"return":["0x1::guid::GUID"]}],"structs":[{"name":"GUID","is_native":false,"is_event":false,"is_enum":false,"abilities":["drop","store"],"generic_type_params":[],"fields":[{"name":"id","type":"0x1::guid::ID"}]}]}`
+export const GUID_ABI = `{"address":"0x1","name":"guid","friends":["0x1::account"],"exposed_functions":[{"name":"create","visibility":"friend","is_entry":false,"is_view":false,"generic_type_params":[],"params":["address","&mut u64"],"return":["0x1::guid::GUID"]}],"structs":[{"name":"GUID","is_native":false,"is_event":false,"is_enum":false,"abilities":["drop","store"],"generic_type_params":[],"fields":[{"name":"id","type":"0x1::guid::ID"}],"variants":[]}]}`
 
 const ONE = addressFromNumber(1)
 

@@ -52,6 +52,13 @@ describe("OpenAPI document", () => {
     expect(balance.content["application/json"].schema).toEqual({ type: "integer", format: "uint64", minimum: 0 })
     expect(aptos.paths["/v1/accounts/{address}/transaction_summaries"].get.responses["200"].headers["X-APTOS-CURSOR"]).toBeDefined()
   })
+  it("requires all eight MoveStruct keys in the reference's order (variants: [] on plain structs)", () => {
+    const moveStruct = (doc as any).components.schemas.MoveStruct
+    const keys = ["name", "is_native", "is_event", "is_enum", "abilities", "generic_type_params", "fields", "variants"]
+    expect(Object.keys(moveStruct.properties)).toEqual(keys)
+    expect(moveStruct.required).toEqual(keys)
+    expect(moveStruct.properties.variants.type).toBe("array")
+  })
   it("is what /v1/spec.json serves", async () => {
     const server = await startServer(makeTestNode())
     try {

@@ -28,15 +28,20 @@ export const MoveFunctionJson = Schema.Struct({
   return: Schema.Array(Schema.String)
 }).annotate({ identifier: "MoveFunction" })
 
+export const MoveStructVariantJson = Schema.Struct({ name: Schema.String, fields: Schema.Array(Field) }).annotate({
+  identifier: "MoveStructVariant"
+})
+
+/** All eight keys on every struct, in the reference's order (`variants` is `[]` unless `is_enum`). */
 export const MoveStructJson = Schema.Struct({
   name: Schema.String,
   is_native: Schema.Boolean,
-  is_event: Schema.optional(Schema.Boolean),
-  is_enum: Schema.optional(Schema.Boolean),
+  is_event: Schema.Boolean,
+  is_enum: Schema.Boolean,
   abilities: Schema.Array(Schema.String),
   generic_type_params: Schema.Array(GenericTypeParam),
   fields: Schema.Array(Field),
-  variants: Schema.optional(Schema.Array(Schema.Struct({ name: Schema.String, fields: Schema.Array(Field) })))
+  variants: Schema.Array(MoveStructVariantJson)
 }).annotate({ identifier: "MoveStruct" })
 
 export const MoveModuleJson = Schema.Struct({

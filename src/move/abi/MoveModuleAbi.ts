@@ -38,8 +38,8 @@ export interface MoveStructAbi {
   readonly generic_type_params: ReadonlyArray<MoveGenericTypeParam>
   /** Empty for an enum (its fields live in `variants`). */
   readonly fields: ReadonlyArray<MoveStructFieldAbi>
-  /** Present only when `is_enum`. */
-  readonly variants?: ReadonlyArray<MoveStructVariantAbi>
+  /** On every struct: the enum's variants in declaration order, `[]` for plain and native structs. */
+  readonly variants: ReadonlyArray<MoveStructVariantAbi>
 }
 
 export interface MoveModuleAbi {

@@ -29,35 +29,53 @@ const functionAbi = (m: CompiledModule, meta: ModuleMetadata, def: FunctionDefin
   }
 }
 
-const structAbi = (m: CompiledModule, meta: ModuleMetadata, def: StructDefinition): MoveStructAbi => {
+/** Whether a module is `0x1::option` (the one struct the reference serves in a fixed form). */
+const isOptionModule = (m: CompiledModule): boolean => {
+  const self = m.moduleHandles[m.selfModuleHandleIndex]!
+  const address = m.addressIdentifiers[self.address]!
+  return m.identifiers[self.name] === "option" && address[31] === 1 && address.subarray(0, 31).every((b) => b === 0)
+}
+
+/**
+ * `0x1::option::Option` as the reference serves it whatever the framework compiled: its legacy
+ * struct form (`vec: vector<T0>`), even where the bytecode declares the enum `None | Some { e }`.
+ * Clients (the TypeScript SDK among them) read Option by its `vec` field.
+ */
+const legacyOptionFields: ReadonlyArray<MoveStructFieldAbi> = [{ name: "vec", type: "vector<T0>" }]
+
+const structAbi = (m: CompiledModule, meta: ModuleMetadata, def: StructDefinition, option: boolean): MoveStructAbi => {
   const h = m.structHandles[def.structHandle]!
   const name = m.identifiers[h.name]!
   const fi = def.fieldInformation
-  const base = {
+  const legacyOption = option && name === "Option"
+  const isEnum = fi._tag === "DeclaredVariants" && !legacyOption
+  // Key order is the reference's (MoveStruct in its OpenAPI spec): all eight keys on every struct.
+  return {
     name,
     is_native: fi._tag === "Native",
     is_event: isEventStruct(meta, name),
-    is_enum: fi._tag === "DeclaredVariants",
+    is_enum: isEnum,
     abilities: abilityNames(h.abilities),
     generic_type_params: h.typeParameters.map((p) => ({ constraints: abilityNames(p.constraints) })),
-    fields: fi._tag === "Declared" ? fi.fields.map((f) => fieldAbi(m, f)) : []
-  }
-  if (fi._tag !== "DeclaredVariants") return base
-  return {
-    ...base,
-    variants: fi.variants.map((v) => ({ name: m.identifiers[v.name]!, fields: v.fields.map((f) => fieldAbi(m, f)) }))
+    fields: legacyOption ? legacyOptionFields : fi._tag === "Declared" ? fi.fields.map((f) => fieldAbi(m, f)) : [],
+    variants:
+      isEnum && fi._tag === "DeclaredVariants"
+        ? fi.variants.map((v) => ({ name: m.identifiers[v.name]!, fields: v.fields.map((f) => fieldAbi(m, f)) }))
+        : []
   }
 }
 
 /**
- * The REST API's ABI of a module: every public, friend or entry function (private entry ones
- * included, since transactions can call them) and every struct, both in definition order; view and
+ * The REST API's ABI of a module: every public, friend, entry or view function (private entry and
+ * private view ones included, since transactions and views can call them; the reference's
+ * `test_abi` pins both) and every struct, both in definition order; view and
  * event flags from the module's Aptos metadata (undecodable metadata counts as none, as in the
  * reference). `meta` may be passed when the caller already decoded it.
  */
 export const moduleAbi = (m: CompiledModule, meta?: ModuleMetadata): MoveModuleAbi => {
   const md = meta ?? Result.getOrElse(decodeModuleMetadata(m), () => emptyMetadata)
   const self = m.moduleHandles[m.selfModuleHandleIndex]!
+  const option = isOptionModule(m)
   return {
     address: addressToShortString(m.addressIdentifiers[self.address]!),
     name: m.identifiers[self.name]!,
@@ -65,9 +83,15 @@ export const moduleAbi = (m: CompiledModule, meta?: ModuleMetadata): MoveModuleA
       (f) => `${addressToShortString(m.addressIdentifiers[f.address]!)}::${m.identifiers[f.name]}`
     ),
     exposed_functions: m.functionDefs
-      .filter((d) => d.isEntry || d.visibility === Visibility.Public || d.visibility === Visibility.Friend)
+      .filter(
+        (d) =>
+          d.isEntry ||
+          d.visibility === Visibility.Public ||
+          d.visibility === Visibility.Friend ||
+          isViewFunction(md, m.identifiers[m.functionHandles[d.function]!.name]!)
+      )
       .map((d) => functionAbi(m, md, d)),
-    structs: m.structDefs.map((d) => structAbi(m, md, d))
+    structs: m.structDefs.map((d) => structAbi(m, md, d, option))
   }
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { fromHex } from "../../../src/bcs/index.js"
 import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
 import { moduleAbi, moduleAbiJson } from "../../../src/move/abi/moduleAbi.js"
-import type { MoveModuleAbi } from "../../../src/move/abi/MoveModuleAbi.js"
+import type { MoveModuleAbi, MoveStructAbi } from "../../../src/move/abi/MoveModuleAbi.js"
 import { deserializeModule } from "../../../src/move/binary/deserialize.js"
 import { loadGenesisBytes } from "../../support/genesis.js"
 
@@ -32,13 +32,58 @@ const compareFieldByField = (ours: unknown, theirs: unknown, path: string, extra
   }
 }
 
+const goldenDir = new URL("./goldens/", import.meta.url)
+
+/** A struct's ABI against its hand-written golden, as text: values and key order both count. */
+const expectStructGolden = (name: string, struct: MoveStructAbi) =>
+  expect(JSON.stringify(struct, null, 2) + "\n").toBe(readFileSync(new URL(`${name}.json`, goldenDir), "utf8"))
+
+const structOf = (abis: ReadonlyMap<string, MoveModuleAbi>, module: string, name: string): MoveStructAbi =>
+  abis.get(module)!.structs.find((s) => s.name === name)!
+
+/** The reference's `MoveStruct` keys, in its order (aptos-core api/doc/spec.yaml; all required). */
+const STRUCT_KEYS = ["name", "is_native", "is_event", "is_enum", "abilities", "generic_type_params", "fields", "variants"]
+
 describe("moduleAbi", () => {
+  it("gives a native struct no fields, no variants (golden)", () => {
+    const m = Result.getOrThrow(deserializeModule(fromHex(golden.bytecode)!))
+    // No genesis module declares a native struct: the guid module's GUID, made native.
+    const structDefs = m.structDefs.map((d, i) => (i === 0 ? { ...d, fieldInformation: { _tag: "Native" as const } } : d))
+    const native = moduleAbi({ ...m, structDefs }).structs[0]!
+    expectStructGolden("native_struct", native)
+  })
+
+  for (const name of ["devnet", "mainnet"] as const)
+    it(`gives every struct of every ${name} module all eight keys in the reference's order`, () => {
+      const rows = Result.getOrThrow(listGenesisModules(loadGenesisBytes(name)))
+      let structs = 0
+      for (const r of rows) {
+        const abi = JSON.parse(moduleAbiJson(Result.getOrThrow(deserializeModule(r.bytes)))) as MoveModuleAbi
+        for (const s of abi.structs) {
+          structs++
+          expect(Object.keys(s), `${r.address}::${r.name}::${s.name}`).toEqual(STRUCT_KEYS)
+          expect(Array.isArray(s.variants)).toBe(true)
+          if (!s.is_enum) expect(s.variants).toEqual([])
+          else expect(s.fields).toEqual([])
+          if (s.is_native) expect(s.fields).toEqual([])
+        }
+        const option = abi.structs.find((s) => r.address === "0x1" && r.name === "option" && s.name === "Option")
+        if (option !== undefined) expectStructGolden("option", option)
+      }
+      expect(structs).toBeGreaterThan(name === "devnet" ? 700 : 200)
+    })
+
   it("matches the reference golden for 0x1::guid field by field", () => {
     const m = Result.getOrThrow(deserializeModule(fromHex(golden.bytecode)!))
     const extra: string[] = []
     compareFieldByField(moduleAbi(m), golden.abi, "abi", extra)
-    // The golden predates enums; the modern field set adds only `is_enum` to each struct.
-    expect(extra).toEqual(["abi.structs[0].is_enum", "abi.structs[1].is_enum"])
+    // The golden predates enums; the modern field set adds only `is_enum` and `variants` to each struct.
+    expect(extra).toEqual([
+      "abi.structs[0].is_enum",
+      "abi.structs[0].variants",
+      "abi.structs[1].is_enum",
+      "abi.structs[1].variants"
+    ])
     expect(JSON.parse(moduleAbiJson(m))).toEqual(moduleAbi(m))
   })
 
@@ -80,28 +125,37 @@ describe("moduleAbi", () => {
       expect(fn("0x1::coin", "balance")?.return).toEqual(["u64"])
     })
 
-    it("includes private entry functions and omits private non-entry ones", () => {
+    it("includes private entry and private view functions and omits other private ones (test_abi)", () => {
       const all = [...abis.values()].flatMap((a) => a.exposed_functions)
       expect(all.some((f) => f.visibility === "private" && f.is_entry)).toBe(true)
-      expect(all.some((f) => f.visibility === "private" && !f.is_entry)).toBe(false)
+      expect(all.some((f) => f.visibility === "private" && f.is_view && !f.is_entry)).toBe(true)
+      expect(all.some((f) => f.visibility === "private" && !f.is_entry && !f.is_view)).toBe(false)
     })
 
-    it("shows Option as an enum with its variants, and empty fields", () => {
-      const option = abis.get("0x1::option")!.structs.find((s) => s.name === "Option")!
-      expect(option.is_enum).toBe(true)
-      expect(option.fields).toEqual([])
-      expect(option.variants).toEqual([
-        { name: "None", fields: [] },
-        { name: "Some", fields: [{ name: "e", type: "T0" }] }
-      ])
-      expect(option.generic_type_params).toEqual([{ constraints: [] }])
+    it("serves 0x1::option::Option in its legacy struct form although devnet compiles it as an enum", () => {
+      const r = Result.getOrThrow(listGenesisModules(loadGenesisBytes("devnet"))).find((x) => x.name === "option")!
+      const m = Result.getOrThrow(deserializeModule(r.bytes))
+      const def = m.structDefs.find((d) => m.identifiers[m.structHandles[d.structHandle]!.name] === "Option")!
+      expect(def.fieldInformation._tag).toBe("DeclaredVariants")
+      expectStructGolden("option", structOf(abis, "0x1::option", "Option"))
     })
 
-    it("gives non-enum structs no variants key and abilities in copy, drop, store, key order", () => {
-      const coinStore = abis.get("0x1::coin")!.structs.find((s) => s.name === "CoinStore")!
-      expect("variants" in coinStore).toBe(false)
+    it("keeps every other enum an enum: is_enum, empty fields, its variants", () => {
+      expectStructGolden("enum_struct", structOf(abis, "0x1::result", "Result"))
+      const enums = [...abis.values()].flatMap((a) => a.structs).filter((s) => s.is_enum)
+      expect(enums.length).toBeGreaterThan(50)
+      for (const e of enums) {
+        expect(e.fields).toEqual([])
+        expect(e.variants.length).toBeGreaterThan(0)
+      }
+    })
+
+    it("gives plain structs an empty variants list after their fields", () => {
+      expectStructGolden("plain_struct", structOf(abis, "0x1::guid", "GUID"))
+      const coinStore = structOf(abis, "0x1::coin", "CoinStore")
+      expect(coinStore.variants).toEqual([])
       expect(coinStore.abilities).toEqual(["key"])
-      const guid = abis.get("0x1::guid")!.structs.find((s) => s.name === "ID")!
+      const guid = structOf(abis, "0x1::guid", "ID")
       expect(guid.abilities).toEqual(["copy", "drop", "store"])
     })
 
