@@ -15,7 +15,7 @@
 //
 //   node scripts/bench-http.mjs [--double] [--duration 5s] [--rounds 3] [--connections 32]
 //     [--only gas,balance,module,summaries,view,encode] [--pin] [--no-build] [--blocks 40]
-//     [--per-block 25] [--genesis ../shared/genesis/devnet.blob] [--skip-load] [--skip-cold]
+//     [--per-block 25] [--genesis genesis/devnet.blob] [--skip-load] [--skip-cold]
 //     [--node-config FILE]   (a movenode --config file for the measured node, e.g. the page cache off)
 //
 // Every child is stopped by its PID (SIGTERM, then SIGKILL after 5 s); every wait is bounded.
@@ -415,7 +415,7 @@ const mainDouble = async () => {
 
 const mainReal = async () => {
   const opts = options()
-  const genesis = resolve(arg("genesis", join(root, "../shared/genesis/devnet.blob")))
+  const genesis = resolve(arg("genesis", join(root, "genesis/devnet.blob")))
   const blocks = arg("blocks", "40")
   const perBlock = arg("per-block", "25")
   if (!has("no-build")) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit", timeout: 300_000 })

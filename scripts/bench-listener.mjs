@@ -30,7 +30,7 @@ const urls =
         "/v1/accounts/0xa550c18/transaction_summaries?limit=25"
       ]
 const dir = mkdtempSync(join(tmpdir(), "movenode-bench-listener-"))
-const genesis = readFileSync(resolve(root, "../shared/genesis/devnet.blob"))
+const genesis = readFileSync(resolve(root, "genesis/devnet.blob"))
 const layer = Node.layer.pipe(Layer.provide(LedgerLmdb.layer({ path: dir, genesis })))
 
 const measure = (listener, url) =>

@@ -3,7 +3,7 @@
 // page from LMDB against rendering it. Populates a temporary data dir (bench-populate.mjs) over the
 // compiled tree, so run `npm run build` first.
 //
-//   node scripts/bench-summaries.mjs [--genesis ../shared/genesis/devnet.blob]
+//   node scripts/bench-summaries.mjs [--genesis genesis/devnet.blob]
 import { execFileSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -14,7 +14,7 @@ import { Effect } from "effect"
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const dist = (p) => pathToFileURL(join(root, "dist", p)).href
 const i = process.argv.indexOf("--genesis")
-const genesis = resolve(i < 0 ? join(root, "../shared/genesis/devnet.blob") : process.argv[i + 1])
+const genesis = resolve(i < 0 ? join(root, "genesis/devnet.blob") : process.argv[i + 1])
 const { LedgerLmdb } = await import(dist("ledger/index.js"))
 const { addressFromNumber } = await import(dist("domain/index.js"))
 const { summariesJson, summariesJsonBytes } = await import(dist("http/Render.js"))

@@ -2,7 +2,7 @@
 /**
  * The `movenode` command.
  *
- *   movenode run --genesis FILE [--data-dir DIR] [--listen ADDR:PORT] [--metrics-listen ADDR:PORT]
+ *   movenode run [--genesis FILE] [--data-dir DIR] [--listen ADDR:PORT] [--metrics-listen ADDR:PORT]
  *                [--header-prefix P] [--config FILE.json] [--prune-window N] [--quiet]
  *   movenode module abi FILE.mv
  *   movenode module list --genesis FILE
@@ -30,11 +30,13 @@ import { Node } from "./node/Node.js"
 import { makeNodeConfig, nodeConfigLayer, validateNodeConfig } from "./node/NodeConfig.js"
 import { parseViewFilterJson } from "./node/view/ViewFilter.js"
 import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
+import { devnetGenesisPath } from "./devnetGenesis.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
 import { tuneV8ForServing } from "./tuneV8.js"
 
 export interface RunOptions {
-  readonly genesis: string
+  /** The genesis blob's path; undefined: the shipped devnet genesis (`devnetGenesisPath()`). */
+  readonly genesis: string | undefined
   readonly dataDir: string
   readonly listen: ListenAddress
   readonly metricsListen: ListenAddress | undefined
@@ -59,12 +61,12 @@ export type Command =
   | { readonly _tag: "Help" }
 
 export const USAGE = `usage:
-  movenode run --genesis FILE [--data-dir DIR] [--listen ADDR:PORT] [--metrics-listen ADDR:PORT]
+  movenode run [--genesis FILE] [--data-dir DIR] [--listen ADDR:PORT] [--metrics-listen ADDR:PORT]
                [--header-prefix PREFIX] [--config FILE.json] [--prune-window N] [--quiet]
   movenode module abi FILE.mv
   movenode module list --genesis FILE
 
-defaults: --data-dir ./data, --listen 127.0.0.1:8080, --header-prefix X-SERVICE-, no metrics port.
+defaults: --genesis the shipped devnet genesis (genesis/devnet.blob), --data-dir ./data, --listen 127.0.0.1:8080, --header-prefix X-SERVICE-, no metrics port.
 The config file is JSON: {"genesis", "dataDir", "listen", "metricsListen", "headerPrefix",
 "pruneWindow", "maxBodyBytes", "gitHash", "quiet", "node": {"maxPageSize", "viewGasBudget", "viewThreads", "viewFilter", …}};
 flags override it.`
@@ -161,7 +163,6 @@ export const parseCommand = (
       config = parsed as Record<string, unknown>
     }
     const genesis = values.get("--genesis") ?? (yield* str(config, "genesis"))
-    if (genesis === undefined) return yield* Result.fail("movenode run: --genesis FILE is required")
     const listenText = values.get("--listen") ?? (yield* str(config, "listen")) ?? "127.0.0.1:8080"
     const metricsText = values.get("--metrics-listen") ?? (yield* str(config, "metricsListen"))
     const pruneText = values.get("--prune-window") ?? config.pruneWindow
@@ -229,7 +230,7 @@ export const runLayer = (options: RunOptions) => {
   }
   const ledger = LedgerLmdb.layer({
     path: options.dataDir,
-    genesis: readBytes(options.genesis),
+    genesis: readBytes(options.genesis ?? devnetGenesisPath()),
     pruneWindow: options.pruneWindow
   })
   // Views run on worker threads reading the same store (NodeConfig.viewThreads, 1 by default).

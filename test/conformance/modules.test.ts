@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Result } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
 import { toHex0x } from "../../src/bcs/index.js"
 import { main } from "../../src/cli.js"
 import { type GenesisModuleRow, listGenesisModules } from "../../src/move/abi/cli.js"
-import { type GenesisName, loadGenesisBytes } from "../support/genesis.js"
+import { ALL_GENESIS, describeWithGenesis, type GenesisName, loadGenesisBytes } from "../support/genesis.js"
 import { type RunningNode, startRun } from "./harness.js"
 
 /** `movenode module abi FILE` in-process: its stdout, parsed. */
@@ -37,8 +37,8 @@ const modulesOf = (name: GenesisName): ReadonlyArray<GenesisModuleRow> => {
   return rows.success
 }
 
-for (const blob of ["devnet", "mainnet"] as const) {
-  describe(`every module of the ${blob} genesis: endpoint = CLI`, () => {
+for (const blob of ALL_GENESIS) {
+  describeWithGenesis(blob, `every module of the ${blob} genesis: endpoint = CLI`, () => {
     let node: RunningNode
     let dir: string
     const rows = modulesOf(blob)

@@ -5,7 +5,7 @@ import { addressToShortString } from "../../src/domain/AccountAddress.js"
 import { writeWriteSetPayload } from "../../src/domain/ChangeSetCodec.js"
 import { decodeGenesisTransaction } from "../../src/domain/Genesis.js"
 import type { WriteSetPayload } from "../../src/domain/Transaction.js"
-import { type GenesisName, loadGenesisBytes } from "../support/genesis.js"
+import { type GenesisName, genesisNamesPresent, hasGenesis, loadGenesisBytes } from "../support/genesis.js"
 
 const decodeDirect = (name: GenesisName) => {
   const bytes = loadGenesisBytes(name)
@@ -56,7 +56,7 @@ describe("genesis decoding", () => {
     })
   })
 
-  it("decodes mainnet to the last byte with the documented counts", () => {
+  it.skipIf(!hasGenesis("mainnet"))("decodes mainnet to the last byte with the documented counts", () => {
     expect(counts("mainnet")).toEqual({
       entries: 1394,
       events: 1499,
@@ -72,7 +72,7 @@ describe("genesis decoding", () => {
   })
 
   it("re-encodes both blobs to identical bytes", () => {
-    for (const name of ["devnet", "mainnet"] as const) {
+    for (const name of genesisNamesPresent()) {
       const { bytes, payload } = decodeDirect(name)
       expect(Buffer.from(reencode(payload)).equals(Buffer.from(bytes))).toBe(true)
     }

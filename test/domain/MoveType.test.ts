@@ -12,7 +12,7 @@ import {
 } from "../../src/domain/TypeTagString.js"
 import { decodeGenesisTransaction } from "../../src/domain/Genesis.js"
 import type { StructTag, TypeTag } from "../../src/domain/TypeTag.js"
-import { loadGenesisBytes } from "../support/genesis.js"
+import { genesisNamesPresent, loadGenesisBytes } from "../support/genesis.js"
 import * as A from "./arbitraries.js"
 
 const ok = <A>(r: Result.Result<A, { message: string }>): A => {
@@ -124,7 +124,7 @@ describe("MoveType parser and printer", () => {
 
   it("prints and re-parses every struct and type tag in both genesis blobs", () => {
     let n = 0
-    for (const name of ["devnet", "mainnet"] as const) {
+    for (const name of genesisNamesPresent()) {
       const g = decodeGenesisTransaction(loadGenesisBytes(name))
       if (Result.isFailure(g) || g.success.payload._tag !== "Direct") throw new Error("decode failed")
       const tags: TypeTag[] = []

@@ -1,6 +1,6 @@
 /**
  * The `movenode` command as shipped: package.json's `bin` (the rolldown bundle built by
- * `npm run build`), started as a child process on the devnet genesis. The other tests run the
+ * `npm run build`), started as a child process on the genesis it ships (genesis/devnet.blob). The other tests run the
  * sources; this one proves the bundle starts, serves, runs a view on its bundled worker thread and
  * shuts down cleanly on SIGTERM.
  */
@@ -10,7 +10,6 @@ import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, describe, it } from "vitest"
-import { genesisPath } from "../support/genesis.js"
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { bin: { movenode: string } }
@@ -48,11 +47,11 @@ const exitOf = (child: ChildProcess, ms: number): Promise<number | null> =>
   })
 
 describe("the movenode command (bundle)", () => {
-  it("serves the devnet genesis, runs a view on its worker, and stops on SIGTERM", async () => {
+  it("serves the shipped devnet genesis (no --genesis), runs a view on its worker, and stops on SIGTERM", async () => {
     assert.isTrue(existsSync(bin), `${bin} is missing: run \`npm run build\` first`)
     const child = spawn(
       process.execPath,
-      [bin, "run", "--genesis", genesisPath("devnet"), "--data-dir", dataDir, "--listen", "127.0.0.1:0"],
+      [bin, "run", "--data-dir", dataDir, "--listen", "127.0.0.1:0"],
       { stdio: ["ignore", "pipe", "pipe"] }
     )
     let output = ""

@@ -1,13 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, type Scope } from "effect"
+import { Effect, Result, type Scope } from "effect"
 import { Bcs } from "../../src/bcs/index.js"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import type { ContractEvent } from "../../src/domain/ContractEvent.js"
+import { decodeGenesisTransaction } from "../../src/domain/Genesis.js"
 import { stateKeyCodec } from "../../src/domain/StateKeyCodec.js"
 import type { Transaction } from "../../src/domain/Transaction.js"
+import { transactionCodec } from "../../src/domain/TransactionCodec.js"
 import type { WriteSet } from "../../src/domain/WriteSet.js"
+import { chainIdStateKey } from "../../src/ledger/importGenesis.js"
 import type { TransactionToCommit } from "../../src/ledger/Ledger.js"
 import type { LedgerBackend } from "../../src/ledger/LedgerBackend.js"
 import { openLmdbBackend } from "../../src/ledger/LmdbBackend.js"
@@ -17,6 +20,27 @@ import { loadGenesisBytes } from "../support/genesis.js"
 
 export const genesisBlob = (network: "devnet" | "mainnet"): Uint8Array =>
   loadGenesisBytes(network)
+
+/**
+ * A second, different genesis that needs nothing beside the checkout: the devnet genesis with its
+ * chain id changed to `chainId` (the write set's `0x1::chain_id::ChainId`), re-encoded.
+ */
+export const devnetWithChainId = (chainId: number): Uint8Array => {
+  const decoded = Result.getOrThrow(decodeGenesisTransaction(genesisBlob("devnet")))
+  const payload = decoded.payload
+  if (payload._tag !== "Direct") throw new Error("devnet genesis: expected a direct write set")
+  let changed = 0
+  const entries = payload.changeSet.writeSet.entries.map((e) => {
+    if (Buffer.compare(e.keyBytes, chainIdStateKey) !== 0) return e
+    changed++
+    return { ...e, op: { ...e.op, data: new Uint8Array([chainId]) } }
+  })
+  if (changed !== 1) throw new Error(`devnet genesis: ${changed} chain id writes`)
+  return Bcs.encode(transactionCodec, {
+    ...decoded,
+    payload: { ...payload, changeSet: { ...payload.changeSet, writeSet: { entries } } }
+  })
+}
 
 /** BCS(StateKey) of a table item: small, valid, distinct per `n`. */
 export const keyOf = (n: number): Uint8Array =>

@@ -25,6 +25,7 @@ import {
   writeResource,
   writeResourceGroup
 } from "./fixtures.js"
+import { describeWithGenesis } from "../support/genesis.js"
 
 const U64_MAX = 18446744073709551615n
 const FA_APT = addressFromNumber(0xa)
@@ -139,11 +140,11 @@ describe("Balances at devnet genesis", () => {
     }).pipe(Effect.provide(servicesLayer())))
 })
 
-describe("Balances at mainnet genesis (coin stores only)", () => {
+describeWithGenesis("mainnet", "Balances at mainnet genesis (coin stores only)", () => {
   it.effect("every CoinStore<AptosCoin> is read back by the coin type; nothing by 0xa", () =>
     Effect.gen(function* () {
       const balances = yield* Balances
-      const genesis = decodeGenesisTransaction(mainnetGenesis)
+      const genesis = decodeGenesisTransaction(mainnetGenesis())
       if (!Result.isSuccess(genesis) || genesis.success._tag !== "GenesisTransaction") return assert.fail("genesis")
       const payload = genesis.success.payload
       if (payload._tag !== "Direct") return assert.fail("direct genesis expected")
@@ -159,7 +160,7 @@ describe("Balances at mainnet genesis (coin stores only)", () => {
         stores++
       }
       assert.strictEqual(stores, 424)
-    }).pipe(Effect.provide(servicesLayer({ genesis: mainnetGenesis }))))
+    }).pipe(Effect.provide(servicesLayer({ genesis: mainnetGenesis() }))))
 })
 
 describe("Balances after committed writes", () => {

@@ -16,9 +16,10 @@ import { defaultNodeConfig, type NodeConfigShape, nodeConfigLayer } from "../../
 import { Summaries } from "../../src/node/Summaries.js"
 import { loadGenesisBytes } from "../support/genesis.js"
 
-/** The devnet genesis blob (read, never copied into the repository). */
+/** The devnet genesis blob the package ships. */
 export const devnetGenesis: Uint8Array = loadGenesisBytes("devnet")
-export const mainnetGenesis: Uint8Array = loadGenesisBytes("mainnet")
+/** The 2022 mainnet genesis from ../shared (guard callers with `hasGenesis("mainnet")`). */
+export const mainnetGenesis = (): Uint8Array => loadGenesisBytes("mainnet")
 
 export const ONE = addressFromNumber(1)
 export const ROOT = addressFromNumber(0xa550c18)

@@ -1,18 +1,18 @@
 import { Result } from "effect"
-import { describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
 import { moduleAbi } from "../../../src/move/abi/moduleAbi.js"
 import type { CompiledModule } from "../../../src/move/binary/CompiledModule.js"
 import { deserializeModule } from "../../../src/move/binary/deserialize.js"
 import { serializeModule } from "../../../src/move/binary/serialize.js"
-import { loadGenesisBytes } from "../../support/genesis.js"
+import { ALL_GENESIS, describeEachGenesis, loadGenesisBytes } from "../../support/genesis.js"
 
 const expected = {
   devnet: { modules: 190, version: 10, functions: 2965, structs: 746, enums: 110, natives: 168, exposedViews: 212, events: 163 },
   mainnet: { modules: 70, version: 5, functions: 804, structs: 202, enums: 0, natives: 83, exposedViews: 0, events: 0 }
 } as const
 
-describe.each(["devnet", "mainnet"] as const)("%s genesis modules", (net) => {
+describeEachGenesis(ALL_GENESIS, "%s genesis modules", (net) => {
   const rows = Result.getOrThrow(listGenesisModules(loadGenesisBytes(net)))
   const modules: CompiledModule[] = rows.map((r) => Result.getOrThrow(deserializeModule(r.bytes)))
   const want = expected[net]

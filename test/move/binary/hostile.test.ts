@@ -5,9 +5,10 @@ import { moduleAbi } from "../../../src/move/abi/moduleAbi.js"
 import { BinaryError } from "../../../src/move/binary/BinaryError.js"
 import { deserializeModule, deserializeScript } from "../../../src/move/binary/deserialize.js"
 import { serializeModule, serializeScript } from "../../../src/move/binary/serialize.js"
+import { genesisNamesPresent } from "../../support/genesis.js"
 import { genesisModuleBytes } from "./support.js"
 
-const samples = [...genesisModuleBytes("devnet"), ...genesisModuleBytes("mainnet")]
+const samples = genesisNamesPresent().flatMap(genesisModuleBytes)
 
 /**
  * The property every input must satisfy: either a typed BinaryError, or a module that serializes,

@@ -2,12 +2,13 @@
  * Whole-framework static checks: the stack-type pass finds an integer kind for every arithmetic
  * instruction of every genesis function, and the native table covers the natives views need.
  */
-import { describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { Opcode } from "../../../src/move/binary/Opcode.js"
 import { inferKinds, UNKNOWN_KIND } from "../../../src/move/vm/inferKinds.js"
 import { MoveVm } from "../../../src/move/vm/MoveVm.js"
 import { frameworkNatives } from "../../../src/move/vm/natives/index.js"
 import { type GenesisState, genesisState } from "./genesisState.js"
+import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
 
 const ARITH = new Set<number>([
   Opcode.Add,
@@ -33,7 +34,7 @@ const loadAll = (state: GenesisState) => {
     })
 }
 
-describe.each(["devnet", "mainnet"] as const)("%s framework", (name) => {
+describeEachGenesis(ALL_GENESIS, "%s framework", (name) => {
   const modules = loadAll(genesisState(name))
 
   it("every arithmetic instruction gets its operand kind from the stack-type pass", () => {

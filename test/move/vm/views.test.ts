@@ -10,6 +10,7 @@ import type { StructTag, TypeTag } from "../../../src/domain/TypeTag.js"
 import { readStructTag } from "../../../src/domain/TypeTagCodec.js"
 import { type CallOutcome, MoveVm } from "../../../src/move/vm/MoveVm.js"
 import { genesisState } from "./genesisState.js"
+import { describeWithGenesis } from "../../support/genesis.js"
 import { runAllViews } from "./viewCoverage.js"
 
 const ONE = addressFromNumber(1)
@@ -215,7 +216,7 @@ describe("devnet genesis views", () => {
   })
 })
 
-describe("mainnet (2022, bytecode v5) genesis", () => {
+describeWithGenesis("mainnet", "mainnet (2022, bytecode v5) genesis", () => {
   const mainnet = genesisState("mainnet")
   const vm = new MoveVm()
   const call = (

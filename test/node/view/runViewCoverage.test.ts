@@ -13,6 +13,7 @@ import { K, substitute, type Type } from "../../../src/move/vm/Type.js"
 import { serializeValue } from "../../../src/move/vm/ValueBcs.js"
 import { describeFailure, runView } from "../../../src/node/view/runView.js"
 import { genesisState } from "../../move/vm/genesisState.js"
+import { describeWithGenesis } from "../../support/genesis.js"
 import { sampleTypeArgs, sampleValue } from "../../move/vm/viewCoverage.js"
 
 const ONE = addressFromNumber(1)
@@ -74,7 +75,7 @@ describe("runView over every devnet view", () => {
   })
 })
 
-describe("abort messages", () => {
+describeWithGenesis("mainnet", "abort messages", () => {
   it("renders the reference's example, ECOIN_STORE_NOT_PUBLISHED, from the 2022 framework's error map", () => {
     const mainnet = genesisState("mainnet")
     const vm2 = new MoveVm()
