@@ -10,13 +10,14 @@
  * - Genesis: `decodeGenesisTransaction`.
  * - Hashing and signing: `hashPrefix`, `transactionHash`, `signingMessage`,
  *   `multiAgentSigningMessage`, `feePayerSigningMessage`; derived object addresses.
- * - Text: `Identifier`, the MoveType parser/printer, `parseTypeTag`/`typeTagToString`,
+ * - Text: `Identifier`, `quoteString`/`boundedPrefix` (client input quoted in errors, bounded), the MoveType parser/printer, `parseTypeTag`/`typeTagToString`,
  *   `structTagEquals`; Schemas for the API's integers, addresses and hex bytes (`integers.ts`).
  * - Gas-estimate arithmetic (`gasEstimate.ts`), `replayProtectorOf`.
  */
 export * from "./AccountAddress.js"
 export * from "./ApiError.js"
 export * from "./BlockCodec.js"
+export * from "./boundedText.js"
 export * from "./ChangeSetCodec.js"
 export * from "./ContractEvent.js"
 export * from "./ContractEventCodec.js"

@@ -1,3 +1,4 @@
+import { quoteString } from "../../domain/boundedText.js"
 import type { BinaryCursor } from "./BinaryCursor.js"
 import { fail } from "./BinaryError.js"
 
@@ -15,7 +16,10 @@ export const readIdentifier = (c: BinaryCursor, maxSize: number): string => {
   const at = c.offset
   const size = c.uleb(maxSize, "identifier size")
   const raw = c.fixed(size)
-  const text = String.fromCharCode(...raw)
+  // Not `fromCharCode(...raw)`: legacy identifiers may be 65,535 bytes, too many call arguments.
+  let text = ""
+  for (let i = 0; i < raw.length; i += 4096)
+    text += String.fromCharCode.apply(null, raw.subarray(i, i + 4096) as unknown as number[])
   if (text === "<SELF>") return text
   const first = raw[0]
   let ok = size > 0 && (isAlpha(first!) || (first === UNDERSCORE && size > 1))
@@ -24,6 +28,6 @@ export const readIdentifier = (c: BinaryCursor, maxSize: number): string => {
     const b = raw[i]!
     ok = isAlpha(b) || isDigit(b) || b === UNDERSCORE || (dollar && b === DOLLAR)
   }
-  if (!ok) fail("Malformed", `invalid identifier ${JSON.stringify(text)}`, at)
+  if (!ok) fail("Malformed", `invalid identifier ${quoteString(text)}`, at)
   return text
 }

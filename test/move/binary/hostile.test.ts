@@ -2,8 +2,11 @@ import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { moduleAbi } from "../../../src/move/abi/moduleAbi.js"
+import { BinaryCursor } from "../../../src/move/binary/BinaryCursor.js"
 import { BinaryError } from "../../../src/move/binary/BinaryError.js"
 import { deserializeModule, deserializeScript } from "../../../src/move/binary/deserialize.js"
+import { LEGACY_IDENTIFIER_SIZE_MAX } from "../../../src/move/binary/limits.js"
+import { readIdentifier } from "../../../src/move/binary/readIdentifier.js"
 import { serializeModule, serializeScript } from "../../../src/move/binary/serialize.js"
 import { genesisNamesPresent } from "../../support/genesis.js"
 import { genesisModuleBytes } from "./support.js"
@@ -40,11 +43,15 @@ const sample = fc.integer({ min: 0, max: samples.length - 1 }).map((i) => sample
 describe("hostile input", () => {
   it("survives bit flips in real modules", () => {
     fc.assert(
-      fc.property(sample, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 7 })), { minLength: 1, maxLength: 8 }), (b, flips) => {
-        const bytes = b.slice()
-        for (const [pos, bit] of flips) bytes[pos % bytes.length]! ^= 1 << bit
-        holds(bytes)
-      }),
+      fc.property(
+        sample,
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 7 })), { minLength: 1, maxLength: 8 }),
+        (b, flips) => {
+          const bytes = b.slice()
+          for (const [pos, bit] of flips) bytes[pos % bytes.length]! ^= 1 << bit
+          holds(bytes)
+        }
+      ),
       { numRuns: 1500 }
     )
   })
@@ -77,7 +84,10 @@ describe("hostile input", () => {
   })
 
   it("survives pure garbage, with and without a valid header", () => {
-    const headers = [Uint8Array.of(0xa1, 0x1c, 0xeb, 0x0b, 0x0a, 0, 0, 0x0a), Uint8Array.of(0xa1, 0x1c, 0xeb, 0x0b, 5, 0, 0, 0)]
+    const headers = [
+      Uint8Array.of(0xa1, 0x1c, 0xeb, 0x0b, 0x0a, 0, 0, 0x0a),
+      Uint8Array.of(0xa1, 0x1c, 0xeb, 0x0b, 5, 0, 0, 0)
+    ]
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 0, max: 2 }), (garbage, h) => {
         const bytes = h === 2 ? garbage : new Uint8Array([...headers[h]!, ...garbage])
@@ -86,5 +96,24 @@ describe("hostile input", () => {
       }),
       { numRuns: 3000 }
     )
+  })
+})
+
+describe("readIdentifier on a 65,535-byte legacy identifier", () => {
+  it("reads it without spreading its bytes as call arguments, and quotes a bounded prefix when invalid", () => {
+    const n = 65_535
+    const bytes = new Uint8Array(3 + n).fill(0x61)
+    bytes.set([0xff, 0xff, 0x03]) // uleb128(65535)
+    expect(readIdentifier(new BinaryCursor(bytes, 0, bytes.length, 6), LEGACY_IDENTIFIER_SIZE_MAX)).toHaveLength(n)
+    bytes[bytes.length - 1] = 0x2d // "-": invalid
+    const e = (() => {
+      try {
+        readIdentifier(new BinaryCursor(bytes, 0, bytes.length, 6), LEGACY_IDENTIFIER_SIZE_MAX)
+      } catch (x) {
+        return x as { message: string }
+      }
+    })()
+    expect(e?.message).toContain("(65535 characters)")
+    expect(e!.message.length).toBeLessThan(400)
   })
 })

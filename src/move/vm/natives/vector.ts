@@ -56,7 +56,11 @@ export const vectorNatives: Record<string, NativeFunction> = {
     if (p + l > BigInt(src.length) || q > BigInt(dst.length)) outOfBounds()
     ctx.gas.charge(ctx.gas.params.nativePerByte * Number(l))
     const moved = src.splice(Number(p), Number(l))
-    dst.splice(Number(q), 0, ...moved)
+    // No `splice(q, 0, ...moved)`: spreading a vector's elements as call arguments overflows the JS
+    // stack at a few hundred thousand elements (a 497 KB vector<u8> argument did).
+    const tail = dst.splice(Number(q))
+    for (let k = 0; k < moved.length; k++) dst.push(moved[k])
+    for (let k = 0; k < tail.length; k++) dst.push(tail[k])
     return []
   }
 }
