@@ -1,0 +1,202 @@
+/**
+ * Block production: one block at a time (a semaphore serialises the mining loop and on-demand
+ * calls, as anvil's single `BlockProducer`). A block is made from the latest committed state:
+ *
+ *   metadata (epoch from the chain, next round, the validator as proposer, a timestamp from
+ *   `Clock` strictly after the chain's) → `executeBlock` (prologue, pool's best transactions,
+ *   block end) → `Ledger.commitBlock` (atomic) → mempool maintenance → `ChainEvents`.
+ *
+ * `BlockProducer.loop` is the mining loop for the configured `MiningMode`, a scoped background
+ * fiber (`Layer.effectDiscard` + `forkScoped`): it stops with its layer.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Semaphore from "effect/Semaphore"
+import { BcsWriter } from "../bcs/index.js"
+import { hashWithPrefix } from "../domain/hash.js"
+import type { BlockMetadata } from "../domain/Transaction.js"
+import { type BlockInfo, Ledger } from "../ledger/Ledger.js"
+import { ChainUnavailable } from "./ChainError.js"
+import { ChainEvents } from "./ChainEvents.js"
+import { ChainVm } from "./ChainVm.js"
+import { BlockExecutionFailure, executeBlock } from "./executeBlock.js"
+import { Mempool } from "./Mempool.js"
+import type { CommittedSender } from "./mempool/TxPool.js"
+import { MiningMode } from "./MiningMode.js"
+import { ConfigKeys, decodeConfiguration, decodeFirstValidator, decodeTimestamp } from "./onChainConfig.js"
+
+export interface BlockProducerConfigShape {
+  readonly mining: MiningMode
+  /** User transactions per block at most (the reference's quorum store pulls up to a few thousand). */
+  readonly maxBlockTransactions: number
+  /** Their BCS bytes per block at most. */
+  readonly maxBlockBytes: number
+}
+
+export const defaultBlockProducerConfig: BlockProducerConfigShape = {
+  mining: MiningMode.instant(),
+  maxBlockTransactions: 2000,
+  maxBlockBytes: 4 * 1024 * 1024
+}
+
+export const BlockProducerConfig = Context.Reference<BlockProducerConfigShape>("movenode/chain/BlockProducerConfig", {
+  defaultValue: () => defaultBlockProducerConfig
+})
+
+export interface BlockProducerService {
+  /** Makes one block now, with whatever is ready (maybe none): the library's "mine". */
+  readonly produce: Effect.Effect<BlockInfo, ChainUnavailable>
+  /** Makes one block if a transaction is ready; undefined otherwise. */
+  readonly produceIfReady: Effect.Effect<BlockInfo | undefined, ChainUnavailable>
+}
+
+/** The block id (`BlockMetadata.id`, the API's `block_hash`): a hash of where the block sits. */
+const blockIdOf = (epoch: bigint, round: bigint, timestampUsec: bigint, parentVersion: bigint): Uint8Array => {
+  const w = new BcsWriter(32)
+  w.u64(epoch)
+  w.u64(round)
+  w.u64(timestampUsec)
+  w.u64(parentVersion)
+  return hashWithPrefix("movenode::BlockId", w.toBytes())
+}
+
+const unavailable = (message: string) => new ChainUnavailable({ message })
+
+export class BlockProducer extends Context.Service<BlockProducer, BlockProducerService>()(
+  "movenode/chain/BlockProducer"
+) {
+  static readonly layer: Layer.Layer<BlockProducer, never, Ledger | ChainVm | Mempool | ChainEvents> = Layer.effect(
+    BlockProducer,
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const vm = yield* ChainVm
+      const mempool = yield* Mempool
+      const events = yield* ChainEvents
+      const config = yield* BlockProducerConfig
+      const permit = Semaphore.makeUnsafe(1)
+      // The (epoch, round) of the last block made; read from the ledger the first time.
+      let last: { epoch: bigint; round: bigint } | undefined
+
+      const lastRound = Effect.gen(function* () {
+        if (last !== undefined) return last
+        const info = yield* ledger.ledgerInfo
+        const block = yield* ledger.blockByHeight(info.blockHeight)
+        const first = yield* ledger.transactionByVersion(block.firstVersion)
+        const t = first.transaction
+        const m =
+          t._tag === "BlockMetadata" ? t.metadata : t._tag === "BlockMetadataExt" ? t.metadata.metadata : undefined
+        last = m === undefined ? { epoch: 0n, round: 0n } : { epoch: m.epoch, round: m.round }
+        return last
+      })
+
+      const make = (allowEmpty: boolean): Effect.Effect<BlockInfo | undefined, ChainUnavailable> =>
+        Effect.gen(function* () {
+          const candidates = mempool.best(config.maxBlockTransactions, config.maxBlockBytes)
+          if (!allowEmpty && candidates.length === 0) return undefined
+          const info = yield* ledger.ledgerInfo
+          const state = yield* ledger.stateAt(info.ledgerVersion)
+          const configuration = decodeConfiguration(state.get(ConfigKeys.configuration))
+          const validator = decodeFirstValidator(state.get(ConfigKeys.validatorSet))
+          const chainTime = decodeTimestamp(state.get(ConfigKeys.timestamp))
+          if (configuration === undefined || validator === undefined || chainTime === undefined)
+            return yield* unavailable(
+              "cannot make blocks: the chain has no readable reconfiguration::Configuration, active validator or timestamp"
+            )
+          const previous = yield* lastRound
+          const round = previous.epoch === configuration.epoch ? previous.round + 1n : 1n
+          const nowUsec = (yield* Clock.currentTimeNanos) / 1000n
+          const timestampUsec = nowUsec > chainTime ? nowUsec : chainTime + 1n
+          const metadata: BlockMetadata = {
+            id: blockIdOf(configuration.epoch, round, timestampUsec, info.ledgerVersion),
+            epoch: configuration.epoch,
+            round,
+            proposer: validator.address,
+            previousBlockVotesBitvec: new Uint8Array(0),
+            failedProposerIndices: [],
+            timestampUsecs: timestampUsec
+          }
+          const execution = yield* Effect.try({
+            try: () => executeBlock(vm, state, metadata, validator.index, candidates),
+            catch: (e) =>
+              unavailable(e instanceof BlockExecutionFailure ? e.message : `block execution failed: ${String(e)}`)
+          })
+          const block = yield* ledger.commitBlock({
+            epoch: configuration.epoch,
+            timestampUsec,
+            transactions: execution.transactions
+          })
+          last = { epoch: configuration.epoch, round }
+          const next = new Map<string, bigint>()
+          for (const e of execution.committed)
+            if (e.replay._tag === "SequenceNumber") next.set(e.senderKey, e.replay.sequenceNumber + 1n)
+          const senders: CommittedSender[] = [...next].map(([senderKey, nextSequenceNumber]) => ({
+            senderKey,
+            nextSequenceNumber
+          }))
+          const dropped = yield* mempool.afterBlock({
+            senders,
+            committed: execution.committed.map((e) => e.hashKey),
+            discarded: execution.discarded.map((d) => d.entry.hashKey),
+            chainTimeSecs: timestampUsec / 1_000_000n
+          })
+          yield* events.publish({
+            _tag: "BlockCommitted",
+            block,
+            // The block metadata is at firstVersion; the kept user transactions follow in order.
+            committed: execution.committed.map((e, i) => ({
+              hashKey: e.hashKey,
+              version: block.firstVersion + 1n + BigInt(i)
+            })),
+            discarded: execution.discarded.map((d) => ({ hashKey: d.entry.hashKey, status: d.status })),
+            dropped: dropped.map((e) => e.hashKey)
+          })
+          return block
+        }).pipe(
+          Effect.catchTags({
+            VersionNotFound: (e) => Effect.fail(unavailable(`ledger: ${e._tag}`)),
+            VersionPruned: (e) => Effect.fail(unavailable(`ledger: ${e._tag}`)),
+            BlockPruned: (e) => Effect.fail(unavailable(`ledger: ${e._tag}`)),
+            BlockNotFound: (e) => Effect.fail(unavailable(`ledger: ${e._tag}`)),
+            TransactionNotFound: (e) => Effect.fail(unavailable(`ledger: ${e._tag}`)),
+            StorageError: (e) => Effect.fail(unavailable(`ledger: ${e.message}`))
+          }),
+          Semaphore.withPermit(permit)
+        )
+
+      return BlockProducer.of({
+        produce: Effect.map(make(true), (b) => b!),
+        produceIfReady: make(false)
+      })
+    })
+  )
+
+  /** The mining loop for `BlockProducerConfig.mining` (nothing in Manual mode). */
+  static readonly loop: Layer.Layer<never, never, BlockProducer | Mempool> = Layer.effectDiscard(
+    Effect.gen(function* () {
+      const producer = yield* BlockProducer
+      const mempool = yield* Mempool
+      const { mining } = yield* BlockProducerConfig
+      // A failure is logged and retried after a pause, so a broken VM does not spin the loop.
+      const guarded = <A>(effect: Effect.Effect<A, ChainUnavailable>) =>
+        Effect.catch(effect, (e) =>
+          Effect.andThen(Effect.logError(`block production failed: ${e.message}`), Effect.sleep(1000))
+        )
+      if (mining._tag === "Instant")
+        yield* Effect.forkScoped(
+          Effect.forever(
+            Effect.gen(function* () {
+              yield* mempool.awaitReady
+              yield* Effect.sleep(mining.delayMs)
+              yield* guarded(producer.produceIfReady)
+            })
+          )
+        )
+      else if (mining._tag === "Interval")
+        yield* Effect.forkScoped(
+          Effect.forever(Effect.andThen(Effect.sleep(mining.intervalMs), guarded(producer.produce)))
+        )
+    })
+  )
+}

@@ -1,0 +1,58 @@
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import type { BlockInfo } from "../ledger/Ledger.js"
+import type { VmStatusCode } from "./ChainVm.js"
+
+/** What happened to one pooled transaction when a block was made. */
+export interface CommittedTransactionNote {
+  readonly hashKey: string
+  readonly version: bigint
+}
+
+export interface DiscardedTransactionNote {
+  readonly hashKey: string
+  readonly status: VmStatusCode
+}
+
+/**
+ * Chain notifications (anvil's `ChainNotification`): a committed block with the transactions it
+ * committed, those the VM discarded while making it, and those the pool dropped as expired. The
+ * mempool's own maintenance happens before this is published, so a listener that reads the pool
+ * or the ledger on this event sees both up to date.
+ */
+export type ChainEvent = {
+  readonly _tag: "BlockCommitted"
+  readonly block: BlockInfo
+  readonly committed: ReadonlyArray<CommittedTransactionNote>
+  readonly discarded: ReadonlyArray<DiscardedTransactionNote>
+  readonly dropped: ReadonlyArray<string>
+}
+
+export interface ChainEventsService {
+  readonly publish: (event: ChainEvent) => Effect.Effect<void>
+  /** Every event published after the subscription (scoped: it ends with its scope). */
+  readonly subscription: Effect.Effect<Effect.Effect<ChainEvent>, never, Scope.Scope>
+  readonly stream: Stream.Stream<ChainEvent>
+}
+
+/** Blocks a slow subscriber may lag before the producer waits for it (bounded memory, no drops). */
+const CAPACITY = 1024
+
+export class ChainEvents extends Context.Service<ChainEvents, ChainEventsService>()("movenode/chain/ChainEvents") {
+  static readonly layer = Layer.effect(
+    ChainEvents,
+    Effect.gen(function* () {
+      const pubsub = yield* PubSub.bounded<ChainEvent>(CAPACITY)
+      yield* Effect.addFinalizer(() => PubSub.shutdown(pubsub))
+      return ChainEvents.of({
+        publish: (event) => Effect.asVoid(PubSub.publish(pubsub, event)),
+        subscription: Effect.map(PubSub.subscribe(pubsub), (s) => PubSub.take(s)),
+        stream: Stream.fromPubSub(pubsub)
+      })
+    })
+  )
+}

@@ -1,0 +1,142 @@
+/**
+ * The mempool service (reth's pool behind its validator): admission, lookups and the
+ * maintenance block production drives. Admission follows the reference's order
+ * (mempool/src/shared_mempool/tasks.rs `process_incoming_transactions`): a sequence number below
+ * the sender's on-chain one is refused with SEQUENCE_NUMBER_TOO_OLD before anything else; then
+ * the VM validates (signature, prologue) on the latest committed state, where
+ * SEQUENCE_NUMBER_TOO_NEW means "park it", not "refuse it"; then the pool inserts (limits,
+ * updates, its own knowledge of the sender's sequence number).
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { SignedTransaction } from "../domain/Transaction.js"
+import { Ledger } from "../ledger/Ledger.js"
+import { accountSequenceNumber } from "./accountSequenceNumber.js"
+import {
+  ChainUnavailable,
+  InvalidTransaction,
+  InvalidTransactionUpdate,
+  MempoolFull,
+  SequenceNumberTooOld,
+  type SubmitError
+} from "./ChainError.js"
+import { ChainVm } from "./ChainVm.js"
+import { MempoolConfig } from "./mempool/MempoolConfig.js"
+import { poolEntryOf } from "./mempool/poolEntryOf.js"
+import { type CommittedSender, type PoolEntry, TxPool } from "./mempool/TxPool.js"
+
+/** StatusCode 3 and 4 (types/src/vm_status.rs). */
+export const SEQUENCE_NUMBER_TOO_OLD = { code: 3n, name: "SEQUENCE_NUMBER_TOO_OLD" } as const
+const SEQUENCE_NUMBER_TOO_NEW = 4n
+
+export interface MempoolService {
+  /**
+   * Validates and pools a submitted transaction; `signedBcs` is its BCS (as received). Succeeds
+   * with the pooled entry (for an identical resubmission, the one already pooled).
+   */
+  readonly submit: (transaction: SignedTransaction, signedBcs: Uint8Array) => Effect.Effect<PoolEntry, SubmitError>
+  /** A pending transaction by its hash (lowercase hex, no 0x). */
+  readonly byHash: (hashKey: string) => PoolEntry | undefined
+  /** Up to `limit` ready transactions in block order (see `TxPool.best`). */
+  readonly best: (limit: number, maxBytes?: number) => ReadonlyArray<PoolEntry>
+  /** Waits until at least one transaction is ready (immediately if one is). */
+  readonly awaitReady: Effect.Effect<void>
+  /** After a block: forget what it committed or discarded, promote what follows, drop the expired. */
+  readonly afterBlock: (update: {
+    readonly senders: ReadonlyArray<CommittedSender>
+    readonly committed: ReadonlyArray<string>
+    readonly discarded: ReadonlyArray<string>
+    readonly chainTimeSecs: bigint
+  }) => Effect.Effect<ReadonlyArray<PoolEntry>>
+  readonly size: () => number
+}
+
+export class Mempool extends Context.Service<Mempool, MempoolService>()("movenode/chain/Mempool") {
+  static readonly layer: Layer.Layer<Mempool, never, Ledger | ChainVm> = Layer.effect(
+    Mempool,
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const vm = yield* ChainVm
+      const config = yield* MempoolConfig
+      const pool = new TxPool(config)
+      const waiting = new Set<() => void>()
+      const wake = () => {
+        if (waiting.size === 0) return
+        const all = [...waiting]
+        waiting.clear()
+        for (const resume of all) resume()
+      }
+
+      const submit = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> =>
+        Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
+          Effect.flatMap(
+            Effect.mapError(
+              Effect.flatMap(ledger.ledgerInfo, (info) => ledger.stateAt(info.ledgerVersion)),
+              (e) => new ChainUnavailable({ message: `cannot read the latest state: ${e._tag}` })
+            ),
+            (state): Effect.Effect<PoolEntry, SubmitError> => {
+              const entry = poolEntryOf(transaction, signedBcs, nowMs)
+              const raw = transaction.rawTransaction
+              let onChain = 0n
+              if (entry.replay._tag === "SequenceNumber") {
+                onChain = accountSequenceNumber(state, raw.sender)
+                if (entry.replay.sequenceNumber < onChain)
+                  return Effect.fail(
+                    new InvalidTransaction({
+                      statusCode: SEQUENCE_NUMBER_TOO_OLD.code,
+                      statusName: SEQUENCE_NUMBER_TOO_OLD.name
+                    })
+                  )
+              }
+              const validation = vm.validate(state, transaction)
+              if (validation._tag === "Invalid" && validation.status.code !== SEQUENCE_NUMBER_TOO_NEW)
+                return Effect.fail(
+                  new InvalidTransaction({ statusCode: validation.status.code, statusName: validation.status.name })
+                )
+              const inserted = pool.insert(entry, onChain)
+              switch (inserted._tag) {
+                case "Accepted":
+                  if (inserted.ready) wake()
+                  return Effect.succeed(inserted.entry)
+                case "InvalidSeqNumber":
+                  return Effect.fail(new SequenceNumberTooOld({ message: inserted.message }))
+                case "InvalidUpdate":
+                  return Effect.fail(new InvalidTransactionUpdate({ message: inserted.message }))
+                case "MempoolIsFull":
+                case "TooManyTransactions":
+                  return Effect.fail(new MempoolFull({ message: inserted.message }))
+              }
+            }
+          )
+        )
+
+      const awaitReady: Effect.Effect<void> = Effect.suspend(() =>
+        pool.hasReady()
+          ? Effect.void
+          : Effect.callback<void>((resume) => {
+              const r = () => resume(Effect.void)
+              waiting.add(r)
+              return Effect.sync(() => {
+                waiting.delete(r)
+              })
+            })
+      )
+
+      return Mempool.of({
+        submit,
+        byHash: (hashKey) => pool.byHash(hashKey),
+        best: (limit, maxBytes) => pool.best(limit, maxBytes),
+        awaitReady,
+        afterBlock: ({ senders, committed, discarded, chainTimeSecs }) =>
+          Effect.map(Clock.currentTimeMillis, (nowMs) => {
+            pool.onCommitted(senders, committed)
+            for (const hashKey of discarded) pool.remove(hashKey)
+            return pool.gc(chainTimeSecs, nowMs)
+          }),
+        size: () => pool.size
+      })
+    })
+  )
+}

@@ -1,0 +1,199 @@
+/**
+ * Executes one block over the committed state without writing anything (reth's block builder,
+ * the reference's sequential block executor): the `BlockMetadata` through the block prologue, the
+ * chosen user transactions in order, then the block end the execution config asks for. The result
+ * is the list of ledger transactions to commit and what happened to each candidate.
+ *
+ *   prologue ──reconfigured?──► block ends here (no block end: an epoch-ending block has none)
+ *      │
+ *   user txns ── Discard ──► dropped (never in the ledger), its sender's later txns wait
+ *      │      ── Keep ─────► applied; a reconfiguring one ends the block, the rest retry next block
+ *      │
+ *   block end: StateCheckpoint | BlockEpilogue V0 | V1 (block::block_epilogue, fee distribution)
+ *
+ * Pure apart from the VM calls; a system call the VM fails is a `BlockExecutionFailure` (the chain
+ * cannot move on: it stops with that message rather than commit a block the framework refused).
+ */
+import { addressEquals, addressFromNumber } from "../domain/AccountAddress.js"
+import type { ContractEvent } from "../domain/ContractEvent.js"
+import type { BlockEndInfo, BlockMetadata, Transaction } from "../domain/Transaction.js"
+import type { TransactionToCommit } from "../ledger/Ledger.js"
+import { BlockState } from "./BlockState.js"
+import type { ChainState, ChainVmService, VmStatusCode } from "./ChainVm.js"
+import type { PoolEntry } from "./mempool/TxPool.js"
+import { ConfigKeys, decodeBlockEndConfig, featureEnabled } from "./onChainConfig.js"
+
+/** Feature 96, CALCULATE_TRANSACTION_FEE_FOR_DISTRIBUTION: BlockEpilogue V1 instead of V0. */
+const FEE_DISTRIBUTION_FLAG = 96
+
+export interface BlockExecution {
+  /** The ledger transactions in order: metadata, kept user transactions, the block end (if any). */
+  readonly transactions: ReadonlyArray<TransactionToCommit>
+  /** Candidates committed (kept), in block order, with the version offset within the block. */
+  readonly committed: ReadonlyArray<PoolEntry>
+  /** Candidates the VM discarded, with its status: they leave the pool, never reach the ledger. */
+  readonly discarded: ReadonlyArray<{ readonly entry: PoolEntry; readonly status: VmStatusCode }>
+  /** Candidates not executed (the block ended early, or a predecessor was discarded): they stay pooled. */
+  readonly skipped: ReadonlyArray<PoolEntry>
+  /** The block reconfigured (a new epoch starts with the next block). */
+  readonly epochEnded: boolean
+}
+
+export class BlockExecutionFailure extends Error {
+  readonly _tag = "BlockExecutionFailure"
+}
+
+const ONE = addressFromNumber(1)
+
+const SUCCESS = { gasUsed: 0n, success: true, vmStatus: "Executed successfully" } as const
+
+const isNewEpoch = (e: ContractEvent): boolean => {
+  const t = e.typeTag
+  if (t._tag !== "struct") return false
+  const s = t.struct
+  return (
+    s.module === "reconfiguration" &&
+    (s.name === "NewEpochEvent" || s.name === "NewEpoch") &&
+    addressEquals(s.address, ONE)
+  )
+}
+
+/** `0x1::transaction_fee::FeeStatement` (the last event of a user transaction): gas used and storage fee. */
+const feeStatementOf = (
+  events: ReadonlyArray<ContractEvent>
+): { readonly total: bigint; readonly storageFee: bigint } | undefined => {
+  const last = events[events.length - 1]
+  if (last === undefined || last.typeTag._tag !== "struct") return undefined
+  const s = last.typeTag.struct
+  if (
+    s.module !== "transaction_fee" ||
+    s.name !== "FeeStatement" ||
+    !addressEquals(s.address, ONE) ||
+    last.data.length !== 40
+  )
+    return undefined
+  const v = new DataView(last.data.buffer, last.data.byteOffset, 40)
+  return { total: v.getBigUint64(0, true), storageFee: v.getBigUint64(24, true) }
+}
+
+const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b
+
+/** Rough output size of a kept transaction for BlockEndInfo (write-set values and event data, plus the txn). */
+const approxOutputSize = (writeSetBytes: number, events: ReadonlyArray<ContractEvent>, txnBytes: number): bigint => {
+  let n = writeSetBytes + txnBytes
+  for (const e of events) n += e.data.length
+  return BigInt(n)
+}
+
+/**
+ * Runs the block. `proposerIndex` is the proposer's validator index (fee distribution);
+ * `candidates` come from the pool in block order.
+ */
+export const executeBlock = (
+  vm: ChainVmService,
+  base: ChainState,
+  metadata: BlockMetadata,
+  proposerIndex: bigint,
+  candidates: ReadonlyArray<PoolEntry>
+): BlockExecution => {
+  const state = new BlockState(base)
+  const transactions: TransactionToCommit[] = []
+  const committed: PoolEntry[] = []
+  const discarded: Array<{ readonly entry: PoolEntry; readonly status: VmStatusCode }> = []
+  const skipped: PoolEntry[] = []
+
+  const prologue = vm.blockPrologue(state, metadata)
+  if (prologue._tag === "Failure") throw new BlockExecutionFailure(`block prologue failed: ${prologue.message}`)
+  state.apply(prologue.writeSet)
+  transactions.push({
+    transaction: { _tag: "BlockMetadata", metadata },
+    writeSet: prologue.writeSet,
+    events: prologue.events,
+    outcome: SUCCESS
+  })
+  if (prologue.events.some(isNewEpoch))
+    return { transactions, committed, discarded, skipped: [...candidates], epochEnded: true }
+
+  const blocked = new Set<string>()
+  const fees = new Map<bigint, bigint>()
+  const endConfig = decodeBlockEndConfig(state.get(ConfigKeys.executionConfig)) ?? {
+    blockEpilogue: false,
+    gasPriceToBurn: 90n
+  }
+  let gasUnits = 0n
+  let outputSize = 0n
+  let epochEnded = false
+  for (let i = 0; i < candidates.length; i++) {
+    const entry = candidates[i]!
+    if (epochEnded || (entry.replay._tag === "SequenceNumber" && blocked.has(entry.senderKey))) {
+      skipped.push(entry)
+      continue
+    }
+    const result = vm.executeUser(state, entry.transaction)
+    if (result._tag === "Discard") {
+      discarded.push({ entry, status: result.status })
+      // Its sender's later sequence numbers cannot run in this block (they would be "too new").
+      if (entry.replay._tag === "SequenceNumber") blocked.add(entry.senderKey)
+      continue
+    }
+    state.apply(result.writeSet)
+    const userTransaction: Transaction = { _tag: "UserTransaction", signed: entry.transaction }
+    transactions.push({
+      transaction: userTransaction,
+      writeSet: result.writeSet,
+      events: result.events,
+      outcome: { gasUsed: result.gasUsed, success: result.success, vmStatus: result.vmStatus }
+    })
+    committed.push(entry)
+    gasUnits += result.gasUsed
+    let writeBytes = 0
+    for (const w of result.writeSet.entries) writeBytes += w.keyBytes.length + ("data" in w.op ? w.op.data.length : 0)
+    outputSize += approxOutputSize(writeBytes, result.events, entry.bytes)
+    const price = entry.gasUnitPrice
+    const fee = result.success ? feeStatementOf(result.events) : undefined
+    if (fee !== undefined && price > endConfig.gasPriceToBurn) {
+      const units = fee.total - ceilDiv(fee.storageFee, price)
+      if (units > 0n)
+        fees.set(proposerIndex, (fees.get(proposerIndex) ?? 0n) + units * (price - endConfig.gasPriceToBurn))
+    }
+    if (result.events.some(isNewEpoch)) epochEnded = true
+  }
+  if (epochEnded) return { transactions, committed, discarded, skipped, epochEnded }
+
+  const blockId = metadata.id
+  if (!endConfig.blockEpilogue) {
+    transactions.push({
+      transaction: { _tag: "StateCheckpoint", hash: blockId },
+      writeSet: { entries: [] },
+      events: [],
+      outcome: SUCCESS
+    })
+  } else {
+    const blockEndInfo: BlockEndInfo = {
+      blockGasLimitReached: false,
+      blockOutputLimitReached: false,
+      blockEffectiveBlockGasUnits: gasUnits,
+      blockApproxOutputSize: outputSize
+    }
+    if (!featureEnabled(state.get(ConfigKeys.features), FEE_DISTRIBUTION_FLAG)) {
+      transactions.push({
+        transaction: { _tag: "BlockEpilogue", blockId, blockEndInfo },
+        writeSet: { entries: [] },
+        events: [],
+        outcome: SUCCESS
+      })
+    } else {
+      const feeDistribution = [...fees].sort((a, b) => (a[0] < b[0] ? -1 : 1))
+      const epilogue = vm.blockEpilogue(state, feeDistribution)
+      if (epilogue._tag === "Failure") throw new BlockExecutionFailure(`block epilogue failed: ${epilogue.message}`)
+      state.apply(epilogue.writeSet)
+      transactions.push({
+        transaction: { _tag: "BlockEpilogue", blockId, blockEndInfo, feeDistribution },
+        writeSet: epilogue.writeSet,
+        events: epilogue.events,
+        outcome: SUCCESS
+      })
+    }
+  }
+  return { transactions, committed, discarded, skipped, epochEnded }
+}

@@ -1,0 +1,28 @@
+/**
+ * The local chain: a mempool, a block producer and the notifications around them, over the
+ * `Ledger` and an injected VM (`ChainVm`). Effect services with ids `movenode/chain/<Name>`.
+ *
+ * - `mempool/TxPool`: the pure pool (ready runs per sender, parked gaps, orderless nonces, by-hash
+ *   index, limits, expiry); `mempool/MempoolConfig` its limits; `mempool/poolEntryOf` what it keeps.
+ * - `Mempool`: admission (sequence number, VM validation, pool insert) and maintenance.
+ * - `ChainVm`: what the chain needs of the VM (validate, block prologue, user transaction, block
+ *   epilogue) as one small interface; `ChainError`: why a submission is refused.
+ * - `executeBlock`: one block over `BlockState` (committed state + the block's earlier writes):
+ *   metadata, user transactions, the block end the execution config asks for, epoch endings.
+ * - `BlockProducer`: serialised block production (`produce`) and the mining loop (`MiningMode`);
+ *   `ChainEvents`: committed blocks with their committed / discarded / dropped transactions.
+ * - `onChainConfig`, `accountSequenceNumber`: the few on-chain values the chain reads.
+ */
+export * from "./accountSequenceNumber.js"
+export * from "./BlockProducer.js"
+export * from "./BlockState.js"
+export * from "./ChainError.js"
+export * from "./ChainEvents.js"
+export * from "./ChainVm.js"
+export * from "./executeBlock.js"
+export * from "./Mempool.js"
+export * from "./mempool/MempoolConfig.js"
+export * from "./mempool/poolEntryOf.js"
+export * from "./mempool/TxPool.js"
+export * from "./MiningMode.js"
+export * from "./onChainConfig.js"

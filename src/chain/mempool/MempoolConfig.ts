@@ -1,0 +1,45 @@
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+
+/**
+ * The mempool's limits (the reference's `MempoolConfig`, config/src/config/mempool_config.rs).
+ * Per-account limits are the reference's; the totals are smaller than a validator's (2,000,000
+ * transactions, 2 GiB) because a local chain empties its pool every block and its memory should
+ * stay small: a full pool answers 507 `mempool_is_full`.
+ */
+export const MempoolConfigSchema = Schema.Struct({
+  /** Transactions held in total (`capacity`). */
+  capacity: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000_000 })),
+  /** Estimated bytes held in total (`capacity_bytes`). */
+  capacityBytes: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 8 * 1024 * 1024 * 1024 })),
+  /** Sequence-number transactions per sender (`capacity_per_user`; the SDK keeps 100 in flight). */
+  capacityPerUser: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 })),
+  /** Orderless (nonce) transactions per sender (`orderless_txn_capacity_per_user`). */
+  orderlessCapacityPerUser: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 })),
+  /** A transaction not committed this long after it arrived is dropped (`system_transaction_timeout_secs`). */
+  systemTtlSecs: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 86_400 }))
+})
+
+export type MempoolConfigShape = typeof MempoolConfigSchema.Type
+
+export const defaultMempoolConfig: MempoolConfigShape = {
+  capacity: 100_000,
+  capacityBytes: 256 * 1024 * 1024,
+  capacityPerUser: 100,
+  orderlessCapacityPerUser: 1000,
+  systemTtlSecs: 600
+}
+
+/** The mempool's configuration: a reference with the defaults, so nothing has to provide it. */
+export const MempoolConfig = Context.Reference<MempoolConfigShape>("movenode/chain/MempoolConfig", {
+  defaultValue: () => defaultMempoolConfig
+})
+
+const decode = Schema.decodeUnknownSync(MempoolConfigSchema)
+
+/** Overrides parts of the defaults; throws a readable error when a value is out of range. */
+export const makeMempoolConfig = (overrides: Partial<MempoolConfigShape> = {}): MempoolConfigShape =>
+  decode({ ...defaultMempoolConfig, ...overrides })
+
+export const mempoolConfigLayer = (config: MempoolConfigShape) => Layer.succeed(MempoolConfig, config)

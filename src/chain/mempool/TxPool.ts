@@ -1,0 +1,390 @@
+/**
+ * The transaction pool: a pure data structure (no Effect, no I/O, no validation), after reth's
+ * `TxPool` and the reference's `TransactionStore` (mempool/src/core_mempool/transaction_store.rs).
+ *
+ *   insert ──► per sender: ┌ sequence-number txns, by sequence number ┐
+ *                          │   ready  = the run contiguous from the   │──► best(limit): ready txns,
+ *                          │            sender's on-chain number      │    higher gas price first,
+ *                          │   parked = after a gap (promoted when    │    then arrival; one sender's
+ *                          │            the gap fills: readiness is   │    run in sequence order
+ *                          │            derived, never stored)        │
+ *                          └ orderless txns, by nonce: always ready   ┘
+ *   byHash ◄── hash index        onCommitted / remove / gc ──► entries leave every index
+ *
+ * The caller validates (signature, prologue) before inserting and tells the pool the sender's
+ * on-chain sequence number; the pool keeps the highest one it has seen per sender, so a commit
+ * it was told about is never undone by a stale read.
+ */
+import type { ReplayProtector, SignedTransaction } from "../../domain/Transaction.js"
+import type { MempoolConfigShape } from "./MempoolConfig.js"
+
+/** One pooled transaction and what the pool derives from it once, at insertion. */
+export interface PoolEntry {
+  readonly transaction: SignedTransaction
+  readonly hash: Uint8Array
+  /** Lowercase hex of `hash` (the by-hash index key). */
+  readonly hashKey: string
+  /** Lowercase hex of the sender's address. */
+  readonly senderKey: string
+  readonly replay: ReplayProtector
+  readonly gasUnitPrice: bigint
+  readonly maxGasAmount: bigint
+  readonly expirationSecs: bigint
+  /** Estimated bytes held (the BCS length of the signed transaction). */
+  readonly bytes: number
+  /** Milliseconds (the pool's clock) when it was inserted; the system TTL counts from here. */
+  readonly insertedAtMs: number
+  /** Order of arrival, set by the pool. */
+  readonly arrival: number
+}
+
+/** What `insert` needs; the pool assigns `arrival`. */
+export type NewEntry = Omit<PoolEntry, "arrival">
+
+/**
+ * The outcome of an insertion, in the reference's `MempoolStatusCode` terms (the API maps them:
+ * InvalidSeqNumber → 400 `sequence_number_too_old`, InvalidUpdate → 400
+ * `invalid_transaction_update`, MempoolIsFull / TooManyTransactions → 507 `mempool_is_full`).
+ */
+export type InsertResult =
+  | { readonly _tag: "Accepted"; readonly entry: PoolEntry; readonly ready: boolean }
+  | { readonly _tag: "InvalidSeqNumber"; readonly message: string }
+  | { readonly _tag: "InvalidUpdate"; readonly message: string }
+  | { readonly _tag: "MempoolIsFull"; readonly message: string }
+  | { readonly _tag: "TooManyTransactions"; readonly message: string }
+
+/** A sender's committed progress after a block: its next sequence number, as the chain now says. */
+export interface CommittedSender {
+  readonly senderKey: string
+  readonly nextSequenceNumber: bigint
+}
+
+class SenderTxns {
+  /** The highest on-chain sequence number the pool was told about. */
+  accountSequence = 0n
+  readonly bySequence = new Map<bigint, PoolEntry>()
+  readonly byNonce = new Map<bigint, PoolEntry>()
+  get size(): number {
+    return this.bySequence.size + this.byNonce.size
+  }
+}
+
+const replayKey = (r: ReplayProtector): bigint => (r._tag === "SequenceNumber" ? r.sequenceNumber : r.nonce)
+
+/** Max-heap order for `best`: higher gas price first, then earlier arrival. */
+const before = (a: PoolEntry, b: PoolEntry): boolean =>
+  a.gasUnitPrice !== b.gasUnitPrice ? a.gasUnitPrice > b.gasUnitPrice : a.arrival < b.arrival
+
+/** One lane of ready transactions (a sender's sequence run, or one orderless transaction). */
+interface Lane {
+  readonly entries: ReadonlyArray<PoolEntry>
+  next: number
+}
+
+export class TxPool {
+  private readonly senders = new Map<string, SenderTxns>()
+  private readonly hashes = new Map<string, PoolEntry>()
+  private totalBytes = 0
+  private arrivals = 0
+
+  constructor(readonly config: MempoolConfigShape) {}
+
+  /** Transactions held. */
+  get size(): number {
+    return this.hashes.size
+  }
+
+  /** Estimated bytes held. */
+  get bytes(): number {
+    return this.totalBytes
+  }
+
+  byHash(hashKey: string): PoolEntry | undefined {
+    return this.hashes.get(hashKey)
+  }
+
+  /** The highest on-chain sequence number the pool knows for the sender (undefined: none pending). */
+  accountSequence(senderKey: string): bigint | undefined {
+    return this.senders.get(senderKey)?.accountSequence
+  }
+
+  /**
+   * Inserts a validated transaction. `accountSequence` is the sender's on-chain sequence number
+   * (ignored for orderless transactions). The same transaction again is accepted (idempotent);
+   * the same sender and sequence number (or nonce) with another payload, expiry or max gas is
+   * `InvalidUpdate`; a higher gas price replaces the pooled one, a lower one is refused.
+   */
+  insert(entry: NewEntry, accountSequence: bigint): InsertResult {
+    const { senderKey, replay } = entry
+    const known = this.senders.get(senderKey)
+    if (known !== undefined && accountSequence > known.accountSequence) {
+      // Whatever the pool holds below the sender's on-chain number has been committed (or can never be).
+      known.accountSequence = accountSequence
+      this.dropCommittedBelow(known)
+    }
+    const sender = this.senders.get(senderKey)
+    const knownSequence = sender === undefined ? accountSequence : sender.accountSequence
+    const key = replayKey(replay)
+    const current =
+      sender === undefined
+        ? undefined
+        : (replay._tag === "SequenceNumber" ? sender.bySequence : sender.byNonce).get(key)
+    let replacing: PoolEntry | undefined
+    if (current !== undefined) {
+      const update = compareUpdate(current, entry)
+      if (update === "same") return { _tag: "Accepted", entry: current, ready: this.isReady(sender!, current) }
+      if (update !== "higher") return { _tag: "InvalidUpdate", message: update }
+      replacing = current
+    }
+    if (replay._tag === "SequenceNumber" && replay.sequenceNumber < knownSequence)
+      return {
+        _tag: "InvalidSeqNumber",
+        message: `transaction sequence number is ${replay.sequenceNumber}, current sequence number is  ${knownSequence}`
+      }
+    if (replacing !== undefined) this.removeEntry(replacing)
+    const target = this.senders.get(senderKey) ?? new SenderTxns()
+    target.accountSequence = knownSequence
+    const wouldBeReady = replay._tag === "Nonce" || this.readyUpTo(target) >= replay.sequenceNumber
+    if (this.isFull(entry.bytes) && !(wouldBeReady && this.evictParked(entry.bytes)))
+      return {
+        _tag: "MempoolIsFull",
+        message: `Mempool is full. Mempool size: ${this.hashes.size}, Capacity: ${this.config.capacity}`
+      }
+    if (replay._tag === "SequenceNumber") {
+      if (target.bySequence.size >= this.config.capacityPerUser)
+        return {
+          _tag: "TooManyTransactions",
+          message: `Mempool over capacity for account. Number of seq number transactions from account: ${target.bySequence.size} Capacity per account: ${this.config.capacityPerUser}`
+        }
+    } else if (target.byNonce.size >= this.config.orderlessCapacityPerUser)
+      return {
+        _tag: "TooManyTransactions",
+        message: `Mempool over capacity for account. Number of orderless transactions from account: ${target.byNonce.size} Capacity per account: ${this.config.orderlessCapacityPerUser}`
+      }
+    const stored: PoolEntry = { ...entry, arrival: this.arrivals++ }
+    ;(replay._tag === "SequenceNumber" ? target.bySequence : target.byNonce).set(key, stored)
+    this.senders.set(senderKey, target)
+    this.hashes.set(stored.hashKey, stored)
+    this.totalBytes += stored.bytes
+    return { _tag: "Accepted", entry: stored, ready: this.isReady(target, stored) }
+  }
+
+  /**
+   * Up to `limit` ready transactions (and at most `maxBytes` of them), in block order: the
+   * highest gas price first, then the earliest arrival; a sender's sequence-number transactions
+   * always in sequence order. Nothing is removed: the pool learns what was included from
+   * `onCommitted` and `remove`.
+   */
+  best(limit: number, maxBytes = Number.POSITIVE_INFINITY): ReadonlyArray<PoolEntry> {
+    const lanes: Lane[] = []
+    for (const sender of this.senders.values()) {
+      if (sender.bySequence.size > 0) {
+        const run: PoolEntry[] = []
+        for (let s = sender.accountSequence; run.length < limit; s++) {
+          const e = sender.bySequence.get(s)
+          if (e === undefined) break
+          run.push(e)
+        }
+        if (run.length > 0) lanes.push({ entries: run, next: 0 })
+      }
+      for (const e of sender.byNonce.values()) lanes.push({ entries: [e], next: 0 })
+    }
+    // A binary max-heap of lanes keyed by their next entry.
+    const heap = lanes
+    const head = (l: Lane) => l.entries[l.next]!
+    const less = (i: number, j: number) => before(head(heap[i]!), head(heap[j]!))
+    const swap = (i: number, j: number) => {
+      const t = heap[i]!
+      heap[i] = heap[j]!
+      heap[j] = t
+    }
+    const down = (start: number) => {
+      let i = start
+      for (;;) {
+        const l = 2 * i + 1
+        const r = l + 1
+        let m = i
+        if (l < heap.length && less(l, m)) m = l
+        if (r < heap.length && less(r, m)) m = r
+        if (m === i) return
+        swap(i, m)
+        i = m
+      }
+    }
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i)
+    const out: PoolEntry[] = []
+    let bytes = 0
+    while (heap.length > 0 && out.length < limit) {
+      const lane = heap[0]!
+      const e = head(lane)
+      if (bytes + e.bytes > maxBytes && out.length > 0) break
+      out.push(e)
+      bytes += e.bytes
+      lane.next++
+      if (lane.next >= lane.entries.length) {
+        const last = heap.pop()!
+        if (heap.length > 0) {
+          heap[0] = last
+          down(0)
+        }
+      } else down(0)
+    }
+    return out
+  }
+
+  /** Whether any transaction is ready now (a block would not be empty). */
+  hasReady(): boolean {
+    for (const sender of this.senders.values())
+      if (sender.byNonce.size > 0 || sender.bySequence.has(sender.accountSequence)) return true
+    return false
+  }
+
+  /**
+   * After a block: each sender's new on-chain sequence number (every pooled transaction below it
+   * is gone, committed or not) and the hashes the block committed (orderless ones leave by hash).
+   * Transactions behind a filled gap become ready by themselves. Returns the entries removed.
+   */
+  onCommitted(senders: ReadonlyArray<CommittedSender>, committedHashes: Iterable<string>): ReadonlyArray<PoolEntry> {
+    const removed: PoolEntry[] = []
+    for (const hashKey of committedHashes) {
+      const e = this.hashes.get(hashKey)
+      if (e !== undefined) {
+        this.removeEntry(e)
+        removed.push(e)
+      }
+    }
+    for (const { senderKey, nextSequenceNumber } of senders) {
+      const sender = this.senders.get(senderKey)
+      if (sender === undefined) continue
+      if (nextSequenceNumber > sender.accountSequence) sender.accountSequence = nextSequenceNumber
+      removed.push(...this.dropCommittedBelow(sender))
+    }
+    return removed
+  }
+
+  /** Removes one transaction (a discarded one); later ones of its sender wait for the gap to fill. */
+  remove(hashKey: string): PoolEntry | undefined {
+    const e = this.hashes.get(hashKey)
+    if (e !== undefined) this.removeEntry(e)
+    return e
+  }
+
+  /**
+   * Drops what can never commit: transactions whose expiry is not after `nowSecs` (the chain's
+   * time: the prologue refuses `now >= expiration`), and those older than the system TTL.
+   */
+  gc(nowSecs: bigint, nowMs: number): ReadonlyArray<PoolEntry> {
+    const ttlMs = this.config.systemTtlSecs * 1000
+    const removed: PoolEntry[] = []
+    for (const e of this.hashes.values())
+      if (e.expirationSecs <= nowSecs || nowMs - e.insertedAtMs >= ttlMs) removed.push(e)
+    for (const e of removed) this.removeEntry(e)
+    return removed
+  }
+
+  /** Every pooled entry, in arrival order (for tests and inspection). */
+  entries(): ReadonlyArray<PoolEntry> {
+    return [...this.hashes.values()].sort((a, b) => a.arrival - b.arrival)
+  }
+
+  private isFull(extraBytes: number): boolean {
+    return this.hashes.size >= this.config.capacity || this.totalBytes + extraBytes > this.config.capacityBytes
+  }
+
+  /** The first sequence number after the sender's ready run (= accountSequence when none is ready). */
+  private readyUpTo(sender: SenderTxns): bigint {
+    let s = sender.accountSequence
+    while (sender.bySequence.has(s)) s++
+    return s
+  }
+
+  private isReady(sender: SenderTxns, e: PoolEntry): boolean {
+    return e.replay._tag === "Nonce" || e.replay.sequenceNumber < this.readyUpTo(sender)
+  }
+
+  /**
+   * Makes room for a ready transaction by evicting parked ones (those after a gap, which cannot
+   * be included until the gap fills), newest sequence numbers first, as the reference's parking
+   * lot eviction does. Returns whether there is room now.
+   */
+  private evictParked(extraBytes: number): boolean {
+    for (const sender of [...this.senders.values()]) {
+      if (!this.isFull(extraBytes)) return true
+      const readyEnd = this.readyUpTo(sender)
+      const parked = [...sender.bySequence.values()]
+        .filter((e) => e.replay._tag === "SequenceNumber" && e.replay.sequenceNumber > readyEnd)
+        .sort((a, b) => (replayKey(b.replay) > replayKey(a.replay) ? 1 : -1))
+      for (const e of parked) {
+        if (!this.isFull(extraBytes)) return true
+        this.removeEntry(e)
+      }
+    }
+    return !this.isFull(extraBytes)
+  }
+
+  private dropCommittedBelow(sender: SenderTxns): PoolEntry[] {
+    const removed: PoolEntry[] = []
+    for (const [seq, e] of sender.bySequence)
+      if (seq < sender.accountSequence) {
+        removed.push(e)
+        this.removeEntry(e)
+      }
+    return removed
+  }
+
+  private removeEntry(e: PoolEntry): void {
+    const sender = this.senders.get(e.senderKey)
+    if (sender === undefined || this.hashes.get(e.hashKey) !== e) return
+    const key = replayKey(e.replay)
+    if (e.replay._tag === "SequenceNumber") sender.bySequence.delete(key)
+    else sender.byNonce.delete(key)
+    this.hashes.delete(e.hashKey)
+    this.totalBytes -= e.bytes
+    if (sender.size === 0) this.senders.delete(e.senderKey)
+  }
+}
+
+/**
+ * How a resubmission with the same sender and replay protector relates to the pooled one (the
+ * reference's order of checks): "same" = idempotent,
+ * "higher" = a gas price upgrade, or the InvalidUpdate message.
+ */
+const compareUpdate = (current: PoolEntry, next: NewEntry): string => {
+  const a = current.transaction.rawTransaction
+  const b = next.transaction.rawTransaction
+  if (!samePayload(current, next)) return "Transaction already in mempool with a different payload"
+  if (a.expirationTimestampSecs !== b.expirationTimestampSecs)
+    return "Transaction already in mempool with a different expiration timestamp"
+  if (a.maxGasAmount !== b.maxGasAmount) return "Transaction already in mempool with a different max gas amount"
+  if (a.gasUnitPrice < b.gasUnitPrice) return "higher"
+  if (a.gasUnitPrice > b.gasUnitPrice) return "Transaction already in mempool with a higher gas price"
+  return "same"
+}
+
+/**
+ * Payload equality. The entries carry their signed transaction; comparing the payload objects
+ * structurally is enough (both were decoded from BCS, so equal bytes give equal trees).
+ */
+const samePayload = (a: NewEntry, b: NewEntry): boolean =>
+  deepEqual(a.transaction.rawTransaction.payload, b.transaction.rawTransaction.payload)
+
+const deepEqual = (x: unknown, y: unknown): boolean => {
+  // Iterative: payload trees are shallow, but depth is never taken on trust.
+  const stack: Array<readonly [unknown, unknown]> = [[x, y]]
+  while (stack.length > 0) {
+    const [a, b] = stack.pop()!
+    if (a === b) continue
+    if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false
+    if (a instanceof Uint8Array || b instanceof Uint8Array) {
+      if (!(a instanceof Uint8Array && b instanceof Uint8Array) || a.length !== b.length) return false
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+      continue
+    }
+    if (Array.isArray(a) !== Array.isArray(b)) return false
+    const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined)
+    const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined)
+    if (ka.length !== kb.length) return false
+    for (const k of ka) stack.push([(a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]])
+  }
+  return true
+}

@@ -1,0 +1,29 @@
+import { toHex } from "../../bcs/hex.js"
+import { transactionHashOfBytes } from "../../domain/hash.js"
+import { replayProtectorOf } from "../../domain/ReplayProtector.js"
+import type { SignedTransaction } from "../../domain/Transaction.js"
+import type { NewEntry } from "./TxPool.js"
+
+/**
+ * What the pool keeps of a submitted transaction, from its BCS bytes (`signedBcs`, as received or
+ * re-encoded): the hash the API reports (of `Transaction::UserTransaction`, variant byte 0 before
+ * the signed transaction), the hex keys, the replay protector and the size.
+ */
+export const poolEntryOf = (transaction: SignedTransaction, signedBcs: Uint8Array, nowMs: number): NewEntry => {
+  const tagged = new Uint8Array(signedBcs.length + 1)
+  tagged.set(signedBcs, 1)
+  const hash = transactionHashOfBytes(tagged)
+  const raw = transaction.rawTransaction
+  return {
+    transaction,
+    hash,
+    hashKey: toHex(hash),
+    senderKey: toHex(raw.sender),
+    replay: replayProtectorOf(raw),
+    gasUnitPrice: raw.gasUnitPrice,
+    maxGasAmount: raw.maxGasAmount,
+    expirationSecs: raw.expirationTimestampSecs,
+    bytes: signedBcs.length,
+    insertedAtMs: nowMs
+  }
+}

@@ -1,0 +1,278 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "../../src/chain/BlockProducer.js"
+import { type ChainEvent, ChainEvents } from "../../src/chain/ChainEvents.js"
+import { Mempool } from "../../src/chain/Mempool.js"
+import { MiningMode } from "../../src/chain/MiningMode.js"
+import { ConfigKeys, decodeConfiguration } from "../../src/chain/onChainConfig.js"
+import type { Transaction } from "../../src/domain/Transaction.js"
+import { Ledger } from "../../src/ledger/Ledger.js"
+import { LedgerMemory } from "../../src/ledger/index.js"
+import {
+  bcsOf,
+  type FakeVm,
+  fakeVmLayer,
+  makeFakeVm,
+  seqOf,
+  signedTxn,
+  type SyntheticOptions,
+  syntheticGenesis,
+  VALIDATOR
+} from "./fakeChain.js"
+
+const chain = (o: SyntheticOptions = {}, vm: FakeVm = makeFakeVm(), mining = MiningMode.manual) => {
+  const base = Layer.mergeAll(LedgerMemory.layer({ genesis: syntheticGenesis(o) }), fakeVmLayer(vm), ChainEvents.layer)
+  return Layer.provideMerge(BlockProducer.layer, Layer.provideMerge(Mempool.layer, base)).pipe(
+    Layer.provide(Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining }))
+  )
+}
+
+const submit = (sender: number, seq: bigint, o: Parameters<typeof signedTxn>[2] = {}) =>
+  Effect.flatMap(Mempool, (m) => {
+    const t = signedTxn(sender, seq, o)
+    return m.submit(t, bcsOf(t))
+  })
+
+const kinds = (ts: ReadonlyArray<{ readonly transaction: Transaction }>) =>
+  ts.map((t) =>
+    t.transaction._tag === "UserTransaction"
+      ? `user:${Number(t.transaction.signed.rawTransaction.sender[31])}`
+      : t.transaction._tag
+  )
+
+/** The ledger transactions of block `height`. */
+const blockTransactions = (height: bigint) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const b = yield* ledger.blockByHeight(height)
+    const out = []
+    for (let v = b.firstVersion; v <= b.lastVersion; v++) out.push(yield* ledger.transactionByVersion(v))
+    return out
+  })
+
+/** Collects the next event published (subscribe first, then run `act`). */
+const nextEvent = <A, E, R>(act: Effect.Effect<A, E, R>) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const take = yield* (yield* ChainEvents).subscription
+      const a = yield* act
+      const event: ChainEvent = yield* take
+      return [a, event] as const
+    })
+  )
+
+describe("BlockProducer", () => {
+  it.effect("makes a block of metadata, the ready transactions and a V1 block epilogue, committed atomically", () =>
+    Effect.gen(function* () {
+      yield* submit(1, 0n)
+      yield* submit(2, 0n)
+      yield* submit(1, 1n)
+      const [block, event] = yield* nextEvent(Effect.flatMap(BlockProducer, (p) => p.produce))
+      assert.strictEqual(block.height, 1n)
+      assert.strictEqual(block.firstVersion, 1n)
+      const txns = yield* blockTransactions(1n)
+      assert.deepStrictEqual(kinds(txns), ["BlockMetadata", "user:1", "user:2", "user:1", "BlockEpilogue"])
+      const meta = txns[0]!.transaction
+      assert.ok(meta._tag === "BlockMetadata")
+      assert.deepStrictEqual(meta.metadata.proposer, VALIDATOR)
+      assert.strictEqual(meta.metadata.epoch, 1n)
+      assert.strictEqual(meta.metadata.round, 1n)
+      // The epilogue carries the fee distribution: (10 gas − 0 storage) × (100 − 90) octas per txn to index 0.
+      const end = txns[4]!.transaction
+      assert.ok(end._tag === "BlockEpilogue")
+      assert.deepStrictEqual(end.feeDistribution, [[0n, 300n]])
+      assert.strictEqual(end.blockEndInfo?.blockEffectiveBlockGasUnits, 30n)
+      assert.deepStrictEqual(
+        event.committed.map((c) => c.version),
+        [2n, 3n, 4n]
+      )
+      assert.deepStrictEqual(event.block, block)
+      const mempool = yield* Mempool
+      assert.strictEqual(mempool.size(), 0)
+      const state = yield* Effect.flatMap(Ledger, (l) => l.stateAt(block.lastVersion))
+      assert.strictEqual(seqOf(state, 1), 2n)
+      assert.strictEqual(seqOf(state, 2), 1n)
+    }).pipe(Effect.provide(chain()))
+  )
+
+  it.effect("parks a future sequence number until the gap fills, then includes the run", () =>
+    Effect.gen(function* () {
+      const producer = yield* BlockProducer
+      yield* submit(1, 1n)
+      yield* submit(1, 2n)
+      assert.strictEqual(yield* producer.produceIfReady, undefined)
+      const empty = yield* producer.produce
+      assert.deepStrictEqual(kinds(yield* blockTransactions(empty.height)), ["BlockMetadata", "BlockEpilogue"])
+      yield* submit(1, 0n)
+      const full = yield* producer.produceIfReady
+      assert.deepStrictEqual(kinds(yield* blockTransactions(full!.height)), [
+        "BlockMetadata",
+        "user:1",
+        "user:1",
+        "user:1",
+        "BlockEpilogue"
+      ])
+      assert.strictEqual((yield* Mempool).size(), 0)
+    }).pipe(Effect.provide(chain()))
+  )
+
+  it.effect("refuses what validation refuses, except a sequence number ahead (parked)", () =>
+    Effect.gen(function* () {
+      const bad = yield* Effect.flip(submit(1, 0n, { badSignature: true }))
+      assert.strictEqual(bad._tag, "InvalidTransaction")
+      assert.ok(bad._tag === "InvalidTransaction" && bad.statusName === "INVALID_SIGNATURE" && bad.statusCode === 1n)
+      yield* submit(1, 5n)
+      yield* submit(1, 0n)
+      yield* (yield* BlockProducer).produce
+      const old = yield* Effect.flip(submit(1, 0n))
+      assert.ok(
+        old._tag === "InvalidTransaction" && old.statusName === "SEQUENCE_NUMBER_TOO_OLD" && old.statusCode === 3n
+      )
+    }).pipe(Effect.provide(chain()))
+  )
+
+  it.effect("keeps failed transactions (sequence number consumed) and drops discarded ones, telling listeners", () =>
+    Effect.gen(function* () {
+      yield* submit(1, 0n, { function: "fail" })
+      // Valid when submitted (the chain's clock is at 0), expired by the time the block runs.
+      const expiring = yield* submit(2, 0n, { expiration: 1n })
+      yield* submit(2, 1n)
+      yield* TestClock.adjust("2 seconds")
+      const [block, event] = yield* nextEvent(Effect.flatMap(BlockProducer, (p) => p.produce))
+      const txns = yield* blockTransactions(block.height)
+      assert.deepStrictEqual(kinds(txns), ["BlockMetadata", "user:1", "BlockEpilogue"])
+      assert.strictEqual(txns[1]!.outcome.success, false)
+      assert.deepStrictEqual(event.discarded, [
+        { hashKey: expiring.hashKey, status: { code: 6n, name: "TRANSACTION_EXPIRED" } }
+      ])
+      // 2:1 was not run (its predecessor was discarded) and waits in the pool behind the gap.
+      const mempool = yield* Mempool
+      assert.strictEqual(mempool.size(), 1)
+      assert.strictEqual(mempool.best(10).length, 0)
+      // A user-transaction epilogue V1 excludes failed transactions from the fee distribution.
+      const end = txns[2]!.transaction
+      assert.ok(end._tag === "BlockEpilogue")
+      assert.deepStrictEqual(end.feeDistribution, [])
+    }).pipe(Effect.provide(chain()))
+  )
+
+  it.effect(
+    "ends the block after a reconfiguring prologue: no user transactions, no block end; they run next block",
+    () =>
+      Effect.gen(function* () {
+        const producer = yield* BlockProducer
+        yield* submit(1, 0n)
+        // TestClock stands at 0: each block is one microsecond after the chain's clock; interval 2 µs.
+        const first = yield* producer.produce
+        assert.deepStrictEqual(kinds(yield* blockTransactions(first.height)), [
+          "BlockMetadata",
+          "user:1",
+          "BlockEpilogue"
+        ])
+        yield* submit(1, 1n)
+        const epochEnd = yield* producer.produce
+        assert.deepStrictEqual(kinds(yield* blockTransactions(epochEnd.height)), ["BlockMetadata"])
+        const state = yield* Effect.flatMap(Ledger, (l) => l.stateAt(epochEnd.lastVersion))
+        assert.strictEqual(decodeConfiguration(state.get(ConfigKeys.configuration))?.epoch, 2n)
+        const next = yield* producer.produce
+        const txns = yield* blockTransactions(next.height)
+        assert.deepStrictEqual(kinds(txns), ["BlockMetadata", "user:1", "BlockEpilogue"])
+        const meta = txns[0]!.transaction
+        assert.ok(meta._tag === "BlockMetadata" && meta.metadata.epoch === 2n && meta.metadata.round === 1n)
+        assert.strictEqual(next.epoch, 2n)
+      }).pipe(Effect.provide(chain({ epochIntervalUsec: 2n })))
+  )
+
+  it.effect("ends the block after a reconfiguring user transaction; the rest wait for the next block", () =>
+    Effect.gen(function* () {
+      const producer = yield* BlockProducer
+      yield* submit(1, 0n, { gasUnitPrice: 300n, function: "reconfigure" })
+      yield* submit(2, 0n)
+      yield* submit(3, 0n, { nonce: 9n })
+      const b = yield* producer.produce
+      assert.deepStrictEqual(kinds(yield* blockTransactions(b.height)), ["BlockMetadata", "user:1"])
+      assert.strictEqual((yield* Mempool).size(), 2)
+      const c = yield* producer.produce
+      assert.deepStrictEqual(kinds(yield* blockTransactions(c.height)), [
+        "BlockMetadata",
+        "user:2",
+        "user:3",
+        "BlockEpilogue"
+      ])
+    }).pipe(Effect.provide(chain()))
+  )
+
+  it.effect("ends blocks with a StateCheckpoint when the execution config keeps the outcome off chain", () =>
+    Effect.gen(function* () {
+      yield* submit(1, 0n)
+      const b = yield* (yield* BlockProducer).produce
+      const txns = yield* blockTransactions(b.height)
+      assert.deepStrictEqual(kinds(txns), ["BlockMetadata", "user:1", "StateCheckpoint"])
+      const meta = txns[0]!.transaction
+      const end = txns[2]!.transaction
+      assert.ok(meta._tag === "BlockMetadata" && end._tag === "StateCheckpoint")
+      assert.deepStrictEqual(end.hash, meta.metadata.id)
+    }).pipe(Effect.provide(chain({ blockEpilogue: false })))
+  )
+
+  it.effect("ends blocks with a BlockEpilogue V0 (no Move call) without fee distribution (flag 96 off)", () => {
+    const vm = makeFakeVm()
+    return Effect.gen(function* () {
+      yield* submit(1, 0n)
+      const b = yield* (yield* BlockProducer).produce
+      const end = (yield* blockTransactions(b.height))[2]!.transaction
+      assert.ok(end._tag === "BlockEpilogue")
+      assert.strictEqual(end.feeDistribution, undefined)
+      assert.strictEqual(vm.epilogueCalls.length, 0)
+    }).pipe(Effect.provide(chain({ feeDistribution: false }, vm)))
+  })
+
+  it.effect("gives blocks strictly increasing timestamps, heights and distinct ids", () =>
+    Effect.gen(function* () {
+      const producer = yield* BlockProducer
+      const blocks = []
+      for (let i = 0; i < 5; i++) blocks.push(yield* producer.produce)
+      const ids = new Set<string>()
+      for (let i = 1; i < blocks.length; i++) {
+        assert.ok(blocks[i]!.timestampUsec > blocks[i - 1]!.timestampUsec)
+        assert.strictEqual(blocks[i]!.height, blocks[i - 1]!.height + 1n)
+      }
+      for (const b of blocks) {
+        const meta = (yield* blockTransactions(b.height))[0]!.transaction
+        assert.ok(meta._tag === "BlockMetadata")
+        ids.add(Buffer.from(meta.metadata.id).toString("hex"))
+      }
+      assert.strictEqual(ids.size, 5)
+    }).pipe(Effect.provide(chain()))
+  )
+
+  it.live("mines on its own in Instant mode, after the submission", () =>
+    Effect.gen(function* () {
+      const events = yield* ChainEvents
+      const [entry, event, second] = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const take = yield* events.subscription
+          const e = yield* submit(7, 0n)
+          return [e, yield* take, yield* take] as const
+        })
+      )
+      // The first block after genesis (clock at 0) reconfigures at the wall clock's time, so it
+      // holds only its metadata; the transaction is in the block after it, made without being asked.
+      assert.deepStrictEqual(event.committed, [])
+      assert.deepStrictEqual(
+        second.committed.map((c) => c.hashKey),
+        [entry.hashKey]
+      )
+      assert.strictEqual(second.block.height, 2n)
+    }).pipe(
+      Effect.provide(
+        Layer.provideMerge(BlockProducer.loop, chain({}, makeFakeVm(), MiningMode.instant(1))).pipe(
+          Layer.provide(
+            Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.instant(1) })
+          )
+        )
+      )
+    )
+  )
+})
