@@ -1,5 +1,7 @@
-// The `movenode` command as a bundle (run by `npm run build` after tsc): dist/bin/movenode.js and
-// the view worker it starts, dist/bin/viewWorker.js, from tsc's output in dist/.
+// The `movenode` command as a bundle (run by `npm run build` after tsc): dist/bin/movenode.js (the
+// launcher src/bin.ts; the command itself is a chunk it imports) and the view worker it starts,
+// dist/bin/viewWorker.js, from tsc's output in dist/. Source maps are written for work in the
+// checkout; the npm package leaves them out (package.json `files`).
 //
 // Why a bundle for the command when the library is plain tsc output: a node loads ~460 ES modules,
 // and Effect's ship their full documentation as comments (Schema.js alone is 720 KB). V8 keeps
@@ -13,7 +15,7 @@
 // `lmdb` stays external: it loads its native addon relative to its own package.
 export default {
   input: {
-    movenode: "dist/cli.js",
+    movenode: "dist/bin.js",
     // The name matters: ViewsWorker starts `./viewWorker.js` next to the module that spawns it.
     viewWorker: "dist/node/view/viewWorker.js"
   },

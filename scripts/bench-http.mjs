@@ -127,7 +127,10 @@ const serveHttpApi = async (port, build) => {
   const { Effect, Layer } = await import("effect")
   const { HttpRouter } = await import("effect/http")
   const { HttpApiBuilder } = await import("effect/http-api")
-  const { NodeHttpServer } = await import("@effect/platform-node")
+  // Not a dependency of the package (it requires Node.js >= 22.19): only this comparison uses it.
+  const { NodeHttpServer } = await import("@effect/platform-node").catch(() => {
+    throw new Error("--httpapi needs @effect/platform-node: npm install --no-save @effect/platform-node")
+  })
   const { Api } = await import(pathToFileURL(join(build, "http/Api.js")).href)
   const gas = { deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 }
   const no = () => Effect.die("not part of the comparison")

@@ -1,4 +1,3 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
 /**
  * The `movenode` command.
  *
@@ -15,7 +14,6 @@
 import { readFileSync, realpathSync } from "node:fs"
 import { dirname } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -32,6 +30,7 @@ import { parseViewFilterJson } from "./node/view/ViewFilter.js"
 import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
 import { devnetGenesisPath } from "./devnetGenesis.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
+import { runMain } from "./runMain.js"
 import { tuneV8ForServing } from "./tuneV8.js"
 
 export interface RunOptions {
@@ -316,7 +315,7 @@ export const main = (argv: ReadonlyArray<string>): void => {
       Layer.launch(layer).pipe(
         Effect.tapError((e) => Effect.sync(() => process.stderr.write(`movenode: ${describeError(e)}\n`))),
         // SIGINT/SIGTERM interrupt the layer: a clean shutdown, so exit code 0 (not 130).
-        NodeRuntime.runMain({
+        runMain({
           disableErrorReporting: true,
           teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
         })

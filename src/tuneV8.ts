@@ -20,7 +20,7 @@ import { setFlagsFromString } from "node:v8"
  * minimum step of a few MB) keeps the old generation near what is live.
  *
  * `--max-semi-space-size=0`: the young generation of the main thread is set on the command line
- * (`--max-semi-space-size=8` in the `movenode` shebang and `npm start`: 16 MB instead of 32 MB of
+ * (`--max-semi-space-size=8`, added by the `movenode` launcher src/bin.ts and given by `npm start`: 16 MB instead of 32 MB of
  * young space that every request touches). The command-line value would also override the young
  * generation limit each view worker is started with (`DEFAULT_VIEW_WORKER_LIMITS`), so it is
  * cleared here, after the main heap was sized and before any worker starts.
