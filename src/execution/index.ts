@@ -10,6 +10,10 @@
  *   declarations (`encodeByLayout`, `frameworkLayout`); `Features` (on-chain flags).
  * - Outcome: `TransactionOutput` (Keep(ExecutionStatus) | Discard(StatusName) as data),
  *   `VmStatus`, `StatusCode` (the reference's numbers), `explainVmStatus` (the API's wording).
+ * - State and system calls: `OverlayStateView` (a base view with uncommitted change sets on top,
+ *   later wins: sessions and transactions chain before anything is committed), `squashChangeSets`
+ *   (two change sets as one, the reference's write-op squash), `executeSystemCall` (one unmetered
+ *   Move call, visibility bypassed, no prologue/fees/signatures: block prologue/epilogue, genesis).
  */
 export * from "./checkGas.js"
 export * from "./encodeByLayout.js"
@@ -23,3 +27,6 @@ export * from "./storagePricing.js"
 export * from "./TransactionGasParams.js"
 export * from "./TransactionOutput.js"
 export * from "./VmStatus.js"
+export { executeSystemCall, type SystemCallOutcome } from "./executeSystemCall.js"
+export { type OverlayLayer, OverlayStateView, overlayStateView } from "./OverlayStateView.js"
+export { squashChangeSets, squashWriteOp } from "./squashChangeSets.js"

@@ -280,7 +280,7 @@ export class Interpreter {
             }
           case 13 /* MutBorrowLoc */:
           case 14 /* ImmBorrowLoc */:
-            stack.push(new Ref(locals, arg[pc]!))
+            stack.push(new Ref(locals, arg[pc]!, undefined))
             pc++
             break
           case 15 /* MutBorrowField */:
@@ -288,7 +288,7 @@ export class Interpreter {
             {
               const r = stack.pop() as Ref
               const s = r.arr[r.idx] as StructValue
-              stack.push(new Ref(s.fields, m.cm.fieldHandles[arg[pc]!]!.field))
+              stack.push(new Ref(s.fields, m.cm.fieldHandles[arg[pc]!]!.field, r.root))
               pc++
               break
             }
@@ -298,7 +298,7 @@ export class Interpreter {
               const r = stack.pop() as Ref
               const s = r.arr[r.idx] as StructValue
               const fh = m.cm.fieldHandles[m.cm.fieldInstantiations[arg[pc]!]!.handle]!
-              stack.push(new Ref(s.fields, fh.field))
+              stack.push(new Ref(s.fields, fh.field, r.root))
               pc++
               break
             }
@@ -314,7 +314,7 @@ export class Interpreter {
                   ? m.cm.variantFieldHandles[arg[pc]!]!
                   : m.cm.variantFieldHandles[m.cm.variantFieldInstantiations[arg[pc]!]!.handle]!
               if (!h.variants.includes(s.tag)) vmError("STRUCT_VARIANT_MISMATCH", "field borrow of another variant")
-              stack.push(new Ref(s.fields, h.field))
+              stack.push(new Ref(s.fields, h.field, r.root))
               pc++
               break
             }
@@ -428,6 +428,7 @@ export class Interpreter {
               const old = r.arr[r.idx]
               if (typeof old === "object") gas.releaseMemory(heapSize(old, node))
               r.arr[r.idx] = stack.pop()
+              if (r.root !== undefined) r.root.dirty = true
               pc++
               break
             }
@@ -617,7 +618,7 @@ export class Interpreter {
               const addr = stack.pop() as Uint8Array
               const slot = session.resource(addr, t)
               if (slot.box[0] === undefined) vmError("MISSING_DATA", `failed to borrow global resource ${t.def.name}`)
-              stack.push(new Ref(slot.box, 0))
+              stack.push(new Ref(slot.box, 0, slot))
               pc++
               break
             }
@@ -644,6 +645,7 @@ export class Interpreter {
               const slot = session.resource(addr, t)
               if (slot.box[0] !== undefined) vmError("RESOURCE_ALREADY_EXISTS", `resource ${t.def.name} already exists`)
               slot.box[0] = v
+              slot.dirty = true
               pc++
               break
             }
@@ -721,7 +723,7 @@ export class Interpreter {
               const r = stack.pop() as Ref
               const v = r.arr[r.idx] as Value[]
               if (i >= BigInt(v.length)) vecError("index out of bounds")
-              stack.push(new Ref(v, Number(i)))
+              stack.push(new Ref(v, Number(i), r.root))
               pc++
               break
             }
@@ -733,6 +735,7 @@ export class Interpreter {
               if (v.length >= MAX_VECTOR_LENGTH) vecError("vector too long")
               gas.useMemory(packedSize(x))
               v.push(x)
+              if (r.root !== undefined) r.root.dirty = true
               pc++
               break
             }
@@ -742,6 +745,7 @@ export class Interpreter {
               const v = r.arr[r.idx] as Value[]
               if (v.length === 0) vecError("pop from an empty vector")
               const x = v.pop()
+              if (r.root !== undefined) r.root.dirty = true
               gas.releaseMemory(packedSize(x))
               stack.push(x)
               pc++
@@ -770,6 +774,7 @@ export class Interpreter {
               const t = v[a]
               v[a] = v[b]
               v[b] = t
+              if (r.root !== undefined) r.root.dirty = true
               pc++
               break
             }
@@ -821,7 +826,12 @@ export class Interpreter {
         }
       }
     } catch (e) {
-      if (e instanceof VmError && e.location === undefined) throw new VmError(e.status, e.detail, m.id)
+      if (e instanceof VmError && e.location === undefined)
+        throw new VmError(e.status, e.detail, m.id, {
+          functionIndex: f!.fn.index,
+          functionName: f!.fn.name,
+          codeOffset: pc
+        })
       if (e instanceof RangeError && !(e instanceof VmError))
         throw new VmError("EXECUTION_STACK_OVERFLOW", `host limit: ${e.message}`, m.id)
       throw e

@@ -1,10 +1,11 @@
 import { addressEquals, addressToShortString } from "../../domain/AccountAddress.js"
 import { parseAddress } from "../../domain/AccountAddress.js"
 import type { ModuleId, StructTag } from "../../domain/TypeTag.js"
-import type { CompiledModule, FunctionDefinition } from "../binary/CompiledModule.js"
+import type { CompiledModule, CompiledScript, FunctionDefinition } from "../binary/CompiledModule.js"
 import type { SignatureToken } from "../binary/SignatureToken.js"
 import * as Result from "effect/Result"
 import { type CompiledCode, compileCode } from "./compileCode.js"
+import { scriptAsModule } from "./scriptModule.js"
 import type { GasParams } from "./GasMeter.js"
 import { inferKinds } from "./inferKinds.js"
 import { type VmModuleMetadata, vmModuleMetadata } from "./moduleMetadata.js"
@@ -188,6 +189,17 @@ export class LoadedModule {
   private readonly defTypes: Array<Type | undefined>
   /** The loader run that last verified this module against its view (see `Loader.tryLoad`). */
   checkedRun = 0
+  private _deps: ReadonlyArray<string> | undefined
+  /** Keys of the other modules this one's handles name (what a change to them makes stale). */
+  get dependencyKeys(): ReadonlyArray<string> {
+    if (this._deps === undefined) {
+      const cm = this.cm
+      this._deps = cm.moduleHandles
+        .filter((_, i) => i !== cm.selfModuleHandleIndex)
+        .map((h) => moduleKey(cm.addressIdentifiers[h.address]!, cm.identifiers[h.name]!))
+    }
+    return this._deps
+  }
 
   constructor(
     readonly loader: Loader,
@@ -454,7 +466,7 @@ export class Loader {
     if (cached !== undefined && cached.checkedRun === this.run) return cached
     const view = this.view
     if (view === undefined) return vmError("UNREACHABLE", "no state view installed")
-    const snapshot = view.snapshot
+    const snapshot = view.codeSnapshot ?? view.snapshot
     if (snapshot !== undefined) {
       if (snapshot !== this.snapshot) this.revalidate(view, snapshot)
       // Every cached module matches this snapshot: no read needed.
@@ -475,7 +487,7 @@ export class Loader {
         this.onFirstUse?.(address, cached.byteLength)
         return cached
       }
-      this.cache.clear()
+      this.drop([key])
     }
     const decoded = this.decode(stored.bytes)
     if (typeof decoded === "string") throw new VmError("CODE_DESERIALIZATION_ERROR", `${key}: ${decoded}`)
@@ -495,14 +507,48 @@ export class Loader {
    * snapshot, cached modules are used without reading them again.
    */
   private revalidate(view: StateView, snapshot: string | bigint): void {
-    for (const m of this.cache.values()) {
+    const changed: string[] = []
+    for (const [key, m] of this.cache) {
       const stored = view.module(m.id.address, m.id.name)
-      if (stored === undefined || stored.version !== m.version || stored.bytes.length !== m.byteLength) {
-        this.cache.clear()
-        break
+      if (stored === undefined || stored.version !== m.version || stored.bytes.length !== m.byteLength)
+        changed.push(key)
+    }
+    if (changed.length > 0) this.drop(changed)
+    this.snapshot = snapshot
+  }
+
+  /**
+   * Drops modules and every cached module that links to them, transitively (a module's resolved
+   * handles point at the loaded modules it uses, so a dependent of a changed module is stale too).
+   * The rest stays: publishing a module does not cost reloading the framework.
+   */
+  private drop(keys: ReadonlyArray<string>): void {
+    const gone = new Set(keys)
+    for (let grew = true; grew; ) {
+      grew = false
+      for (const [key, m] of this.cache) {
+        if (gone.has(key)) continue
+        if (m.dependencyKeys.some((d) => gone.has(d))) {
+          gone.add(key)
+          grew = true
+        }
       }
     }
-    this.snapshot = snapshot
+    for (const key of gone) this.cache.delete(key)
+  }
+
+  /**
+   * A script as a loaded module (`scriptAsModule`): linked through this loader like any module but
+   * never cached (a script is not stored state).
+   */
+  loadScript(script: CompiledScript, byteLength: number): LoadedModule {
+    return new LoadedModule(this, scriptAsModule(script), -1n, byteLength)
+  }
+
+  /** Forgets every cached module (tests; a module set that changed in ways no snapshot names). */
+  invalidate(): void {
+    this.cache.clear()
+    this.snapshot = undefined
   }
 
   get cachedModules(): number {

@@ -12,8 +12,10 @@ import { Session } from "./Session.js"
 import { StateCache } from "./StateCache.js"
 import type { StateView } from "./StateView.js"
 import { abilitiesOf, checkTypeSize, K, primitiveNamed, structOf, substituteAll, type Type, vectorOf } from "./Type.js"
-import { Ref, type StructValue, type Value } from "./Value.js"
-import { deserializeValue, serializeValue } from "./ValueBcs.js"
+import { Ref, type StructValue } from "./Value.js"
+import { serializeValue } from "./ValueBcs.js"
+import { decodeArguments, isSignerParam } from "./callArguments.js"
+import { type SessionOptions, VmSession } from "./VmSession.js"
 import { abortInfo } from "./moduleMetadata.js"
 import { MoveAbort, VmError, vmError } from "./VmError.js"
 
@@ -168,22 +170,14 @@ export class MoveVm {
           if (fn.returns.length === 0)
             return vmError("INVALID_MAIN_FUNCTION_SIGNATURE", "view function must return values")
         }
-        if (fn.typeParamCount !== call.tyArgs.length)
-          return vmError(
-            "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH",
-            `expected ${fn.typeParamCount} type arguments, got ${call.tyArgs.length}`
-          )
-        const constraints = m.cm.functionHandles[fn.def.function]!.typeParameters
-        const tyArgs = call.tyArgs.map((t, i) => {
-          const ty = this.typeFromTag(t)
-          checkTypeSize(ty)
-          const required = constraints[i] ?? 0
-          if ((abilitiesOf(ty) & required) !== required)
-            return vmError("CONSTRAINT_NOT_SATISFIED", `type argument ${i} lacks the abilities its parameter requires`)
-          return ty
-        })
+        const tyArgs = this.instantiate(fn, call.tyArgs)
         const params = substituteAll(fn.params, tyArgs)
-        const args = this.arguments(params, call.args)
+        if (params.some(isSignerParam))
+          return vmError(
+            "INVALID_MAIN_FUNCTION_SIGNATURE",
+            "functions taking a signer cannot be called without a transaction"
+          )
+        const args = decodeArguments(params, call.args)
         const session = new Session(
           view,
           gas,
@@ -230,51 +224,38 @@ export class MoveVm {
     }
   }
 
-  /** Decodes arguments by parameter type; signer parameters take no argument (a view has no signer). */
-  private arguments(params: ReadonlyArray<Type>, raw: ReadonlyArray<Uint8Array>): Value[] {
-    const valueParams = params.filter((p) => !isSigner(p))
-    if (valueParams.length !== params.length)
+  /**
+   * Type arguments for `fn` from tags: their count, sizes and the abilities its type parameters
+   * require are checked.
+   */
+  instantiate(fn: LoadedFunction, tags: ReadonlyArray<TypeTag>): ReadonlyArray<Type> {
+    if (fn.typeParamCount !== tags.length)
       return vmError(
-        "INVALID_MAIN_FUNCTION_SIGNATURE",
-        "functions taking a signer cannot be called without a transaction"
+        "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH",
+        `expected ${fn.typeParamCount} type arguments, got ${tags.length}`
       )
-    if (raw.length !== params.length)
-      return vmError("NUMBER_OF_ARGUMENTS_MISMATCH", `expected ${params.length} arguments, got ${raw.length}`)
-    return params.map((p, i) => {
-      const isRef = p.k === K.Ref || p.k === K.MutRef
-      const t = isRef ? (p as { to: Type }).to : p
-      let v: Value
-      try {
-        v = deserializeValue(raw[i]!, t)
-      } catch (e) {
-        if (e instanceof VmError) throw new VmError("FAILED_TO_DESERIALIZE_ARGUMENT", `argument ${i}: ${e.detail}`)
-        throw e
-      }
-      checkStringArgs(v, t)
-      return isRef ? new Ref([v], 0) : v
+    const constraints = fn.module.cm.functionHandles[fn.def.function]!.typeParameters
+    return tags.map((t, i) => {
+      const ty = this.typeFromTag(t)
+      checkTypeSize(ty)
+      const required = constraints[i] ?? 0
+      if ((abilitiesOf(ty) & required) !== required)
+        return vmError("CONSTRAINT_NOT_SATISFIED", `type argument ${i} lacks the abilities its parameter requires`)
+      return ty
     })
   }
-}
 
-const isSigner = (t: Type): boolean =>
-  t.k === K.Signer || ((t.k === K.Ref || t.k === K.MutRef) && (t as { to: Type }).to.k === K.Signer)
-
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
-/** `0x1::string::String` arguments must hold UTF-8 (the reference builds them with `string::utf8`). */
-const checkStringArgs = (v: Value, t: Type): void => {
-  if (t.k === K.Vector) {
-    if (t.elem.k === K.Struct || t.elem.k === K.Vector) for (const x of v as Value[]) checkStringArgs(x, t.elem)
-    return
+  /**
+   * A session over `view` for calls that write (transactions, system calls, genesis): see
+   * `VmSession`.
+   */
+  session(view: StateView, options: SessionOptions): VmSession {
+    return new VmSession(this, view, options)
   }
-  if (t.k !== K.Struct) return
-  const d = t.def
-  if (d.module === "string" && d.name === "String" && d.address[31] === 1) {
-    try {
-      utf8.decode(Uint8Array.from((v as StructValue).fields[0] as number[]))
-    } catch {
-      vmError("FAILED_TO_DESERIALIZE_ARGUMENT", "invalid UTF-8 in a String argument")
-    }
+
+  /** The chain id stored in the session's state (`0x1::chain_id::ChainId`). */
+  chainIdOf(session: Session): number {
+    return readChainId(this, session)
   }
 }
 

@@ -1,25 +1,85 @@
 import { BcsReader, BcsWriter, toHex } from "../../bcs/index.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
+import type { ContractEvent } from "../../domain/ContractEvent.js"
+import type { StateKey } from "../../domain/StateKey.js"
+import type { ChangeSet } from "../../domain/Transaction.js"
 import { readTypeTagAt, writeStructTag } from "../../domain/TypeTagCodec.js"
 import type { StructTag } from "../../domain/TypeTag.js"
+import type { WriteOp, WriteSetEntry } from "../../domain/WriteSet.js"
+import { compareKeyBytes, makeWriteSetEntry } from "../../domain/WriteSetCodec.js"
 import type { GasMeter } from "./GasMeter.js"
 import { heapSize } from "./MemorySize.js"
 import type { CachedValue, GroupIndex, StateCache } from "./StateCache.js"
-import type { StateView } from "./StateView.js"
-import { type StructKind, structTagOf, type Type, typeName } from "./Type.js"
-import { copyValue, type Value } from "./Value.js"
-import { deserializeValue } from "./ValueBcs.js"
-import { VmError } from "./VmError.js"
+import { accessPathKey, type StateView, tableItemKey } from "./StateView.js"
+import type { UserTransactionContext } from "./TransactionContext.js"
+import { type StructKind, structTagOf, type Type, typeName, typeToTag } from "./Type.js"
+import { copyValue, type DirtyMark, StructValue, type Value } from "./Value.js"
+import { deserializeValue, serializeValue } from "./ValueBcs.js"
+import { VmError, vmError } from "./VmError.js"
 
-/** A global value's slot: `box[0]` is the value, `undefined` when absent (or moved out). */
-export interface GlobalSlot {
+/**
+ * A global value's slot (a resource, a resource-group member or a table item): `box[0]` is the
+ * value, `undefined` when absent (or moved out). `existed` says whether the session's view held a
+ * value; `dirty` is set by a write through a reference rooted here or by move_to. Together they
+ * give the slot's effect at `finish` exactly as the reference's `GlobalValue` does: absent before
+ * and present now = creation; present before and absent now = deletion; present both times =
+ * modification iff dirty (even when the bytes are unchanged).
+ */
+export class GlobalSlot implements DirtyMark {
+  dirty = false
   readonly box: Value[]
+  constructor(
+    value: Value,
+    readonly existed: boolean,
+    /** The resource's address, or the table's handle. */
+    readonly address: AccountAddress,
+    /** The resource's struct type, or the table's value type. */
+    readonly type: Type,
+    /** A table item's key bytes; undefined for a resource. */
+    readonly key: Uint8Array | undefined,
+    /** A table item held as `Box<V>` (the table natives) rather than as the bare value (aggregator v1). */
+    readonly boxed: boolean
+  ) {
+    this.box = [value]
+  }
 }
 
-/** An event emitted during the run (kept, never persisted by a view). */
+/** An event emitted during the run: a handle event (`guid`, `count` given) or a module event. */
 export interface EmittedEvent {
   readonly type: Type
   readonly value: Value
+  /** BCS of the handle's GUID (creation number, address); undefined for a module event. */
+  readonly guid?: Uint8Array | undefined
+  readonly count?: bigint | undefined
+}
+
+/** What `code::request_publish(_with_allowed_deps)` asked for; the executor verifies and stages it. */
+export interface PublishRequest {
+  readonly destination: AccountAddress
+  readonly bundle: ReadonlyArray<Uint8Array>
+  readonly expectedModules: ReadonlyArray<string>
+  /** Undefined when any dependency is allowed (`request_publish`). */
+  readonly allowedDeps: ReadonlyArray<{ readonly account: AccountAddress; readonly moduleName: string }> | undefined
+  /** The package's upgrade policy byte (0 arbitrary, 1 compatible, 2 immutable). */
+  readonly upgradePolicy: number
+}
+
+/** What a session runs for (see `SessionId`, `UserTransactionContext`). */
+export interface SessionContext {
+  readonly txnHash: Uint8Array
+  readonly scriptHash: Uint8Array
+  readonly user: UserTransactionContext | undefined
+}
+
+const ZERO_HASH = new Uint8Array(32)
+const NO_BYTES = new Uint8Array(0)
+
+/** A module written by this session (published or staged by the executor). */
+interface StagedModule {
+  readonly address: AccountAddress
+  readonly name: string
+  readonly bytes: Uint8Array
+  readonly existed: boolean
 }
 
 const structTagBytes = (t: StructTag): Uint8Array => {
@@ -182,19 +242,42 @@ export class Session {
   /** Table entries by handle and key. */
   private tables: Map<string, Map<string, GlobalSlot>> | undefined // created on first use
   readonly events: EmittedEvent[] = []
-  /** Handles of tables created in this run (`new_table_handle`). */
+  /** Tables created in this session (`new_table_handle`): the reference's `new_tables_counter`. */
   tableCounter = 0
-  /** Counter behind unique addresses, aggregator keys and monotonic counters of this run. */
-  uniqueCounter = 0n
+  /** AUIDs issued (`generate_unique_address`): the reference's `auid_counter`. */
+  auidCounter = 0n
+  /** `monotonically_increasing_counter` calls: the reference's `local_counter` (u16). */
+  localCounter = 0
+  /** Aggregators (v1) created: the reference's `aggregator_v1_counter`. */
+  aggregatorCounter = 0
+  /** The last `code::request_publish` of this session, until the executor takes it. */
+  publishRequest: PublishRequest | undefined
+  /** Modules written by this session, by `address::name` key. */
+  private modules: Map<string, StagedModule> | undefined
 
   constructor(
     readonly view: StateView,
-    readonly gas: GasMeter,
+    /** The meter reads are charged to; the VM sets it per call (unmetered for system calls). */
+    public gas: GasMeter,
     /** Reads of the view's snapshot shared across runs; undefined when the view names none. */
-    readonly cache?: StateCache | undefined
+    readonly cache?: StateCache | undefined,
+    context?: SessionContext
   ) {
     this.node = gas.params.sized.absValNode || 40
+    this.txnHash = context?.txnHash ?? ZERO_HASH
+    this.scriptHash = context?.scriptHash ?? NO_BYTES
+    this.user = context?.user
   }
+
+  /**
+   * The session id's hash: the "transaction hash" natives see (get_txn_hash, AUIDs, table
+   * handles, aggregator keys). Zero for views.
+   */
+  readonly txnHash: Uint8Array
+  /** `get_script_hash`: the script's hash in a script transaction's sessions, else empty. */
+  readonly scriptHash: Uint8Array
+  /** The user transaction (transaction_context natives); undefined for views and system calls. */
+  readonly user: UserTransactionContext | undefined
 
   /** Memory-tracker units of one value node. */
   private readonly node: number
@@ -267,13 +350,11 @@ export class Session {
     const akey = addressKey(address)
     let slot = byAddress.get(akey)
     if (slot === undefined) {
-      slot = {
-        box: [
-          this.cache === undefined
-            ? this.readResource(address, akey, t, info)
-            : this.cachedResource(address, akey, t, info)
-        ]
-      }
+      const value =
+        this.cache === undefined
+          ? this.readResource(address, akey, t, info)
+          : this.cachedResource(address, akey, t, info)
+      slot = new GlobalSlot(value, value !== undefined, address, t, undefined, false)
       byAddress.set(akey, slot)
     }
     return slot
@@ -311,7 +392,8 @@ export class Session {
   }
 
   /** The slot of a table entry; `valueType` decodes the stored bytes. */
-  tableEntry(handle: AccountAddress, key: Uint8Array, valueType: Type, wrap: (v: Value) => Value): GlobalSlot {
+  tableEntry(handle: AccountAddress, key: Uint8Array, valueType: Type, boxed: boolean): GlobalSlot {
+    const wrap = boxed ? boxValue : identity
     const hkey = addressKey(handle)
     const entries = inner((this.tables ??= new Map<string, Map<string, GlobalSlot>>()), hkey)
     const k = bytesKey(key)
@@ -338,10 +420,172 @@ export class Session {
           } else value = this.loaded(wrap(v))
         }
       }
-      slot = { box: [value] }
+      slot = new GlobalSlot(value, value !== undefined, handle, valueType, key, boxed)
       entries.set(k, slot)
     }
     return slot
+  }
+
+  /** A module of this session's view, or one it staged (published modules, visible to later calls). */
+  stagedModule(address: AccountAddress, name: string): Uint8Array | undefined {
+    return this.modules?.get(`${addressKey(address)}::${name}`)?.bytes
+  }
+
+  /** Writes `bytes` as module `address::name` when the session finishes. */
+  stageModule(address: AccountAddress, name: string, bytes: Uint8Array, existed: boolean): void {
+    const key = `${addressKey(address)}::${name}`
+    const prior = this.modules?.get(key)
+    ;(this.modules ??= new Map()).set(key, { address, name, bytes, existed: prior?.existed ?? existed })
+  }
+
+  /**
+   * The session's effects relative to its view: the write set in BCS key order (plain Creation /
+   * Modification / Deletion: the executor adds state-value metadata when it charges storage) and
+   * the events in emission order. Resource groups are written whole: the members read from the
+   * view, with this session's changes applied, in BCS order of their tags.
+   */
+  finish(): ChangeSet {
+    const entries: WriteSetEntry[] = []
+    let groups: Map<string, GroupChange> | undefined
+    for (const byAddress of this.resources.values())
+      for (const slot of byAddress.values()) {
+        const op = effectOf(slot)
+        if (op === undefined) continue
+        const t = slot.type as StructKind
+        const info = tagInfoOf(t)
+        const data = op === DELETE ? undefined : serializeValue(slot.box[0], t)
+        const group = t.def.groupTag
+        if (group !== undefined) {
+          const g = groupInfoOf(group)
+          const akey = addressKey(slot.address)
+          const key = `${g.key}/${akey}`
+          let change = (groups ??= new Map()).get(key)
+          if (change === undefined) {
+            const index = this.groups?.get(g.key)?.get(akey)
+            if (index === undefined)
+              return vmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", "group member without its group")
+            change = { address: slot.address, group: g, index, members: [] }
+            groups.set(key, change)
+          }
+          change.members.push({ tagBytes: info.bytes, data })
+          continue
+        }
+        const key: StateKey = {
+          _tag: "AccessPath",
+          address: slot.address,
+          path: { _tag: "Resource", struct: info.tag }
+        }
+        entries.push({ key, keyBytes: accessPathKey(slot.address, 1, info.bytes), op: writeOp(op, data) })
+      }
+    if (groups !== undefined)
+      for (const change of groups.values()) {
+        const entry = groupWrite(change)
+        if (entry !== undefined) entries.push(entry)
+      }
+    if (this.tables !== undefined)
+      for (const byKey of this.tables.values())
+        for (const slot of byKey.values()) {
+          const op = effectOf(slot)
+          if (op === undefined) continue
+          const v = slot.box[0]
+          const data =
+            op === DELETE ? undefined : serializeValue(slot.boxed ? (v as StructValue).fields[0] : v, slot.type)
+          const key: StateKey = { _tag: "TableItem", handle: slot.address, key: slot.key! }
+          entries.push({ key, keyBytes: tableItemKey(slot.address, slot.key!), op: writeOp(op, data) })
+        }
+    if (this.modules !== undefined)
+      for (const m of this.modules.values()) {
+        const key: StateKey = {
+          _tag: "AccessPath",
+          address: m.address,
+          path: { _tag: "Code", module: { address: m.address, name: m.name } }
+        }
+        entries.push(makeWriteSetEntry(key, writeOp(m.existed ? MODIFY : CREATE, m.bytes)))
+      }
+    entries.sort((x, y) => compareKeyBytes(x.keyBytes, y.keyBytes))
+    return { writeSet: { entries }, events: this.events.map(contractEvent) }
+  }
+}
+
+const boxValue = (v: Value): Value => new StructValue(-1, [v])
+const identity = (v: Value): Value => v
+
+const CREATE = 0
+const MODIFY = 1
+const DELETE = 2
+type Effect = typeof CREATE | typeof MODIFY | typeof DELETE
+
+/** The slot's effect (see `GlobalSlot`), or undefined when it has none. */
+const effectOf = (slot: GlobalSlot): Effect | undefined => {
+  const present = slot.box[0] !== undefined
+  if (slot.existed) return present ? (slot.dirty ? MODIFY : undefined) : DELETE
+  return present ? CREATE : undefined
+}
+
+const writeOp = (effect: Effect, data: Uint8Array | undefined): WriteOp =>
+  effect === CREATE
+    ? { _tag: "Creation", data: data! }
+    : effect === MODIFY
+      ? { _tag: "Modification", data: data! }
+      : { _tag: "Deletion" }
+
+/** A resource group's changed members; `data` undefined = the member was removed. */
+interface GroupChange {
+  readonly address: AccountAddress
+  readonly group: TagInfo
+  readonly index: GroupIndex
+  readonly members: Array<{ readonly tagBytes: Uint8Array; readonly data: Uint8Array | undefined }>
+}
+
+/**
+ * The group's new bytes: its stored members with the changes applied, as the BCS map
+ * `StructTag → bytes` (sorted by the tags' BCS bytes, as BCS orders maps). Creation when the group
+ * did not exist, deletion when no member is left.
+ */
+const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
+  const { bytes, offsets } = change.index
+  const members = new Map<string, { tag: Uint8Array; data: Uint8Array }>()
+  for (let i = 0; i < offsets.length; i += 4) {
+    const tag = bytes.subarray(offsets[i]!, offsets[i + 1]!)
+    members.set(bytesKey(tag), { tag, data: bytes.subarray(offsets[i + 2]!, offsets[i + 3]!) })
+  }
+  for (const m of change.members) {
+    const k = bytesKey(m.tagBytes)
+    if (m.data === undefined) members.delete(k)
+    else members.set(k, { tag: m.tagBytes, data: m.data })
+  }
+  const existed = offsets.length > 0
+  const key: StateKey = {
+    _tag: "AccessPath",
+    address: change.address,
+    path: { _tag: "ResourceGroup", struct: change.group.tag }
+  }
+  const keyBytes = accessPathKey(change.address, 2, change.group.bytes)
+  if (members.size === 0) return existed ? { key, keyBytes, op: { _tag: "Deletion" } } : undefined
+  const sorted = [...members.values()].sort((a, b) => compareKeyBytes(a.tag, b.tag))
+  let size = 0
+  for (const m of sorted) size += m.tag.length + m.data.length + 5
+  const w = new BcsWriter(size + 5)
+  w.uleb128(sorted.length)
+  for (const m of sorted) w.fixed(m.tag).bytesWithLength(m.data)
+  const data = w.toBytes()
+  return { key, keyBytes, op: existed ? { _tag: "Modification", data } : { _tag: "Creation", data } }
+}
+
+/** A handle event's GUID is BCS `{creation_num: u64, addr: address}`: the event key. */
+const contractEvent = (e: EmittedEvent): ContractEvent => {
+  const typeTag = typeToTag(e.type)
+  const data = serializeValue(e.value, e.type)
+  if (e.guid === undefined) return { _tag: "V2", typeTag, data }
+  const g = e.guid
+  if (g.length !== 40) return vmError("EVENT_KEY_MISMATCH", `event GUID of ${g.length} bytes`)
+  const creationNumber = new DataView(g.buffer, g.byteOffset, 8).getBigUint64(0, true)
+  return {
+    _tag: "V1",
+    key: { creationNumber, accountAddress: g.slice(8, 40) },
+    sequenceNumber: e.count ?? 0n,
+    typeTag,
+    data
   }
 }
 

@@ -15,6 +15,14 @@ export interface StateView {
    * Undefined = no such promise; everything is re-read each run.
    */
   readonly snapshot?: string | bigint | undefined
+  /**
+   * Identifies the set of modules the view holds, when it differs from `snapshot`: views with
+   * equal code snapshots hold the same modules at the same versions (an overlay of uncommitted
+   * writes that touch no module keeps its base's). Defaults to `snapshot`. With neither, the
+   * loader checks each module it loads by name against the view (a dependency upgraded behind
+   * a cached link goes unnoticed: give views whose modules change a code snapshot).
+   */
+  readonly codeSnapshot?: string | bigint | undefined
   /** Module bytes and the version that wrote them (the loader caches by both). */
   readonly module: (
     address: AccountAddress,
@@ -44,7 +52,7 @@ const keyBytes = (write: (w: BcsWriter) => void): Uint8Array => {
 }
 
 /** BCS(StateKey::AccessPath{address, path: [kind] ++ tagBytes}) by concatenation (path < 128 bytes: one uleb byte). */
-const accessPathKey = (address: AccountAddress, kind: number, tagBytes: Uint8Array): Uint8Array => {
+export const accessPathKey = (address: AccountAddress, kind: number, tagBytes: Uint8Array): Uint8Array => {
   const pathLen = 1 + tagBytes.length
   const lenBytes = pathLen < 0x80 ? 1 : pathLen < 0x4000 ? 2 : 3
   const out = new Uint8Array(1 + 32 + lenBytes + pathLen)
@@ -63,7 +71,7 @@ const accessPathKey = (address: AccountAddress, kind: number, tagBytes: Uint8Arr
 }
 
 /** BCS(StateKey::TableItem{handle, key}) by concatenation: tag 1, the handle, the key with its uleb length. */
-const tableItemKey = (handle: AccountAddress, key: Uint8Array): Uint8Array => {
+export const tableItemKey = (handle: AccountAddress, key: Uint8Array): Uint8Array => {
   let n = key.length
   let lenBytes = 1
   for (let x = n; x >= 0x80; x >>>= 7) lenBytes++
@@ -83,7 +91,7 @@ const tableItemKey = (handle: AccountAddress, key: Uint8Array): Uint8Array => {
 const utf8 = new TextEncoder()
 
 /** BCS(StateKey) of a module: AccessPath{address, path: Code(ModuleId{address, name})}, by concatenation. */
-const moduleKeyBytes = (address: AccountAddress, name: string): Uint8Array => {
+export const moduleKeyBytes = (address: AccountAddress, name: string): Uint8Array => {
   const nameBytes = utf8.encode(name)
   if (nameBytes.length >= 0x80) return new Uint8Array(0)
   const pathLen = 1 + 32 + 1 + nameBytes.length

@@ -9,7 +9,9 @@ import type { Type } from "./Type.js"
  * - struct / enum / signer: a `StructValue` (`tag` is the variant index, -1 for a struct).
  * - reference: a `Ref`, a slot `arr[idx]` in some mutable array: a frame's locals, a struct's
  *   fields, a vector's elements, or a global's one-element box. Reading copies, writing replaces
- *   the slot; the bytecode verifier's borrow rules make this sound.
+ *   the slot; the bytecode verifier's borrow rules make this sound. A reference into a global
+ *   value (resource, table item) carries that global's `root`; a write through it marks the global
+ *   dirty (the reference's rule: a mutation counts even when the bytes end up unchanged).
  * - function value: a `Closure`.
  */
 export type Value = boolean | number | bigint | Uint8Array | Value[] | StructValue | Ref | Closure | undefined
@@ -22,16 +24,28 @@ export class StructValue {
   ) {}
 }
 
+/** What a write through a reference marks: the global value the reference was borrowed from. */
+export interface DirtyMark {
+  dirty: boolean
+}
+
 export class Ref {
   constructor(
     readonly arr: Value[],
-    readonly idx: number
+    readonly idx: number,
+    /** The global this reference points into; undefined for locals and values on the stack. */
+    readonly root: DirtyMark | undefined
   ) {}
   get(): Value {
     return this.arr[this.idx]
   }
   set(v: Value): void {
     this.arr[this.idx] = v
+    if (this.root !== undefined) this.root.dirty = true
+  }
+  /** Records a mutation made through this reference (vector push/pop/swap, aggregator changes). */
+  touch(): void {
+    if (this.root !== undefined) this.root.dirty = true
   }
 }
 

@@ -13,15 +13,25 @@ export const StatusCode = {
   NUMBER_OF_TYPE_ARGUMENTS_MISMATCH: 1076,
   LINKER_ERROR: 1081,
   FUNCTION_RESOLUTION_FAILURE: 1091,
+  INVALID_OPERATION_IN_SCRIPT: 1094,
+  DUPLICATE_MODULE_NAME: 1095,
+  BACKWARD_INCOMPATIBLE_MODULE_UPDATE: 1096,
+  CYCLIC_MODULE_DEPENDENCY: 1097,
   NUMBER_OF_ARGUMENTS_MISMATCH: 1098,
   FAILED_TO_DESERIALIZE_ARGUMENT: 1100,
+  NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH: 1101,
+  EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION: 1103,
+  EVENT_METADATA_VALIDATION_ERROR: 1123,
   UNKNOWN_INVARIANT_VIOLATION_ERROR: 2000,
   STORAGE_ERROR: 2008,
   INTERNAL_TYPE_ERROR: 2009,
+  EVENT_KEY_MISMATCH: 2010,
   UNREACHABLE: 2011,
   VM_STARTUP_FAILURE: 2012,
+  UNEXPECTED_ERROR_FROM_KNOWN_MOVE_FUNCTION: 2015,
   FAILED_TO_DESERIALIZE_RESOURCE: 2020,
   TYPE_RESOLUTION_FAILURE: 2021,
+  UNKNOWN_VERSION: 3003,
   CODE_DESERIALIZATION_ERROR: 3024,
   VALUE_SERIALIZATION_ERROR: 3022,
   VALUE_DESERIALIZATION_ERROR: 3023,
@@ -41,6 +51,8 @@ export const StatusCode = {
   MEMORY_LIMIT_EXCEEDED: 4028,
   VM_MAX_TYPE_NODES_REACHED: 4029,
   EXECUTION_LIMIT_REACHED: 4030,
+  IO_LIMIT_REACHED: 4031,
+  STORAGE_LIMIT_REACHED: 4032,
   /** Newer than the vm_status.rs I could read (its RESERVED_RUNTIME_ERROR_3 slot); unverified. */
   STRUCT_VARIANT_MISMATCH: 4038
 } as const
@@ -58,7 +70,12 @@ export class VmError extends Error {
     readonly status: StatusName,
     readonly detail: string,
     /** The module whose code was running, when known. */
-    readonly location?: ModuleId
+    readonly location?: ModuleId,
+    /**
+     * Where in that module: the function (definition index and name) and the instruction offset,
+     * for the reference's `ExecutionFailure { location, function, code_offset }`.
+     */
+    readonly at?: { readonly functionIndex: number; readonly functionName: string; readonly codeOffset: number }
   ) {
     super(`${status}: ${detail}`)
   }

@@ -12,7 +12,15 @@
  *   values (numbers ≤ 32 bits, bigints above, arrays as vectors, `StructValue`, slot `Ref`s, `Closure`s).
  * - `Interpreter`: decoded code (`compileCode`, operand kinds from `inferKinds`), one dispatch
  *   switch, frames on an explicit stack (call depth 1024), arithmetic in `ops/arith`.
- * - `Session`: the run's data cache (resources, resource groups, table items); writes stay in it.
+ * - `Session`: the run's data cache (resources, resource groups, table items, events, staged
+ *   modules). A view's session is thrown away; a transaction's `finish()`es into a change set.
+ * - `VmSession` (`MoveVm.session(view, {id, user})`): calls that write. `execute` runs a function
+ *   with signers in "system" mode (any visibility and argument type: genesis, block prologue,
+ *   transaction prologue/epilogue) or "entry" mode (a user payload: entry only, arguments validated
+ *   and built by their constructors); `executeScript`; `finish()` → domain `ChangeSet`. Writes are
+ *   found as the reference finds them: a global is dirty when written through a reference rooted in
+ *   it (`Ref.root`) or moved to. `SessionId` hashes to the natives' transaction hash;
+ *   `UserTransactionContext` answers `transaction_context`.
  * - `natives/`: the framework's natives, one file per module; a missing one is MISSING_DEPENDENCY.
  * - `GasMeter` / `GasSchedule`: instruction, call, native and storage-read costs from the on-chain
  *   `GasScheduleV2`, a table lookup per instruction (a native's cost memoised on its function);
@@ -47,8 +55,27 @@ export {
   type NativeResult,
   type NativeTable
 } from "./natives/index.js"
-export { bytesKey, type EmittedEvent, type GlobalSlot, Session } from "./Session.js"
+export {
+  bytesKey,
+  type EmittedEvent,
+  GlobalSlot,
+  type PublishRequest,
+  Session,
+  type SessionContext
+} from "./Session.js"
+export { type SessionId, sessionIdHash, sessionScriptHash, writeSessionId } from "./SessionId.js"
 export { type KeyValueReader, type StateView, stateViewFromReader } from "./StateView.js"
+export type { UserTransactionContext } from "./TransactionContext.js"
+export { type VmFailure, vmFailureOf } from "./VmFailure.js"
+export {
+  type CallMode,
+  type ExecOutcome,
+  type ExecuteOptions,
+  type SessionCall,
+  type SessionOptions,
+  transactionArgumentBytes,
+  VmSession
+} from "./VmSession.js"
 export * from "./Type.js"
 export * from "./Value.js"
 export { deserializeValue, MAX_VALUE_DEPTH, serializeValue } from "./ValueBcs.js"

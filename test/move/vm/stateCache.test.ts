@@ -14,7 +14,7 @@ import { Session } from "../../../src/move/vm/Session.js"
 import { StateCache } from "../../../src/move/vm/StateCache.js"
 import { stateViewFromReader } from "../../../src/move/vm/StateView.js"
 import { K, type StructKind, substitute, type Type, typeName } from "../../../src/move/vm/Type.js"
-import { StructValue, type Value } from "../../../src/move/vm/Value.js"
+import { StructValue } from "../../../src/move/vm/Value.js"
 import { serializeValue } from "../../../src/move/vm/ValueBcs.js"
 import { genesisState } from "./genesisState.js"
 import { sampleTypeArgs, sampleValue } from "./viewCoverage.js"
@@ -98,14 +98,13 @@ describe("the state cache", () => {
       const handle = ((map as StructValue).fields[0] as StructValue).fields[0] as Uint8Array
       const key = new BcsWriter().fixed(ONE).string("aptos_coin").string("AptosCoin").toBytes()
       const valueType = typeOf(struct("object", "Object", [struct("fungible_asset", "Metadata")]))
-      const box = (v: Value) => new StructValue(-1, [v])
       const plain = meter()
-      const original = new Session(view, plain).tableEntry(handle, key, valueType, box).box[0]
+      const original = new Session(view, plain).tableEntry(handle, key, valueType, true).box[0]
       assert.instanceOf(original, StructValue)
       const cache = new StateCache().at(0n)
       for (let round = 0; round < 3; round++) {
         const g = meter()
-        const slot = new Session(view, g, cache).tableEntry(handle, key, valueType, box)
+        const slot = new Session(view, g, cache).tableEntry(handle, key, valueType, true)
         assert.deepStrictEqual(slot.box[0], original)
         assert.strictEqual(g.balance, plain.balance)
         assert.strictEqual(g.memory, plain.memory)

@@ -1,7 +1,7 @@
 import { sha3 as sha3_256 } from "../../../domain/hash.js"
 import { StructValue, type Ref, type Value } from "../Value.js"
 import { Types } from "../Type.js"
-import { deref, utf8Encoder } from "./helpers.js"
+import { deref } from "./helpers.js"
 import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeContext.js"
 
 /**
@@ -14,7 +14,13 @@ const EAGGREGATOR_UNDERFLOW = 0x20002n
 
 const slot = (ctx: NativeContext, agg: Value) => {
   const f = (deref(agg) as StructValue).fields
-  return ctx.session.tableEntry(f[0] as Uint8Array, f[1] as Uint8Array, Types.u128, (v) => v)
+  return ctx.session.tableEntry(f[0] as Uint8Array, f[1] as Uint8Array, Types.u128, false)
+}
+
+const set = (ctx: NativeContext, agg: Value, v: bigint): void => {
+  const s = slot(ctx, agg)
+  s.box[0] = v
+  s.dirty = true
 }
 
 const value = (ctx: NativeContext, agg: Value): bigint => (slot(ctx, agg).box[0] as bigint | undefined) ?? 0n
@@ -25,13 +31,13 @@ export const aggregatorNatives: Record<string, NativeFunction> = {
   add: (ctx, _t, [a, v]) => {
     const next = value(ctx, a) + (v as bigint)
     if (next > limit(a)) return nativeAbort(ctx, EAGGREGATOR_OVERFLOW)
-    slot(ctx, a).box[0] = next
+    set(ctx, a, next)
     return []
   },
   sub: (ctx, _t, [a, v]) => {
     const next = value(ctx, a) - (v as bigint)
     if (next < 0n) return nativeAbort(ctx, EAGGREGATOR_UNDERFLOW)
-    slot(ctx, a).box[0] = next
+    set(ctx, a, next)
     return []
   },
   destroy: (ctx, _t, [a]) => {
@@ -43,9 +49,12 @@ export const aggregatorNatives: Record<string, NativeFunction> = {
 export const aggregatorFactoryNatives: Record<string, NativeFunction> = {
   new_aggregator: (ctx, _t, [factory, lim]) => {
     const handle = (((factory as Ref).get() as StructValue).fields[0] as StructValue).fields[0] as Uint8Array
-    const key = sha3_256(utf8Encoder.encode(`movenode::aggregator::${ctx.session.uniqueCounter++}`))
-    const agg = new StructValue(-1, [handle, key, lim])
-    slot(ctx, agg).box[0] = 0n
+    // The reference's key: sha3-256(session hash ‖ u32 big-endian count of aggregators created).
+    const buf = new Uint8Array(36)
+    buf.set(ctx.session.txnHash, 0)
+    new DataView(buf.buffer).setUint32(32, ctx.session.aggregatorCounter++, false)
+    const agg = new StructValue(-1, [handle, sha3_256(buf), lim])
+    set(ctx, agg, 0n)
     return [agg]
   }
 }

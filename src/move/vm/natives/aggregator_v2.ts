@@ -14,6 +14,8 @@ const EUNSUPPORTED_AGGREGATOR_TYPE = 0x30005n
 const EAGGREGATOR_FUNCTION_NOT_YET_SUPPORTED = 0x30009n
 
 const fieldsOf = (v: Value): Value[] => (deref(v) as StructValue).fields
+/** A change through the reference marks the global holding the aggregator dirty. */
+const touch = (v: Value): void => (v as Ref).touch()
 const big = (v: Value): bigint => BigInt(v as number | bigint)
 const same = (like: Value, v: bigint): Value => (typeof like === "number" ? Number(v) : v)
 
@@ -31,6 +33,7 @@ export const aggregatorV2Natives: Record<string, NativeFunction> = {
     const next = big(f[0]) + big(v)
     if (next > big(f[1])) return [false]
     f[0] = same(f[0], next)
+    touch(a)
     return [true]
   },
   try_sub: (_c, _t, [a, v]) => {
@@ -38,6 +41,7 @@ export const aggregatorV2Natives: Record<string, NativeFunction> = {
     const next = big(f[0]) - big(v)
     if (next < 0n) return [false]
     f[0] = same(f[0], next)
+    touch(a)
     return [true]
   },
   is_at_least_impl: (_c, _t, [a, min]) => [big(fieldsOf(a)[0]) >= big(min)],

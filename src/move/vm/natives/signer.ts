@@ -5,7 +5,7 @@ import type { NativeFunction } from "./NativeContext.js"
 export const signerNatives: Record<string, NativeFunction> = {
   borrow_address: (_c, _t, [s]) => {
     const v = (s as Ref).get() as StructValue
-    return [new Ref(v.fields, 0)]
+    return [new Ref(v.fields, 0, (s as Ref).root)]
   }
 }
 

@@ -1,40 +1,81 @@
 import { sha3 as sha3_256 } from "../../../domain/hash.js"
-import { abortCodeNamed } from "../moduleMetadata.js"
-import { ONE } from "./helpers.js"
+import type { EntryFunction } from "../../../domain/Transaction.js"
+import { typeTagToString } from "../../../domain/TypeTagString.js"
+import type { UserTransactionContext } from "../TransactionContext.js"
+import { StructValue, type Value } from "../Value.js"
+import { chargeBytes, makeOption, makeString } from "./helpers.js"
 import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeContext.js"
 
 /**
- * `0x1::transaction_context` in a view: there is no user transaction. The transaction hash is
- * zero, unique addresses are derived from it and a counter, the chain id is the state's; the
- * functions that describe the user transaction abort with the framework's
- * ETRANSACTION_CONTEXT_NOT_AVAILABLE (looked up in the module's error map).
+ * `0x1::transaction_context`, answered from the session: its hash (the session id's, see
+ * `SessionId`) for `get_txn_hash` and unique addresses, and the user transaction for the rest.
+ * Without a user transaction (views, system calls) the user-transaction functions abort with
+ * `invalid_state(ETRANSACTION_CONTEXT_NOT_AVAILABLE)`, as the reference's do.
  */
-const ZERO_HASH = new Uint8Array(32)
+const ETRANSACTION_CONTEXT_NOT_AVAILABLE = 0x30001n
+const EMONOTONICALLY_INCREASING_COUNTER_OVERFLOW = 0x30002n
+/** Domain separator of AUID addresses (`DERIVE_AUID_ADDRESS_SCHEME`). */
+const AUID_SCHEME = 0xfb
 
-const notAvailable = (ctx: NativeContext): never => {
-  const m = ctx.loader.load(ONE, "transaction_context")
-  return nativeAbort(ctx, abortCodeNamed(m.metadata, "ETRANSACTION_CONTEXT_NOT_AVAILABLE") ?? 1n)
+const user = (ctx: NativeContext): UserTransactionContext =>
+  ctx.session.user ?? nativeAbort(ctx, ETRANSACTION_CONTEXT_NOT_AVAILABLE)
+
+const utf8Length = (s: string): number => new TextEncoder().encode(s).length
+
+/** `EntryFunctionPayload { account_address, module_name, function_name, ty_args_names, args }`. */
+const entryFunctionPayload = (ctx: NativeContext, f: EntryFunction): StructValue => {
+  const tyArgs = f.typeArgs.map(typeTagToString)
+  // The reference charges per byte of the address, names, type-argument names and arguments.
+  let n = 32 + utf8Length(f.module.name) + utf8Length(f.function)
+  for (const t of tyArgs) n += utf8Length(t)
+  for (const a of f.args) n += a.length
+  chargeBytes(ctx, n)
+  return new StructValue(-1, [
+    f.module.address,
+    makeString(f.module.name),
+    makeString(f.function),
+    tyArgs.map(makeString),
+    f.args.map((a) => Array.from(a) as Value)
+  ])
 }
 
 export const transactionContextNatives: Record<string, NativeFunction> = {
-  get_txn_hash: () => [Array.from(ZERO_HASH)],
-  get_script_hash: () => [[]],
+  get_txn_hash: (ctx) => [Array.from(ctx.session.txnHash)],
+  get_script_hash: (ctx) => [Array.from(ctx.session.scriptHash)],
   generate_unique_address: (ctx) => {
+    // sha3-256(session hash ‖ u64 little-endian counter ‖ 0xFB); the counter starts at 1.
     const buf = new Uint8Array(41)
-    buf.set(ZERO_HASH, 0)
-    new DataView(buf.buffer).setBigUint64(32, ctx.session.uniqueCounter++, true)
-    buf[40] = 0xfb
+    buf.set(ctx.session.txnHash, 0)
+    new DataView(buf.buffer).setBigUint64(32, ++ctx.session.auidCounter, true)
+    buf[40] = AUID_SCHEME
     return [sha3_256(buf)]
   },
-  monotonically_increasing_counter_internal: (ctx) => [ctx.session.uniqueCounter++],
-  monotonically_increasing_counter_internal_for_test_only: (ctx) => [ctx.session.uniqueCounter++],
-  chain_id_internal: (ctx) => [ctx.chainId()],
+  /** `timestamp_us << 64 | transaction_index << 32 | local_counter` (the session id slot is 0). */
+  monotonically_increasing_counter_internal: (ctx, _t, [timestamp]) => monotonic(ctx, timestamp),
+  monotonically_increasing_counter_internal_for_test_only: (ctx, _t, [timestamp]) => monotonic(ctx, timestamp),
+  chain_id_internal: (ctx) => [ctx.session.user?.chainId ?? ctx.chainId()],
   is_encrypted_txn_internal: () => [false],
-  sender_internal: notAvailable,
-  secondary_signers_internal: notAvailable,
-  gas_payer_internal: notAvailable,
-  max_gas_amount_internal: notAvailable,
-  gas_unit_price_internal: notAvailable,
-  entry_function_payload_internal: notAvailable,
-  multisig_payload_internal: notAvailable
+  sender_internal: (ctx) => [user(ctx).sender],
+  secondary_signers_internal: (ctx) => [[...user(ctx).secondarySigners]],
+  gas_payer_internal: (ctx) => [user(ctx).gasPayer],
+  max_gas_amount_internal: (ctx) => [user(ctx).maxGasAmount],
+  gas_unit_price_internal: (ctx) => [user(ctx).gasUnitPrice],
+  entry_function_payload_internal: (ctx) => {
+    const f = user(ctx).entryFunction
+    return [makeOption(ctx, f === undefined ? undefined : entryFunctionPayload(ctx, f))]
+  },
+  multisig_payload_internal: (ctx) => {
+    const m = user(ctx).multisig
+    if (m === undefined) return [makeOption(ctx, undefined)]
+    const inner = m.entryFunction === undefined ? undefined : entryFunctionPayload(ctx, m.entryFunction)
+    return [makeOption(ctx, new StructValue(-1, [m.multisigAddress, makeOption(ctx, inner)]))]
+  }
+}
+
+const monotonic = (ctx: NativeContext, timestamp: Value): Value[] => {
+  const session = ctx.session
+  if (session.localCounter === 0xffff) return nativeAbort(ctx, EMONOTONICALLY_INCREASING_COUNTER_OVERFLOW)
+  session.localCounter++
+  const u = user(ctx)
+  return [((timestamp as bigint) << 64n) | (BigInt(u.transactionIndex >>> 0) << 32n) | BigInt(session.localCounter)]
 }

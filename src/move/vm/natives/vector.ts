@@ -5,6 +5,8 @@ import type { NativeFunction } from "./NativeContext.js"
 
 /** `0x1::vector` natives (the compiler emits Vec* opcodes for most; these remain for old code and move_range). */
 const vecOf = (v: Value): Value[] => (v as Ref).get() as Value[]
+/** A mutation through the reference `v` (marks the global it points into dirty). */
+const touched = (v: Value): void => (v as Ref).touch()
 const outOfBounds = (): never => vmError("VECTOR_OPERATION_ERROR", "index out of bounds")
 
 export const vectorNatives: Record<string, NativeFunction> = {
@@ -13,22 +15,24 @@ export const vectorNatives: Record<string, NativeFunction> = {
   borrow: (_c, _t, [v, i]) => {
     const arr = vecOf(v)
     if ((i as bigint) >= BigInt(arr.length)) outOfBounds()
-    return [new Ref(arr, Number(i))]
+    return [new Ref(arr, Number(i), (v as Ref).root)]
   },
   borrow_mut: (_c, _t, [v, i]) => {
     const arr = vecOf(v)
     if ((i as bigint) >= BigInt(arr.length)) outOfBounds()
-    return [new Ref(arr, Number(i))]
+    return [new Ref(arr, Number(i), (v as Ref).root)]
   },
   push_back: (_c, _t, [v, x]) => {
     const arr = vecOf(v)
     if (arr.length >= MAX_VECTOR_LENGTH) vmError("VECTOR_OPERATION_ERROR", "vector too long")
     arr.push(x)
+    touched(v)
     return []
   },
   pop_back: (_c, _t, [v]) => {
     const arr = vecOf(v)
     if (arr.length === 0) vmError("VECTOR_OPERATION_ERROR", "pop from an empty vector")
+    touched(v)
     return [arr.pop()]
   },
   destroy_empty: (_c, _t, [v]) => {
@@ -44,6 +48,7 @@ export const vectorNatives: Record<string, NativeFunction> = {
     const t = arr[a]
     arr[a] = arr[b]
     arr[b] = t
+    touched(v)
     return []
   },
   /** move_range(from, removal_position, length, to, insert_position) */
@@ -61,6 +66,8 @@ export const vectorNatives: Record<string, NativeFunction> = {
     const tail = dst.splice(Number(q))
     for (let k = 0; k < moved.length; k++) dst.push(moved[k])
     for (let k = 0; k < tail.length; k++) dst.push(tail[k])
+    touched(from)
+    touched(to)
     return []
   }
 }

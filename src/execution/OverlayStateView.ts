@@ -1,0 +1,115 @@
+import { BcsWriter } from "../bcs/index.js"
+import type { AccountAddress } from "../domain/AccountAddress.js"
+import type { StateKey } from "../domain/StateKey.js"
+import { writeStateKey } from "../domain/StateKeyCodec.js"
+import type { StructTag } from "../domain/TypeTag.js"
+import type { WriteOp, WriteSet } from "../domain/WriteSet.js"
+import { writeStructTag } from "../domain/TypeTagCodec.js"
+import { bytesKey } from "../move/vm/Session.js"
+import { accessPathKey, moduleKeyBytes, type StateView, tableItemKey } from "../move/vm/StateView.js"
+
+/** One layer of uncommitted writes and the ledger version they will be committed at. */
+export interface OverlayLayer {
+  readonly writeSet: WriteSet
+  /** Reported as the version of modules this layer writes (the loader caches modules by version). */
+  readonly version: bigint
+}
+
+let overlays = 0
+
+const keyOf = (write: (w: BcsWriter) => void): Uint8Array => {
+  const w = new BcsWriter(96)
+  write(w)
+  return w.toBytes()
+}
+
+const tagBytes = (tag: StructTag): Uint8Array => keyOf((w) => writeStructTag(w, tag))
+
+const stateKey = (k: StateKey): Uint8Array => keyOf((w) => writeStateKey(w, k))
+
+/**
+ * A `StateView` of a base view with uncommitted change sets on top (the reference's
+ * `view_with_change_set`, revm's journal): later layers win, a deletion hides the base's value.
+ * Sessions stack through it (prologue → payload → epilogue) and a block executes transaction after
+ * transaction through it before anything is committed.
+ *
+ * Snapshots: `snapshot` is undefined (the overlay never claims the base's immutable state, so no
+ * value cache keyed by snapshot is shared with it); `codeSnapshot` is the base's while no layer
+ * writes a module, and a new name for each module-writing layer, so the loader re-checks modules
+ * exactly when they may have changed.
+ *
+ * `push` adds a layer in place (a block pushes each transaction's writes): do not push while a
+ * session runs over the view.
+ */
+export class OverlayStateView implements StateView {
+  private readonly writes = new Map<string, { readonly op: WriteOp; readonly version: bigint }>()
+  private readonly id = ++overlays
+  private moduleLayers = 0
+
+  constructor(
+    readonly base: StateView,
+    layers: ReadonlyArray<OverlayLayer> = []
+  ) {
+    for (const l of layers) this.push(l)
+  }
+
+  readonly snapshot = undefined
+
+  get codeSnapshot(): string | bigint | undefined {
+    const base = this.base.codeSnapshot ?? this.base.snapshot
+    return this.moduleLayers === 0 ? base : `${String(base)}+overlay${this.id}.${this.moduleLayers}`
+  }
+
+  /** Adds a layer on top. */
+  push(layer: OverlayLayer): void {
+    let modules = false
+    for (const e of layer.writeSet.entries) {
+      this.writes.set(bytesKey(e.keyBytes), { op: e.op, version: layer.version })
+      if (e.key._tag === "AccessPath" && e.key.path._tag === "Code") modules = true
+    }
+    if (modules) this.moduleLayers++
+  }
+
+  /** The overlay's write for a key: undefined when no layer touches it. */
+  private write(keyBytes: Uint8Array): { readonly op: WriteOp; readonly version: bigint } | undefined {
+    return this.writes.size === 0 ? undefined : this.writes.get(bytesKey(keyBytes))
+  }
+
+  readonly module = (
+    address: AccountAddress,
+    name: string
+  ): { readonly bytes: Uint8Array; readonly version: bigint } | undefined => {
+    const fast = moduleKeyBytes(address, name)
+    const w = this.write(
+      fast.length > 0
+        ? fast
+        : stateKey({ _tag: "AccessPath", address, path: { _tag: "Code", module: { address, name } } })
+    )
+    if (w === undefined) return this.base.module(address, name)
+    return "data" in w.op ? { bytes: w.op.data, version: w.version } : undefined
+  }
+
+  readonly resource = (address: AccountAddress, tag: StructTag, bytes?: Uint8Array): Uint8Array | undefined => {
+    const w = this.write(accessPathKey(address, 1, bytes ?? tagBytes(tag)))
+    if (w === undefined) return this.base.resource(address, tag, bytes)
+    return "data" in w.op ? w.op.data : undefined
+  }
+
+  readonly resourceGroup = (address: AccountAddress, group: StructTag, bytes?: Uint8Array): Uint8Array | undefined => {
+    const w = this.write(accessPathKey(address, 2, bytes ?? tagBytes(group)))
+    if (w === undefined) return this.base.resourceGroup(address, group, bytes)
+    return "data" in w.op ? w.op.data : undefined
+  }
+
+  readonly tableItem = (handle: AccountAddress, key: Uint8Array): Uint8Array | undefined => {
+    const w = this.write(
+      handle.length === 32 ? tableItemKey(handle, key) : stateKey({ _tag: "TableItem", handle, key })
+    )
+    if (w === undefined) return this.base.tableItem(handle, key)
+    return "data" in w.op ? w.op.data : undefined
+  }
+}
+
+/** `base` with `layers` on top (see `OverlayStateView`). */
+export const overlayStateView = (base: StateView, layers: ReadonlyArray<OverlayLayer>): OverlayStateView =>
+  new OverlayStateView(base, layers)
