@@ -10,6 +10,9 @@
  * - Genesis: `decodeGenesisTransaction`.
  * - Hashing and signing: `hashPrefix`, `transactionHash`, `signingMessage`,
  *   `multiAgentSigningMessage`, `feePayerSigningMessage`; derived object addresses.
+ * - Execution results: `ExecutionStatus` (how a kept transaction ended), `TransactionInfo` (what
+ *   the ledger records and hashes), the Merkle accumulator (`MerkleAccumulator.ts`) and the output
+ *   hashes (`writeSetHash`, `eventRootHash`, in `outputHashes.ts`).
  * - Text: `Identifier`, `quoteString`/`boundedPrefix` (client input quoted in errors, bounded), the MoveType parser/printer, `parseTypeTag`/`typeTagToString`,
  *   `structTagEquals`; Schemas for the API's integers, addresses and hex bytes (`integers.ts`).
  * - Gas-estimate arithmetic (`gasEstimate.ts`), `replayProtectorOf`.
@@ -22,14 +25,18 @@ export * from "./ChangeSetCodec.js"
 export * from "./ContractEvent.js"
 export * from "./ContractEventCodec.js"
 export * from "./CryptoMaterialCodec.js"
+export * from "./ExecutionStatus.js"
+export * from "./ExecutionStatusCodec.js"
 export * from "./gasEstimate.js"
 export * from "./Genesis.js"
 export * from "./hash.js"
 export * from "./Identifier.js"
 export * from "./integers.js"
 export * from "./LedgerInfo.js"
+export * from "./MerkleAccumulator.js"
 export * from "./MoveType.js"
 export * from "./objectAddress.js"
+export * from "./outputHashes.js"
 export * from "./PayloadCodec.js"
 export * from "./ReplayProtector.js"
 export * from "./ScriptCodec.js"
@@ -40,6 +47,8 @@ export * from "./Transaction.js"
 export * from "./TransactionAuthenticator.js"
 export * from "./TransactionAuthenticatorCodec.js"
 export * from "./TransactionCodec.js"
+export * from "./TransactionInfo.js"
+export * from "./TransactionInfoCodec.js"
 export * from "./TypeTag.js"
 export * from "./TypeTagCodec.js"
 export * from "./TypeTagString.js"

@@ -2,8 +2,10 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
+import type { ExecutionStatus } from "../domain/ExecutionStatus.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type { ReplayProtector, Transaction } from "../domain/Transaction.js"
+import type { TransactionInfo } from "../domain/TransactionInfo.js"
 import type { WriteSet } from "../domain/WriteSet.js"
 import type { LedgerError } from "./LedgerError.js"
 
@@ -25,11 +27,15 @@ export interface StateReader {
   readonly versionOf?: ((keyBytes: Uint8Array) => bigint | undefined) | undefined
 }
 
-/** What the VM and services need of a committed transaction besides its body. */
+/**
+ * How a transaction ended, as the executor reports it for a kept transaction. `status` is what the
+ * transaction info records and hashes (`success` in the API is `status._tag === "Success"`);
+ * `vmStatus` is the API's explanation of it ("Executed successfully", "Move abort in 0x1::coin:
+ * EINSUFFICIENT_BALANCE(0x10006): …"), written by the executor, which knows the status code names.
+ */
 export interface TransactionOutcome {
   readonly gasUsed: bigint
-  readonly success: boolean
-  /** "Executed successfully", "Move abort …", as the reference's `vm_status` string. */
+  readonly status: ExecutionStatus
   readonly vmStatus: string
 }
 
@@ -40,10 +46,19 @@ export interface TransactionToCommit {
   readonly outcome: TransactionOutcome
 }
 
+/**
+ * A transaction as the ledger holds it: what was committed, where (version, block height, the
+ * block's timestamp), its transaction info (computed once at commit) and the transaction
+ * accumulator's root after it.
+ */
 export interface CommittedTransaction extends TransactionToCommit {
   readonly version: bigint
   readonly hash: Uint8Array
   readonly blockHeight: bigint
+  /** The timestamp of the block holding it, µs (0 for genesis). */
+  readonly timestampUsec: bigint
+  readonly info: TransactionInfo
+  readonly accumulatorRootHash: Uint8Array
 }
 
 /** A block to append: the ledger assigns its height and the versions of its transactions. */
@@ -75,6 +90,50 @@ export interface SummaryQuery {
   readonly limit: number
 }
 
+/** A handle event (`ContractEvent::V1`) with the version of the transaction that emitted it. */
+export interface VersionedEvent {
+  readonly version: bigint
+  readonly event: Extract<ContractEvent, { readonly _tag: "V1" }>
+}
+
+/**
+ * Events of one stream (an `EventKey`: creation number and account address), by sequence number:
+ * from `start` upwards, or the newest `limit` when `start` is undefined; always ascending.
+ */
+export interface EventQuery {
+  readonly address: AccountAddress
+  readonly creationNumber: bigint
+  readonly start?: bigint | undefined
+  readonly limit: number
+}
+
+/** A state key and its value at the version read. */
+export interface StateEntry {
+  readonly keyBytes: Uint8Array
+  readonly value: Uint8Array
+}
+
+/**
+ * A page of an account's access-path state keys (modules, resources, resource groups: the
+ * BCS(StateKey) bytes that start with 0x00 ‖ address), in byte order (the reference's cursor order),
+ * each with its value at the version read (keys without a value there are skipped).
+ * `start` is the first key to consider (inclusive); `accept` filters keys (resources or modules);
+ * `limit` bounds the accepted entries and `maxScan` the keys looked at, accepted or not.
+ */
+export interface StatePageQuery {
+  readonly address: AccountAddress
+  readonly start?: Uint8Array | undefined
+  readonly accept: (keyBytes: Uint8Array) => boolean
+  readonly limit: number
+  readonly maxScan: number
+}
+
+export interface StatePage {
+  readonly entries: ReadonlyArray<StateEntry>
+  /** Where the next page starts (a key to pass as `start`); undefined when the listing is complete. */
+  readonly next: Uint8Array | undefined
+}
+
 export interface LedgerService {
   /** The latest ledger info (chain id, versions, epoch, block heights, timestamp). */
   readonly ledgerInfo: Effect.Effect<LedgerInfo, LedgerError>
@@ -87,6 +146,27 @@ export interface LedgerService {
     sender: AccountAddress,
     query: SummaryQuery
   ) => Effect.Effect<ReadonlyArray<TransactionSummary>, LedgerError>
+  /**
+   * Committed transactions from version `start` on, at most `limit`, stopping at the latest.
+   * VersionNotFound above the latest, VersionPruned below the window.
+   */
+  readonly transactionsFrom: (
+    start: bigint,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<CommittedTransaction>, LedgerError>
+  /**
+   * `sender`'s committed sequence-number transactions with sequence numbers from `startSequenceNumber`
+   * up, ascending, at most `limit` (orderless transactions have no sequence number and are not listed).
+   */
+  readonly accountTransactions: (
+    sender: AccountAddress,
+    startSequenceNumber: bigint,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<CommittedTransaction>, LedgerError>
+  /** A page of state keys and values at `version` (see `StatePageQuery`). */
+  readonly statePage: (version: bigint, query: StatePageQuery) => Effect.Effect<StatePage, LedgerError>
+  /** One event stream's committed events (see `EventQuery`), from the index written at commit. */
+  readonly eventsByKey: (query: EventQuery) => Effect.Effect<ReadonlyArray<VersionedEvent>, LedgerError>
   readonly blockByHeight: (height: bigint) => Effect.Effect<BlockInfo, LedgerError>
   readonly blockByVersion: (version: bigint) => Effect.Effect<BlockInfo, LedgerError>
   /** Appends one block atomically: all of it is visible afterwards, or none of it. */

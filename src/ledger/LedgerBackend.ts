@@ -1,5 +1,13 @@
 import type { AccountAddress } from "../domain/AccountAddress.js"
-import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
+import type { Accumulator } from "../domain/MerkleAccumulator.js"
+import type {
+  BlockInfo,
+  CommittedTransaction,
+  StatePage,
+  StatePageQuery,
+  TransactionSummary,
+  VersionedEvent
+} from "./Ledger.js"
 
 /**
  * What a ledger store remembers about itself: the latest block, the retained window and the chain
@@ -16,6 +24,15 @@ export interface LedgerHead {
   readonly oldestHeight: bigint
   /** Hash of the transaction at version 0, the store's identity. */
   readonly genesisHash: Uint8Array
+  /** The transaction accumulator after the latest version (frozen subtree roots; leaves = latest + 1). */
+  readonly accumulator: Accumulator
+}
+
+/** A sequence-number transaction's place in its sender's order (the account-transactions index). */
+export interface AccountSequence {
+  readonly sender: AccountAddress
+  readonly sequenceNumber: bigint
+  readonly version: bigint
 }
 
 /** One block, fully prepared by the shared writer: versions, hashes and summaries assigned. */
@@ -23,6 +40,9 @@ export interface PreparedBlock {
   readonly block: BlockInfo
   readonly transactions: ReadonlyArray<CommittedTransaction>
   readonly summaries: ReadonlyArray<TransactionSummary>
+  readonly accountSequences: ReadonlyArray<AccountSequence>
+  /** The block's handle events, for the by-key event index. */
+  readonly events: ReadonlyArray<VersionedEvent>
   /** The head after this block, including the (possibly advanced) pruning window. */
   readonly head: LedgerHead
 }
@@ -60,6 +80,26 @@ export interface LedgerBackend {
     to: bigint,
     limit: number
   ) => ReadonlyArray<TransactionSummary>
+  /** `sender`'s sequence-number transactions from `fromSequenceNumber` up, ascending, at most `limit`. */
+  readonly accountSequences: (
+    sender: AccountAddress,
+    fromSequenceNumber: bigint,
+    limit: number
+  ) => ReadonlyArray<AccountSequence>
+  /**
+   * Events of the stream (address, creation number) with `from ≤ sequence number ≤ to`, at most
+   * `limit`: ascending from `from`, or descending from `to` when `descending`.
+   */
+  readonly events: (
+    address: AccountAddress,
+    creationNumber: bigint,
+    from: bigint,
+    to: bigint,
+    limit: number,
+    descending: boolean
+  ) => ReadonlyArray<VersionedEvent>
+  /** A page of state at `version` (see `StatePageQuery`); the version is already checked. */
+  readonly statePage: (version: bigint, query: StatePageQuery) => StatePage
   /**
    * Appends the block and its head in one atomic, durable step; in the same step deletes at most
    * `pruneBudget` entries below the head's window.

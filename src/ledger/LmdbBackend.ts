@@ -1,9 +1,16 @@
 import { type Database, type DatabaseOptions, open, type RangeOptions, type RootDatabase } from "lmdb"
-import type { TransactionSummary } from "./Ledger.js"
-import type { LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
+import { readContractEvent, writeContractEvent } from "../domain/ContractEventCodec.js"
+import { BcsReader, BcsWriter } from "../bcs/index.js"
+import type { TransactionSummary, VersionedEvent } from "./Ledger.js"
+import type { AccountSequence, LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import {
+  accountKeyPrefix,
+  accountSequenceKey,
   bytesEqualPrefix,
+  eventIndexKey,
   historyKey,
+  longKeyIndexKey,
+  MAX_RAW_STATE_KEY,
   readU64be,
   staleKey,
   storedStateKey,
@@ -26,6 +33,7 @@ import {
   type SummaryValue,
   headerOfTransactionRecord
 } from "./lmdbRecords.js"
+import { pageOf } from "./statePageOf.js"
 import { writeOpValue } from "./writeOpValue.js"
 
 export interface LmdbBackendOptions {
@@ -53,6 +61,9 @@ interface Tables {
   readonly blocks: Database<Buffer, Buffer>
   readonly blockEnds: Database<Buffer, Buffer>
   readonly summaries: Database<Buffer, Buffer>
+  readonly accountSeqs: Database<Buffer, Buffer>
+  readonly events: Database<Buffer, Buffer>
+  readonly longKeys: Database<Buffer, Buffer>
 }
 
 /** The range reads of the summaries read handle: keys as versions, values decoded in place. */
@@ -66,6 +77,23 @@ const summaryOf = (sender: Uint8Array, version: bigint, value: SummaryValue): Tr
   hash: value.hash,
   replayProtector: value.replayProtector
 })
+
+/** An event index value: version (8 BE) ‖ BCS(ContractEvent). */
+const encodeIndexedEvent = (e: VersionedEvent): Uint8Array => {
+  const w = new BcsWriter(128)
+  w.fixed(u64be(e.version))
+  writeContractEvent(w, e.event)
+  return w.toBytes()
+}
+
+const decodeIndexedEvent = (bytes: Uint8Array): VersionedEvent => {
+  const r = new BcsReader(bytes)
+  const version = readU64be(r.fixed(8))
+  const event = readContractEvent(r)
+  r.expectEnd()
+  if (event._tag !== "V1") throw new Error("the event index holds a module event")
+  return { version, event }
+}
 
 const view = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
 
@@ -129,7 +157,10 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     hashes: table("txn_hashes"),
     blocks: table("blocks"),
     blockEnds: table("block_ends"),
-    summaries: table("summaries")
+    summaries: table("summaries"),
+    accountSeqs: table("account_seqs"),
+    events: table("events"),
+    longKeys: table("long_keys")
   }
 
   const stored = t.meta.getBinary(HEAD_KEY)
@@ -154,6 +185,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   const writeState = (keyBytes: Uint8Array, version: bigint, value: Uint8Array | undefined): void => {
     const key = storedStateKey(keyBytes)
     const previous = t.latest.getBinary(key)
+    // A long access path is stored hashed: keep its bytes where an account listing finds them.
+    if (previous === undefined && keyBytes.length > MAX_RAW_STATE_KEY && keyBytes[0] === 0)
+      t.longKeys.putSync(longKeyIndexKey(keyBytes), view(keyBytes))
     if (previous !== undefined) {
       const previousVersion = readU64be(previous)
       // The previous entry is hidden from `version` on; the pruner deletes it once that is below the window.
@@ -169,9 +203,14 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const take = <V>(it: Iterable<V>): V[] => Array.from(it)
     if (done < budget)
       for (const { key, value } of take(t.txns.getRange({ end: u64be(h.oldestVersion), limit: budget - done }))) {
-        const { hash, sender } = headerOfTransactionRecord(value)
+        const { hash, sender, replayProtector, eventKeys } = headerOfTransactionRecord(value)
         t.hashes.removeSync(view(hash))
-        if (sender !== undefined) t.summaries.removeSync(summaryKey(sender, readU64be(key)))
+        if (sender !== undefined) {
+          t.summaries.removeSync(summaryKey(sender, readU64be(key)))
+          if (replayProtector?._tag === "SequenceNumber")
+            t.accountSeqs.removeSync(accountSequenceKey(sender, replayProtector.sequenceNumber))
+        }
+        for (const e of eventKeys) t.events.removeSync(eventIndexKey(e.address, e.creationNumber, e.sequenceNumber))
         t.txns.removeSync(key)
         done++
       }
@@ -205,6 +244,13 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         for (const entry of tx.writeSet.entries) writeState(entry.keyBytes, tx.version, writeOpValue(entry.op))
       }
       for (const s of p.summaries) t.summaries.putSync(summaryKey(s.sender, s.version), encodeSummaryValue(s))
+      for (const s of p.accountSequences)
+        t.accountSeqs.putSync(accountSequenceKey(s.sender, s.sequenceNumber), u64be(s.version))
+      for (const e of p.events)
+        t.events.putSync(
+          eventIndexKey(e.event.key.accountAddress, e.event.key.creationNumber, e.event.sequenceNumber),
+          view(encodeIndexedEvent(e))
+        )
       t.blocks.putSync(u64be(p.block.height), encodeBlock(p.block))
       t.blockEnds.putSync(u64be(p.block.lastVersion), u64be(p.block.height))
       t.meta.putSync(HEAD_KEY, view(encodeHead(p.head)))
@@ -250,6 +296,30 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     return found?.value === undefined ? undefined : found.version
   }
 
+  /** An account's access-path keys from `start` (inclusive), in byte order: raw keys and long ones merged. */
+  function* accountKeys(address: Uint8Array, start: Uint8Array | undefined): Generator<Uint8Array> {
+    const prefix = accountKeyPrefix(address)
+    const from = start !== undefined && Buffer.compare(view(start), prefix) > 0 ? view(start) : prefix
+    const long = longKeysOf(prefix, from)
+    let li = 0
+    for (const key of t.latest.getKeys({ start: from })) {
+      if (!bytesEqualPrefix(key, prefix)) break
+      while (li < long.length && Buffer.compare(long[li]!, key) < 0) yield plain(long[li++]!)
+      yield plain(key)
+    }
+    while (li < long.length) yield plain(long[li++]!)
+  }
+
+  /** The account's long keys at or after `from` (rare: keys over 1 KiB), as whole keys. */
+  const longKeysOf = (prefix: Buffer, from: Buffer): Buffer[] => {
+    const out: Buffer[] = []
+    for (const { value } of t.longKeys.getRange({ start: prefix })) {
+      if (!bytesEqualPrefix(value, prefix)) break
+      if (Buffer.compare(value, from) >= 0) out.push(value)
+    }
+    return out
+  }
+
   return {
     head: () => head,
     stateGet,
@@ -292,6 +362,35 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         out.push(summaryOf(owner, key, value))
       return out
     },
+    accountSequences: (sender, fromSequenceNumber, limit) => {
+      const out: AccountSequence[] = []
+      if (!(limit > 0)) return out
+      for (const { key, value } of t.accountSeqs.getRange({
+        start: accountSequenceKey(sender, fromSequenceNumber),
+        limit
+      })) {
+        if (!bytesEqualPrefix(key, sender)) break
+        out.push({ sender: new Uint8Array(sender), sequenceNumber: readU64be(key, 32), version: readU64be(value) })
+      }
+      return out
+    },
+    events: (address, creationNumber, from, to, limit, descending) => {
+      const out: VersionedEvent[] = []
+      if (!(limit > 0)) return out
+      const stream = eventIndexKey(address, creationNumber, 0n).subarray(0, 40)
+      const range = descending
+        ? t.events.getRange({ start: eventIndexKey(address, creationNumber, to), reverse: true, limit })
+        : t.events.getRange({ start: eventIndexKey(address, creationNumber, from), limit })
+      for (const { key, value } of range) {
+        if (!bytesEqualPrefix(key, stream)) break
+        const sequenceNumber = readU64be(key, 40)
+        if (sequenceNumber < from || sequenceNumber > to) break
+        out.push(decodeIndexedEvent(plain(value)))
+      }
+      return out
+    },
+    statePage: (version, query) =>
+      pageOf(accountKeys(query.address, query.start), query, (keyBytes) => stateGet(keyBytes, version)?.value),
     commit,
     pruneStep: (budget) => {
       const h = head

@@ -1,6 +1,7 @@
 import type { AccountAddress } from "../domain/AccountAddress.js"
-import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
-import type { LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
+import type { BlockInfo, CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
+import type { AccountSequence, LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
+import { pageOf } from "./statePageOf.js"
 import { writeOpValue } from "./writeOpValue.js"
 
 /** Map keys for byte strings: latin1 is a 1:1 byte↔char mapping, cheap to build and compare. */
@@ -30,6 +31,30 @@ const floorIndexBy = <A>(xs: ReadonlyArray<A>, target: bigint, versionOf: (a: A)
 
 const floorIndex = (versions: ReadonlyArray<bigint>, target: bigint): number => floorIndexBy(versions, target, (v) => v)
 const summaryVersion = (s: TransactionSummary): bigint => s.version
+const sequenceOf = (s: AccountSequence): bigint => s.sequenceNumber
+const eventSequence = (e: VersionedEvent): bigint => e.event.sequenceNumber
+
+/** Index of the first string ≥ `key` in the sorted `keys` (latin1 strings compare as their bytes). */
+const lowerBound = (keys: ReadonlyArray<string>, key: string): number => {
+  let lo = 0
+  let hi = keys.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (keys[mid]! < key) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** An account's access paths start with 0x00 ‖ address: the first 33 bytes of their key. */
+const ACCOUNT_PREFIX = 33
+
+const accountOfKey = (keyBytes: Uint8Array): string | undefined =>
+  keyBytes.length > ACCOUNT_PREFIX && keyBytes[0] === 0 ? keyOf(keyBytes.subarray(0, ACCOUNT_PREFIX)) : undefined
+
+const accountPrefix = (address: AccountAddress): string => "\u0000" + keyOf(address)
+
+const streamOf = (address: AccountAddress, creationNumber: bigint): string => `${keyOf(address)}/${creationNumber}`
 
 /**
  * The in-memory store, on decoded objects: for tests and ephemeral nodes. Same semantics as the
@@ -44,6 +69,12 @@ export const makeMemoryBackend = (): LedgerBackend => {
   const blocks: BlockInfo[] = [] // blocks[i] has height firstHeight + i
   let firstHeight = 0n
   const summaries = new Map<string, TransactionSummary[]>()
+  /** sender → its sequence-number transactions, ascending (sequence numbers grow with versions). */
+  const sequences = new Map<string, AccountSequence[]>()
+  /** address/creation number → the stream's events, ascending by sequence number. */
+  const eventStreams = new Map<string, VersionedEvent[]>()
+  /** account prefix → its access-path keys ever written (latin1), sorted: the listing index. */
+  const accountKeys = new Map<string, string[]>()
   let prunedBelowVersion = 0n
   /** Keys whose older entry was hidden at `since`, in commit order: the pruner's work list. */
   const stale: Array<{ readonly since: bigint; readonly key: string }> = []
@@ -73,9 +104,17 @@ export const makeMemoryBackend = (): LedgerBackend => {
         transactions.delete(v)
         byHash.delete(keyOf(t.hash))
         if (t.transaction._tag === "UserTransaction") {
-          const list = summaries.get(keyOf(t.transaction.signed.rawTransaction.sender))
+          const sender = keyOf(t.transaction.signed.rawTransaction.sender)
+          const list = summaries.get(sender)
           if (list !== undefined && list[0]?.version === v) list.shift()
+          const seqs = sequences.get(sender)
+          if (seqs !== undefined && seqs[0]?.version === v) seqs.shift()
         }
+        for (const e of t.events)
+          if (e._tag === "V1") {
+            const stream = eventStreams.get(streamOf(e.key.accountAddress, e.key.creationNumber))
+            if (stream !== undefined && stream[0]?.version === v) stream.shift()
+          }
         done++
       }
       prunedBelowVersion = v + 1n
@@ -109,7 +148,15 @@ export const makeMemoryBackend = (): LedgerBackend => {
       for (const entry of t.writeSet.entries) {
         const k = keyOf(entry.keyBytes)
         let h = state.get(k)
-        if (h === undefined) state.set(k, (h = { versions: [], values: [] }))
+        if (h === undefined) {
+          state.set(k, (h = { versions: [], values: [] }))
+          const account = accountOfKey(entry.keyBytes)
+          if (account !== undefined) {
+            const keys = accountKeys.get(account)
+            if (keys === undefined) accountKeys.set(account, [k])
+            else keys.splice(lowerBound(keys, k), 0, k)
+          }
+        }
         const value = writeOpValue(entry.op)
         if (h.versions[h.versions.length - 1] === t.version) h.values[h.values.length - 1] = value
         else {
@@ -124,6 +171,18 @@ export const makeMemoryBackend = (): LedgerBackend => {
       const list = summaries.get(k)
       if (list === undefined) summaries.set(k, [s])
       else list.push(s)
+    }
+    for (const s of p.accountSequences) {
+      const k = keyOf(s.sender)
+      const list = sequences.get(k)
+      if (list === undefined) sequences.set(k, [s])
+      else list.push(s)
+    }
+    for (const e of p.events) {
+      const k = streamOf(e.event.key.accountAddress, e.event.key.creationNumber)
+      const list = eventStreams.get(k)
+      if (list === undefined) eventStreams.set(k, [e])
+      else list.push(e)
     }
     if (blocks.length === 0) firstHeight = p.block.height
     blocks.push(p.block)
@@ -162,6 +221,38 @@ export const makeMemoryBackend = (): LedgerBackend => {
         out.push(list[i]!)
       }
       return out
+    },
+    accountSequences: (sender, fromSequenceNumber, limit) => {
+      const list = sequences.get(keyOf(sender)) ?? []
+      const from = floorIndexBy(list, fromSequenceNumber - 1n, sequenceOf) + 1
+      return list.slice(from, from + Math.max(0, limit))
+    },
+    events: (address, creationNumber, from, to, limit, descending) => {
+      const list = eventStreams.get(streamOf(address, creationNumber)) ?? []
+      const out: VersionedEvent[] = []
+      if (descending) {
+        for (let i = floorIndexBy(list, to, eventSequence); i >= 0 && out.length < limit; i--) {
+          if (list[i]!.event.sequenceNumber < from) break
+          out.push(list[i]!)
+        }
+      } else
+        for (let i = floorIndexBy(list, from - 1n, eventSequence) + 1; i < list.length && out.length < limit; i++) {
+          if (list[i]!.event.sequenceNumber > to) break
+          out.push(list[i]!)
+        }
+      return out
+    },
+    statePage: (version, query) => {
+      const keys = accountKeys.get(accountPrefix(query.address)) ?? []
+      const start = query.start === undefined ? 0 : lowerBound(keys, keyOf(query.start))
+      function* candidates() {
+        for (let i = start; i < keys.length; i++) yield new Uint8Array(Buffer.from(keys[i]!, "latin1"))
+      }
+      return pageOf(candidates(), query, (keyBytes) => {
+        const h = state.get(keyOf(keyBytes))!
+        const at = floorIndex(h.versions, version)
+        return at < 0 ? undefined : h.values[at]
+      })
     },
     commit,
     pruneStep,

@@ -93,7 +93,7 @@ export const importGenesis = (
             events,
             outcome: {
               gasUsed: 0n,
-              success: true,
+              status: { _tag: "Success" },
               vmStatus: "Executed successfully"
             }
           }

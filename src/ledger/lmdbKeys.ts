@@ -90,3 +90,45 @@ export const bytesEqualPrefix = (a: Uint8Array, prefix: Uint8Array): boolean => 
   for (let i = 0; i < prefix.length; i++) if (a[i] !== prefix[i]) return false
   return true
 }
+
+/** `sender ‖ sequence number`: one sequence-number transaction in the account-transactions index. */
+export const accountSequenceKey = (sender: Uint8Array, sequenceNumber: bigint): Buffer => {
+  const out = Buffer.allocUnsafe(40)
+  out.set(sender, 0)
+  out.writeBigUInt64BE(sequenceNumber, 32)
+  return out
+}
+
+/** `address ‖ creation number ‖ sequence number`: one handle event in the by-key event index. */
+export const eventIndexKey = (address: Uint8Array, creationNumber: bigint, sequenceNumber: bigint): Buffer => {
+  const out = Buffer.allocUnsafe(48)
+  out.set(address, 0)
+  out.writeBigUInt64BE(creationNumber, 32)
+  out.writeBigUInt64BE(sequenceNumber, 40)
+  return out
+}
+
+/** An account's access paths: BCS(StateKey) starts with the AccessPath tag 0 then the address. */
+export const accountKeyPrefix = (address: Uint8Array): Buffer => {
+  const out = Buffer.allocUnsafe(33)
+  out[0] = 0
+  out.set(address, 1)
+  return out
+}
+
+/** Bytes of a long key kept in the long-key index's sort key (the rest is told apart by its hash). */
+const LONG_KEY_ORDER_BYTES = 1024
+
+/**
+ * The long-key index's key for an access path stored hashed (longer than `MAX_RAW_STATE_KEY`):
+ * its account prefix and first bytes (so an account's long keys sort as their bytes do, up to ties
+ * within those first bytes) then its sha3-256. Its value is the whole key, which the hashed
+ * `state_latest` entry cannot give back when an account's state is listed.
+ */
+export const longKeyIndexKey = (keyBytes: Uint8Array): Buffer => {
+  const head = keyBytes.subarray(0, Math.min(keyBytes.length, LONG_KEY_ORDER_BYTES))
+  const out = Buffer.allocUnsafe(head.length + 32)
+  out.set(head, 0)
+  out.set(sha3_256(keyBytes), head.length)
+  return out
+}

@@ -1,7 +1,9 @@
 import { BcsReader, BcsWriter } from "../bcs/index.js"
 import { readContractEvent, writeContractEvent } from "../domain/ContractEventCodec.js"
+import { replayProtectorOf } from "../domain/ReplayProtector.js"
 import type { ReplayProtector } from "../domain/Transaction.js"
 import { readTransaction, writeTransaction } from "../domain/TransactionCodec.js"
+import { readTransactionInfo, writeTransactionInfo } from "../domain/TransactionInfoCodec.js"
 import { readWriteSet, writeWriteSet } from "../domain/WriteSetCodec.js"
 import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
 import type { LedgerHead } from "./LedgerBackend.js"
@@ -12,16 +14,43 @@ import { readU64be, u64At } from "./lmdbKeys.js"
  * the small fixed records (blocks, summaries, state flags, head) have compact own encodings.
  */
 
-/** A committed transaction: hash, sender flag (‖ sender) and outcome, then BCS(Transaction), BCS(WriteSet), BCS(vector<ContractEvent>). */
+/** What the pruner needs of a transaction record, readable without decoding the rest. */
+export interface TransactionRecordHeader {
+  readonly hash: Uint8Array
+  /** A user transaction's sender and replay protector (its summary and sequence index entries). */
+  readonly sender: Uint8Array | undefined
+  readonly replayProtector: ReplayProtector | undefined
+  /** The (address, creation number, sequence number) of each handle event (its event index entries). */
+  readonly eventKeys: ReadonlyArray<{
+    readonly address: Uint8Array
+    readonly creationNumber: bigint
+    readonly sequenceNumber: bigint
+  }>
+}
+
+/**
+ * A committed transaction. Header: hash ‖ has-sender u8 [‖ sender 32 ‖ replay protector tag u8
+ * (0 nonce, 1 sequence number) ‖ u64] ‖ ULEB count ‖ per handle event: address 32 ‖ creation
+ * number u64 ‖ sequence number u64. Then block height, block timestamp, BCS(TransactionInfo),
+ * accumulator root (32), vm status, BCS(Transaction), BCS(WriteSet), BCS(vector<ContractEvent>).
+ */
 export const encodeTransactionRecord = (t: CommittedTransaction): Uint8Array => {
   const w = new BcsWriter(512)
   w.fixed(t.hash)
-  const sender = t.transaction._tag === "UserTransaction" ? t.transaction.signed.rawTransaction.sender : undefined
-  w.u8(sender === undefined ? 0 : 1)
-  if (sender !== undefined) w.fixed(sender)
+  if (t.transaction._tag === "UserTransaction") {
+    const raw = t.transaction.signed.rawTransaction
+    const rp = replayProtectorOf(raw)
+    w.u8(1).fixed(raw.sender)
+    if (rp._tag === "Nonce") w.u8(0).u64(rp.nonce)
+    else w.u8(1).u64(rp.sequenceNumber)
+  } else w.u8(0)
+  const handleEvents = t.events.filter((e) => e._tag === "V1")
+  w.uleb128(handleEvents.length)
+  for (const e of handleEvents) w.fixed(e.key.accountAddress).u64(e.key.creationNumber).u64(e.sequenceNumber)
   w.u64(t.blockHeight)
-  w.u64(t.outcome.gasUsed)
-  w.bool(t.outcome.success)
+  w.u64(t.timestampUsec)
+  writeTransactionInfo(w, t.info)
+  w.fixed(t.accumulatorRootHash)
   w.string(t.outcome.vmStatus)
   writeTransaction(w, t.transaction)
   writeWriteSet(w, t.writeSet)
@@ -30,13 +59,30 @@ export const encodeTransactionRecord = (t: CommittedTransaction): Uint8Array => 
   return w.toBytes()
 }
 
+const readHeader = (r: BcsReader): TransactionRecordHeader => {
+  const hash = r.fixed(32)
+  let sender: Uint8Array | undefined
+  let replayProtector: ReplayProtector | undefined
+  if (r.u8() === 1) {
+    sender = r.fixed(32)
+    const tag = r.u8()
+    const n = r.u64()
+    replayProtector = tag === 0 ? { _tag: "Nonce", nonce: n } : { _tag: "SequenceNumber", sequenceNumber: n }
+  }
+  const count = r.length(48)
+  const eventKeys = new Array(count)
+  for (let i = 0; i < count; i++)
+    eventKeys[i] = { address: r.fixed(32), creationNumber: r.u64(), sequenceNumber: r.u64() }
+  return { hash, sender, replayProtector, eventKeys }
+}
+
 export const decodeTransactionRecord = (bytes: Uint8Array, version: bigint): CommittedTransaction => {
   const r = new BcsReader(bytes)
-  const hash = r.fixed(32)
-  if (r.u8() === 1) r.fixed(32) // the sender, also inside the transaction
+  const { hash } = readHeader(r)
   const blockHeight = r.u64()
-  const gasUsed = r.u64()
-  const success = r.bool()
+  const timestampUsec = r.u64()
+  const info = readTransactionInfo(r)
+  const accumulatorRootHash = r.fixed(32)
   const vmStatus = r.string()
   const transaction = readTransaction(r)
   const writeSet = readWriteSet(r)
@@ -48,20 +94,19 @@ export const decodeTransactionRecord = (bytes: Uint8Array, version: bigint): Com
     version,
     hash,
     blockHeight,
-    outcome: { gasUsed, success, vmStatus },
+    timestampUsec,
+    info,
+    accumulatorRootHash,
+    outcome: { gasUsed: info.gasUsed, status: info.status, vmStatus },
     transaction,
     writeSet,
     events
   }
 }
 
-/** The hash and the user transaction's sender, without decoding the rest (what the pruner needs). */
-export const headerOfTransactionRecord = (
-  bytes: Uint8Array
-): { readonly hash: Uint8Array; readonly sender: Uint8Array | undefined } => ({
-  hash: bytes.slice(0, 32),
-  sender: bytes[32] === 1 ? bytes.slice(33, 65) : undefined
-})
+/** The hash, the user transaction's sender and replay protector and the event keys, without decoding the rest. */
+export const headerOfTransactionRecord = (bytes: Uint8Array): TransactionRecordHeader =>
+  readHeader(new BcsReader(bytes))
 
 /** firstVersion ‖ lastVersion ‖ timestampUsec ‖ epoch, big-endian u64s; the height is the key. */
 export const encodeBlock = (b: BlockInfo): Buffer => {
@@ -137,9 +182,15 @@ export const encodeStateValue = (value: Uint8Array | undefined, version?: bigint
 export const decodeStateValue = (bytes: Uint8Array, offset: number): Uint8Array | undefined =>
   bytes[offset] === 0 ? undefined : bytes.subarray(offset + 1)
 
+/**
+ * The store's format: 2 added transaction infos, the accumulator, and the sequence, event and
+ * long-key indexes. A store of another format is refused when opened (src/ledger/README.md).
+ */
+export const LEDGER_FORMAT = 2
+
 export const encodeHead = (h: LedgerHead): Uint8Array => {
-  const w = new BcsWriter(96)
-  w.u8(1) // format version of the head record
+  const w = new BcsWriter(96 + 32 * h.accumulator.frozen.length)
+  w.u8(LEDGER_FORMAT)
   w.u8(h.chainId)
   w.u64(h.latestVersion)
   w.u64(h.latestHeight)
@@ -148,23 +199,40 @@ export const encodeHead = (h: LedgerHead): Uint8Array => {
   w.u64(h.oldestVersion)
   w.u64(h.oldestHeight)
   w.fixed(h.genesisHash)
+  w.uleb128(h.accumulator.frozen.length)
+  for (const root of h.accumulator.frozen) w.fixed(root)
   return w.toBytes()
 }
 
 export const decodeHead = (bytes: Uint8Array): LedgerHead => {
   const r = new BcsReader(bytes)
   const format = r.u8()
-  if (format !== 1) r.fail(`unknown ledger head format ${format}`)
-  const head: LedgerHead = {
-    chainId: r.u8(),
-    latestVersion: r.u64(),
-    latestHeight: r.u64(),
-    epoch: r.u64(),
-    timestampUsec: r.u64(),
-    oldestVersion: r.u64(),
-    oldestHeight: r.u64(),
-    genesisHash: r.fixed(32)
-  }
+  if (format !== LEDGER_FORMAT)
+    r.fail(
+      `this store has ledger format ${format}, this movenode reads format ${LEDGER_FORMAT}: ` +
+        "open a new data directory (the genesis is imported again)"
+    )
+  const chainId = r.u8()
+  const latestVersion = r.u64()
+  const latestHeight = r.u64()
+  const epoch = r.u64()
+  const timestampUsec = r.u64()
+  const oldestVersion = r.u64()
+  const oldestHeight = r.u64()
+  const genesisHash = r.fixed(32)
+  const n = r.length(32)
+  const frozen = new Array<Uint8Array>(n)
+  for (let i = 0; i < n; i++) frozen[i] = r.fixed(32)
   r.expectEnd()
-  return head
+  return {
+    chainId,
+    latestVersion,
+    latestHeight,
+    epoch,
+    timestampUsec,
+    oldestVersion,
+    oldestHeight,
+    genesisHash,
+    accumulator: { frozen, leaves: latestVersion + 1n }
+  }
 }

@@ -4,10 +4,14 @@ import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type {
   BlockInfo,
   BlockToCommit,
+  CommittedTransaction,
+  EventQuery,
   LedgerService,
+  StatePageQuery,
   StateReader,
   SummaryQuery,
-  TransactionSummary
+  TransactionSummary,
+  VersionedEvent
 } from "./Ledger.js"
 import type { LedgerBackend, LedgerHead } from "./LedgerBackend.js"
 import {
@@ -136,6 +140,61 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
       )
     )
 
+  const missing = (version: bigint) => new StorageError({ message: `transaction ${version} is missing` })
+
+  /** Reads versions one by one (each is a point read in both stores); a hole is a storage failure. */
+  const readTransactions = (versions: ReadonlyArray<bigint>) =>
+    attempt(() => {
+      const out: CommittedTransaction[] = []
+      for (const v of versions) {
+        const t = backend.transaction(v)
+        if (t === undefined) throw missing(v)
+        out.push(t)
+      }
+      return out
+    })
+
+  const transactionsFrom = (start: bigint, limit: number) =>
+    Effect.flatMap(head, (h) =>
+      Effect.flatMap(checkVersion(h, start), () => {
+        const versions: bigint[] = []
+        for (let v = start; v <= h.latestVersion && versions.length < limit; v++) versions.push(v)
+        return readTransactions(versions)
+      })
+    )
+
+  const accountTransactions = (sender: AccountAddress, startSequenceNumber: bigint, limit: number) =>
+    Effect.flatMap(head, (h) =>
+      limit > 0
+        ? Effect.flatMap(
+            attempt(() => backend.accountSequences(sender, startSequenceNumber, limit)),
+            // Entries below the window may linger until the pruner reaches them: they are gone all the same.
+            (found) => readTransactions(found.filter((s) => s.version >= h.oldestVersion).map((s) => s.version))
+          )
+        : Effect.succeed([])
+    )
+
+  const statePage = (version: bigint, query: StatePageQuery) =>
+    Effect.flatMap(head, (h) =>
+      Effect.flatMap(checkVersion(h, version), () => attempt(() => backend.statePage(version, query)))
+    )
+
+  const U64_MAX = (1n << 64n) - 1n
+  const eventsByKey = (query: EventQuery) =>
+    Effect.flatMap(head, (h): Effect.Effect<ReadonlyArray<VersionedEvent>, LedgerError> => {
+      if (!(query.limit > 0)) return Effect.succeed([])
+      const keep = (es: ReadonlyArray<VersionedEvent>) => es.filter((e) => e.version >= h.oldestVersion)
+      return query.start === undefined
+        ? attempt(() =>
+            keep(backend.events(query.address, query.creationNumber, 0n, U64_MAX, query.limit, true))
+              .slice()
+              .reverse()
+          )
+        : attempt(() =>
+            keep(backend.events(query.address, query.creationNumber, query.start!, U64_MAX, query.limit, false))
+          )
+    })
+
   const summariesBySender = (sender: AccountAddress, query: SummaryQuery) =>
     Effect.flatMap(head, (h): Effect.Effect<ReadonlyArray<TransactionSummary>, LedgerError> => {
       const { startVersion, endVersion, limit } = query
@@ -197,6 +256,10 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
     transactionByVersion,
     transactionByHash,
     summariesBySender,
+    transactionsFrom,
+    accountTransactions,
+    statePage,
+    eventsByKey,
     blockByHeight,
     blockByVersion,
     commitBlock: (block) => commitWith(block, undefined)

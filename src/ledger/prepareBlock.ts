@@ -1,12 +1,19 @@
-import type { BlockInfo, BlockToCommit, CommittedTransaction, TransactionSummary } from "./Ledger.js"
-import type { LedgerHead, PreparedBlock } from "./LedgerBackend.js"
+import type { ContractEvent } from "../domain/ContractEvent.js"
+import { accumulatorRoot, appendLeaf, emptyAccumulator } from "../domain/MerkleAccumulator.js"
+import { eventRootHash, writeSetHash } from "../domain/outputHashes.js"
+import type { TransactionInfo } from "../domain/TransactionInfo.js"
+import { transactionInfoHash } from "../domain/TransactionInfoCodec.js"
+import type { BlockInfo, BlockToCommit, CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
+import type { AccountSequence, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import { oldestRetained } from "./pruneWindow.js"
 import { transactionHashOf, userSummaryOf } from "./transactionFacts.js"
 
 /**
  * Everything a store writes for one block, computed once for every store: versions after the
- * latest, the next height, transaction hashes, per-sender summaries, and the head after the block
- * (the epoch and timestamp are the block's; the window moves forward when `window` is set).
+ * latest, the next height, transaction hashes and infos (state change hash, event root hash,
+ * the transaction accumulator continued from the head), per-sender summaries and sequence
+ * numbers, the handle events to index, and the head after the block (the epoch and timestamp are
+ * the block's; the window moves forward when `window` is set).
  * Throws on an empty block: a block holds at least one transaction.
  */
 export const prepareBlock = (
@@ -31,12 +38,43 @@ export const prepareBlock = (
   }
   const transactions: CommittedTransaction[] = []
   const summaries: TransactionSummary[] = []
+  const accountSequences: AccountSequence[] = []
+  const events: VersionedEvent[] = []
+  let accumulator = before?.accumulator ?? emptyAccumulator
   block.transactions.forEach((t, i) => {
     const version = firstVersion + BigInt(i)
     const hash = transactionHashOf(t.transaction)
-    transactions.push({ ...t, version, hash, blockHeight: height })
+    const txInfo: TransactionInfo = {
+      gasUsed: t.outcome.gasUsed,
+      status: t.outcome.status,
+      transactionHash: hash,
+      eventRootHash: eventRootHash(t.events),
+      stateChangeHash: writeSetHash(t.writeSet),
+      // No Merkle tree of state is kept: see docs/reads.md.
+      stateCheckpointHash: undefined,
+      auxiliaryInfoHash: undefined
+    }
+    accumulator = appendLeaf("TransactionAccumulator", accumulator, transactionInfoHash(txInfo))
+    transactions.push({
+      ...t,
+      version,
+      hash,
+      blockHeight: height,
+      timestampUsec: block.timestampUsec,
+      info: txInfo,
+      accumulatorRootHash: accumulatorRoot("TransactionAccumulator", accumulator)
+    })
     const summary = userSummaryOf(t.transaction, version, hash)
-    if (summary !== undefined) summaries.push(summary)
+    if (summary !== undefined) {
+      summaries.push(summary)
+      if (summary.replayProtector._tag === "SequenceNumber")
+        accountSequences.push({
+          sender: summary.sender,
+          sequenceNumber: summary.replayProtector.sequenceNumber,
+          version
+        })
+    }
+    for (const e of t.events) if (isHandleEvent(e)) events.push({ version, event: e })
   })
   const current =
     before === undefined ? { version: 0n, height: 0n } : { version: before.oldestVersion, height: before.oldestHeight }
@@ -49,7 +87,10 @@ export const prepareBlock = (
     timestampUsec: block.timestampUsec,
     oldestVersion: oldest.version,
     oldestHeight: oldest.height,
-    genesisHash: before?.genesisHash ?? transactions[0]!.hash
+    genesisHash: before?.genesisHash ?? transactions[0]!.hash,
+    accumulator
   }
-  return { block: info, transactions, summaries, head }
+  return { block: info, transactions, summaries, accountSequences, events, head }
 }
+
+const isHandleEvent = (e: ContractEvent): e is Extract<ContractEvent, { readonly _tag: "V1" }> => e._tag === "V1"

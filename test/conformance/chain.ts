@@ -74,7 +74,7 @@ export const committed = (
   transaction,
   writeSet: { entries: writes },
   events: [],
-  outcome: { gasUsed: 7n, success: true, vmStatus: "Executed successfully" }
+  outcome: { gasUsed: 7n, status: { _tag: "Success" }, vmStatus: "Executed successfully" }
 })
 
 /** A block as consensus makes it: metadata, the user transactions, an epilogue. */

@@ -1,6 +1,8 @@
 /** fast-check arbitraries for the domain's BCS shapes (valid values only). */
 import fc from "fast-check"
 import type { ContractEvent } from "../../src/domain/ContractEvent.js"
+import type { AbortLocation, ExecutionStatus } from "../../src/domain/ExecutionStatus.js"
+import type { TransactionInfo } from "../../src/domain/TransactionInfo.js"
 import type { AccessPathKind, StateKey } from "../../src/domain/StateKey.js"
 import type {
   BlockMetadata,
@@ -366,3 +368,40 @@ export const transaction: fc.Arbitrary<Transaction> = fc.oneof(
     })
     .map((x) => ({ _tag: "BlockEpilogue", ...x }) as Transaction)
 )
+
+export const abortLocation: fc.Arbitrary<AbortLocation> = fc.oneof(
+  moduleId.map((module) => ({ _tag: "Module", module }) as AbortLocation),
+  fc.constant({ _tag: "Script" } as AbortLocation)
+)
+
+export const executionStatus: fc.Arbitrary<ExecutionStatus> = fc.oneof(
+  fc.constant({ _tag: "Success" } as ExecutionStatus),
+  fc.constant({ _tag: "OutOfGas" } as ExecutionStatus),
+  fc
+    .record({
+      location: abortLocation,
+      code: u64,
+      info: fc.option(fc.record({ reasonName: fc.string(), description: fc.string() }), { nil: undefined })
+    })
+    .map((x) => ({ _tag: "MoveAbort", ...x }) as ExecutionStatus),
+  fc
+    .record({
+      location: abortLocation,
+      function: fc.integer({ min: 0, max: 0xffff }),
+      codeOffset: fc.integer({ min: 0, max: 0xffff })
+    })
+    .map((x) => ({ _tag: "ExecutionFailure", ...x }) as ExecutionStatus),
+  fc
+    .option(u64, { nil: undefined })
+    .map((statusCode) => ({ _tag: "MiscellaneousError", statusCode }) as ExecutionStatus)
+)
+
+export const transactionInfo: fc.Arbitrary<TransactionInfo> = fc.record({
+  gasUsed: u64,
+  status: executionStatus,
+  transactionHash: bytes(32),
+  eventRootHash: bytes(32),
+  stateChangeHash: bytes(32),
+  stateCheckpointHash: fc.option(bytes(32), { nil: undefined }),
+  auxiliaryInfoHash: fc.option(bytes(32), { nil: undefined })
+})

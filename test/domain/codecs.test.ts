@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest"
 import { Bcs, type Codec } from "../../src/bcs/index.js"
 import { changeSetCodec, writeSetPayloadCodec } from "../../src/domain/ChangeSetCodec.js"
 import { contractEventCodec } from "../../src/domain/ContractEventCodec.js"
+import { executionStatusCodec } from "../../src/domain/ExecutionStatusCodec.js"
+import { transactionInfoCodec } from "../../src/domain/TransactionInfoCodec.js"
 import {
   entryFunctionCodec,
   rawTransactionCodec,
@@ -49,7 +51,9 @@ const cases: ReadonlyArray<Case<unknown>> = [
   c("AccountAuthenticator", accountAuthenticatorCodec, A.accountAuthenticator),
   c("TransactionAuthenticator", transactionAuthenticatorCodec, A.transactionAuthenticator),
   c("SignedTransaction", signedTransactionCodec, A.signedTransaction),
-  c("Transaction", transactionCodec, A.transaction)
+  c("Transaction", transactionCodec, A.transaction),
+  c("ExecutionStatus", executionStatusCodec, A.executionStatus),
+  c("TransactionInfo", transactionInfoCodec, A.transactionInfo)
 ]
 
 /** Every failure must be one of our typed decode errors (a real offset), never a stray exception. */

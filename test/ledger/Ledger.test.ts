@@ -169,7 +169,12 @@ describe.each(storeKinds)("Ledger over the $name store", (kind) => {
           ),
           outcome: {
             gasUsed: 42n,
-            success: false,
+            status: {
+              _tag: "MoveAbort" as const,
+              location: { _tag: "Module" as const, module: { address: addressFromNumber(1), name: "m" } },
+              code: 3n,
+              info: undefined
+            },
             vmStatus: "Move abort in 0x1::m: 0x3"
           }
         }

@@ -83,7 +83,7 @@ const blockAt = (height) => ({
       events: [],
       outcome: {
         gasUsed: 1n,
-        success: true,
+        status: { _tag: "Success" },
         vmStatus: "Executed successfully"
       }
     }

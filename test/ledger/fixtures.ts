@@ -137,7 +137,7 @@ export const toCommit = (
   transaction,
   writeSet: writeSetOf(writes),
   events,
-  outcome: { gasUsed: 7n, success: true, vmStatus: "Executed successfully" }
+  outcome: { gasUsed: 7n, status: { _tag: "Success" }, vmStatus: "Executed successfully" }
 })
 
 export interface Opened {

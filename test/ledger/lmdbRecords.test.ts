@@ -25,19 +25,24 @@ import {
   encodeTransactionRecord,
   headerOfTransactionRecord
 } from "../../src/ledger/lmdbRecords.js"
-import { address, bytes, contractEvent, transaction, u64, writeSet } from "../domain/arbitraries.js"
+import { address, bytes, contractEvent, transaction, transactionInfo, u64, writeSet } from "../domain/arbitraries.js"
 
 const plain = (b: Uint8Array) => new Uint8Array(b)
 
-const committed: fc.Arbitrary<CommittedTransaction> = fc.record({
-  version: u64,
-  hash: bytes(32),
-  blockHeight: u64,
-  transaction,
-  writeSet,
-  events: fc.array(contractEvent, { maxLength: 3 }),
-  outcome: fc.record({ gasUsed: u64, success: fc.boolean(), vmStatus: fc.string() })
-})
+const committed: fc.Arbitrary<CommittedTransaction> = fc
+  .record({
+    version: u64,
+    hash: bytes(32),
+    blockHeight: u64,
+    transaction,
+    writeSet,
+    events: fc.array(contractEvent, { maxLength: 3 }),
+    timestampUsec: u64,
+    info: transactionInfo,
+    accumulatorRootHash: bytes(32),
+    vmStatus: fc.string()
+  })
+  .map(({ vmStatus, ...t }) => ({ ...t, outcome: { gasUsed: t.info.gasUsed, status: t.info.status, vmStatus } }))
 
 describe("LMDB records", () => {
   it("round-trip a committed transaction, and expose its hash and sender without decoding", () =>
@@ -49,6 +54,11 @@ describe("LMDB records", () => {
         expect(back.events).toEqual(t.events)
         expect(back.outcome).toEqual(t.outcome)
         expect([back.version, back.blockHeight, back.hash]).toEqual([t.version, t.blockHeight, t.hash])
+        expect([back.timestampUsec, back.info, back.accumulatorRootHash]).toEqual([
+          t.timestampUsec,
+          t.info,
+          t.accumulatorRootHash
+        ])
         expect(back.writeSet.entries.map((e) => [e.keyBytes, e.op])).toEqual(
           t.writeSet.entries.map((e) => [e.keyBytes, e.op])
         )
@@ -56,6 +66,19 @@ describe("LMDB records", () => {
         expect(header.hash).toEqual(t.hash)
         expect(header.sender).toEqual(
           t.transaction._tag === "UserTransaction" ? t.transaction.signed.rawTransaction.sender : undefined
+        )
+        expect(header.eventKeys).toEqual(
+          t.events.flatMap((e) =>
+            e._tag === "V1"
+              ? [
+                  {
+                    address: e.key.accountAddress,
+                    creationNumber: e.key.creationNumber,
+                    sequenceNumber: e.sequenceNumber
+                  }
+                ]
+              : []
+          )
         )
       }),
       { numRuns: 200 }
@@ -115,7 +138,8 @@ describe("LMDB records", () => {
             timestampUsec: block.timestampUsec,
             oldestVersion: block.firstVersion,
             oldestHeight: block.lastVersion,
-            genesisHash: hash
+            genesisHash: hash,
+            accumulator: { frozen: [hash, plain(summaryKey(sender, 0n)).subarray(0, 32)], leaves: version + 1n }
           }
           expect(decodeHead(plain(encodeHead(head)))).toEqual(head)
           expect(decodeStateValue(plain(encodeStateValue(value)), 0)).toEqual(value)

@@ -109,7 +109,7 @@ export const toCommit = (transaction: Transaction, writes: ReadonlyArray<WriteSe
   transaction,
   writeSet: { entries: writes },
   events: [],
-  outcome: { gasUsed: 10n, success: true, vmStatus: "Executed successfully" }
+  outcome: { gasUsed: 10n, status: { _tag: "Success" }, vmStatus: "Executed successfully" }
 })
 
 /** A block: block metadata, the given transactions, then (optionally) an epilogue. */
