@@ -8,6 +8,7 @@
  */
 import * as Context from "effect/Context"
 import type { ContractEvent } from "../domain/ContractEvent.js"
+import type { ExecutionStatus } from "../domain/ExecutionStatus.js"
 import type { BlockMetadata, SignedTransaction } from "../domain/Transaction.js"
 import type { WriteSet } from "../domain/WriteSet.js"
 import type { KeyValueReader } from "../move/vm/StateView.js"
@@ -40,6 +41,8 @@ export type UserTransactionResult =
       readonly events: ReadonlyArray<ContractEvent>
       readonly gasUsed: bigint
       readonly success: boolean
+      /** How it ended, as the transaction info records it (`success` is `status._tag === "Success"`). */
+      readonly status?: ExecutionStatus | undefined
       /** The reference's `vm_status` text ("Executed successfully", "Move abort in …"). */
       readonly vmStatus: string
     }

@@ -17,7 +17,7 @@
 import { addressEquals, addressFromNumber } from "../domain/AccountAddress.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import type { BlockEndInfo, BlockMetadata, Transaction } from "../domain/Transaction.js"
-import type { TransactionToCommit } from "../ledger/Ledger.js"
+import type { TransactionOutcome, TransactionToCommit } from "../ledger/Ledger.js"
 import { BlockState } from "./BlockState.js"
 import type { ChainState, ChainVmService, VmStatusCode } from "./ChainVm.js"
 import type { PoolEntry } from "./mempool/TxPool.js"
@@ -45,7 +45,7 @@ export class BlockExecutionFailure extends Error {
 
 const ONE = addressFromNumber(1)
 
-const SUCCESS = { gasUsed: 0n, success: true, vmStatus: "Executed successfully" } as const
+const SUCCESS: TransactionOutcome = { gasUsed: 0n, status: { _tag: "Success" }, vmStatus: "Executed successfully" }
 
 const isNewEpoch = (e: ContractEvent): boolean => {
   const t = e.typeTag
@@ -142,7 +142,12 @@ export const executeBlock = (
       transaction: userTransaction,
       writeSet: result.writeSet,
       events: result.events,
-      outcome: { gasUsed: result.gasUsed, success: result.success, vmStatus: result.vmStatus }
+      outcome: {
+        gasUsed: result.gasUsed,
+        // Until the VM reports its ExecutionStatus, a failure without one records no detail.
+        status: result.status ?? (result.success ? { _tag: "Success" } : { _tag: "MiscellaneousError", statusCode: undefined }),
+        vmStatus: result.vmStatus
+      }
     })
     committed.push(entry)
     gasUnits += result.gasUsed
