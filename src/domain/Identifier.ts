@@ -5,6 +5,7 @@
  * `<SELF>` is the one legacy exception (old compiled scripts).
  */
 import * as Result from "effect/Result"
+import { boundedPrefix } from "./boundedText.js"
 
 const isIdentChar = (c: number): boolean =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36
@@ -32,7 +33,7 @@ export class IdentifierError {
  * `verify_*_identifier`) never containing `::`.
  */
 export const parseIdentifier = (s: string): Result.Result<string, IdentifierError> => {
-  if (s.includes("::")) return Result.fail(new IdentifierError(`Identifier '${s}' contains '::'`))
-  if (!isValidIdentifier(s)) return Result.fail(new IdentifierError(`Invalid identifier '${s}'`))
+  if (s.includes("::")) return Result.fail(new IdentifierError(`Identifier '${boundedPrefix(s)}' contains '::'`))
+  if (!isValidIdentifier(s)) return Result.fail(new IdentifierError(`Invalid identifier '${boundedPrefix(s)}'`))
   return Result.succeed(s)
 }

@@ -14,6 +14,7 @@ import * as Result from "effect/Result"
 import { type AccountAddress, addressToShortString, parseAddress } from "./AccountAddress.js"
 import { isValidIdentifier } from "./Identifier.js"
 import type { PrimitiveTypeTag } from "./TypeTag.js"
+import { boundedPrefix } from "./boundedText.js"
 
 export interface MoveStructType {
   readonly address: AccountAddress
@@ -101,7 +102,7 @@ class Parser {
 
   identifier(what: string): string {
     const w = this.word()
-    if (!isValidIdentifier(w)) this.fail(`invalid ${what} name '${w}'`)
+    if (!isValidIdentifier(w)) this.fail(`invalid ${what} name '${boundedPrefix(w)}'`)
     return w
   }
 
@@ -122,12 +123,12 @@ class Parser {
     }
     if (w.startsWith("0x") || w.startsWith("0X")) return { _tag: "struct", struct: this.struct(w, d) }
     if (this.allowGenerics && /^T\d{1,5}$/.test(w)) return { _tag: "generic", index: Number(w.slice(1)) }
-    return this.fail(`unknown type '${w}'`)
+    return this.fail(`unknown type '${boundedPrefix(w)}'`)
   }
 
   struct(addressWord: string, d: number): MoveStructType {
     const addr = parseAddress(addressWord)
-    if (Result.isFailure(addr)) this.fail(`invalid address '${addressWord}'`)
+    if (Result.isFailure(addr)) this.fail(`invalid address '${boundedPrefix(addressWord)}'`)
     this.expect("::")
     const module = this.identifier("module")
     this.expect("::")
@@ -176,8 +177,8 @@ export const parseMoveType = (
   try {
     return Result.succeed(p.top(options.allowReferences ?? false))
   } catch (e) {
-    if (e instanceof Fail) return Result.fail(new MoveTypeParseError(`Invalid Move type '${input}': ${e.message}`))
-    return Result.fail(new MoveTypeParseError(`Invalid Move type '${input}'`))
+    if (e instanceof Fail) return Result.fail(new MoveTypeParseError(`Invalid Move type '${boundedPrefix(input)}': ${e.message}`))
+    return Result.fail(new MoveTypeParseError(`Invalid Move type '${boundedPrefix(input)}'`))
   }
 }
 

@@ -8,6 +8,7 @@ import * as Result from "effect/Result"
 import { addressEquals, addressToShortString } from "./AccountAddress.js"
 import { type MoveType, MoveTypeParseError, parseMoveType } from "./MoveType.js"
 import type { FunctionParamTag, StructTag, TypeTag } from "./TypeTag.js"
+import { boundedPrefix } from "./boundedText.js"
 
 /** Converts a parsed MoveType without references or generics into a TypeTag. */
 export const moveTypeToTypeTag = (t: MoveType): TypeTag | undefined => {
@@ -60,13 +61,13 @@ export const parseTypeTag = (input: string, maxDepth?: number): Result.Result<Ty
   Result.flatMap(parseMoveType(input, maxDepth === undefined ? {} : { maxDepth }), (t) => {
     const tag = moveTypeToTypeTag(t)
     return tag === undefined
-      ? Result.fail(new MoveTypeParseError(`Invalid type tag '${input}'`))
+      ? Result.fail(new MoveTypeParseError(`Invalid type tag '${boundedPrefix(input)}'`))
       : Result.succeed(tag)
   })
 
 export const parseStructTag = (input: string, maxDepth?: number): Result.Result<StructTag, MoveTypeParseError> =>
   Result.flatMap(parseTypeTag(input, maxDepth), (t) =>
-    t._tag === "struct" ? Result.succeed(t.struct) : Result.fail(new MoveTypeParseError(`'${input}' is not a struct tag`))
+    t._tag === "struct" ? Result.succeed(t.struct) : Result.fail(new MoveTypeParseError(`'${boundedPrefix(input)}' is not a struct tag`))
   )
 
 const ABILITY_NAMES = ["copy", "drop", "store", "key"] as const

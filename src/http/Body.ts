@@ -1,5 +1,7 @@
 import type { IncomingMessage } from "node:http"
 import { type ApiError, ApiErrors } from "../domain/ApiError.js"
+import { boundedPrefix } from "../domain/boundedText.js"
+import { defaultJsonBodyLimits, type JsonBodyLimits, scanJsonLimits } from "./JsonScan.js"
 
 /**
  * POST framing: 411 without a length (and not chunked), 413 above the limit (decided from
@@ -73,11 +75,26 @@ export const readBody = (req: IncomingMessage, limit: number): Promise<Uint8Arra
     req.on("close", onClose)
   })
 
-/** Parses a JSON body; 400 `web_framework_error` with the parser's message when it is not JSON. */
-export const parseJsonBody = (bytes: Uint8Array): { readonly ok: true; readonly value: unknown } | ApiError => {
+/**
+ * Parses a JSON POST body, bounded in work as well as in bytes: every JSON endpoint parses its body
+ * here. The body is first scanned against `limits` (nesting, values, arrays and objects: see
+ * `JsonScan.ts`), so a body that would hold the event loop in `JSON.parse` is refused before it is
+ * parsed; then `JSON.parse`. Either failure is 400 `web_framework_error`, its message bounded.
+ */
+export const parseJsonBody = (
+  bytes: Uint8Array,
+  limits: JsonBodyLimits = defaultJsonBodyLimits
+): { readonly ok: true; readonly value: unknown } | ApiError => {
+  const over = scanJsonLimits(bytes, limits)
+  if (over !== undefined)
+    return ApiErrors.webFramework(400, `parse request payload error: ${over} (a limit of this node)`)
   try {
     return { ok: true, value: JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")) }
   } catch (e) {
-    return ApiErrors.webFramework(400, `parse request payload error: ${e instanceof Error ? e.message : "invalid JSON"}`)
+    // V8's message quotes the text around the error: bounded like any quoted input.
+    return ApiErrors.webFramework(
+      400,
+      `parse request payload error: ${boundedPrefix(e instanceof Error ? e.message : "invalid JSON")}`
+    )
   }
 }

@@ -2,6 +2,7 @@ import * as Result from "effect/Result"
 import { type AccountAddress, parseAddress } from "../domain/AccountAddress.js"
 import { type ApiError, ApiErrors } from "../domain/ApiError.js"
 import type { AssetType } from "../node/Node.js"
+import { boundedPrefix } from "../domain/boundedText.js"
 
 /**
  * Parsers for path segments and query values. Input is hostile: every parser bounds its work by
@@ -108,7 +109,7 @@ const parseUnsigned = (name: string, type: string, max: bigint, s: string | unde
   if (s.length > 0 && s.length <= 40 && /^[0-9]+$/.test(s)) {
     const v = BigInt(s)
     if (v <= max) return Result.succeed(v)
-    return Result.fail(queryError(name, type, `Parsing ${type} string "${s}" failed, caused by error: number too large`))
+    return Result.fail(queryError(name, type, `Parsing ${type} string "${boundedPrefix(s, 100)}" failed, caused by error: number too large`))
   }
   return Result.fail(
     queryError(name, type, `Parsing ${type} string "${s.slice(0, 100)}" failed, caused by error: invalid digit found in string`)

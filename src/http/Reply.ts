@@ -1,4 +1,5 @@
 import type { ApiError } from "../domain/ApiError.js"
+import { boundedPrefix } from "../domain/boundedText.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 
 /** A rendered response: the server adds the ledger headers (when `ledger` is set) and the length. */
@@ -46,9 +47,16 @@ export const bcsReply = (body: Uint8Array, ledger: LedgerInfo, headers?: Readonl
   headers
 })
 
-/** The error body, always JSON; `vm_error_code` written with all its digits. */
+/**
+ * Longest error message rendered (UTF-16 code units). Messages quote client input by a bounded
+ * prefix where they are built; this is the backstop, so no error body exceeds a few kilobytes
+ * whatever produced its message.
+ */
+export const MAX_ERROR_MESSAGE = 2048
+
+/** The error body, always JSON, its message bounded; `vm_error_code` written with all its digits. */
 export const errorBodyJson = (e: ApiError): string =>
-  `{"message":${JSON.stringify(e.message)},"error_code":"${e.code}","vm_error_code":${
+  `{"message":${JSON.stringify(boundedPrefix(e.message, MAX_ERROR_MESSAGE))},"error_code":"${e.code}","vm_error_code":${
     e.vmErrorCode === undefined ? "null" : e.vmErrorCode.toString()
   }}`
 

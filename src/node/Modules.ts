@@ -12,6 +12,7 @@ import { cachedStateAtLedgerVersion } from "./LedgerVersion.js"
 import type { ModuleAnswer, WithLedger } from "./Node.js"
 import { NodeConfig } from "./NodeConfig.js"
 import { moduleKey } from "./stateKeys.js"
+import { quoteString } from "../domain/boundedText.js"
 
 export interface ModulesService {
   readonly module: (
@@ -63,7 +64,7 @@ export class Modules extends Context.Service<Modules, ModulesService>()("movenod
           return Effect.fail(
             ApiErrors.webFramework(
               400,
-              `failed to parse path \`module_name\`: invalid identifier ${JSON.stringify(name)}`
+              `failed to parse path \`module_name\`: invalid identifier ${quoteString(name)}`
             )
           )
         return Effect.flatMap(stateAt(ledgerVersion), ({ ledger: info, version, state }) => {

@@ -19,6 +19,7 @@ import {
 } from "../layout/MoveTypeLayout.js"
 import { JsonConversionError } from "./JsonConversionError.js"
 import { type ConversionLimits, defaultConversionLimits } from "./limits.js"
+import { boundedPrefix, quoteString } from "../../domain/boundedText.js"
 
 const textEncoder = new TextEncoder()
 
@@ -40,7 +41,7 @@ export const describeJson = (v: unknown): string => {
     case "number":
       return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``
     case "string":
-      return `string ${JSON.stringify(v)}`
+      return `string ${quoteString(v)}`
     default:
       return Array.isArray(v) ? "sequence" : "map"
   }
@@ -129,10 +130,10 @@ const parseHexBytes = (v: unknown): Uint8Array => {
   const bytes = digits.startsWith("0x") || digits.startsWith("0X") ? undefined : fromHex(digits)
   if (bytes !== undefined) return bytes
   if (digits.length % 2 !== 0)
-    return fail(`decode hex-encoded string(${JSON.stringify(v)}) failed, caused by error: Odd number of digits`)
+    return fail(`decode hex-encoded string(${quoteString(v)}) failed, caused by error: Odd number of digits`)
   const i = digits.search(/[^0-9a-fA-F]/)
   return fail(
-    `decode hex-encoded string(${JSON.stringify(v)}) failed, caused by error: Invalid character '${digits[i]}' at position ${i}`
+    `decode hex-encoded string(${quoteString(v)}) failed, caused by error: Invalid character '${digits[i]}' at position ${i}`
   )
 }
 
@@ -215,7 +216,7 @@ const writeValue = (s: Walk, layout: MoveTypeLayout, v: unknown): void => {
       return
     case "signer":
     case "function":
-      fail(`unexpected move type ${layoutName(layout)} for value ${JSON.stringify(v) ?? "undefined"}`)
+      fail(`unexpected move type ${layoutName(layout)} for value ${describeJson(v)}`)
       return
     case "vector":
       nested(s, () => writeVector(s, layout.element, v))
@@ -271,9 +272,9 @@ const writeStructOrEnum = (s: Walk, layout: MoveTypeLayout & { _tag: "struct" | 
   if (keys.length !== 1) fail(`Expecting a JSON Map with exactly one variant key for enum, got ${keys.length} keys`)
   const name = keys[0]!
   const index = layout.variants.findIndex((x) => x.name === name)
-  if (index < 0) fail(`variant ${name} not found.`)
+  if (index < 0) fail(`variant ${boundedPrefix(name)} not found.`)
   const body = v[name]
-  if (!isObject(body)) fail(`Expecting a JSON Map for variant ${name}.`)
+  if (!isObject(body)) fail(`Expecting a JSON Map for variant ${boundedPrefix(name)}.`)
   s.w.uleb128(index)
   writeFields(s, layout.variants[index]!.fields, body)
 }

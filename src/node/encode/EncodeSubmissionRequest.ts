@@ -12,6 +12,7 @@ import { parseTypeTag } from "../../domain/TypeTagString.js"
 import { addressFromJson, decimalIntegerFromJson, hexBytesFromJson } from "../../move/json/jsonToBcs.js"
 import { EncodeError } from "./EncodeError.js"
 import { hasRequestShape } from "./requestShape.js"
+import { quoteString } from "../../domain/boundedText.js"
 
 const EntryFunctionPayloadJson = Schema.Struct({
   type: Schema.Literal("entry_function_payload"),
@@ -136,7 +137,7 @@ const address = (name: string, s: string): AccountAddress => field(name, address
  */
 const parseEntryFunctionId = (s: string): EntryFunctionId => {
   const bad = (why: string): never =>
-    parseError(`failed to parse "string(EntryFunctionId)": invalid entry function id ${JSON.stringify(s)}: ${why}`)
+    parseError(`failed to parse "string(EntryFunctionId)": invalid entry function id ${quoteString(s)}: ${why}`)
   const last = s.lastIndexOf("::")
   const moduleId = last < 0 ? "" : s.slice(0, last)
   const first = moduleId.lastIndexOf("::")
@@ -145,8 +146,8 @@ const parseEntryFunctionId = (s: string): EntryFunctionId => {
   if (Result.isFailure(addr)) return bad(addr.failure.message)
   const module = moduleId.slice(first + 2)
   const name = s.slice(last + 2)
-  if (Result.isFailure(parseIdentifier(module))) bad(`invalid module name ${JSON.stringify(module)}`)
-  if (Result.isFailure(parseIdentifier(name))) bad(`invalid function name ${JSON.stringify(name)}`)
+  if (Result.isFailure(parseIdentifier(module))) bad(`invalid module name ${quoteString(module)}`)
+  if (Result.isFailure(parseIdentifier(name))) bad(`invalid function name ${quoteString(name)}`)
   return { address: addr.success, module, name }
 }
 

@@ -23,6 +23,7 @@ import type { EncodeSubmissionRequest, EntryFunctionRequest, RequestPayload } fr
 import { parseEncodeSubmissionRequest } from "./EncodeSubmissionRequest.js"
 import { findEntryFunction } from "./findEntryFunction.js"
 import { isSignerParam } from "./jsonTypeName.js"
+import { jsonPrefix, quoteString } from "../../domain/boundedText.js"
 
 const U64_MAX = (1n << 64n) - 1n
 
@@ -41,7 +42,7 @@ const entryFunction = (req: EntryFunctionRequest, modules: ModuleSource): EntryF
   const module = modules(address, moduleName)
   if (module === undefined)
     return convertError(
-      `Module ModuleId { address: ${addressToShortString(address)}, name: Identifier(${JSON.stringify(moduleName)}) } can't be found`
+      `Module ModuleId { address: ${addressToShortString(address)}, name: Identifier(${quoteString(moduleName)}) } can't be found`
     )
   const handle = findEntryFunction(module, name)
   if (handle === undefined) return convertError(`could not find entry function by ${id()}`)
@@ -79,7 +80,7 @@ const transactionArgument = (layout: MoveTypeLayout, bcs: Uint8Array, json: unkn
       if (layout.element._tag === "u8") return { _tag: "U8Vector", value: r.bytesWithLength() }
       break
   }
-  return convertError(`invalid transaction argument: ${JSON.stringify(json)}`)
+  return convertError(`invalid transaction argument: ${jsonPrefix(json)}`)
 }
 
 const script = (p: RequestPayload & { _tag: "Script" }, modules: ModuleSource): Script => {

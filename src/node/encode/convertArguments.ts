@@ -20,7 +20,7 @@ import { Layouts, type MoveTypeLayout } from "../../move/layout/MoveTypeLayout.j
 import { resolveLayout } from "../../move/layout/resolveLayout.js"
 import { signatureToTypeTag } from "../../move/layout/signatureToTypeTag.js"
 import { isSignerParam, jsonTypeName } from "./jsonTypeName.js"
-import { rustDebugJson } from "./rustDebugJson.js"
+import { rustDebugJsonList } from "./rustDebugJson.js"
 
 const ONE = addressFromNumber(1)
 
@@ -95,9 +95,7 @@ export const convertArguments = (
   const types = nonSignerParams(params)
   if (types.length !== args.length)
     return Result.fail(
-      `expected ${types.length} arguments [${types.map(jsonTypeName).join(", ")}], but got ${args.length} ([${args
-        .map((a) => rustDebugJson(a))
-        .join(", ")}])`
+      `expected ${types.length} arguments [${types.map(jsonTypeName).join(", ")}], but got ${args.length} (${rustDebugJsonList(args)})`
     )
   // One writer for all arguments (their total size is bounded by the conversion limit too).
   const w = new BcsWriter(256)

@@ -5,6 +5,7 @@ import { isValidIdentifier } from "../../domain/Identifier.js"
 import type { ModuleId, TypeTag } from "../../domain/TypeTag.js"
 import { readIdentifier, readModuleId, readTypeTag } from "../../domain/TypeTagCodec.js"
 import { parseTypeTag } from "../../domain/TypeTagString.js"
+import { quoteString } from "../../domain/boundedText.js"
 
 /** A view call with its arguments still in JSON (converted later, by the function's parameter types). */
 export interface JsonViewCall {
@@ -36,12 +37,12 @@ const fail = (kind: ViewRequestError["kind"], message: string): Result.Result<ne
 /** `"0x1::coin::balance"` → module id and function name (the reference's `EntryFunctionId`). */
 export const parseFunctionId = (s: string): Result.Result<{ module: ModuleId; function: string }, string> => {
   const parts = s.split("::")
-  if (parts.length !== 3) return Result.fail(`invalid entry function id ${JSON.stringify(s)}`)
+  if (parts.length !== 3) return Result.fail(`invalid entry function id ${quoteString(s)}`)
   const address = parseAddress(parts[0]!.trim())
   if (Result.isFailure(address)) return Result.fail(address.failure.message)
   const [, module, fn] = parts as [string, string, string]
-  if (!isValidIdentifier(module)) return Result.fail(`invalid module name ${JSON.stringify(module)}`)
-  if (!isValidIdentifier(fn)) return Result.fail(`invalid function name ${JSON.stringify(fn)}`)
+  if (!isValidIdentifier(module)) return Result.fail(`invalid module name ${quoteString(module)}`)
+  if (!isValidIdentifier(fn)) return Result.fail(`invalid function name ${quoteString(fn)}`)
   return Result.succeed({ module: { address: address.success, name: module }, function: fn })
 }
 

@@ -13,6 +13,7 @@ import { convertArguments } from "../encode/convertArguments.js"
 import type { ViewAnswer } from "../Node.js"
 import type { BcsViewCall, JsonViewCall } from "./parseViewRequest.js"
 import { type ViewFilter, viewAllowed } from "./ViewFilter.js"
+import { boundedPrefix } from "../../domain/boundedText.js"
 
 /** How a view failed, in the API's terms (the caller adds the ledger info). */
 export interface ViewFailure {
@@ -31,7 +32,8 @@ const invalid = (message: string, vmErrorCode?: number): ViewFailure => ({
   vmErrorCode: vmErrorCode === undefined ? undefined : BigInt(vmErrorCode)
 })
 
-const moduleName = (m: ModuleId): string => `${addressToShortString(m.address)}::${m.name}`
+/** Names come from the request (valid identifiers of any length): quoted by a bounded prefix. */
+const moduleName = (m: ModuleId): string => `${addressToShortString(m.address)}::${boundedPrefix(m.name)}`
 
 /**
  * The message of a failed call, as the reference renders it: aborts through the module's error map
@@ -107,12 +109,12 @@ export const runView = (
     // By name through the VM's loaded module (a map lookup, not a scan of the definitions).
     const def = vm.resolveFunction(view, call.module, call.function)?.def
     if (def === undefined)
-      return Result.fail(invalid(`could not find view function by ${moduleName(call.module)}::${call.function}`))
+      return Result.fail(invalid(`could not find view function by ${moduleName(call.module)}::${boundedPrefix(call.function)}`))
     const handle = unit.functionHandles[def.function]!
     if (handle.typeParameters.length !== call.tyArgs.length)
       return Result.fail(
         invalid(
-          `expected ${handle.typeParameters.length} type arguments for view function ${call.function}, but got ${call.tyArgs.length}`
+          `expected ${handle.typeParameters.length} type arguments for view function ${boundedPrefix(call.function)}, but got ${call.tyArgs.length}`
         )
       )
     const converted = convertArguments(unit, unit.signatures[handle.parameters]!, call.tyArgs, call.args, modules)
@@ -124,7 +126,7 @@ export const runView = (
     return Result.fail({
       status: 403,
       code: "invalid_input",
-      message: `Function ${toHex(call.module.address)}::${call.module.name}::${call.function} is not allowed`,
+      message: `Function ${toHex(call.module.address)}::${boundedPrefix(call.module.name)}::${boundedPrefix(call.function)} is not allowed`,
       vmErrorCode: undefined,
       withoutLedger: true
     })
