@@ -12,7 +12,8 @@
  *   the gas estimate at ~70 % of a bare `node:http` server even without the ledger headers, this
  *   listener at ~88 % with them; `node scripts/bench-http.mjs --httpapi` measures both. The handlers still validate POST
  *   bodies with the Api's request schemas, and the route table is read from the Api.
- * - `MovenodeClient.layer(baseUrl)` (alias `clientLayer`): the typed client (`HttpApiClient`).
+ * - `MovenodeClient.layer(baseUrl)` (alias `clientLayer`): the typed client (derived from the Api;
+ *   optional query objects may be left out; a non-2xx answer fails with `MovenodeApiError`).
  */
 export { wantsBcs } from "./Accept.js"
 export { Api } from "./Api.js"
@@ -31,7 +32,15 @@ export {
 export { type LedgerHeaders, makeLedgerHeaders } from "./LedgerHeaders.js"
 export { ledgerInfoToJson, LedgerInfoJson } from "./LedgerInfoJson.js"
 export { type HttpMetrics, makeHttpMetrics } from "./Metrics.js"
-export { MovenodeClient, clientLayer } from "./MovenodeClient.js"
+export {
+  clientLayer,
+  MovenodeApiError,
+  MovenodeClient,
+  type MovenodeClientShape,
+  type MovenodeMethod,
+  type MovenodeRequest,
+  makeMovenodeClient
+} from "./MovenodeClient.js"
 export { MovenodeServer, type MovenodeServerInfo, serverLayer } from "./MovenodeServer.js"
 export { openApiDocument } from "./OpenApiDoc.js"
 export { makeRequestListener, type RequestListener } from "./RequestListener.js"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { MovenodeClient } from "../../src/http/MovenodeClient.js"
+import { MovenodeApiError, MovenodeClient } from "../../src/http/MovenodeClient.js"
 import { startServer } from "./serverHarness.js"
 import { makeTestNode, U64_MAX } from "./TestNode.js"
 
@@ -56,6 +56,29 @@ describe("typed client against the in-process server", () => {
       })
     )
     expect(e).toBe("0x010203")
+  })
+  it("takes no query object when every query parameter is optional (nor a request when nothing is needed)", async () => {
+    const balance = await run((c) => c.accounts.balance({ params: { address: "0x1", asset_type: "0xa" } }))
+    expect(balance).toBe(U64_MAX)
+    const m = await run((c) => c.accounts.module({ params: { address: "0x1", module_name: "guid" } }))
+    expect(m.abi?.name).toBe("guid")
+    const s = await run((c) => c.accounts.transactionSummaries({ params: { address: "0x1" } }))
+    expect(s.length).toBeGreaterThan(0)
+    const v = await run((c) =>
+      c.view.view({ payload: { function: "0x1::coin::balance", type_arguments: [], arguments: ["0x1"] } })
+    )
+    expect(v).toEqual(["100", 8])
+    expect((await run((c) => c.general.ledgerInfo())).chain_id).toBe(4)
+  })
+  it("fails with the HTTP status and the error body", async () => {
+    const err = await run((c) => Effect.flip(c.accounts.module({ params: { address: "0x1", module_name: "nope" } })))
+    expect(err).toBeInstanceOf(MovenodeApiError)
+    expect(err).toMatchObject({ _tag: "MovenodeApiError", status: 404, error_code: "module_not_found", vm_error_code: null })
+    expect(JSON.parse((err as MovenodeApiError).body)).toMatchObject({ error_code: "module_not_found" })
+    const pruned = await run((c) =>
+      Effect.flip(c.accounts.balance({ params: { address: "0x1", asset_type: "0xa" }, query: { ledger_version: "1" } }))
+    )
+    expect(pruned).toMatchObject({ status: 410, error_code: "version_pruned" })
   })
   it("decodes error bodies as ErrorBody", async () => {
     const err = await run((c) =>
