@@ -14,6 +14,9 @@
  *   later wins: sessions and transactions chain before anything is committed), `squashChangeSets`
  *   (two change sets as one, the reference's write-op squash), `executeSystemCall` (one unmetered
  *   Move call, visibility bypassed, no prologue/fees/signatures: block prologue/epilogue, genesis).
+ * - Signatures: `verifySignature` (the check the reference makes before the VM runs, with the
+ *   signers and `optionalAuthKey`s PrologueArgs needs), the schemes in `signatures/`, the feature
+ *   gates around it (`signatureFeatureGate`, `keylessValidationStatus`).
  */
 export * from "./checkGas.js"
 export * from "./encodeByLayout.js"
@@ -22,10 +25,12 @@ export * from "./explainVmStatus.js"
 export * from "./Features.js"
 export * from "./FeeStatement.js"
 export * from "./PrologueArgs.js"
+export * from "./signatures/index.js"
 export * from "./StatusCode.js"
 export * from "./storagePricing.js"
 export * from "./TransactionGasParams.js"
 export * from "./TransactionOutput.js"
+export * from "./verifySignature.js"
 export * from "./VmStatus.js"
 export { executeSystemCall, type SystemCallOutcome } from "./executeSystemCall.js"
 export { type OverlayLayer, OverlayStateView, overlayStateView } from "./OverlayStateView.js"

@@ -1,0 +1,32 @@
+/**
+ * Secp256k1 ECDSA (AnySignature 1 with AnyPublicKey 1), as the reference's `secp256k1_ecdsa`
+ * (libsecp256k1): the message is sha3-256 of the signing message, the key is the 65-byte
+ * uncompressed SEC1 form, the signature r ‖ s with 0 < r, s < n and s in the low half (high-S is
+ * refused as malleable).
+ */
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { sha3 } from "../../domain/hash.js"
+import type { SigningSubject } from "./SigningSubject.js"
+
+/** Whether `sig` (r ‖ s, low-S) verifies over the 32-byte `digest` under the 65-byte `pk`. */
+export const verifySecp256k1Digest = (pk: Uint8Array, sig: Uint8Array, digest: Uint8Array): boolean => {
+  if (pk.length !== 65 || pk[0] !== 4 || sig.length !== 64 || digest.length !== 32) return false
+  try {
+    return secp256k1.verify(sig, digest, pk, { prehash: false, lowS: true, format: "compact" })
+  } catch {
+    return false
+  }
+}
+
+export const verifySecp256k1Ecdsa = (
+  publicKey: Uint8Array,
+  signature: Uint8Array,
+  subject: SigningSubject
+): string | undefined => {
+  if (publicKey.length !== 65 || publicKey[0] !== 4)
+    return "secp256k1 public key must be 65 bytes in uncompressed SEC1 form (0x04 ‖ x ‖ y)"
+  if (signature.length !== 64) return `secp256k1 signature must be 64 bytes, got ${signature.length}`
+  return verifySecp256k1Digest(publicKey, signature, sha3(subject.message))
+    ? undefined
+    : "secp256k1 ECDSA signature verification failed"
+}

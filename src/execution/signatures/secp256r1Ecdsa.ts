@@ -1,0 +1,28 @@
+/**
+ * Secp256r1 (P-256) ECDSA as the reference's `secp256r1_ecdsa` (RustCrypto p256): the signed bytes
+ * are hashed with SHA-256, the key is 65-byte uncompressed SEC1, the signature r ‖ s with
+ * 0 < r, s < n and s strictly below (n − 1) / 2 (`ORDER_HALF`; s equal to it is refused too, one
+ * value stricter than @noble/curves' own low-S rule, hence the explicit check). Used only inside
+ * WebAuthn assertions: AnySignature has no bare secp256r1 variant.
+ */
+import { p256 } from "@noble/curves/nist.js"
+import { sha256 } from "@noble/hashes/sha2.js"
+
+const ORDER_HALF = (p256.Point.Fn.ORDER - 1n) / 2n
+
+const beScalar = (b: Uint8Array): bigint => {
+  let n = 0n
+  for (const x of b) n = (n << 8n) | BigInt(x)
+  return n
+}
+
+/** Whether `sig` is a canonical (low-S) P-256 signature of `message` (SHA-256 hashed) under `pk`. */
+export const verifySecp256r1 = (pk: Uint8Array, sig: Uint8Array, message: Uint8Array): boolean => {
+  if (pk.length !== 65 || pk[0] !== 4 || sig.length !== 64) return false
+  if (beScalar(sig.subarray(32)) >= ORDER_HALF) return false
+  try {
+    return p256.verify(sig, sha256(message), pk, { prehash: false, lowS: true, format: "compact" })
+  } catch {
+    return false
+  }
+}
