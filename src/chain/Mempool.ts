@@ -51,6 +51,8 @@ export interface MempoolService {
     readonly chainTimeSecs: bigint
   }) => Effect.Effect<ReadonlyArray<PoolEntry>>
   readonly size: () => number
+  /** The next sequence number for `senderKey` given its on-chain one (see `TxPool.nextSequenceNumber`). */
+  readonly nextSequenceNumber: (senderKey: string, onChain: bigint) => bigint
 }
 
 export class Mempool extends Context.Service<Mempool, MempoolService>()("movenode/chain/Mempool") {
@@ -135,7 +137,8 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
             for (const hashKey of discarded) pool.remove(hashKey)
             return pool.gc(chainTimeSecs, nowMs)
           }),
-        size: () => pool.size
+        size: () => pool.size,
+        nextSequenceNumber: (senderKey, onChain) => pool.nextSequenceNumber(senderKey, onChain)
       })
     })
   )

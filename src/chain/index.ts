@@ -11,6 +11,7 @@
  *   metadata, user transactions, the block end the execution config asks for, epoch endings.
  * - `BlockProducer`: serialised block production (`produce`) and the mining loop (`MiningMode`);
  *   `ChainEvents`: committed blocks with their committed / discarded / dropped transactions.
+ * - `Faucet`: funding as an ordinary mempool client (aptos_coin::mint signed by the root key).
  * - `onChainConfig`, `accountSequenceNumber`: the few on-chain values the chain reads.
  */
 export * from "./accountSequenceNumber.js"
@@ -20,6 +21,7 @@ export * from "./ChainError.js"
 export * from "./ChainEvents.js"
 export * from "./ChainVm.js"
 export * from "./executeBlock.js"
+export * from "./Faucet.js"
 export * from "./Mempool.js"
 export * from "./mempool/MempoolConfig.js"
 export * from "./mempool/poolEntryOf.js"

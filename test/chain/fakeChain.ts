@@ -5,7 +5,7 @@
  * the prologue advances the clock and reconfigures after the epoch interval; a user transaction
  * runs only at the sender's sequence number (or an unused nonce) before its expiry, bumps the
  * sequence number and emits a FeeStatement last. Special entry functions: `0x1::fake::fail`
- * (kept, failed), `0x1::fake::reconfigure` (ends the epoch), signature byte 0xff = invalid.
+ * (kept, failed), `0x1::fake::reconfigure` (ends the epoch), a signature of all 0xff = invalid.
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { Effect, Layer } from "effect"
@@ -180,7 +180,8 @@ const nowOf = (state: ChainState) => decodeTimestamp(state.get(ConfigKeys.timest
 /** Checks shared by validation and execution: undefined = runs. */
 const check = (state: ChainState, t: SignedTransaction) => {
   const r = t.rawTransaction
-  if (t.authenticator._tag === "Ed25519" && t.authenticator.signature[0] === 0xff) return status.INVALID_SIGNATURE
+  if (t.authenticator._tag === "Ed25519" && t.authenticator.signature.every((b) => b === 0xff))
+    return status.INVALID_SIGNATURE
   if (r.expirationTimestampSecs * 1_000_000n <= nowOf(state)) return status.TRANSACTION_EXPIRED
   const replay = replayProtectorOf(r)
   if (replay._tag === "Nonce")

@@ -232,6 +232,18 @@ export class TxPool {
     return out
   }
 
+  /**
+   * The first sequence number after the sender's contiguous run starting at `onChain` (or at what
+   * the pool knows, if higher): the number a client sending its next transaction should use.
+   */
+  nextSequenceNumber(senderKey: string, onChain: bigint): bigint {
+    const sender = this.senders.get(senderKey)
+    if (sender === undefined) return onChain
+    let s = sender.accountSequence > onChain ? sender.accountSequence : onChain
+    while (sender.bySequence.has(s)) s++
+    return s
+  }
+
   /** Whether any transaction is ready now (a block would not be empty). */
   hasReady(): boolean {
     for (const sender of this.senders.values())

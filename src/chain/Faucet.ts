@@ -1,0 +1,244 @@
+/**
+ * The faucet (the reference's `aptos-faucet-core` MintFunder as `run-localnet` configures it):
+ * funding an account is an ordinary mempool client sending a real transaction signed by the root
+ * account, `0x1::aptos_coin::mint(receiver, amount)` from the core-resources account (0xa550c18),
+ * which the local genesis gave the mint capability and whose key the node holds. No rate limit,
+ * no maximum amount; it answers as soon as the transaction is accepted (the reference's
+ * `wait_for_transactions = false`), with its hash.
+ *
+ * Its sequence numbers are tracked here (read from the chain the first time and after a failure),
+ * so concurrent requests get consecutive numbers; at most `maxInFlight` of its transactions wait in
+ * the pool at once (the pool holds 100 per sender), the others wait for a block to free a slot.
+ */
+import { ed25519 } from "@noble/curves/ed25519.js"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Semaphore from "effect/Semaphore"
+import { Bcs, toHex } from "../bcs/index.js"
+import { type AccountAddress, addressFromNumber, addressToShortString } from "../domain/AccountAddress.js"
+import { signedTransactionCodec } from "../domain/PayloadCodec.js"
+import { signingMessage } from "../domain/signingMessage.js"
+import type { RawTransaction, SignedTransaction } from "../domain/Transaction.js"
+import { Ledger } from "../ledger/Ledger.js"
+import { accountResourceKey, accountSequenceNumber } from "./accountSequenceNumber.js"
+import type { SubmitError } from "./ChainError.js"
+import { ChainEvents } from "./ChainEvents.js"
+import { Mempool } from "./Mempool.js"
+
+/** The reference faucet's `AptosTapErrorCode` names used here, with their HTTP status. */
+export const FaucetErrorCodes = {
+  InvalidRequest: 400,
+  TransactionFailed: 403,
+  AptosApiError: 500,
+  FunderAccountProblem: 503,
+  ServerOverloaded: 503
+} as const
+
+export class FaucetError extends Schema.TaggedError<FaucetError>()("FaucetError", {
+  code: Schema.Literals([
+    "InvalidRequest",
+    "TransactionFailed",
+    "AptosApiError",
+    "FunderAccountProblem",
+    "ServerOverloaded"
+  ]),
+  message: Schema.String,
+  /** Hashes (hex, no 0x) of transactions submitted before the failure. */
+  txnHashes: Schema.Array(Schema.String)
+}) {}
+
+export interface FaucetConfigShape {
+  /** The root account's Ed25519 private key (32 bytes), the one the local genesis was built with. */
+  readonly rootPrivateKey: Uint8Array
+  /** The funder: `@core_resources` (0xa550c18) by default. */
+  readonly funder?: AccountAddress | undefined
+  readonly chainId: number
+  /** The reference's faucet: 500,000 units, its gas price, 30 s expiry. */
+  readonly maxGasAmount?: bigint | undefined
+  readonly gasUnitPrice?: bigint | undefined
+  readonly expirationSecs?: number | undefined
+  /** Faucet transactions pooled at once (below the pool's 100 per sender). */
+  readonly maxInFlight?: number | undefined
+}
+
+/** A transaction the faucet submitted, with its hash. */
+export interface FundingTransaction {
+  readonly hash: Uint8Array
+  readonly transaction: SignedTransaction
+}
+
+export interface FaucetService {
+  readonly funder: AccountAddress
+  /** Funds `receiver` with `amount` octas (none = 0, refused for an existing account): the transactions submitted. */
+  readonly fund: (
+    receiver: AccountAddress,
+    amount: bigint | undefined
+  ) => Effect.Effect<ReadonlyArray<FundingTransaction>, FaucetError>
+  /** The faucet's own health: the funder account is readable on the latest state. */
+  readonly healthy: Effect.Effect<boolean>
+}
+
+const ONE = addressFromNumber(1)
+const CORE_RESOURCES = addressFromNumber(0xa550c18)
+
+/** `0x1::aptos_coin::mint(receiver, amount)` signed by the funder. */
+const mintTransaction = (
+  config: Required<FaucetConfigShape>,
+  publicKey: Uint8Array,
+  sequenceNumber: bigint,
+  nowSecs: bigint,
+  receiver: AccountAddress,
+  amount: bigint
+): SignedTransaction => {
+  const raw: RawTransaction = {
+    sender: config.funder,
+    sequenceNumber,
+    payload: {
+      _tag: "EntryFunction",
+      entryFunction: {
+        module: { address: ONE, name: "aptos_coin" },
+        function: "mint",
+        typeArgs: [],
+        args: [receiver, Bcs.encode(Bcs.u64, amount)]
+      }
+    },
+    maxGasAmount: config.maxGasAmount,
+    gasUnitPrice: config.gasUnitPrice,
+    expirationTimestampSecs: nowSecs + BigInt(config.expirationSecs),
+    chainId: config.chainId
+  }
+  const signature = ed25519.sign(signingMessage(raw), config.rootPrivateKey)
+  return { rawTransaction: raw, authenticator: { _tag: "Ed25519", publicKey, signature } }
+}
+
+const submitErrorMessage = (e: SubmitError): string =>
+  e._tag === "InvalidTransaction" ? `Invalid transaction: Type: Validation Code: ${e.statusName}` : e.message
+
+export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/chain/Faucet") {
+  static readonly layer = (options: FaucetConfigShape): Layer.Layer<Faucet, never, Mempool | Ledger | ChainEvents> =>
+    Layer.effect(
+      Faucet,
+      Effect.gen(function* () {
+        const mempool = yield* Mempool
+        const ledger = yield* Ledger
+        const events = yield* ChainEvents
+        const config: Required<FaucetConfigShape> = {
+          rootPrivateKey: options.rootPrivateKey,
+          funder: options.funder ?? CORE_RESOURCES,
+          chainId: options.chainId,
+          maxGasAmount: options.maxGasAmount ?? 500_000n,
+          gasUnitPrice: options.gasUnitPrice ?? 100n,
+          expirationSecs: options.expirationSecs ?? 30,
+          maxInFlight: options.maxInFlight ?? 50
+        }
+        const publicKey = ed25519.getPublicKey(config.rootPrivateKey)
+        const slots = Semaphore.makeUnsafe(config.maxInFlight)
+        /** Faucet transactions in the pool: each holds a slot until a block commits, discards or drops it. */
+        const inFlight = new Set<string>()
+        let next: bigint | undefined
+
+        yield* Effect.forkScoped(
+          Effect.scoped(
+            Effect.gen(function* () {
+              const take = yield* events.subscription
+              for (;;) {
+                const event = yield* take
+                let freed = 0
+                for (const c of event.committed) if (inFlight.delete(c.hashKey)) freed++
+                for (const d of event.discarded)
+                  if (inFlight.delete(d.hashKey)) {
+                    freed++
+                    next = undefined // its number was not consumed: read the chain again
+                  }
+                for (const h of event.dropped)
+                  if (inFlight.delete(h)) {
+                    freed++
+                    next = undefined
+                  }
+                if (freed > 0) yield* Semaphore.release(slots, freed)
+              }
+            })
+          )
+        )
+
+        const latest = Effect.flatMap(ledger.ledgerInfo, (info) => ledger.stateAt(info.ledgerVersion))
+        const apiError = (message: string) => new FaucetError({ code: "AptosApiError", message, txnHashes: [] })
+
+        const funderKey = toHex(config.funder)
+        const submitOnce = (receiver: AccountAddress, amount: bigint, fresh: boolean) =>
+          Effect.gen(function* () {
+            if (next === undefined || fresh) {
+              // After the chain's number come the faucet's transactions still pooled.
+              const state = yield* Effect.mapError(latest, (e) => apiError(`cannot read the funder account: ${e._tag}`))
+              next = mempool.nextSequenceNumber(funderKey, accountSequenceNumber(state, config.funder))
+            }
+            const sequenceNumber = next
+            next = sequenceNumber + 1n
+            const nowSecs = BigInt(Math.floor((yield* Clock.currentTimeMillis) / 1000))
+            const signed = mintTransaction(config, publicKey, sequenceNumber, nowSecs, receiver, amount)
+            const entry = yield* Effect.mapError(
+              mempool.submit(signed, Bcs.encode(signedTransactionCodec, signed)),
+              (e) => {
+                next = undefined
+                return e
+              }
+            )
+            return { entry, signed }
+          })
+
+        const fund = (receiver: AccountAddress, requested: bigint | undefined) =>
+          Effect.gen(function* () {
+            const amount = requested ?? 0n
+            if (amount === 0n) {
+              const state = yield* Effect.mapError(latest, (e) => apiError(`cannot read the latest state: ${e._tag}`))
+              if (state.get(accountResourceKey(receiver)) !== undefined)
+                return yield* new FaucetError({
+                  code: "InvalidRequest",
+                  message: `Account ${addressToShortString(receiver)} already exists and amount asked for is 0`,
+                  txnHashes: []
+                })
+            }
+            yield* Semaphore.take(slots, 1)
+            const submitted = yield* submitOnce(receiver, amount, false).pipe(
+              // A stale sequence number (someone else used the root account): once more from the chain's.
+              Effect.catchIf(
+                (e) =>
+                  e._tag === "SequenceNumberTooOld" ||
+                  e._tag === "InvalidTransactionUpdate" ||
+                  (e._tag === "InvalidTransaction" && e.statusName === "SEQUENCE_NUMBER_TOO_OLD"),
+                () => submitOnce(receiver, amount, true)
+              ),
+              Effect.mapError((e) =>
+                e._tag === "FaucetError"
+                  ? e
+                  : new FaucetError({
+                      code:
+                        e._tag === "InvalidTransaction"
+                          ? "TransactionFailed"
+                          : e._tag === "MempoolFull"
+                            ? "ServerOverloaded"
+                            : "AptosApiError",
+                      message: submitErrorMessage(e),
+                      txnHashes: []
+                    })
+              ),
+              Effect.tapError(() => Semaphore.release(slots, 1))
+            )
+            inFlight.add(submitted.entry.hashKey)
+            return [{ hash: submitted.entry.hash, transaction: submitted.signed }]
+          })
+
+        return Faucet.of({
+          funder: config.funder,
+          fund,
+          healthy: Effect.match(latest, {
+            onFailure: () => false,
+            onSuccess: (state) => state.get(accountResourceKey(config.funder)) !== undefined
+          })
+        })
+      })
+    )
+}

@@ -1,0 +1,63 @@
+/**
+ * The readiness endpoint of run-localnet (crates/aptos/src/node/local_testnet/ready_server.rs),
+ * 8070 by default: `GET /` checks each service over HTTP as a client would (each check at most
+ * 3 s) and answers 200 `{"ready": [...], "not_ready": []}` when all answer, 503 otherwise. Checks
+ * are serialised as the reference's externally tagged `HealthChecker`: `{"NodeApi": "<url>"}`
+ * (`GET <url>v1` answers 200) and `{"Http": ["<url>", "<name>"]}` (`GET <url>` answers 200). The
+ * SDK's e2e harness skips starting a node of its own when this answers 200.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { ListenAddress } from "./HttpConfig.js"
+import { preflight, replyJson, type SideListener, serveScoped } from "./sideServer.js"
+
+export type HealthCheck =
+  | { readonly _tag: "NodeApi"; readonly url: string }
+  | { readonly _tag: "Http"; readonly url: string; readonly name: string }
+
+const CHECK_TIMEOUT_MS = 3000
+
+const checkOnce = async (check: HealthCheck): Promise<boolean> => {
+  const url = check._tag === "NodeApi" ? new URL("v1", check.url).href : check.url
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) })
+    await response.arrayBuffer()
+    return response.status === 200
+  } catch {
+    return false
+  }
+}
+
+const asJson = (check: HealthCheck): unknown =>
+  check._tag === "NodeApi" ? { NodeApi: check.url } : { Http: [check.url, check.name] }
+
+export const makeReadinessListener =
+  (checks: ReadonlyArray<HealthCheck>): SideListener =>
+  (req, res) => {
+    if (preflight(req, res)) return
+    if (req.method !== "GET" || (req.url ?? "/").split("?")[0] !== "/")
+      return replyJson(res, 404, { message: "not found" })
+    Promise.all(checks.map(checkOnce)).then((results) => {
+      const ready = checks.filter((_, i) => results[i])
+      const notReady = checks.filter((_, i) => !results[i])
+      replyJson(res, notReady.length === 0 ? 200 : 503, { ready: ready.map(asJson), not_ready: notReady.map(asJson) })
+    })
+  }
+
+/** The URL of a listening address (`http://host:port/`), as the checks and the banner print it. */
+export const urlOf = (a: ListenAddress): string =>
+  `http://${a.host === "0.0.0.0" || a.host === "::" ? "127.0.0.1" : a.host.includes(":") ? `[${a.host}]` : a.host}:${a.port}/`
+
+export class ReadinessServer extends Context.Service<ReadinessServer, { readonly address: ListenAddress }>()(
+  "movenode/http/ReadinessServer"
+) {
+  static readonly layer = (
+    listen: ListenAddress,
+    checks: ReadonlyArray<HealthCheck>
+  ): Layer.Layer<ReadinessServer, Error> =>
+    Layer.effect(
+      ReadinessServer,
+      Effect.map(serveScoped(makeReadinessListener(checks), listen), (address) => ({ address }))
+    )
+}

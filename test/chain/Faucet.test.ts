@@ -1,0 +1,105 @@
+import { ed25519 } from "@noble/curves/ed25519.js"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Fiber, Layer } from "effect"
+import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "../../src/chain/BlockProducer.js"
+import { ChainEvents } from "../../src/chain/ChainEvents.js"
+import { Faucet } from "../../src/chain/Faucet.js"
+import { Mempool } from "../../src/chain/Mempool.js"
+import { MiningMode } from "../../src/chain/MiningMode.js"
+import { addressFromNumber } from "../../src/domain/AccountAddress.js"
+import { signingMessage } from "../../src/domain/signingMessage.js"
+import { Ledger } from "../../src/ledger/Ledger.js"
+import { LedgerMemory } from "../../src/ledger/index.js"
+import { fakeVmLayer, makeFakeVm, seqOf, syntheticGenesis } from "./fakeChain.js"
+
+const ROOT_KEY = new Uint8Array(32).fill(42)
+const ROOT = addressFromNumber(0xa550c18)
+
+const chain = () => {
+  const base = Layer.mergeAll(
+    LedgerMemory.layer({ genesis: syntheticGenesis() }),
+    fakeVmLayer(makeFakeVm()),
+    ChainEvents.layer
+  )
+  const mempool = Layer.provideMerge(Mempool.layer, base)
+  return Layer.mergeAll(
+    BlockProducer.layer,
+    Faucet.layer({ rootPrivateKey: ROOT_KEY, chainId: 4, maxInFlight: 3 })
+  ).pipe(
+    Layer.provideMerge(mempool),
+    Layer.provide(Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.manual }))
+  )
+}
+
+describe("Faucet", () => {
+  it.effect("submits 0x1::aptos_coin::mint(receiver, amount) signed by the root key, from 0xa550c18", () =>
+    Effect.gen(function* () {
+      const faucet = yield* Faucet
+      const [funding] = yield* faucet.fund(addressFromNumber(0xb0b), 1000n)
+      const raw = funding!.transaction.rawTransaction
+      assert.deepStrictEqual(raw.sender, ROOT)
+      assert.strictEqual(raw.chainId, 4)
+      assert.strictEqual(raw.maxGasAmount, 500_000n)
+      assert.ok(raw.payload._tag === "EntryFunction")
+      assert.strictEqual(
+        `${raw.payload.entryFunction.module.name}::${raw.payload.entryFunction.function}`,
+        "aptos_coin::mint"
+      )
+      assert.deepStrictEqual(raw.payload.entryFunction.args[0], addressFromNumber(0xb0b))
+      const auth = funding!.transaction.authenticator
+      assert.ok(auth._tag === "Ed25519")
+      assert.ok(ed25519.verify(auth.signature, signingMessage(raw), auth.publicKey))
+      assert.deepStrictEqual(auth.publicKey, ed25519.getPublicKey(ROOT_KEY))
+      assert.ok((yield* Mempool).byHash(Buffer.from(funding!.hash).toString("hex")) !== undefined)
+    }).pipe(Effect.provide(chain()))
+  )
+
+  it.effect("gives concurrent requests consecutive sequence numbers and waits for a block past maxInFlight", () =>
+    Effect.gen(function* () {
+      const faucet = yield* Faucet
+      const producer = yield* BlockProducer
+      const fiber = yield* Effect.forkChild(
+        Effect.forEach([1, 2, 3, 4, 5], (n) => faucet.fund(addressFromNumber(n), 10n), { concurrency: "unbounded" })
+      )
+      yield* Effect.yieldNow
+      // Three in flight (the limit); the other two wait for slots.
+      assert.strictEqual((yield* Mempool).size(), 3)
+      yield* producer.produce
+      const all = yield* Fiber.join(fiber)
+      const seqs = all.map(([t]) => t!.transaction.rawTransaction.sequenceNumber).sort((a, b) => Number(a - b))
+      assert.deepStrictEqual(seqs, [0n, 1n, 2n, 3n, 4n])
+      yield* producer.produce
+      const state = yield* Effect.flatMap(Ledger, (l) =>
+        Effect.flatMap(l.ledgerInfo, (i) => l.stateAt(i.ledgerVersion))
+      )
+      assert.strictEqual(seqOf(state, 0xa550c18), 5n)
+    }).pipe(Effect.provide(chain()))
+  )
+
+  it.effect("refuses amount 0 for an account that exists, as the reference's faucet", () =>
+    Effect.gen(function* () {
+      const faucet = yield* Faucet
+      yield* faucet.fund(addressFromNumber(0xb0b), 0n) // does not exist yet: accepted
+      yield* (yield* BlockProducer).produce
+      const e = yield* Effect.flip(faucet.fund(ROOT, undefined))
+      assert.strictEqual(e.code, "InvalidRequest")
+      assert.strictEqual(e.message, "Account 0xa550c18 already exists and amount asked for is 0")
+    }).pipe(Effect.provide(chain()))
+  )
+
+  it.effect("recovers its sequence number when the root account was used by someone else", () =>
+    Effect.gen(function* () {
+      const faucet = yield* Faucet
+      const producer = yield* BlockProducer
+      yield* faucet.fund(addressFromNumber(1), 1n)
+      yield* producer.produce
+      // Another client spends root's sequence number 1 behind the faucet's back.
+      const other = yield* Faucet.pipe(Effect.provide(Faucet.layer({ rootPrivateKey: ROOT_KEY, chainId: 4 })))
+      yield* other.fund(addressFromNumber(2), 1n)
+      yield* producer.produce
+      const [t] = yield* faucet.fund(addressFromNumber(3), 1n)
+      assert.strictEqual(t!.transaction.rawTransaction.sequenceNumber, 2n)
+      assert.strictEqual(yield* faucet.healthy, true)
+    }).pipe(Effect.provide(chain()))
+  )
+})
