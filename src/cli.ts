@@ -42,6 +42,8 @@ export interface RunOptions {
   readonly headerPrefix: string
   readonly pruneWindow: bigint | undefined
   readonly maxBodyBytes: number | undefined
+  /** `HttpConfig.maxConnections`; undefined: its default. */
+  readonly maxConnections?: number | undefined
   readonly gitHash: string | undefined
   readonly quiet: boolean
   /** The `node` section of the config file, passed to `makeNodeConfig`. */
@@ -67,7 +69,7 @@ export const USAGE = `usage:
 
 defaults: --genesis the shipped devnet genesis (genesis/devnet.blob), --data-dir ./data, --listen 127.0.0.1:8080, --header-prefix X-SERVICE-, no metrics port.
 The config file is JSON: {"genesis", "dataDir", "listen", "metricsListen", "headerPrefix",
-"pruneWindow", "maxBodyBytes", "gitHash", "quiet", "node": {"maxPageSize", "viewGasBudget", "viewThreads", "viewFilter", …}};
+"pruneWindow", "maxBodyBytes", "maxConnections", "gitHash", "quiet", "node": {"maxPageSize", "viewGasBudget", "viewThreads", "viewFilter", …}};
 flags override it.`
 
 const RUN_FLAGS = new Set([
@@ -174,6 +176,12 @@ export const parseCommand = (
     const maxBody = config.maxBodyBytes
     if (maxBody !== undefined && (typeof maxBody !== "number" || !Number.isInteger(maxBody) || maxBody < 1))
       return yield* Result.fail(`config: "maxBodyBytes" must be a positive integer`)
+    const maxConnections = config.maxConnections
+    if (
+      maxConnections !== undefined &&
+      (typeof maxConnections !== "number" || !Number.isInteger(maxConnections) || maxConnections < 1)
+    )
+      return yield* Result.fail(`config: "maxConnections" must be a positive integer`)
     if (config.quiet !== undefined && typeof config.quiet !== "boolean")
       return yield* Result.fail(`config: "quiet" must be a boolean`)
     const node = config.node ?? {}
@@ -192,6 +200,7 @@ export const parseCommand = (
         headerPrefix,
         pruneWindow,
         maxBodyBytes: maxBody as number | undefined,
+        maxConnections: maxConnections as number | undefined,
         gitHash: yield* str(config, "gitHash"),
         quiet: quiet || config.quiet === true,
         node: node as Record<string, unknown>
@@ -225,7 +234,8 @@ export const runLayer = (options: RunOptions) => {
     // The build's commit when running from a checkout (`npm start`), as the reference reports its own.
     gitHash: options.gitHash ?? gitHashOfThisCheckout(),
     log: options.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
-    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes })
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
   }
   const ledger = LedgerLmdb.layer({
     path: options.dataDir,

@@ -21,6 +21,11 @@ export interface HttpConfig {
   readonly shutdownGraceMs: number
   /** A request (headers and body) must arrive within this time. */
   readonly requestTimeoutMs: number
+  /**
+   * Most connections open at once: one past it is answered 503 with the JSON error body and
+   * closed (counted in the metrics as route `refused`).
+   */
+  readonly maxConnections: number
 }
 
 export const defaultHttpConfig: HttpConfig = {
@@ -31,7 +36,8 @@ export const defaultHttpConfig: HttpConfig = {
   gitHash: undefined,
   log: undefined,
   shutdownGraceMs: 10_000,
-  requestTimeoutMs: 30_000
+  requestTimeoutMs: 30_000,
+  maxConnections: 4096
 }
 
 export const makeHttpConfig = (overrides: Partial<HttpConfig> = {}): HttpConfig => ({ ...defaultHttpConfig, ...overrides })

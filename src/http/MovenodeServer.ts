@@ -4,15 +4,17 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Node } from "../node/Node.js"
-import { clientErrorHandler } from "./clientErrorHandler.js"
+import { makeClientErrorHandler, makeConnectionLimiter, makeExpectationHandler } from "./clientErrorHandler.js"
 import { type HttpConfig, type ListenAddress, makeHttpConfig } from "./HttpConfig.js"
 import { makeHttpMetrics } from "./Metrics.js"
-import { makeRequestListener } from "./RequestListener.js"
+import { makeRequestListener, type ServerLifecycle } from "./RequestListener.js"
 
 export interface MovenodeServerInfo {
   /** Where the API listens (the real port when 0 was asked for). */
   readonly address: ListenAddress
   readonly metricsAddress: ListenAddress | undefined
+  /** How many connections the API server holds now (for operators and tests). */
+  readonly connections: () => Promise<number>
 }
 
 const listen = (server: Server, at: ListenAddress) =>
@@ -28,10 +30,12 @@ const listen = (server: Server, at: ListenAddress) =>
 
 /**
  * Graceful close: stop accepting, let in-flight requests finish (idle keep-alive sockets are
- * closed at once), and after `graceMs` close whatever is still open.
+ * closed at once, and responses sent meanwhile carry `Connection: close`, see `lifecycle`), and
+ * after `graceMs` close whatever is still open.
  */
-const close = (server: Server, graceMs: number) =>
+const close = (server: Server, graceMs: number, lifecycle?: ServerLifecycle) =>
   Effect.callback<void>((resume) => {
+    if (lifecycle !== undefined) lifecycle.closing = true
     const timer = setTimeout(() => server.closeAllConnections(), graceMs)
     server.close(() => {
       clearTimeout(timer)
@@ -40,8 +44,8 @@ const close = (server: Server, graceMs: number) =>
     server.closeIdleConnections()
   })
 
-const serve = (server: Server, at: ListenAddress, graceMs: number) =>
-  Effect.acquireRelease(listen(server, at), () => close(server, graceMs))
+const serve = (server: Server, at: ListenAddress, graceMs: number, lifecycle?: ServerLifecycle) =>
+  Effect.acquireRelease(listen(server, at), () => close(server, graceMs, lifecycle))
 
 /**
  * The HTTP server over the `Node` service: the API on `config.listen`, Prometheus metrics on
@@ -56,12 +60,23 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
         const config = makeHttpConfig(overrides)
         const node = yield* Node
         const metrics = config.metricsListen === undefined ? undefined : makeHttpMetrics()
+        const lifecycle: ServerLifecycle = { closing: false }
         const server = createServer(
-          { requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(config.requestTimeoutMs, 60_000) },
-          makeRequestListener(node, config, metrics)
+          {
+            requestTimeout: config.requestTimeoutMs,
+            headersTimeout: Math.min(config.requestTimeoutMs, 60_000),
+            // Timed-out requests are found by a periodic check: often enough that a silent client
+            // is answered 408 (and its socket freed) soon after its time is up.
+            connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(config.requestTimeoutMs / 10))),
+            // Checked by the listener, which answers the JSON error body (Node's own 400 is empty).
+            requireHostHeader: false
+          },
+          makeRequestListener(node, config, metrics, lifecycle)
         )
-        server.on("clientError", clientErrorHandler)
-        const address = yield* serve(server, config.listen, config.shutdownGraceMs)
+        server.on("clientError", makeClientErrorHandler(metrics))
+        server.on("checkExpectation", makeExpectationHandler(metrics))
+        server.on("connection", makeConnectionLimiter(config.maxConnections, metrics))
+        const address = yield* serve(server, config.listen, config.shutdownGraceMs, lifecycle)
         let metricsAddress: ListenAddress | undefined
         if (metrics !== undefined && config.metricsListen !== undefined) {
           const metricsServer = createServer((req, res) => {
@@ -72,7 +87,9 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
           metricsAddress = yield* serve(metricsServer, config.metricsListen, 1000)
         }
         config.log?.(`movenode listening on http://${address.host}:${address.port}/v1`)
-        return { address, metricsAddress }
+        const connections = () =>
+          new Promise<number>((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n))))
+        return { address, metricsAddress, connections }
       })
     )
 }

@@ -21,6 +21,11 @@ import { apiRoutes, makeRouter, type RouteId } from "./Routes.js"
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
+/** What the server tells its listener about its life: `closing` once graceful shutdown began. */
+export interface ServerLifecycle {
+  closing: boolean
+}
+
 const EMPTY_QUERY: ReadonlyMap<string, string> = new Map()
 const NO_HEADERS: ReadonlyArray<string> = []
 const CLOSE = ["connection", "close"]
@@ -40,7 +45,12 @@ export const makeRouteSpecs = (env: HandlerEnv): Record<RouteId, RouteSpec> => {
  * service, run with `Effect.runCallback`), and every outcome, including defects, is written as a
  * response: a failure is mapped once by `errorReply`, a defect becomes 500 `internal_error`.
  */
-export const makeRequestListener = (node: NodeService, config: HttpConfig, metrics: HttpMetrics | undefined) => {
+export const makeRequestListener = (
+  node: NodeService,
+  config: HttpConfig,
+  metrics: HttpMetrics | undefined,
+  lifecycle: ServerLifecycle = { closing: false }
+) => {
   const headers = makeLedgerHeaders(config.headerPrefix)
   const specJson = JSON.stringify(openApiDocument(headers))
   const specs = makeRouteSpecs({ node, config, headers, specJson })
@@ -58,6 +68,8 @@ export const makeRequestListener = (node: NodeService, config: HttpConfig, metri
     const ledger = reply.ledger === undefined ? NO_HEADERS : headers.render(reply.ledger)
     const all = ledger.concat("content-type", reply.contentType, "content-length", String(length))
     if (reply.headers !== undefined) for (const h of reply.headers) all.push(h)
+    // During graceful shutdown keep-alive clients are told to go, so they do not hold the node.
+    if (lifecycle.closing && reply.headers !== CLOSE) all.push("connection", "close")
     res.writeHead(reply.status, all)
     if (ascii) res.end(body, "latin1")
     else res.end(body)
@@ -96,6 +108,8 @@ export const makeRequestListener = (node: NodeService, config: HttpConfig, metri
   const listener: RequestListener = (req, res) => {
     const start = performance.now()
     try {
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
+        return fail(req, res, ApiErrors.webFramework(400, "Bad Request: an HTTP/1.1 request without a Host header"), "refused", start, true)
       const url = req.url ?? "/"
       const q = url.indexOf("?")
       const pathname = q < 0 ? url : url.slice(0, q)

@@ -64,10 +64,11 @@ describe("movenode command line", () => {
     })
   })
   it("a config file fills what flags leave out; flags win", () => {
-    const files = { "c.json": JSON.stringify({ genesis: "g", listen: "127.0.0.1:1", dataDir: "/x", maxBodyBytes: 100, node: { maxPageSize: 5 } }) }
+    const files = { "c.json": JSON.stringify({ genesis: "g", listen: "127.0.0.1:1", dataDir: "/x", maxBodyBytes: 100, maxConnections: 7, node: { maxPageSize: 5 } }) }
     expect(ok(["run", "--config", "c.json", "--listen", "127.0.0.1:2"], files)).toMatchObject({
-      options: { genesis: "g", dataDir: "/x", listen: { port: 2 }, maxBodyBytes: 100, node: { maxPageSize: 5 } }
+      options: { genesis: "g", dataDir: "/x", listen: { port: 2 }, maxBodyBytes: 100, maxConnections: 7, node: { maxPageSize: 5 } }
     })
+    expect(err(["run", "--config", "c.json"], { "c.json": `{"maxConnections": 0}` })).toContain(`"maxConnections" must be a positive integer`)
   })
   it("clear errors for bad flags and values", () => {
     expect(ok(["run"])).toMatchObject({ _tag: "Run", options: { genesis: undefined, dataDir: "./data" } })
