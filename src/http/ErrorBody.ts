@@ -1,11 +1,12 @@
 import * as Schema from "effect/Schema"
 import { HttpApiSchema } from "effect/http-api"
+import { U64Json } from "./IntegerSchemas.js"
 
 /** The contract's error body: `{"message", "error_code", "vm_error_code"}`, always JSON. */
 export class ErrorBody extends Schema.Class<ErrorBody>("ErrorBody")({
   message: Schema.String,
   error_code: Schema.String,
-  vm_error_code: Schema.NullOr(Schema.Number)
+  vm_error_code: Schema.NullOr(U64Json)
 }) {}
 
 const at = (status: number) => ErrorBody.pipe(HttpApiSchema.status(status))

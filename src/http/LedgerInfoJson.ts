@@ -1,16 +1,17 @@
 import * as Schema from "effect/Schema"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
+import { U8Json, U64String } from "./IntegerSchemas.js"
 
 /** `GET /v1`: the ledger info as the reference serves it (u64 fields as decimal strings). */
 export const LedgerInfoJson = Schema.Struct({
-  chain_id: Schema.Number,
-  epoch: Schema.String,
-  ledger_version: Schema.String,
-  oldest_ledger_version: Schema.String,
-  ledger_timestamp: Schema.String,
+  chain_id: U8Json,
+  epoch: U64String,
+  ledger_version: U64String,
+  oldest_ledger_version: U64String,
+  ledger_timestamp: U64String,
   node_role: Schema.String,
-  oldest_block_height: Schema.String,
-  block_height: Schema.String,
+  oldest_block_height: U64String,
+  block_height: U64String,
   git_hash: Schema.optional(Schema.String)
 }).annotate({ identifier: "IndexResponse" })
 export type LedgerInfoJson = typeof LedgerInfoJson.Type

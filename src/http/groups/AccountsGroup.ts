@@ -1,5 +1,6 @@
 import * as Schema from "effect/Schema"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { endpointDoc } from "../endpointDoc.js"
 import { versionedErrors } from "../ErrorBody.js"
 
 export const ReplayProtectorJson = Schema.Union([
@@ -77,19 +78,37 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       },
       success: Schema.Array(TransactionSummaryJson),
       error: versionedErrors
-    }),
+    }).annotateMerge(
+      endpointDoc(
+        "get_account_transaction_summaries",
+        "Get account transaction summaries",
+        "Summaries (sender, version, hash, replay protector) of the committed transactions the account sent, ascending by version, between `start_version` and `end_version`. When the page is full, the cursor header holds the `start_version` of the next page."
+      )
+    ),
     HttpApiEndpoint.get("module", "/v1/accounts/:address/module/:module_name", {
       params: { address: Schema.String, module_name: Schema.String },
       query: ledgerVersionQuery,
       success: MoveModuleBytecodeJson,
       error: versionedErrors
-    }),
+    }).annotateMerge(
+      endpointDoc(
+        "get_account_module",
+        "Get account module",
+        "One module of the account, its bytecode and ABI, at a ledger version (the latest when none is given). A version older than the node keeps answers 410."
+      )
+    ),
     HttpApiEndpoint.get("balance", "/v1/accounts/:address/balance/:asset_type", {
       params: { address: Schema.String, asset_type: Schema.String },
       query: ledgerVersionQuery,
       success: BalanceJson,
       error: versionedErrors
-    })
+    }).annotateMerge(
+      endpointDoc(
+        "get_account_balance",
+        "Get account balance",
+        "The account's balance of a coin type (its coin store and the paired fungible asset's primary store) or of a fungible asset (by metadata address, its primary store), at a ledger version (the latest when none is given). A version older than the node keeps answers 410."
+      )
+    )
   )
   .annotateMerge(OpenApi.annotations({ title: "Accounts" })) {}
 

@@ -1,5 +1,6 @@
 import * as Schema from "effect/Schema"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { endpointDoc } from "../endpointDoc.js"
 import { viewErrors } from "../ErrorBody.js"
 
 export const ViewRequestJson = Schema.Struct({
@@ -16,6 +17,12 @@ export class ViewGroup extends HttpApiGroup.make("view")
       payload: ViewRequestJson,
       success: Schema.Array(Schema.Unknown),
       error: viewErrors
-    })
+    }).annotateMerge(
+      endpointDoc(
+        "view",
+        "Execute view function of a module",
+        "Runs a function marked #[view] against the state at a ledger version (the latest when none is given) and returns its values as JSON. The gas it used is in the gas-used header."
+      )
+    )
   )
   .annotateMerge(OpenApi.annotations({ title: "View" })) {}
