@@ -10,6 +10,7 @@ import type { StateView } from "../move/vm/StateView.js"
 
 export const FeatureFlag = {
   STRUCT_CONSTRUCTORS: 15,
+  STORAGE_SLOT_METADATA: 19,
   CHARGE_INVARIANT_VIOLATION: 20,
   MODULE_EVENT: 26,
   EMIT_FEE_STATEMENT: 27,

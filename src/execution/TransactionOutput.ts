@@ -7,32 +7,23 @@
  * transaction has no effect at all (no write set, no events, no fee, sequence number unchanged).
  */
 import type { ContractEvent } from "../domain/ContractEvent.js"
+import type { AbortLocation, ExecutionStatus } from "../domain/ExecutionStatus.js"
 import type { ModuleId } from "../domain/TypeTag.js"
 import type { WriteSet } from "../domain/WriteSet.js"
 import type { FeeStatement } from "./FeeStatement.js"
-import { type StatusName, statusType } from "./StatusCode.js"
-import type { AbortInfo, VmStatus } from "./VmStatus.js"
+import { type StatusName, StatusCodes, statusType } from "./StatusCode.js"
+import type { VmStatus } from "./VmStatus.js"
 
-/**
- * How a kept transaction ended (the reference's `ExecutionStatus`, the shape stored in
- * `TransactionInfo`). `location` undefined = a script.
- */
-export type ExecutionStatus =
-  | { readonly _tag: "Success" }
-  | { readonly _tag: "OutOfGas" }
-  | {
-      readonly _tag: "MoveAbort"
-      readonly location: ModuleId | undefined
-      readonly code: bigint
-      readonly info: AbortInfo | undefined
-    }
-  | {
-      readonly _tag: "ExecutionFailure"
-      readonly location: ModuleId | undefined
-      readonly function: number
-      readonly codeOffset: number
-    }
-  | { readonly _tag: "MiscellaneousError"; readonly status: StatusName | undefined }
+export type { ExecutionStatus } from "../domain/ExecutionStatus.js"
+
+/** A VM status's location as the ledger records it (undefined = a script). */
+export const abortLocation = (m: ModuleId | undefined): AbortLocation =>
+  m === undefined ? { _tag: "Script" } : { _tag: "Module", module: m }
+
+const misc = (status: StatusName): ExecutionStatus => ({
+  _tag: "MiscellaneousError",
+  statusCode: BigInt(StatusCodes[status])
+})
 
 export const SUCCESS: ExecutionStatus = { _tag: "Success" }
 
@@ -77,32 +68,41 @@ export const transactionStatusOf = (s: VmStatus, chargeInvariantViolation: boole
     case "Executed":
       return { _tag: "Keep", status: SUCCESS }
     case "MoveAbort":
-      return { _tag: "Keep", status: { _tag: "MoveAbort", location: s.location, code: s.code, info: s.info } }
+      return {
+        _tag: "Keep",
+        status: { _tag: "MoveAbort", location: abortLocation(s.location), code: s.code, info: s.info }
+      }
     case "ExecutionFailure":
     case "Error": {
       const code = s.status
       if (code === "OUT_OF_GAS") return { _tag: "Keep", status: { _tag: "OutOfGas" } }
       if (code === "EXECUTION_LIMIT_REACHED" || code === "IO_LIMIT_REACHED" || code === "STORAGE_LIMIT_REACHED")
-        return { _tag: "Keep", status: { _tag: "MiscellaneousError", status: code } }
+        return { _tag: "Keep", status: misc(code) }
       if (s._tag === "ExecutionFailure")
         return {
           _tag: "Keep",
-          status: { _tag: "ExecutionFailure", location: s.location, function: s.function, codeOffset: s.codeOffset }
+          status: {
+            _tag: "ExecutionFailure",
+            location: abortLocation(s.location),
+            function: s.function,
+            codeOffset: s.codeOffset
+          }
         }
       switch (statusType(code)) {
         case "Validation":
           return { _tag: "Discard", status: code }
         case "InvariantViolation":
-          return chargeInvariantViolation
-            ? { _tag: "Keep", status: { _tag: "MiscellaneousError", status: code } }
-            : { _tag: "Discard", status: code }
+          return chargeInvariantViolation ? { _tag: "Keep", status: misc(code) } : { _tag: "Discard", status: code }
         case "Verification":
         case "Deserialization":
-          return { _tag: "Keep", status: { _tag: "MiscellaneousError", status: code } }
+          return { _tag: "Keep", status: misc(code) }
         case "Execution":
           // A runtime error raised outside any function frame: the reference records it as a
           // failure at the script location, function 0, offset 0.
-          return { _tag: "Keep", status: { _tag: "ExecutionFailure", location: undefined, function: 0, codeOffset: 0 } }
+          return {
+            _tag: "Keep",
+            status: { _tag: "ExecutionFailure", location: { _tag: "Script" }, function: 0, codeOffset: 0 }
+          }
       }
     }
   }

@@ -12,13 +12,15 @@
  */
 import { addressToShortString } from "../domain/AccountAddress.js"
 import type { ModuleId } from "../domain/TypeTag.js"
-import type { ExecutionStatus } from "./TransactionOutput.js"
+import type { AbortLocation, ExecutionStatus } from "../domain/ExecutionStatus.js"
+import { statusName } from "./StatusCode.js"
 import type { VmStatus } from "./VmStatus.js"
 
 /** The name of function handle `index` of `module`, if the module exists and has one. */
 export type FunctionNameLookup = (module: ModuleId, index: number) => string | undefined
 
 const moduleString = (m: ModuleId): string => `${addressToShortString(m.address)}::${m.name}`
+const moduleOf = (l: AbortLocation): ModuleId | undefined => (l._tag === "Module" ? l.module : undefined)
 
 export const explainExecutionStatus = (s: ExecutionStatus, functionName?: FunctionNameLookup): string => {
   switch (s._tag) {
@@ -28,22 +30,25 @@ export const explainExecutionStatus = (s: ExecutionStatus, functionName?: Functi
       return "Out of gas"
     case "MoveAbort": {
       const code = `0x${s.code.toString(16)}`
-      if (s.location === undefined) return `Move abort: code ${code}`
+      const m = moduleOf(s.location)
+      if (m === undefined) return `Move abort: code ${code}`
       return s.info === undefined
-        ? `Move abort in ${moduleString(s.location)}: ${code}`
-        : `Move abort in ${moduleString(s.location)}: ${s.info.reasonName}(${code}): ${s.info.description}`
+        ? `Move abort in ${moduleString(m)}: ${code}`
+        : `Move abort in ${moduleString(m)}: ${s.info.reasonName}(${code}): ${s.info.description}`
     }
     case "ExecutionFailure": {
       let where: string
-      if (s.location === undefined) where = "script"
+      const m = moduleOf(s.location)
+      if (m === undefined) where = "script"
       else {
-        const name = functionName?.(s.location, s.function)
-        where = `${moduleString(s.location)}::${name ?? `<#${s.function} function>`}`
+        const name = functionName?.(m, s.function)
+        where = `${moduleString(m)}::${name ?? `<#${s.function} function>`}`
       }
       return `Execution failed in ${where} at code offset ${s.codeOffset}`
     }
     case "MiscellaneousError":
-      return s.status ?? "Execution failed with miscellaneous error and no status code"
+      if (s.statusCode === undefined) return "Execution failed with miscellaneous error and no status code"
+      return statusName(Number(s.statusCode)) ?? "UNKNOWN_STATUS"
   }
 }
 

@@ -8,6 +8,10 @@
  *   storage fees of a change set, deposits recorded in the slot metadata), `FeeStatement`.
  * - Framework calls: `PrologueArgs` / `EpilogueArgs`, written by the framework's own enum
  *   declarations (`encodeByLayout`, `frameworkLayout`); `Features` (on-chain flags).
+ * - Stages: `executeTransaction` (signature → `runPrologue` → `runPayload` (+ `publishModules`) →
+ *   `chargeChangeSet` → `runEpilogue`, failures through `failureCleanup`), `validateTransaction`
+ *   (mempool admission: signature and prologue), over `TransactionRun` (the environment read once)
+ *   and `TransactionMeter` (gas in the reference's categories).
  * - Outcome: `TransactionOutput` (Keep(ExecutionStatus) | Discard(StatusName) as data),
  *   `VmStatus`, `StatusCode` (the reference's numbers), `explainVmStatus` (the API's wording).
  * - State and system calls: `OverlayStateView` (a base view with uncommitted change sets on top,
@@ -18,20 +22,34 @@
  *   signers and `optionalAuthKey`s PrologueArgs needs), the schemes in `signatures/`, the feature
  *   gates around it (`signatureFeatureGate`, `keylessValidationStatus`).
  */
+export * from "./chargeChangeSet.js"
+export * from "./checkCompatibility.js"
 export * from "./checkGas.js"
 export * from "./encodeByLayout.js"
 export * from "./EpilogueArgs.js"
+export { feeStatementOf, runEpilogue } from "./epilogue.js"
+export { checkAndRunPrologue, executeTransaction } from "./executeTransaction.js"
+export * from "./failureCleanup.js"
 export * from "./explainVmStatus.js"
 export * from "./Features.js"
 export * from "./FeeStatement.js"
 export * from "./PrologueArgs.js"
+export * from "./prologue.js"
+export * from "./publishModules.js"
+export * from "./runPayload.js"
 export * from "./signatures/index.js"
 export * from "./StatusCode.js"
 export * from "./storagePricing.js"
 export * from "./TransactionGasParams.js"
+export * from "./TransactionMetadata.js"
+export * from "./TransactionMeter.js"
 export * from "./TransactionOutput.js"
+export * from "./TransactionRun.js"
+export * from "./validateTransaction.js"
 export * from "./verifySignature.js"
 export * from "./VmStatus.js"
+export * from "./vmStatusOf.js"
+export * from "./slotMetadata.js"
 export { executeSystemCall, type SystemCallOutcome } from "./executeSystemCall.js"
 export { type OverlayLayer, OverlayStateView, overlayStateView } from "./OverlayStateView.js"
 export { squashChangeSets, squashWriteOp } from "./squashChangeSets.js"

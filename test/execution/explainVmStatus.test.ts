@@ -3,7 +3,8 @@ import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import { explainExecutionStatus, simulationMessageSuffix } from "../../src/execution/explainVmStatus.js"
 import { transactionStatusOf } from "../../src/execution/TransactionOutput.js"
 
-const coin = { address: addressFromNumber(1), name: "coin" }
+const coin = { _tag: "Module" as const, module: { address: addressFromNumber(1), name: "coin" } }
+const script = { _tag: "Script" as const }
 
 describe("explainExecutionStatus: the reference's wording", () => {
   it("success, out of gas, aborts with and without the error map, scripts", () => {
@@ -20,7 +21,7 @@ describe("explainExecutionStatus: the reference's wording", () => {
     expect(explainExecutionStatus({ _tag: "MoveAbort", location: coin, code: 0x10006n, info: undefined })).toBe(
       "Move abort in 0x1::coin: 0x10006"
     )
-    expect(explainExecutionStatus({ _tag: "MoveAbort", location: undefined, code: 3n, info: undefined })).toBe(
+    expect(explainExecutionStatus({ _tag: "MoveAbort", location: script, code: 3n, info: undefined })).toBe(
       "Move abort: code 0x3"
     )
   })
@@ -33,11 +34,9 @@ describe("explainExecutionStatus: the reference's wording", () => {
     expect(explainExecutionStatus(f, () => undefined)).toBe(
       "Execution failed in 0x1::coin::<#4 function> at code offset 12"
     )
-    expect(explainExecutionStatus({ ...f, location: undefined })).toBe("Execution failed in script at code offset 12")
-    expect(explainExecutionStatus({ _tag: "MiscellaneousError", status: "SEQUENCE_NUMBER_TOO_OLD" })).toBe(
-      "SEQUENCE_NUMBER_TOO_OLD"
-    )
-    expect(explainExecutionStatus({ _tag: "MiscellaneousError", status: undefined })).toBe(
+    expect(explainExecutionStatus({ ...f, location: script })).toBe("Execution failed in script at code offset 12")
+    expect(explainExecutionStatus({ _tag: "MiscellaneousError", statusCode: 3n })).toBe("SEQUENCE_NUMBER_TOO_OLD")
+    expect(explainExecutionStatus({ _tag: "MiscellaneousError", statusCode: undefined })).toBe(
       "Execution failed with miscellaneous error and no status code"
     )
   })
@@ -75,24 +74,24 @@ describe("transactionStatusOf: keep or discard", () => {
       )
     ).toEqual({
       _tag: "Keep",
-      status: { _tag: "MiscellaneousError", status: "UNEXPECTED_ERROR_FROM_KNOWN_MOVE_FUNCTION" }
+      status: { _tag: "MiscellaneousError", statusCode: 2015n }
     })
     expect(
       transactionStatusOf({ _tag: "Error", status: "NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH", message: undefined }, true)
     ).toEqual({
       _tag: "Keep",
-      status: { _tag: "MiscellaneousError", status: "NUMBER_OF_SIGNER_ARGUMENTS_MISMATCH" }
+      status: { _tag: "MiscellaneousError", statusCode: 1101n }
     })
     expect(transactionStatusOf({ _tag: "Error", status: "IO_LIMIT_REACHED", message: undefined }, true).status).toEqual(
       {
         _tag: "MiscellaneousError",
-        status: "IO_LIMIT_REACHED"
+        statusCode: 4031n
       }
     )
     expect(transactionStatusOf({ _tag: "Error", status: "ARITHMETIC_ERROR", message: undefined }, true).status).toEqual(
       {
         _tag: "ExecutionFailure",
-        location: undefined,
+        location: script,
         function: 0,
         codeOffset: 0
       }

@@ -1,0 +1,103 @@
+/**
+ * One user transaction, start to finish (the reference's `AptosVM::execute_user_transaction`),
+ * as a short list of stages, revm's handler shape:
+ *
+ * 1. `verifySignature` (skipped in simulation) and the feature gates around it → else discard;
+ * 2. `runPrologue`: duplicate signers, payload gates, `checkGas`, `versioned_prologue` (and the
+ *    multisig prologue) in an unmetered session → else discard with the mapped status;
+ * 3. `runPayload`: lazy account creation, intrinsic gas, the entry function or script, module
+ *    publishing, all metered, in the user session over the prologue's changes;
+ * 4. `chargeChangeSet`: IO gas and storage fees, deposits recorded in the slot metadata;
+ * 5. `runEpilogue` (success): `versioned_epilogue` charges the fee, bumps the sequence number and
+ *    emits the FeeStatement last;
+ * any failure after the prologue goes to `failureCleanup` (keep with the failure epilogue, or
+ * discard). Pure and synchronous: state only through `view`, never throws.
+ */
+import type { SignedTransaction } from "../domain/Transaction.js"
+import type { MoveVm } from "../move/vm/MoveVm.js"
+import type { StateView } from "../move/vm/StateView.js"
+import { chargeChangeSet } from "./chargeChangeSet.js"
+import { feeStatementOf, runEpilogue } from "./epilogue.js"
+import { failureCleanup } from "./failureCleanup.js"
+import { runPrologue } from "./prologue.js"
+import { runPayload } from "./runPayload.js"
+import { keylessValidationStatus, signatureFeatureGate } from "./signatures/features.js"
+import { withSlotMetadata } from "./slotMetadata.js"
+import { squashChangeSets } from "./squashChangeSets.js"
+import { transactionMetadata } from "./TransactionMetadata.js"
+import { TransactionMeter } from "./TransactionMeter.js"
+import { discardedOutput, SUCCESS, type TransactionOutput } from "./TransactionOutput.js"
+import { type ExecuteOptions, type TransactionRun, transactionRun } from "./TransactionRun.js"
+import { verifySignature } from "./verifySignature.js"
+import { EXECUTED, vmStatusCode, vmError } from "./VmStatus.js"
+import * as Result from "effect/Result"
+
+export type { ExecuteOptions } from "./TransactionRun.js"
+
+/** Steps 1–2 (shared with `validateTransaction`): the run, or the output of a discarded transaction. */
+export const checkAndRunPrologue = (
+  vm: MoveVm,
+  view: StateView,
+  txn: SignedTransaction,
+  options: ExecuteOptions
+):
+  | { readonly run: TransactionRun; readonly prologue: import("../domain/Transaction.js").ChangeSet }
+  | TransactionOutput => {
+  let md: ReturnType<typeof transactionMetadata>
+  try {
+    md = transactionMetadata(txn)
+  } catch (e) {
+    return discardedOutput("UNKNOWN_INVARIANT_VIOLATION_ERROR", vmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", String(e)))
+  }
+  const run = transactionRun(vm, view, md, options)
+  if (typeof run === "string") return discardedOutput("VM_STARTUP_FAILURE", vmError("VM_STARTUP_FAILURE", run))
+  const isEnabled = (flag: number) => run.features.isEnabled(flag)
+  const gate = signatureFeatureGate(txn.authenticator, isEnabled)
+  if (gate !== undefined) return discardedOutput(gate.status, vmError(gate.status, gate.reason))
+  if (!run.simulation) {
+    const signature = verifySignature(txn)
+    if (signature._tag === "Invalid")
+      return discardedOutput("INVALID_SIGNATURE", vmError("INVALID_SIGNATURE", signature.reason))
+    const keyless = keylessValidationStatus(signature.keyless, isEnabled)
+    if (keyless !== undefined) return discardedOutput(keyless.status, vmError(keyless.status, keyless.reason))
+  }
+  const prologue = runPrologue(run)
+  if (prologue._tag === "Discard") return discardedOutput(vmStatusCode(prologue.vmStatus), prologue.vmStatus)
+  return { run, prologue: prologue.changeSet }
+}
+
+export const executeTransaction = (
+  vm: MoveVm,
+  view: StateView,
+  txn: SignedTransaction,
+  options: ExecuteOptions = {}
+): TransactionOutput => {
+  const started = checkAndRunPrologue(vm, view, txn, options)
+  if (!("run" in started)) return started
+  const { run, prologue } = started
+  const meter = new TransactionMeter(run.schedule, run.params, run.md.maxGasAmount, run.md.gasUnitPrice)
+
+  const payload = runPayload(run, prologue, meter)
+  if (payload._tag === "Discard") return discardedOutput(vmStatusCode(payload.vmStatus), payload.vmStatus)
+  if (payload._tag === "Failed") return failureCleanup(run, prologue, payload.vmStatus, meter)
+
+  const charged = chargeChangeSet(run, meter, payload.changeSet)
+  if (charged._tag === "Failed") return failureCleanup(run, prologue, charged.vmStatus, meter)
+
+  // ============= Gas fee cannot change after this line =============
+  const feeStatement = feeStatementOf(meter, charged.storageRefund)
+  const epilogue = runEpilogue(run, charged.changeSet, feeStatement, meter.balance, true)
+  if (epilogue._tag === "Failed") return failureCleanup(run, prologue, epilogue.vmStatus, meter)
+  const final = squashChangeSets(charged.changeSet, epilogue.changeSet)
+  if (Result.isFailure(final))
+    return failureCleanup(run, prologue, vmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", final.failure), meter)
+  const cs = withSlotMetadata(run, final.success)
+  return {
+    status: { _tag: "Keep", status: SUCCESS },
+    writeSet: cs.writeSet,
+    events: cs.events,
+    gasUsed: meter.gasUsed,
+    feeStatement,
+    vmStatus: EXECUTED
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Test helper: Move scripts and a module assembled by hand (bytecode v7) and written with the
+ * project's serializer, so the executor's script and publish paths run code nobody compiled:
+ * - `transferScript`: `main(s: &signer, amount: u64, to: address)` =
+ *   `0x1::aptos_account::transfer(s, to, amount)`;
+ * - `twoSignerTransferScript`: `main(a: &signer, b: &signer, amount: u64, to: address)` transfers
+ *   `amount` from each signer;
+ * - `counterModule(address)`: `<address>::counter` with `struct Counter has key { value: u64 }`,
+ *   `init_module(s: &signer)` storing `Counter { value: 7 }`, and
+ *   `entry fun bump(s: &signer) acquires Counter` adding 1 to the signer's counter.
+ */
+import { BcsWriter } from "../../src/bcs/index.js"
+import type { AccountAddress } from "../../src/domain/AccountAddress.js"
+import { addressFromNumber } from "../../src/domain/AccountAddress.js"
+import type { CompiledModule, CompiledScript, Instruction } from "../../src/move/binary/CompiledModule.js"
+import { Opcode } from "../../src/move/binary/Opcode.js"
+import { serializeModule, serializeScript } from "../../src/move/binary/serialize.js"
+import { primitiveTokens as P, type SignatureToken } from "../../src/move/binary/SignatureToken.js"
+
+const ix = (op: Opcode, index: number): Instruction => ({ op, index }) as Instruction
+const op = (o: Opcode): Instruction => ({ op: o }) as Instruction
+const ld64 = (value: bigint): Instruction => ({ op: Opcode.LdU64, value }) as Instruction
+
+const signerRef: SignatureToken = { _tag: "Reference", to: P.Signer }
+
+const transferHandle = {
+  module: 0,
+  name: 1,
+  parameters: 1, // (&signer, address, u64)
+  returns: 0,
+  typeParameters: [],
+  accessSpecifiers: undefined,
+  attributes: []
+}
+
+const scriptTables = (params: SignatureToken[]) => ({
+  version: 7,
+  moduleHandles: [{ address: 0, name: 0 }],
+  structHandles: [],
+  functionHandles: [transferHandle],
+  functionInstantiations: [],
+  signatures: [[], [signerRef, P.Address, P.U64], params],
+  identifiers: ["aptos_account", "transfer"],
+  addressIdentifiers: [addressFromNumber(1)],
+  constantPool: [],
+  metadata: [],
+  typeParameters: [],
+  parameters: 2,
+  accessSpecifiers: undefined
+})
+
+export const transferScript: Uint8Array = serializeScript({
+  ...scriptTables([signerRef, P.U64, P.Address]),
+  code: {
+    locals: 0,
+    code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 2), ix(Opcode.MoveLoc, 1), ix(Opcode.Call, 0), op(Opcode.Ret)]
+  }
+} satisfies CompiledScript)
+
+export const twoSignerTransferScript: Uint8Array = serializeScript({
+  ...scriptTables([signerRef, signerRef, P.U64, P.Address]),
+  code: {
+    locals: 0,
+    code: [
+      ix(Opcode.MoveLoc, 0),
+      ix(Opcode.CopyLoc, 3),
+      ix(Opcode.CopyLoc, 2),
+      ix(Opcode.Call, 0),
+      ix(Opcode.MoveLoc, 1),
+      ix(Opcode.MoveLoc, 3),
+      ix(Opcode.MoveLoc, 2),
+      ix(Opcode.Call, 0),
+      op(Opcode.Ret)
+    ]
+  }
+} satisfies CompiledScript)
+
+/** `<address>::counter` (see the header). */
+export const counterModule = (address: AccountAddress): Uint8Array => {
+  const m: CompiledModule = {
+    version: 7,
+    selfModuleHandleIndex: 0,
+    moduleHandles: [
+      { address: 0, name: 0 },
+      { address: 1, name: 5 }
+    ],
+    structHandles: [{ module: 0, name: 1, abilities: 0x8, typeParameters: [] }],
+    functionHandles: [
+      {
+        module: 0,
+        name: 2,
+        parameters: 1,
+        returns: 0,
+        typeParameters: [],
+        accessSpecifiers: undefined,
+        attributes: []
+      },
+      {
+        module: 0,
+        name: 3,
+        parameters: 1,
+        returns: 0,
+        typeParameters: [],
+        accessSpecifiers: undefined,
+        attributes: []
+      },
+      // 0x1::signer::address_of(&signer): address
+      { module: 1, name: 6, parameters: 1, returns: 2, typeParameters: [], accessSpecifiers: undefined, attributes: [] }
+    ],
+    functionInstantiations: [],
+    signatures: [[], [signerRef], [P.Address], [{ _tag: "MutableReference", to: { _tag: "Struct", handle: 0 } }]],
+    identifiers: ["counter", "Counter", "init_module", "bump", "value", "signer", "address_of"],
+    addressIdentifiers: [address, addressFromNumber(1)],
+    constantPool: [],
+    metadata: [],
+    structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 4, type: P.U64 }] } }],
+    structDefInstantiations: [],
+    functionDefs: [
+      {
+        function: 0,
+        visibility: 0,
+        isEntry: false,
+        acquiresGlobalResources: [],
+        code: {
+          locals: 0,
+          code: [ix(Opcode.MoveLoc, 0), ld64(7n), ix(Opcode.Pack, 0), ix(Opcode.MoveTo, 0), op(Opcode.Ret)]
+        }
+      },
+      {
+        function: 1,
+        visibility: 0,
+        isEntry: true,
+        acquiresGlobalResources: [0],
+        code: {
+          locals: 3, // local 1: &mut Counter
+          code: [
+            ix(Opcode.MoveLoc, 0),
+            ix(Opcode.Call, 2),
+            ix(Opcode.MutBorrowGlobal, 0),
+            ix(Opcode.StLoc, 1),
+            ix(Opcode.CopyLoc, 1),
+            ix(Opcode.MutBorrowField, 0),
+            op(Opcode.ReadRef),
+            ld64(1n),
+            op(Opcode.Add),
+            ix(Opcode.MoveLoc, 1),
+            ix(Opcode.MutBorrowField, 0),
+            op(Opcode.WriteRef),
+            op(Opcode.Ret)
+          ]
+        }
+      }
+    ],
+    fieldHandles: [{ owner: 0, field: 0 }],
+    fieldInstantiations: [],
+    friendDecls: [],
+    variantFieldHandles: [],
+    variantFieldInstantiations: [],
+    structVariantHandles: [],
+    structVariantInstantiations: []
+  }
+  return serializeModule(m)
+}
+
+/**
+ * BCS of a `0x1::code::PackageMetadata` for one package of `modules` (upgrade policy
+ * compatible, no sources, no dependencies), as `publish_package_txn` takes it.
+ */
+export const packageMetadata = (name: string, modules: ReadonlyArray<string>): Uint8Array => {
+  const w = new BcsWriter(256)
+  w.string(name) // name
+  w.u8(1) // upgrade_policy: compatible
+  w.u64(0n) // upgrade_number
+  w.string("") // source_digest
+  w.bytesWithLength(new Uint8Array(0)) // manifest
+  w.uleb128(modules.length)
+  for (const m of modules) {
+    w.string(m) // name
+    w.bytesWithLength(new Uint8Array(0)) // source
+    w.bytesWithLength(new Uint8Array(0)) // source_map
+    w.uleb128(0) // extension: None
+  }
+  w.uleb128(0) // deps
+  w.uleb128(0) // extension: None
+  return w.toBytes()
+}
