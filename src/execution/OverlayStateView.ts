@@ -55,6 +55,10 @@ export class OverlayStateView implements StateView {
 
   readonly snapshot = undefined
 
+  /** The base's storage usage (the reference reads it as of the block's start). */
+  readonly storageUsage = (): { readonly items: bigint; readonly bytes: bigint } =>
+    this.base.storageUsage?.() ?? { items: 0n, bytes: 0n }
+
   get codeSnapshot(): string | bigint | undefined {
     const base = this.base.codeSnapshot ?? this.base.snapshot
     return this.moduleLayers === 0 ? base : `${String(base)}+overlay${this.id}.${this.moduleLayers}`

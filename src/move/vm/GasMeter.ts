@@ -1,9 +1,32 @@
 import { vmError } from "./VmError.js"
 
+/** Caps on each category of charges (the schedule's `txn.max_*`); Infinity = none. */
+export interface GasCaps {
+  /** Internal units of execution gas (instructions, natives, dependencies, intrinsic). */
+  readonly maxExecution: number
+  /** Internal units of IO gas (storage reads here; writes charged by the executor). */
+  readonly maxIo: number
+  /** Octas of storage fees. */
+  readonly maxStorageFee: number
+}
+
+export const NO_CAPS: GasCaps = {
+  maxExecution: Number.POSITIVE_INFINITY,
+  maxIo: Number.POSITIVE_INFINITY,
+  maxStorageFee: Number.POSITIVE_INFINITY
+}
+
 /**
- * The gas meter: a balance in internal gas units and a cost per opcode byte. Charging an
- * instruction is a table lookup and a subtraction; running dry raises OUT_OF_GAS. The costs come
- * from the on-chain gas schedule (`gasScheduleCosts`); `unmetered()` charges nothing.
+ * The gas meter, in internal gas units (external × `gas_unit_scaling_factor`), with the reference's
+ * three categories: execution (instructions, natives, dependency loading, intrinsic gas), IO
+ * (storage reads; the executor charges writes) and storage fees (octas, converted to gas at the
+ * transaction's price). Each is checked against its cap (EXECUTION_LIMIT_REACHED,
+ * IO_LIMIT_REACHED, STORAGE_LIMIT_REACHED) and all draw on one budget (OUT_OF_GAS).
+ *
+ * The hot path charges execution with one subtraction: `balance` is what execution may still use,
+ * min(budget left, execution cap left), recomputed ("synced") when another category is charged or
+ * when it runs dry; execution used = what was charged against it since the last sync plus before.
+ * `unmetered()` charges nothing.
  */
 export class GasMeter {
   /**
@@ -17,14 +40,34 @@ export class GasMeter {
    * tracker over `txn.memory_quota`); running out raises MEMORY_LIMIT_EXCEEDED.
    */
   memory = 0
+  /** `balance` as last synced, and the execution gas used up to then. */
+  private synced = 0
+  private executionBefore = 0
+  private io = 0
+  /** Internal units the storage fees cost, and the fees in octas. */
+  private storageGas = 0
+  private storageOctas = 0
+  /** The budget ran out (OUT_OF_GAS): nothing is left, whatever the categories add up to. */
+  private exhausted = false
+
   constructor(
     readonly limit: number,
     /** Cost of each opcode byte, internal units. */
     readonly instr: Float64Array,
-    readonly params: GasParams
+    readonly params: GasParams,
+    readonly caps: GasCaps = NO_CAPS
   ) {
-    this.balance = limit
     this.memory = params.memoryQuota
+    this.resync(0)
+  }
+
+  /** Recomputes the execution allowance after `executionUsed` = `execution`. */
+  private resync(execution: number): void {
+    this.executionBefore = execution
+    const left = this.limit - execution - this.io - this.storageGas
+    const b = Math.min(left, this.caps.maxExecution - execution)
+    this.balance = b
+    this.synced = b
   }
 
   /** Values of `units` abstract memory units were created (copied, packed, loaded, pushed). */
@@ -45,18 +88,85 @@ export class GasMeter {
     return new GasMeter(Number.POSITIVE_INFINITY, new Float64Array(256), ZERO_PARAMS)
   }
 
+  /** Execution gas (instructions and natives call this, or subtract from `balance` inline). */
   charge(amount: number): void {
-    if ((this.balance -= amount) < 0) this.outOfGas()
+    if ((this.balance -= amount) < 0) this.outOfGas(amount)
   }
 
-  outOfGas(): never {
-    this.balance = 0
-    return vmError("OUT_OF_GAS", "out of gas")
+  /** Execution gas charged by the executor (intrinsic gas, keyless, ...). */
+  chargeExecution(amount: number): void {
+    this.charge(amount)
   }
 
-  /** A storage read of `bytes` bytes (a missing value still costs the slot read). */
+  /**
+   * The execution allowance ran dry on a charge of `amount` (already subtracted from `balance`):
+   * OUT_OF_GAS when the budget cannot pay it (the reference zeroes the balance and does not count
+   * the charge), else the charge stands and the execution cap was passed: EXECUTION_LIMIT_REACHED.
+   */
+  outOfGas(amount = 0): never {
+    const before = this.executionBefore + (this.synced - (this.balance + amount))
+    const left = this.limit - before - this.io - this.storageGas
+    if (amount > left || this.exhausted) {
+      this.resync(before)
+      this.exhausted = true
+      this.balance = 0
+      this.synced = 0
+      return vmError("OUT_OF_GAS", "out of gas")
+    }
+    this.resync(before + amount)
+    this.balance = -1 // every later execution charge fails at once
+    this.synced = -1
+    return vmError("EXECUTION_LIMIT_REACHED", "execution gas limit reached")
+  }
+
+  /** Takes `amount` from the budget for a non-execution category; false when it cannot pay. */
+  private draw(amount: number): boolean {
+    const execution = this.executionUsed
+    const left = this.limit - execution - this.io - this.storageGas
+    if (this.exhausted || amount > left) {
+      this.exhausted = true
+      this.executionBefore = execution
+      this.balance = 0
+      this.synced = 0
+      return false
+    }
+    return true
+  }
+
+  /** IO gas (internal units): a storage read, or a write the executor prices. */
+  chargeIo(amount: number): void {
+    if (amount === 0 || this.limit === Number.POSITIVE_INFINITY) return
+    const execution = this.executionUsed
+    if (!this.draw(amount)) vmError("OUT_OF_GAS", "out of gas")
+    this.io += amount
+    this.resync(execution)
+    if (this.io > this.caps.maxIo) vmError("IO_LIMIT_REACHED", "IO gas limit reached")
+  }
+
+  /**
+   * A storage fee of `octas`, charged as ceil(octas × scaling factor / gas unit price) internal
+   * units against the budget and counted against the storage-fee cap (octas).
+   */
+  chargeStorageFee(octas: bigint, gasUnitPrice: bigint): void {
+    if (octas === 0n || this.limit === Number.POSITIVE_INFINITY) return
+    const scaled = octas * BigInt(this.params.scalingFactor)
+    const internal = gasUnitPrice === 0n ? 0 : Number((scaled + gasUnitPrice - 1n) / gasUnitPrice)
+    const execution = this.executionUsed
+    if (!this.draw(internal)) vmError("OUT_OF_GAS", "out of gas")
+    this.storageGas += internal
+    this.storageOctas += Number(octas)
+    this.resync(execution)
+    if (this.storageOctas > this.caps.maxStorageFee) vmError("STORAGE_LIMIT_REACHED", "storage fee limit reached")
+  }
+
+  /**
+   * A storage read of `bytes` bytes (a missing value still costs the slot read), IO gas. From gas
+   * feature version 12 the bytes are counted in whole 4 KiB pages, as the reference's IO pricing does.
+   */
   chargeRead(bytes: number): void {
-    this.charge(this.params.readSlot + this.params.readByte * bytes)
+    const counted =
+      this.params.readPageSize > 0 ? Math.ceil(bytes / this.params.readPageSize) * this.params.readPageSize : bytes
+    this.chargeIo(this.params.readSlot + this.params.readByte * counted)
   }
 
   chargeCall(args: number, locals: number): void {
@@ -79,9 +189,36 @@ export class GasMeter {
     this.charge(this.params.nativeCosts.get(fullName) ?? this.params.nativeBase)
   }
 
-  /** Internal units used so far. */
+  /** Internal units of execution gas used. */
+  get executionUsed(): number {
+    if (this.synced === Number.POSITIVE_INFINITY) return 0 // unmetered
+    return this.executionBefore + (this.synced - this.balance)
+  }
+
+  /** Internal units of IO gas used. */
+  get ioUsed(): number {
+    return this.io
+  }
+
+  /** Storage fees charged, in octas (before refunds, which the executor computes). */
+  get storageFeeOctas(): number {
+    return this.storageOctas
+  }
+
+  /** Internal units the storage fees cost. */
+  get storageGasUsed(): number {
+    return this.storageGas
+  }
+
+  /** Internal units left in the budget. */
+  get remaining(): number {
+    if (this.exhausted) return 0
+    return Math.max(0, this.limit - this.executionUsed - this.io - this.storageGas)
+  }
+
+  /** Internal units used so far (the whole budget once it ran out). */
   get used(): number {
-    return this.limit - this.balance
+    return this.limit - this.remaining
   }
 }
 
@@ -117,6 +254,10 @@ export interface GasParams {
   readonly dependencyPerModule: number
   readonly dependencyPerByte: number
   readonly sized: SizedCosts
+  /** Reads count bytes in pages of this size (4096 from gas feature version 12); 0 = exact bytes. */
+  readonly readPageSize: number
+  /** Every schedule entry by name (internal units), for the natives' size-dependent terms. */
+  readonly costs: ReadonlyMap<string, number>
   /** Base cost of each native by fully qualified name (`0x1::table::borrow_box`), when the schedule names one. */
   readonly nativeCosts: ReadonlyMap<string, number>
 }
@@ -145,5 +286,7 @@ export const ZERO_PARAMS: GasParams = {
     abortMsgPerByte: 0,
     absValNode: 0
   },
+  readPageSize: 0,
+  costs: new Map(),
   nativeCosts: new Map()
 }

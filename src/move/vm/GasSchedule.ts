@@ -2,7 +2,7 @@ import { BcsReader, BcsWriter } from "../../bcs/index.js"
 import { writeStructTag } from "../../domain/TypeTagCodec.js"
 import { addressFromNumber } from "../../domain/AccountAddress.js"
 import { Opcode } from "../binary/Opcode.js"
-import { GasMeter, type GasParams } from "./GasMeter.js"
+import { type GasCaps, GasMeter, type GasParams, NO_CAPS } from "./GasMeter.js"
 import type { StateView } from "./StateView.js"
 import { VmError } from "./VmError.js"
 
@@ -50,8 +50,59 @@ const num = (entries: ReadonlyMap<string, bigint>, ...names: string[]): number =
 }
 
 /**
- * Base cost per native: `move_stdlib.<module>.<fn>.base`, `table.<fn>.base` or
- * `aptos_framework.<module>.<fn>.base` (some names drop an `_internal`/`_impl` suffix).
+ * Natives whose base cost is under another name than `<area>.<module>.<fn>.base` (or that have
+ * none: `bcs::to_bytes` charges per byte only). The native adds its size-dependent terms itself
+ * (`chargeParam`), as the reference's natives do.
+ */
+const NATIVE_BASE: Record<string, string | null> = {
+  "0x1::bcs::to_bytes": null,
+  "0x1::string::internal_check_utf8": "move_stdlib.string.check_utf8.base",
+  "0x1::string::internal_is_char_boundary": "move_stdlib.string.is_char_boundary.base",
+  "0x1::string::internal_sub_string": "move_stdlib.string.sub_string.base",
+  "0x1::string::internal_index_of": "move_stdlib.string.index_of.base",
+  "0x1::create_signer::create_signer": "aptos_framework.account.create_signer.base",
+  "0x1::aptos_hash::sip_hash": "aptos_framework.hash.sip_hash.base",
+  "0x1::aptos_hash::keccak256": "aptos_framework.hash.keccak256.base",
+  "0x1::aptos_hash::sha2_512_internal": "aptos_framework.hash.sha2_512.base",
+  "0x1::aptos_hash::sha3_512_internal": "aptos_framework.hash.sha3_512.base",
+  "0x1::aptos_hash::ripemd160_internal": "aptos_framework.hash.ripemd160.base",
+  "0x1::aptos_hash::blake2b_256_internal": "aptos_framework.hash.blake2b_256.base",
+  "0x1::dispatchable_fungible_asset::dispatchable_withdraw":
+    "aptos_framework.dispatchable_fungible_asset.dispatch.base",
+  "0x1::dispatchable_fungible_asset::dispatchable_deposit": "aptos_framework.dispatchable_fungible_asset.dispatch.base",
+  "0x1::dispatchable_fungible_asset::dispatchable_derived_balance":
+    "aptos_framework.dispatchable_fungible_asset.dispatch.base",
+  "0x1::dispatchable_fungible_asset::dispatchable_derived_supply":
+    "aptos_framework.dispatchable_fungible_asset.dispatch.base",
+  "0x1::account_abstraction::dispatchable_authenticate": "aptos_framework.dispatchable_authenticate.dispatch.base",
+  "0x1::util::from_bytes": "aptos_framework.util.from_bytes.base",
+  "0x1::from_bcs::from_bytes": "aptos_framework.util.from_bytes.base",
+  "0x1::transaction_context::gas_payer_internal": "aptos_framework.transaction_context.fee_payer.base",
+  "0x1::code::request_publish": "aptos_framework.code.request_publish.base",
+  "0x1::code::request_publish_with_allowed_deps": "aptos_framework.code.request_publish.base",
+  "0x1::event::write_module_event_to_store": "aptos_framework.event.write_to_event_store.base",
+  "0x1::state_storage::get_state_storage_usage_only_at_epoch_beginning": "aptos_framework.state_storage.get_usage.base",
+  "0x1::aggregator_v2::create_unbounded_aggregator": "aptos_framework.aggregator_v2.create_aggregator.base",
+  "0x1::aggregator_v2::create_derived_string": "aptos_framework.aggregator_v2.create_snapshot.base",
+  "0x1::aggregator_v2::derive_string_concat": "aptos_framework.aggregator_v2.string_concat.base",
+  "0x1::aggregator_v2::read_derived_string": "aptos_framework.aggregator_v2.read_snapshot.base",
+  "0x1::object::create_user_derived_object_address_impl": "aptos_framework.object.user_derived_address.base",
+  "0x1::string_utils::native_format": "aptos_framework.string_utils.format.base",
+  "0x1::string_utils::native_format_list": "aptos_framework.string_utils.format.base",
+  "0x1::randomness::fetch_and_increment_txn_counter": "aptos_framework.randomness.fetch_and_inc_counter",
+  "0x1::randomness::is_unbiasable": null,
+  "0x1::reflect::native_resolve": "aptos_framework.reflect.resolve_base",
+  "0x1::storage_slot::borrow_storage_slot_resource": "aptos_framework.storage_slot.borrow.base",
+  "0x1::storage_slot::borrow_storage_slot_resource_mut": "aptos_framework.storage_slot.borrow_mut.base",
+  "0x1::consensus_config::validator_txn_enabled_internal": null,
+  "0x1::debug::native_print": null,
+  "0x1::debug::native_stack_trace": null
+}
+
+/**
+ * Base cost per native: the explicit names above, else `move_stdlib.<module>.<fn>.base`,
+ * `table.<fn>.base` or `aptos_framework.<module>.<fn>.base` (some names drop an
+ * `_internal`/`_impl` suffix). Natives named nowhere pay the flat default.
  */
 const nativeCosts = (entries: ReadonlyMap<string, bigint>): Map<string, number> => {
   const out = new Map<string, number>()
@@ -67,6 +118,8 @@ const nativeCosts = (entries: ReadonlyMap<string, bigint>): Map<string, number> 
       out.set(`0x1::${module}::${fn}_impl`, Number(value))
     }
   }
+  for (const [native, key] of Object.entries(NATIVE_BASE))
+    out.set(native, key === null ? 0 : Number(entries.get(key) ?? 0n))
   return out
 }
 
@@ -102,6 +155,8 @@ export const decodeGasSchedule = (bytes: Uint8Array): GasSchedule => {
       abortMsgPerByte: num(entries, "instr.abort_msg.per_byte"),
       absValNode: num(entries, "misc.abs_val.u64") || 40
     },
+    readPageSize: featureVersion >= 12n ? 4096 : 0,
+    costs: new Map([...entries].map(([k, v]) => [k, Number(v)])),
     nativeCosts: nativeCosts(entries)
   }
   return { featureVersion, entries, instr: buildInstr(entries), params }
@@ -131,6 +186,33 @@ export const readGasSchedule = (view: StateView): GasSchedule => {
   return schedule
 }
 
-/** A meter with `maxGas` external units of budget, priced by `schedule`. */
-export const meterFor = (schedule: GasSchedule, maxGas: bigint): GasMeter =>
-  new GasMeter(Number(maxGas) * schedule.params.scalingFactor, schedule.instr, schedule.params)
+/**
+ * A meter with `maxGas` external units of budget, priced by `schedule`. `caps` applies the
+ * schedule's per-category limits (`txn.max_execution_gas`, `txn.max_io_gas`, `txn.max_storage_fee`,
+ * or their `.gov` variants for an approved governance script) as the reference does for
+ * transactions; without it only the budget bounds the run (views, as before).
+ */
+export const meterFor = (
+  schedule: GasSchedule,
+  maxGas: bigint,
+  options: { readonly caps?: boolean; readonly governance?: boolean } = {}
+): GasMeter =>
+  new GasMeter(
+    Number(maxGas) * schedule.params.scalingFactor,
+    schedule.instr,
+    schedule.params,
+    options.caps === true ? capsOf(schedule, options.governance === true) : NO_CAPS
+  )
+
+/** The schedule's caps (`.gov` variants for approved governance scripts); Infinity where absent. */
+export const capsOf = (schedule: GasSchedule, governance: boolean): GasCaps => {
+  const cap = (name: string): number => {
+    const v = (governance ? schedule.entries.get(`${name}.gov`) : undefined) ?? schedule.entries.get(name)
+    return v === undefined ? Number.POSITIVE_INFINITY : Number(v)
+  }
+  return {
+    maxExecution: cap("txn.max_execution_gas"),
+    maxIo: cap("txn.max_io_gas"),
+    maxStorageFee: cap("txn.max_storage_fee")
+  }
+}

@@ -174,7 +174,7 @@ export class Interpreter {
     try {
       for (;;) {
         const o = op[pc]!
-        if ((gas.balance -= cost[o]!) < 0) gas.outOfGas()
+        if ((gas.balance -= cost[o]!) < 0) gas.outOfGas(cost[o]!)
         switch (o) {
           case 1 /* Pop */:
             {

@@ -250,6 +250,10 @@ export class Session {
   localCounter = 0
   /** Aggregators (v1) created: the reference's `aggregator_v1_counter`. */
   aggregatorCounter = 0
+  /** Whether the running entry function is `#[randomness]` (randomness natives refuse otherwise). */
+  unbiasable = false
+  /** The randomness natives' transaction-local counter (8 bytes, little-endian). */
+  readonly randomnessCounter = new Uint8Array(8)
   /** The last `code::request_publish` of this session, until the executor takes it. */
   publishRequest: PublishRequest | undefined
   /** Modules written by this session, by `address::name` key. */
@@ -291,10 +295,10 @@ export class Session {
       index = this.cache?.groups.get(g.key, akey)
       if (index === undefined) {
         const bytes = this.view.resourceGroup(address, group, g.bytes)
-        this.gas.chargeRead(bytes?.length ?? 0)
+        this.read(bytes?.length ?? 0)
         index = bytes === undefined ? EMPTY_GROUP : indexGroup(bytes, g.key)
         this.cache?.groups.set(g.key, akey, index, 64 + index.bytes.length + 8 * index.offsets.length)
-      } else this.gas.chargeRead(index === EMPTY_GROUP ? 0 : index.bytes.length)
+      } else this.read(index === EMPTY_GROUP ? 0 : index.bytes.length)
       byAddress.set(akey, index)
     }
     return index
@@ -343,8 +347,37 @@ export class Session {
     return { byteLength: bytes.length, type: t, value, node: this.node, size: heapSize(value, this.node) }
   }
 
-  /** The slot of resource `t` at `address`, loaded on first use. */
-  resource(address: AccountAddress, t: StructKind): GlobalSlot {
+  /**
+   * Bytes read from the view by the last `resource` / `tableEntry` call, or -1 when it was served
+   * from this session (natives that load charge their own per-byte terms from it).
+   */
+  loadedBytes = -1
+  /** Whether reads are charged as IO (not when a native loads: it charges its own parameters). */
+  private ioCharged = true
+
+  private read(bytes: number): void {
+    this.loadedBytes = bytes
+    if (this.ioCharged) this.gas.chargeRead(bytes)
+  }
+
+  /**
+   * The slot of resource `t` at `address`, loaded on first use. A load is IO gas, except when a
+   * native asks (`native`: `object::exists_at`, `storage_slot`), which charges its own parameters.
+   */
+  resource(address: AccountAddress, t: StructKind, native = false): GlobalSlot {
+    this.loadedBytes = -1
+    if (native) {
+      this.ioCharged = false
+      try {
+        return this.resourceSlot(address, t)
+      } finally {
+        this.ioCharged = true
+      }
+    }
+    return this.resourceSlot(address, t)
+  }
+
+  private resourceSlot(address: AccountAddress, t: StructKind): GlobalSlot {
     const info = tagInfoOf(t)
     const byAddress = inner(this.resources, info.key)
     const akey = addressKey(address)
@@ -365,7 +398,7 @@ export class Session {
     if (t.def.groupTag !== undefined) bytes = this.readGroupMember(address, akey, t.def.groupTag, info)
     else {
       bytes = this.view.resource(address, info.tag, info.bytes)
-      this.gas.chargeRead(bytes?.length ?? 0)
+      this.read(bytes?.length ?? 0)
     }
     return bytes === undefined ? undefined : this.loaded(deserializeValue(bytes, t))
   }
@@ -377,14 +410,14 @@ export class Session {
     if (cached !== undefined && cached.type === t) {
       // A group member: the group's read is charged once per run, as without the cache.
       if (t.def.groupTag !== undefined) this.group(address, akey, t.def.groupTag)
-      else this.gas.chargeRead(Math.max(0, cached.byteLength))
+      else this.read(Math.max(0, cached.byteLength))
       return cached.byteLength < 0 ? undefined : this.fromCache(cached)
     }
     let bytes: Uint8Array | undefined
     if (t.def.groupTag !== undefined) bytes = this.readGroupMember(address, akey, t.def.groupTag, info)
     else {
       bytes = this.view.resource(address, info.tag, info.bytes)
-      this.gas.chargeRead(bytes?.length ?? 0)
+      this.read(bytes?.length ?? 0)
     }
     cached = bytes === undefined ? absent(t) : this.decoded(bytes, t)
     cache.resources.set(info.key, akey, cached, entryWeight(cached))
@@ -393,6 +426,8 @@ export class Session {
 
   /** The slot of a table entry; `valueType` decodes the stored bytes. */
   tableEntry(handle: AccountAddress, key: Uint8Array, valueType: Type, boxed: boolean): GlobalSlot {
+    // Table loads are not IO gas: the table natives charge `table.common.load.*` from `loadedBytes`.
+    this.loadedBytes = -1
     const wrap = boxed ? boxValue : identity
     const hkey = addressKey(handle)
     const entries = inner((this.tables ??= new Map<string, Map<string, GlobalSlot>>()), hkey)
@@ -403,11 +438,11 @@ export class Session {
       const cached = cache?.tables.get(hkey, k)
       let value: Value
       if (cached !== undefined && cached.type === valueType) {
-        this.gas.chargeRead(Math.max(0, cached.byteLength))
+        this.loadedBytes = Math.max(0, cached.byteLength)
         value = cached.byteLength < 0 ? undefined : this.loaded(wrap(copyValue(cached.value)))
       } else {
         const bytes = this.view.tableItem(handle, key)
-        this.gas.chargeRead(bytes?.length ?? 0)
+        this.loadedBytes = bytes?.length ?? 0
         if (bytes === undefined) {
           value = undefined
           cache?.tables.set(hkey, k, absent(valueType), 64)

@@ -37,6 +37,11 @@ export interface StateView {
   readonly resourceGroup: (address: AccountAddress, group: StructTag, tagBytes?: Uint8Array) => Uint8Array | undefined
   /** BCS of a table item's value. */
   readonly tableItem: (handle: AccountAddress, key: Uint8Array) => Uint8Array | undefined
+  /**
+   * The state's storage usage (items and bytes) as of this view's version, for
+   * `state_storage::get_state_storage_usage_only_at_epoch_beginning`; zero when absent.
+   */
+  readonly storageUsage?: (() => { readonly items: bigint; readonly bytes: bigint }) | undefined
 }
 
 /** The narrow shape of the ledger's `StateReader` this adapter needs. */

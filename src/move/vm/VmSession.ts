@@ -5,6 +5,7 @@ import type { ChangeSet, Script, TransactionArgument } from "../../domain/Transa
 import type { ModuleId, TypeTag } from "../../domain/TypeTag.js"
 import { BcsWriter } from "../../bcs/index.js"
 import { deserializeScript } from "../binary/deserialize.js"
+import { AttributeKind } from "../metadata/ModuleMetadata.js"
 import { type Construct, decodeArguments, entryArguments, isSignerParam, signerArg } from "./callArguments.js"
 import { GasMeter } from "./GasMeter.js"
 import { Interpreter } from "./Interpreter.js"
@@ -108,8 +109,16 @@ export class VmSession {
       const fn = m.function(call.function)
       if (fn === undefined)
         return vmError("FUNCTION_RESOLUTION_FAILURE", `function ${m.key}::${call.function} not found`)
-      if (mode === "entry" && !fn.def.isEntry)
-        return vmError("EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION", `${fn.fullName} is not an entry function`)
+      if (mode === "entry") {
+        if (!fn.def.isEntry)
+          return vmError(
+            "EXECUTE_ENTRY_FUNCTION_CALLED_ON_NON_ENTRY_FUNCTION",
+            `${fn.fullName} is not an entry function`
+          )
+        // A `#[randomness]` entry function may use the randomness API (the reference marks the session).
+        if (m.metadata.metadata.functionAttributes.get(fn.name)?.some((a) => a.kind === AttributeKind.Randomness))
+          this.session.unbiasable = true
+      }
       const tyArgs = this.vm.instantiate(fn, call.tyArgs)
       const params = substituteAll(fn.params, tyArgs)
       const args =
@@ -164,7 +173,8 @@ export class VmSession {
       module: (address, name) => staged.get(stagedKey(address, name)) ?? base.module(address, name),
       resource: base.resource,
       resourceGroup: base.resourceGroup,
-      tableItem: base.tableItem
+      tableItem: base.tableItem,
+      storageUsage: base.storageUsage
     }
   }
 

@@ -2,7 +2,7 @@ import { K, substitute, type Type } from "../Type.js"
 import { fromBytes } from "../Value.js"
 import { serializeValue, deserializeValue } from "../ValueBcs.js"
 import { VmError } from "../VmError.js"
-import { chargeBytes, deref, makeOption } from "./helpers.js"
+import { chargeParam, deref, makeOption } from "./helpers.js"
 import { type NativeFunction, nativeAbort } from "./NativeContext.js"
 
 /** Abort code of a failed BCS (de)serialisation in a native (`NFE_BCS_SERIALIZATION_FAILURE`). */
@@ -47,11 +47,13 @@ export const bcsNatives: Record<string, NativeFunction> = {
     try {
       bytes = serializeValue(deref(v), t!)
     } catch (e) {
-      if (e instanceof VmError && e.status === "VALUE_SERIALIZATION_ERROR")
+      if (e instanceof VmError && e.status === "VALUE_SERIALIZATION_ERROR") {
+        chargeParam(ctx, "move_stdlib.bcs.to_bytes.failure")
         return nativeAbort(ctx, NFE_BCS_SERIALIZATION_FAILURE)
+      }
       throw e
     }
-    chargeBytes(ctx, bytes.length)
+    chargeParam(ctx, "move_stdlib.bcs.to_bytes.per_byte_serialized", bytes.length)
     return [fromBytes(bytes)]
   },
   serialized_size: (ctx, [t], [v]) => {
@@ -59,11 +61,13 @@ export const bcsNatives: Record<string, NativeFunction> = {
     try {
       bytes = serializeValue(deref(v), t!)
     } catch (e) {
-      if (e instanceof VmError && e.status === "VALUE_SERIALIZATION_ERROR")
+      if (e instanceof VmError && e.status === "VALUE_SERIALIZATION_ERROR") {
+        chargeParam(ctx, "move_stdlib.bcs.serialized_size.failure")
         return nativeAbort(ctx, NFE_BCS_SERIALIZATION_FAILURE)
+      }
       throw e
     }
-    chargeBytes(ctx, bytes.length)
+    chargeParam(ctx, "move_stdlib.bcs.serialized_size.per_byte_serialized", bytes.length)
     return [BigInt(bytes.length)]
   },
   constant_serialized_size: (ctx, [t]) => {
@@ -75,7 +79,7 @@ export const bcsNatives: Record<string, NativeFunction> = {
 /** `from_bcs::from_bytes` and `util::from_bytes`: decode or abort with NFE_BCS_SERIALIZATION_FAILURE. */
 export const fromBytesNative: NativeFunction = (ctx, [t], [v]) => {
   const bytes = Uint8Array.from(v as number[])
-  chargeBytes(ctx, bytes.length)
+  chargeParam(ctx, "aptos_framework.util.from_bytes.per_byte", bytes.length)
   try {
     return [deserializeValue(bytes, t!)]
   } catch (e) {

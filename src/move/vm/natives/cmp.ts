@@ -1,5 +1,6 @@
 import { Closure, Ref, StructValue, type Value } from "../Value.js"
-import { deref, variantIndex } from "./helpers.js"
+import { abstractSize } from "../MemorySize.js"
+import { chargeParam, deref, variantIndex } from "./helpers.js"
 import type { NativeFunction } from "./NativeContext.js"
 
 /** Move's total order on values (`cmp::compare`): numbers, bools, bytes, then containers lexicographically. */
@@ -37,6 +38,12 @@ export const compareValues = (a: Value, b: Value): number => {
 
 export const cmpNatives: Record<string, NativeFunction> = {
   compare: (ctx, _t, [x, y]) => {
+    const node = ctx.gas.params.sized.absValNode || 40
+    chargeParam(
+      ctx,
+      "move_stdlib.cmp.compare.per_abs_val_unit",
+      abstractSize(deref(x), node) + abstractSize(deref(y), node)
+    )
     const c = compareValues(deref(x), deref(y))
     const name = c < 0 ? "Less" : c > 0 ? "Greater" : "Equal"
     return [new StructValue(variantIndex(ctx, "cmp", "Ordering", name), [])]

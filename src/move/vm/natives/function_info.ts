@@ -2,7 +2,7 @@ import { isValidIdentifier } from "../../../domain/Identifier.js"
 import type { LoadedFunction } from "../Loader.js"
 import type { StructValue, Value } from "../Value.js"
 import { vmError } from "../VmError.js"
-import { bytesOf, deref, readString, utf8 } from "./helpers.js"
+import { bytesOf, chargeParam, deref, readString, utf8 } from "./helpers.js"
 import type { NativeContext, NativeFunction } from "./NativeContext.js"
 
 /** `FunctionInfo { module_address, module_name: String, function_name: String }` → the loaded function. */
@@ -22,9 +22,11 @@ export const functionInfoNatives: Record<string, NativeFunction> = {
     resolveFunctionInfo(ctx, info)
     return []
   },
-  is_identifier: (_c, _t, [s]) => {
+  is_identifier: (ctx, _t, [s]) => {
+    const b = bytesOf(s)
+    chargeParam(ctx, "aptos_framework.function_info.is_identifier.per_byte", b.length)
     try {
-      return [isValidIdentifier(utf8.decode(bytesOf(s)))]
+      return [isValidIdentifier(utf8.decode(b))]
     } catch {
       return [false]
     }

@@ -45,3 +45,9 @@ export const structArg = (t: Type | undefined): Extract<Type, { k: 16 }> | undef
 
 /** Charges the native's per-byte cost. */
 export const chargeBytes = (ctx: NativeContext, n: number): void => ctx.gas.charge(ctx.gas.params.nativePerByte * n)
+
+/** Charges `units` × the schedule entry `key` (0 when the schedule has no such entry). */
+export const chargeParam = (ctx: NativeContext, key: string, units = 1): void => {
+  const c = ctx.gas.params.costs.get(key)
+  if (c !== undefined && units > 0) ctx.gas.charge(c * units)
+}

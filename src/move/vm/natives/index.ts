@@ -2,10 +2,13 @@
  * The native function table: `0x1::<module>::<function>` → implementation, one file per framework
  * module. A native not listed here fails with MISSING_DEPENDENCY naming it when called.
  */
+import { accountAbstractionNatives } from "./account_abstraction.js"
 import { aggregatorFactoryNatives, aggregatorNatives } from "./aggregator.js"
 import { aggregatorV2Natives } from "./aggregator_v2.js"
 import { bcsNatives, fromBytesNative } from "./bcs.js"
 import { cmpNatives } from "./cmp.js"
+import { codeNatives } from "./code.js"
+import { consensusConfigNatives } from "./consensus_config.js"
 import { debugNatives } from "./debug.js"
 import { ed25519Natives, multiEd25519Natives } from "./ed25519.js"
 import { eventNatives } from "./event.js"
@@ -14,8 +17,11 @@ import { aptosHashNatives, hashNatives } from "./hash.js"
 import { memNatives } from "./mem.js"
 import type { NativeFunction, NativeTable } from "./NativeContext.js"
 import { objectNatives } from "./object.js"
+import { randomnessNatives } from "./randomness.js"
 import { reflectNatives } from "./reflect.js"
 import { createSignerNatives, signerNatives } from "./signer.js"
+import { stateStorageNatives } from "./state_storage.js"
+import { storageSlotNatives } from "./storage_slot.js"
 import { stringNatives } from "./string.js"
 import { stringUtilsNatives } from "./string_utils.js"
 import { tableNatives } from "./table.js"
@@ -54,7 +60,13 @@ const modules: Record<string, Record<string, NativeFunction>> = {
   transaction_context: transactionContextNatives,
   function_info: functionInfoNatives,
   dispatchable_fungible_asset: dispatchableFungibleAssetNatives,
-  reflect: reflectNatives
+  reflect: reflectNatives,
+  code: codeNatives,
+  state_storage: stateStorageNatives,
+  consensus_config: consensusConfigNatives,
+  randomness: randomnessNatives,
+  storage_slot: storageSlotNatives,
+  account_abstraction: accountAbstractionNatives
 }
 
 /** The natives of the Aptos framework at 0x1 this VM implements. */

@@ -1,6 +1,7 @@
 import { sha3 as sha3_256 } from "../../../domain/hash.js"
 import { bytesKey } from "../Session.js"
 import type { StructKind } from "../Type.js"
+import { chargeParam } from "./helpers.js"
 import type { NativeFunction } from "./NativeContext.js"
 
 /** Domain separator of user-derived object addresses (`DERIVE_AUID_ADDRESS_SCHEME` 0xFC). */
@@ -24,7 +25,16 @@ const deriveAddress = (source: Uint8Array, derive: Uint8Array): Uint8Array => {
 
 /** `0x1::object` natives. `exists_at` reads through the session, so resource groups are honoured. */
 export const objectNatives: Record<string, NativeFunction> = {
-  exists_at: (ctx, [t], [a]) => [ctx.session.resource(a as Uint8Array, t as StructKind).box[0] !== undefined],
+  /** Base, plus `per_item_loaded` + `per_byte_loaded` × bytes when the resource is read from storage (no IO gas). */
+  exists_at: (ctx, [t], [a]) => {
+    const slot = ctx.session.resource(a as Uint8Array, t as StructKind, true)
+    const loaded = ctx.session.loadedBytes
+    if (loaded >= 0) {
+      chargeParam(ctx, "aptos_framework.object.exists_at.per_item_loaded")
+      chargeParam(ctx, "aptos_framework.object.exists_at.per_byte_loaded", loaded)
+    }
+    return [slot.box[0] !== undefined]
+  },
   create_user_derived_object_address_impl: (_c, _t, [source, derive]) => {
     const s = source as Uint8Array
     const d = derive as Uint8Array

@@ -3,7 +3,7 @@ import type { EntryFunction } from "../../../domain/Transaction.js"
 import { typeTagToString } from "../../../domain/TypeTagString.js"
 import type { UserTransactionContext } from "../TransactionContext.js"
 import { StructValue, type Value } from "../Value.js"
-import { chargeBytes, makeOption, makeString } from "./helpers.js"
+import { chargeParam, makeOption, makeString } from "./helpers.js"
 import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeContext.js"
 
 /**
@@ -23,13 +23,13 @@ const user = (ctx: NativeContext): UserTransactionContext =>
 const utf8Length = (s: string): number => new TextEncoder().encode(s).length
 
 /** `EntryFunctionPayload { account_address, module_name, function_name, ty_args_names, args }`. */
-const entryFunctionPayload = (ctx: NativeContext, f: EntryFunction): StructValue => {
+const entryFunctionPayload = (ctx: NativeContext, f: EntryFunction, perByte: string): StructValue => {
   const tyArgs = f.typeArgs.map(typeTagToString)
   // The reference charges per byte of the address, names, type-argument names and arguments.
   let n = 32 + utf8Length(f.module.name) + utf8Length(f.function)
   for (const t of tyArgs) n += utf8Length(t)
   for (const a of f.args) n += a.length
-  chargeBytes(ctx, n)
+  chargeParam(ctx, perByte, n)
   return new StructValue(-1, [
     f.module.address,
     makeString(f.module.name),
@@ -56,18 +56,40 @@ export const transactionContextNatives: Record<string, NativeFunction> = {
   chain_id_internal: (ctx) => [ctx.session.user?.chainId ?? ctx.chainId()],
   is_encrypted_txn_internal: () => [false],
   sender_internal: (ctx) => [user(ctx).sender],
-  secondary_signers_internal: (ctx) => [[...user(ctx).secondarySigners]],
+  secondary_signers_internal: (ctx) => {
+    const signers = user(ctx).secondarySigners
+    chargeParam(ctx, "aptos_framework.transaction_context.secondary_signers.per_signer", signers.length)
+    return [[...signers]]
+  },
   gas_payer_internal: (ctx) => [user(ctx).gasPayer],
   max_gas_amount_internal: (ctx) => [user(ctx).maxGasAmount],
   gas_unit_price_internal: (ctx) => [user(ctx).gasUnitPrice],
   entry_function_payload_internal: (ctx) => {
     const f = user(ctx).entryFunction
-    return [makeOption(ctx, f === undefined ? undefined : entryFunctionPayload(ctx, f))]
+    return [
+      makeOption(
+        ctx,
+        f === undefined
+          ? undefined
+          : entryFunctionPayload(
+              ctx,
+              f,
+              "aptos_framework.transaction_context.entry_function_payload.per_abstract_memory_unit"
+            )
+      )
+    ]
   },
   multisig_payload_internal: (ctx) => {
     const m = user(ctx).multisig
     if (m === undefined) return [makeOption(ctx, undefined)]
-    const inner = m.entryFunction === undefined ? undefined : entryFunctionPayload(ctx, m.entryFunction)
+    const inner =
+      m.entryFunction === undefined
+        ? undefined
+        : entryFunctionPayload(
+            ctx,
+            m.entryFunction,
+            "aptos_framework.transaction_context.multisig_payload.per_abstract_memory_unit"
+          )
     return [makeOption(ctx, new StructValue(-1, [m.multisigAddress, makeOption(ctx, inner)]))]
   }
 }

@@ -1,6 +1,6 @@
 import { type StructKind, typeName } from "../Type.js"
 import { StructValue } from "../Value.js"
-import { makeString, utf8Encoder } from "./helpers.js"
+import { chargeParam, makeString, utf8Encoder } from "./helpers.js"
 import { type NativeFunction, nativeAbort } from "./NativeContext.js"
 
 /** `type_of` on a non-struct type aborts with this code (`EXPECTED_STRUCT_TYPE_TAG`). */
@@ -30,8 +30,17 @@ export const typeInfoNatives: Record<string, NativeFunction> = {
   type_of: (ctx, [t]) => {
     if (t === undefined || t.k !== 16) return nativeAbort(ctx, E_EXPECTED_STRUCT)
     const p = partsOf(t)
+    chargeParam(ctx, "aptos_framework.type_info.type_of.per_abstract_memory_unit", 32 + p.module.length + p.name.length)
     return [new StructValue(-1, [t.def.address, p.module.slice(), p.name.slice()])]
   },
-  type_name: (_c, [t]) => [makeString(typeName(t!))],
+  type_name: (ctx, [t]) => {
+    const s = makeString(typeName(t!))
+    chargeParam(
+      ctx,
+      "aptos_framework.type_info.type_name.per_abstract_memory_unit",
+      (s.fields[0] as ReadonlyArray<number>).length
+    )
+    return [s]
+  },
   chain_id_internal: (ctx) => [ctx.chainId()]
 }

@@ -1,6 +1,7 @@
 import { MAX_VECTOR_LENGTH } from "../Interpreter.js"
 import { Ref, type Value } from "../Value.js"
 import { vmError } from "../VmError.js"
+import { chargeParam } from "./helpers.js"
 import type { NativeFunction } from "./NativeContext.js"
 
 /** `0x1::vector` natives (the compiler emits Vec* opcodes for most; these remain for old code and move_range). */
@@ -59,7 +60,8 @@ export const vectorNatives: Record<string, NativeFunction> = {
     const l = len as bigint
     const q = ins as bigint
     if (p + l > BigInt(src.length) || q > BigInt(dst.length)) outOfBounds()
-    ctx.gas.charge(ctx.gas.params.nativePerByte * Number(l))
+    // The reference: per index moved in both vectors (what follows the removal and insertion points).
+    chargeParam(ctx, "move_stdlib.vector.move_range.per_index_moved", src.length - Number(p) + (dst.length - Number(q)))
     const moved = src.splice(Number(p), Number(l))
     // No `splice(q, 0, ...moved)`: spreading a vector's elements as call arguments overflows the JS
     // stack at a few hundred thousand elements (a 497 KB vector<u8> argument did).

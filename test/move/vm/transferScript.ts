@@ -1,0 +1,42 @@
+/**
+ * Test helper: a hand-assembled script (bytecode v6, through the real serializer)
+ * `fun main(sender: &signer, to: address, amount: u64) { 0x1::aptos_account::transfer(sender, to, amount) }`.
+ */
+import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
+import type { CompiledScript } from "../../../src/move/binary/CompiledModule.js"
+import type { Instruction } from "../../../src/move/binary/Instruction.js"
+import { Opcode } from "../../../src/move/binary/Opcode.js"
+import { serializeScript } from "../../../src/move/binary/serialize.js"
+import { primitiveTokens as P } from "../../../src/move/binary/SignatureToken.js"
+
+const ix = (o: Opcode, index: number): Instruction => ({ op: o, index }) as Instruction
+
+export const transferScript: CompiledScript = {
+  version: 6,
+  moduleHandles: [{ address: 0, name: 0 }],
+  structHandles: [],
+  functionHandles: [
+    { module: 0, name: 1, parameters: 0, returns: 1, typeParameters: [], accessSpecifiers: undefined, attributes: [] }
+  ],
+  functionInstantiations: [],
+  signatures: [[{ _tag: "Reference", to: P.Signer }, P.Address, P.U64], []],
+  identifiers: ["aptos_account", "transfer"],
+  addressIdentifiers: [addressFromNumber(1)],
+  constantPool: [],
+  metadata: [],
+  typeParameters: [],
+  parameters: 0,
+  accessSpecifiers: undefined,
+  code: {
+    locals: 1,
+    code: [
+      ix(Opcode.MoveLoc, 0),
+      ix(Opcode.MoveLoc, 1),
+      ix(Opcode.MoveLoc, 2),
+      ix(Opcode.Call, 0),
+      { op: Opcode.Ret } as Instruction
+    ]
+  }
+}
+
+export const transferScriptBytes: Uint8Array = serializeScript(transferScript)
