@@ -33,6 +33,8 @@ import {
   type SummaryValue,
   headerOfTransactionRecord
 } from "./lmdbRecords.js"
+import { checkLmdbFile } from "./checkLmdbFile.js"
+import { lockDataDir } from "./dataDirLock.js"
 import { pageOf } from "./statePageOf.js"
 import { writeOpValue } from "./writeOpValue.js"
 
@@ -46,6 +48,11 @@ export interface LmdbBackendOptions {
   readonly sync?: boolean | undefined
   /** Largest size the map may grow to, bytes (default 64 GiB; sparse, costs nothing until used). */
   readonly mapSize?: number | undefined
+  /**
+   * Take the data directory's lock (default true): one process per store (`dataDirLock.ts`). Off
+   * for readers inside the process that holds it (the view workers).
+   */
+  readonly lock?: boolean | undefined
 }
 
 const HEAD_KEY = Buffer.from("head")
@@ -109,15 +116,26 @@ const plain = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, 
  * either the whole block or none of it.
  */
 export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
-  const root: RootDatabase<Buffer, Buffer> = open({
-    path: options.path,
-    keyEncoding: "binary",
-    encoding: "binary",
-    maxDbs: 16,
-    mapSize: options.mapSize ?? 64 * 1024 ** 3,
-    overlappingSync: false,
-    noSync: options.sync === false
-  })
+  // Before anything is mapped: a damaged file is an error here, not a SIGBUS on a later read.
+  checkLmdbFile(options.path)
+  const unlock = options.lock === false ? () => {} : lockDataDir(options.path)
+  let root: RootDatabase<Buffer, Buffer>
+  try {
+    root = open({
+      path: options.path,
+      keyEncoding: "binary",
+      encoding: "binary",
+      maxDbs: 16,
+      mapSize: options.mapSize ?? 64 * 1024 ** 3,
+      // Always a directory (lmdb-js would take a path with an extension, `data.v2`, as a file).
+      noSubdir: false,
+      overlappingSync: false,
+      noSync: options.sync === false
+    })
+  } catch (e) {
+    unlock()
+    throw e
+  }
   const table = (name: string): Database<Buffer, Buffer> =>
     root.openDB<Buffer, Buffer>({
       name,
@@ -403,6 +421,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     },
     close: () => {
       void root.close()
+      unlock()
     }
   }
 }

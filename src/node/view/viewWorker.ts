@@ -19,7 +19,8 @@ import {
 const port = parentPort
 if (port === null) throw new Error("viewWorker.js runs only as a worker thread")
 const data = workerData as ViewWorkerData
-const backend = openLmdbBackend({ path: data.path })
+// The node that started this worker holds the directory's lock; its workers only read.
+const backend = openLmdbBackend({ path: data.path, lock: false })
 const execute = makeViewExecutor(new MoveVm(), {
   gasBudget: data.gasBudget,
   deadlineMs: data.deadlineMs,
