@@ -8,7 +8,9 @@
 // This is the work the HTTP benchmark's ratios depend on: on a 2-core machine shared with wrk, a
 // few µs more here cost several times that in the server (docs/benchmarks.md, "the cliff").
 //
-//   node scripts/bench-listener.mjs [URL ...]
+//   node scripts/bench-listener.mjs [--no-cors] [--origin] [URL ...]
+//   --no-cors: the listener with CORS off (HttpConfig.cors false); --origin: requests carry an
+//   Origin header (a browser's), so the echoed-origin CORS headers are added
 //   default URLs: gas estimate, balance of 0xa550c18, module 0x1::coin, summaries of 0xa550c18
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -20,9 +22,11 @@ const lib = await import(pathToFileURL(join(root, "dist/index.js")).href)
 const { Effect, Layer } = await import("effect")
 const { LedgerLmdb, Node, makeRequestListener, defaultHttpConfig } = lib
 
+const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith("--")))
+const args = process.argv.slice(2).filter((a) => !a.startsWith("--"))
 const urls =
-  process.argv.length > 2
-    ? process.argv.slice(2)
+  args.length > 0
+    ? args
     : [
         "/v1/estimate_gas_price",
         "/v1/accounts/0xa550c18/balance/0x1::aptos_coin::AptosCoin",
@@ -32,6 +36,8 @@ const urls =
 const dir = mkdtempSync(join(tmpdir(), "movenode-bench-listener-"))
 const genesis = readFileSync(resolve(root, "genesis/devnet.blob"))
 const layer = Node.layer.pipe(Layer.provide(LedgerLmdb.layer({ path: dir, genesis })))
+
+const requestHeaders = flags.has("--origin") ? { accept: "application/json", origin: "https://wallet.example" } : { accept: "application/json" }
 
 const measure = (listener, url) =>
   new Promise((done) => {
@@ -50,7 +56,7 @@ const measure = (listener, url) =>
     const run = async (n) => {
       for (let i = 0; i < n; i++) {
         // A fresh string per request: the parser hands each request its own URL.
-        listener({ method: "GET", url: Buffer.from(url).toString("latin1"), headers: { accept: "application/json" } }, res)
+        listener({ method: "GET", url: Buffer.from(url).toString("latin1"), headers: requestHeaders }, res)
         if (i % 64 === 63) await new Promise((r) => setImmediate(r))
       }
       await new Promise((r) => setTimeout(r, 5))
@@ -75,7 +81,7 @@ try {
       Effect.gen(function* () {
         const context = yield* Layer.build(layer)
         const node = context.mapUnsafe.get(Node.key)
-        const listener = makeRequestListener(node, defaultHttpConfig, undefined)
+        const listener = makeRequestListener(node, { ...defaultHttpConfig, cors: flags.has("--no-cors") ? false : "any" }, undefined)
         for (const url of urls) {
           const r = yield* Effect.promise(() => measure(listener, url))
           console.log(

@@ -1,3 +1,5 @@
+import type { CorsPolicy } from "./Cors.js"
+
 /** Where a server listens. */
 export interface ListenAddress {
   readonly host: string
@@ -26,6 +28,8 @@ export interface HttpConfig {
    * closed (counted in the metrics as route `refused`).
    */
   readonly maxConnections: number
+  /** Which browser origins may call the API (CORS): any (default), a list, or none (`false`). */
+  readonly cors: CorsPolicy
 }
 
 export const defaultHttpConfig: HttpConfig = {
@@ -37,7 +41,8 @@ export const defaultHttpConfig: HttpConfig = {
   log: undefined,
   shutdownGraceMs: 10_000,
   requestTimeoutMs: 30_000,
-  maxConnections: 4096
+  maxConnections: 4096,
+  cors: "any"
 }
 
 export const makeHttpConfig = (overrides: Partial<HttpConfig> = {}): HttpConfig => ({ ...defaultHttpConfig, ...overrides })

@@ -11,6 +11,7 @@ import { accountsHandlers } from "./handlers/accountsHandlers.js"
 import type { HandlerEnv, RequestInput, RouteSpec } from "./handlers/HandlerTypes.js"
 import { generalHandlers } from "./handlers/generalHandlers.js"
 import { postHandlers } from "./handlers/postHandlers.js"
+import { makeCors } from "./Cors.js"
 import type { HttpConfig } from "./HttpConfig.js"
 import { makeLedgerHeaders } from "./LedgerHeaders.js"
 import type { HttpMetrics } from "./Metrics.js"
@@ -56,6 +57,7 @@ export const makeRequestListener = (
   const specs = makeRouteSpecs({ node, config, headers, specJson })
   const route = makeRouter(apiRoutes)
   const log = config.log
+  const cors = makeCors(config.cors, headers)
 
   const send = (req: IncomingMessage, res: ServerResponse, reply: Reply, routeId: string, start: number) => {
     if (res.headersSent || res.destroyed) return
@@ -68,6 +70,7 @@ export const makeRequestListener = (
     const ledger = reply.ledger === undefined ? NO_HEADERS : headers.render(reply.ledger)
     const all = ledger.concat("content-type", reply.contentType, "content-length", String(length))
     if (reply.headers !== undefined) for (const h of reply.headers) all.push(h)
+    if (cors !== undefined) for (const h of cors.responseHeaders(req)) all.push(h)
     // During graceful shutdown keep-alive clients are told to go, so they do not hold the node.
     if (lifecycle.closing && reply.headers !== CLOSE) all.push("connection", "close")
     res.writeHead(reply.status, all)
@@ -105,9 +108,21 @@ export const makeRequestListener = (
     })
   }
 
+  /** A CORS preflight (any path): 200 with the allowed methods and headers, no body. */
+  const answerPreflight = (req: IncomingMessage, res: ServerResponse, corsHeaders: ReadonlyArray<string>, start: number) => {
+    res.writeHead(200, corsHeaders.concat("content-length", "0"))
+    res.end()
+    metrics?.observe("preflight", 200, (performance.now() - start) / 1000)
+    log?.(`OPTIONS ${(req.url ?? "").slice(0, 300)} 200 (CORS preflight)`)
+  }
+
   const listener: RequestListener = (req, res) => {
     const start = performance.now()
     try {
+      if (cors !== undefined && req.method === "OPTIONS") {
+        const preflight = cors.preflight(req)
+        if (preflight !== undefined) return answerPreflight(req, res, preflight, start)
+      }
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
         return fail(req, res, ApiErrors.webFramework(400, "Bad Request: an HTTP/1.1 request without a Host header"), "refused", start, true)
       const url = req.url ?? "/"
