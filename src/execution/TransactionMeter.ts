@@ -1,26 +1,19 @@
 /**
- * A user transaction's gas, in the reference's categories (`StandardGasAlgebra`): execution
- * (instructions, natives, dependencies, intrinsic gas), IO (storage writes; reads too once the VM
- * reports them apart) and storage fee (octas, charged as gas at the transaction's price), over the
- * VM's `GasMeter`, which holds the one balance every charge draws from. Each category has its cap
- * (`max_execution_gas`, `max_io_gas`, `max_storage_fee`).
- *
- * The VM's meter does not yet tell its storage reads from its instructions: everything it charged
- * counts as execution here (docs/gas.md says so); the total, and so `gas_used`, is unaffected.
+ * A user transaction's gas (the reference's `StandardGasAlgebra` as the executor sees it): the
+ * VM's `GasMeter` with the schedule's caps, whose three categories — execution (instructions,
+ * natives, dependencies, the intrinsic gas charged here), IO (storage reads in the VM, writes
+ * charged here) and storage fees (octas at the transaction's price) — draw on one budget of
+ * `max_gas_amount` external units. This wrapper adds what the executor reads back: the balance and
+ * gas used in external units (rounded as the reference rounds them) and the FeeStatement's
+ * category totals.
  */
-import { GasMeter } from "../move/vm/GasMeter.js"
+import type { GasMeter } from "../move/vm/GasMeter.js"
 import { type GasSchedule, meterFor } from "../move/vm/GasSchedule.js"
-import { VmError } from "../move/vm/VmError.js"
 import type { TransactionGasParams } from "./TransactionGasParams.js"
 
 export class TransactionMeter {
-  /** The VM's meter: instructions and reads are charged to it during Move calls. */
+  /** The VM's meter: Move calls charge it; the executor charges intrinsic gas, writes and fees on it. */
   readonly gas: GasMeter
-  /** IO units charged here (internal units). */
-  private io = 0
-  /** Storage fee charged here (octas) and its cost in internal units. */
-  private storageOctas = 0n
-  private storageInternal = 0
 
   constructor(
     schedule: GasSchedule,
@@ -28,62 +21,27 @@ export class TransactionMeter {
     readonly maxGasAmount: bigint,
     readonly gasUnitPrice: bigint
   ) {
-    this.gas = meterFor(schedule, maxGasAmount)
+    this.gas = meterFor(schedule, maxGasAmount, { caps: true })
   }
 
-  /** A meter that charges nothing (system sessions). */
-  static unmetered(): GasMeter {
-    return GasMeter.unmetered()
-  }
-
-  private draw(amount: number): void {
-    // The reference charges what is left and reports OUT_OF_GAS (the balance ends at zero).
-    this.gas.charge(amount)
-  }
-
-  /** Execution gas the executor charges itself (intrinsic gas, keyless base). */
+  /** Execution gas the executor charges itself (intrinsic gas, keyless base). Throws the VM's VmError. */
   chargeExecution(internal: bigint): void {
-    this.draw(Number(internal))
-    if (this.executionUsed > Number(this.params.maxExecutionGas))
-      throw new VmError("EXECUTION_LIMIT_REACHED", `execution gas above ${this.params.maxExecutionGas}`)
+    this.gas.chargeExecution(Number(internal))
   }
 
+  /** IO gas of the writes, events and transaction bytes. Throws the VM's VmError. */
   chargeIo(internal: bigint): void {
-    const n = Number(internal)
-    const before = this.gas.balance
-    try {
-      this.draw(n)
-    } finally {
-      this.io += before - this.gas.balance
-    }
-    if (this.io > Number(this.params.maxIoGas))
-      throw new VmError("IO_LIMIT_REACHED", `IO gas above ${this.params.maxIoGas}`)
+    this.gas.chargeIo(Number(internal))
   }
 
-  /** `octas` of storage fee: `ceil(octas × scaling / price)` internal units (nothing at price 0). */
+  /** A storage fee in octas (nothing at price 0). Throws the VM's VmError. */
   chargeStorageFee(octas: bigint): void {
-    if (octas === 0n || this.gasUnitPrice === 0n) return
-    const scaling = this.params.gasUnitScalingFactor
-    const internal = Number((octas * scaling + this.gasUnitPrice - 1n) / this.gasUnitPrice)
-    const before = this.gas.balance
-    this.storageOctas += octas
-    try {
-      this.draw(internal)
-    } finally {
-      this.storageInternal += before - this.gas.balance
-    }
-    if (this.storageOctas > this.params.maxStorageFee)
-      throw new VmError("STORAGE_LIMIT_REACHED", `storage fee above ${this.params.maxStorageFee} octas`)
-  }
-
-  /** Internal units left. */
-  get balanceInternal(): number {
-    return this.gas.balance
+    this.gas.chargeStorageFee(octas, this.gasUnitPrice)
   }
 
   /** External units left, rounded down (what the epilogue is told remains). */
   get balance(): bigint {
-    return BigInt(Math.floor(this.gas.balance)) / this.params.gasUnitScalingFactor
+    return BigInt(Math.floor(this.gas.remaining)) / this.params.gasUnitScalingFactor
   }
 
   /** `max_gas_amount − balance`: the transaction's `gas_used`. */
@@ -92,15 +50,15 @@ export class TransactionMeter {
   }
 
   get executionUsed(): number {
-    return this.gas.used - this.io - this.storageInternal
+    return this.gas.executionUsed
   }
 
   get ioUsed(): number {
-    return this.io
+    return this.gas.ioUsed
   }
 
   get storageFeeUsed(): bigint {
-    return this.storageOctas
+    return BigInt(this.gas.storageFeeOctas)
   }
 
   /** A category total in external units, rounded up (the FeeStatement's execution and IO units). */

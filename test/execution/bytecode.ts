@@ -164,7 +164,7 @@ export const counterModule = (address: AccountAddress): Uint8Array => {
 
 /**
  * BCS of a `0x1::code::PackageMetadata` for one package of `modules` (upgrade policy
- * compatible, no sources, no dependencies), as `publish_package_txn` takes it.
+ * compatible, no sources, depending on MoveStdlib at 0x1), as `publish_package_txn` takes it.
  */
 export const packageMetadata = (name: string, modules: ReadonlyArray<string>): Uint8Array => {
   const w = new BcsWriter(256)
@@ -180,7 +180,8 @@ export const packageMetadata = (name: string, modules: ReadonlyArray<string>): U
     w.bytesWithLength(new Uint8Array(0)) // source_map
     w.uleb128(0) // extension: None
   }
-  w.uleb128(0) // deps
+  w.uleb128(1) // deps
+  w.fixed(addressFromNumber(1)).string("MoveStdlib")
   w.uleb128(0) // extension: None
   return w.toBytes()
 }

@@ -272,8 +272,7 @@ describe("payload forms", () => {
     expect(aptBalance(after, second)).toBe(10_000n - 300n)
   })
 
-  // Needs the VM's 0x1::code::request_publish_with_allowed_deps native (vm's next slice).
-  it.skip("a module publish through 0x1::code: the module is written, init_module runs, its entry function is callable", () => {
+  it("a module publish through 0x1::code: the module is written, init_module runs, its entry function is callable", () => {
     const code = counterModule(ROOT)
     const payload = entry("code", "publish_package_txn", [
       new BcsWriter().bytesWithLength(packageMetadata("counter", ["counter"])).toBytes(),
