@@ -18,6 +18,7 @@ import { BcsWriter } from "../bcs/index.js"
 import { hashWithPrefix } from "../domain/hash.js"
 import type { BlockMetadata } from "../domain/Transaction.js"
 import { type BlockInfo, Ledger } from "../ledger/Ledger.js"
+import { stateViewFromReader } from "../move/vm/StateView.js"
 import { ChainUnavailable } from "./ChainError.js"
 import { ChainEvents } from "./ChainEvents.js"
 import { ChainVm } from "./ChainVm.js"
@@ -118,7 +119,15 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             timestampUsecs: timestampUsec
           }
           const execution = yield* Effect.try({
-            try: () => executeBlock(vm, state, metadata, validator.index, candidates),
+            try: () =>
+              executeBlock(
+                vm,
+                stateViewFromReader(state, info.ledgerVersion),
+                info.ledgerVersion,
+                metadata,
+                validator.index,
+                candidates
+              ),
             catch: (e) =>
               unavailable(e instanceof BlockExecutionFailure ? e.message : `block execution failed: ${String(e)}`)
           })

@@ -11,12 +11,7 @@ import type { ContractEvent } from "../domain/ContractEvent.js"
 import type { ExecutionStatus } from "../domain/ExecutionStatus.js"
 import type { BlockMetadata, SignedTransaction } from "../domain/Transaction.js"
 import type { WriteSet } from "../domain/WriteSet.js"
-import type { KeyValueReader } from "../move/vm/StateView.js"
-
-/** State the VM reads: keys are BCS(StateKey); `version` is the ledger version it stands at. */
-export interface ChainState extends KeyValueReader {
-  readonly version: bigint
-}
+import type { StateView } from "../move/vm/StateView.js"
 
 /** A VM status code as the reference numbers and names it (`StatusCode`, e.g. 3 SEQUENCE_NUMBER_TOO_OLD). */
 export interface VmStatusCode {
@@ -40,9 +35,8 @@ export type UserTransactionResult =
       /** In emission order; the FeeStatement last. */
       readonly events: ReadonlyArray<ContractEvent>
       readonly gasUsed: bigint
-      readonly success: boolean
-      /** How it ended, as the transaction info records it (`success` is `status._tag === "Success"`). */
-      readonly status?: ExecutionStatus | undefined
+      /** How it ended, as the transaction info records it. */
+      readonly status: ExecutionStatus
       /** The reference's `vm_status` text ("Executed successfully", "Move abort in …"). */
       readonly vmStatus: string
     }
@@ -50,14 +44,14 @@ export type UserTransactionResult =
 
 export interface ChainVmService {
   /** Signature + prologue only. SEQUENCE_NUMBER_TOO_NEW is reported as Invalid; the mempool accepts it. */
-  readonly validate: (state: ChainState, transaction: SignedTransaction) => ValidationResult
+  readonly validate: (view: StateView, transaction: SignedTransaction) => ValidationResult
   /** `0x1::block::block_prologue` as a system call (local-chain.md §8.6). */
-  readonly blockPrologue: (state: ChainState, metadata: BlockMetadata) => SystemCallResult
+  readonly blockPrologue: (view: StateView, metadata: BlockMetadata) => SystemCallResult
   /** The full user-transaction pipeline (signature, prologue, payload, epilogue). */
-  readonly executeUser: (state: ChainState, transaction: SignedTransaction) => UserTransactionResult
+  readonly executeUser: (view: StateView, transaction: SignedTransaction) => UserTransactionResult
   /** `0x1::block::block_epilogue(vm, validator indices, amounts)` (BlockEpilogue V1, §8.5). */
   readonly blockEpilogue: (
-    state: ChainState,
+    view: StateView,
     feeDistribution: ReadonlyArray<readonly [bigint, bigint]>
   ) => SystemCallResult
 }

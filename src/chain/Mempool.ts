@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { SignedTransaction } from "../domain/Transaction.js"
 import { Ledger } from "../ledger/Ledger.js"
+import { stateViewFromReader } from "../move/vm/StateView.js"
 import { accountSequenceNumber } from "./accountSequenceNumber.js"
 import {
   ChainUnavailable,
@@ -92,7 +93,7 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
                     })
                   )
               }
-              const validation = vm.validate(state, transaction)
+              const validation = vm.validate(stateViewFromReader(state, state.version), transaction)
               if (validation._tag === "Invalid" && validation.status.code !== SEQUENCE_NUMBER_TOO_NEW)
                 return Effect.fail(
                   new InvalidTransaction({ statusCode: validation.status.code, statusName: validation.status.name })

@@ -16,12 +16,15 @@
  */
 import { addressEquals, addressFromNumber } from "../domain/AccountAddress.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
+import { isSuccessStatus } from "../domain/ExecutionStatus.js"
 import type { BlockEndInfo, BlockMetadata, Transaction } from "../domain/Transaction.js"
+import type { WriteSet } from "../domain/WriteSet.js"
 import type { TransactionOutcome, TransactionToCommit } from "../ledger/Ledger.js"
-import { BlockState } from "./BlockState.js"
-import type { ChainState, ChainVmService, VmStatusCode } from "./ChainVm.js"
+import { OverlayStateView } from "../execution/OverlayStateView.js"
+import type { StateView } from "../move/vm/StateView.js"
+import type { ChainVmService, VmStatusCode } from "./ChainVm.js"
 import type { PoolEntry } from "./mempool/TxPool.js"
-import { ConfigKeys, decodeBlockEndConfig, featureEnabled } from "./onChainConfig.js"
+import { decodeBlockEndConfig, featureEnabled, readConfig } from "./onChainConfig.js"
 
 /** Feature 96, CALCULATE_TRANSACTION_FEE_FOR_DISTRIBUTION: BlockEpilogue V1 instead of V0. */
 const FEE_DISTRIBUTION_FLAG = 96
@@ -86,17 +89,21 @@ const approxOutputSize = (writeSetBytes: number, events: ReadonlyArray<ContractE
 }
 
 /**
- * Runs the block. `proposerIndex` is the proposer's validator index (fee distribution);
- * `candidates` come from the pool in block order.
+ * Runs the block over `base`, the committed state at `baseVersion` (the parent). `proposerIndex`
+ * is the proposer's validator index (fee distribution); `candidates` come from the pool in block order.
  */
 export const executeBlock = (
   vm: ChainVmService,
-  base: ChainState,
+  base: StateView,
+  baseVersion: bigint,
   metadata: BlockMetadata,
   proposerIndex: bigint,
   candidates: ReadonlyArray<PoolEntry>
 ): BlockExecution => {
-  const state = new BlockState(base)
+  // Each output goes on top at the version it will be committed at.
+  const state = new OverlayStateView(base)
+  let version = baseVersion
+  const apply = (writeSet: WriteSet) => state.push({ writeSet, version: ++version })
   const transactions: TransactionToCommit[] = []
   const committed: PoolEntry[] = []
   const discarded: Array<{ readonly entry: PoolEntry; readonly status: VmStatusCode }> = []
@@ -104,7 +111,7 @@ export const executeBlock = (
 
   const prologue = vm.blockPrologue(state, metadata)
   if (prologue._tag === "Failure") throw new BlockExecutionFailure(`block prologue failed: ${prologue.message}`)
-  state.apply(prologue.writeSet)
+  apply(prologue.writeSet)
   transactions.push({
     transaction: { _tag: "BlockMetadata", metadata },
     writeSet: prologue.writeSet,
@@ -116,7 +123,7 @@ export const executeBlock = (
 
   const blocked = new Set<string>()
   const fees = new Map<bigint, bigint>()
-  const endConfig = decodeBlockEndConfig(state.get(ConfigKeys.executionConfig)) ?? {
+  const endConfig = decodeBlockEndConfig(readConfig(state, "executionConfig")) ?? {
     blockEpilogue: false,
     gasPriceToBurn: 90n
   }
@@ -136,18 +143,13 @@ export const executeBlock = (
       if (entry.replay._tag === "SequenceNumber") blocked.add(entry.senderKey)
       continue
     }
-    state.apply(result.writeSet)
+    apply(result.writeSet)
     const userTransaction: Transaction = { _tag: "UserTransaction", signed: entry.transaction }
     transactions.push({
       transaction: userTransaction,
       writeSet: result.writeSet,
       events: result.events,
-      outcome: {
-        gasUsed: result.gasUsed,
-        // Until the VM reports its ExecutionStatus, a failure without one records no detail.
-        status: result.status ?? (result.success ? { _tag: "Success" } : { _tag: "MiscellaneousError", statusCode: undefined }),
-        vmStatus: result.vmStatus
-      }
+      outcome: { gasUsed: result.gasUsed, status: result.status, vmStatus: result.vmStatus }
     })
     committed.push(entry)
     gasUnits += result.gasUsed
@@ -155,7 +157,7 @@ export const executeBlock = (
     for (const w of result.writeSet.entries) writeBytes += w.keyBytes.length + ("data" in w.op ? w.op.data.length : 0)
     outputSize += approxOutputSize(writeBytes, result.events, entry.bytes)
     const price = entry.gasUnitPrice
-    const fee = result.success ? feeStatementOf(result.events) : undefined
+    const fee = isSuccessStatus(result.status) ? feeStatementOf(result.events) : undefined
     if (fee !== undefined && price > endConfig.gasPriceToBurn) {
       const units = fee.total - ceilDiv(fee.storageFee, price)
       if (units > 0n)
@@ -180,7 +182,7 @@ export const executeBlock = (
       blockEffectiveBlockGasUnits: gasUnits,
       blockApproxOutputSize: outputSize
     }
-    if (!featureEnabled(state.get(ConfigKeys.features), FEE_DISTRIBUTION_FLAG)) {
+    if (!featureEnabled(readConfig(state, "features"), FEE_DISTRIBUTION_FLAG)) {
       transactions.push({
         transaction: { _tag: "BlockEpilogue", blockId, blockEndInfo },
         writeSet: { entries: [] },
@@ -191,7 +193,7 @@ export const executeBlock = (
       const feeDistribution = [...fees].sort((a, b) => (a[0] < b[0] ? -1 : 1))
       const epilogue = vm.blockEpilogue(state, feeDistribution)
       if (epilogue._tag === "Failure") throw new BlockExecutionFailure(`block epilogue failed: ${epilogue.message}`)
-      state.apply(epilogue.writeSet)
+      apply(epilogue.writeSet)
       transactions.push({
         transaction: { _tag: "BlockEpilogue", blockId, blockEndInfo, feeDistribution },
         writeSet: epilogue.writeSet,

@@ -7,7 +7,6 @@
  * - `Mempool`: admission (sequence number, VM validation, pool insert) and maintenance.
  * - `ChainVm`: what the chain needs of the VM (validate, block prologue, user transaction, block
  *   epilogue) as one small interface; `ChainError`: why a submission is refused.
- * - `executeBlock`: one block over `BlockState` (committed state + the block's earlier writes):
  *   metadata, user transactions, the block end the execution config asks for, epoch endings.
  * - `BlockProducer`: serialised block production (`produce`) and the mining loop (`MiningMode`);
  *   `ChainEvents`: committed blocks with their committed / discarded / dropped transactions.
@@ -16,7 +15,6 @@
  */
 export * from "./accountSequenceNumber.js"
 export * from "./BlockProducer.js"
-export * from "./BlockState.js"
 export * from "./ChainError.js"
 export * from "./ChainEvents.js"
 export * from "./ChainVm.js"

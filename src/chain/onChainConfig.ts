@@ -10,6 +10,7 @@ import { Bcs, BcsReader } from "../bcs/index.js"
 import { type AccountAddress, addressFromNumber } from "../domain/AccountAddress.js"
 import { stateKeyCodec } from "../domain/StateKeyCodec.js"
 import type { StructTag } from "../domain/TypeTag.js"
+import type { StateView } from "../move/vm/StateView.js"
 
 const ONE = addressFromNumber(1)
 
@@ -18,16 +19,25 @@ const framework = (module: string, name: string): StructTag => ({ address: ONE, 
 const resourceKey = (address: AccountAddress, struct: StructTag): Uint8Array =>
   Bcs.encode(stateKeyCodec, { _tag: "AccessPath", address, path: { _tag: "Resource", struct } })
 
-/** BCS(StateKey) of the 0x1 resources read here, computed once. */
-export const ConfigKeys = {
-  configuration: resourceKey(ONE, framework("reconfiguration", "Configuration")),
-  blockResource: resourceKey(ONE, framework("block", "BlockResource")),
-  timestamp: resourceKey(ONE, framework("timestamp", "CurrentTimeMicroseconds")),
-  validatorSet: resourceKey(ONE, framework("stake", "ValidatorSet")),
-  features: resourceKey(ONE, framework("features", "Features")),
-  executionConfig: resourceKey(ONE, framework("execution_config", "ExecutionConfig")),
-  chainId: resourceKey(ONE, framework("chain_id", "ChainId"))
+/** The 0x1 resources read here. */
+export const ConfigTags = {
+  configuration: framework("reconfiguration", "Configuration"),
+  blockResource: framework("block", "BlockResource"),
+  timestamp: framework("timestamp", "CurrentTimeMicroseconds"),
+  validatorSet: framework("stake", "ValidatorSet"),
+  features: framework("features", "Features"),
+  executionConfig: framework("execution_config", "ExecutionConfig"),
+  chainId: framework("chain_id", "ChainId")
 } as const
+
+/** BCS(StateKey) of each, computed once (for key-value readers such as the ledger's). */
+export const ConfigKeys = Object.fromEntries(
+  Object.entries(ConfigTags).map(([k, tag]) => [k, resourceKey(ONE, tag)])
+) as { readonly [K in keyof typeof ConfigTags]: Uint8Array }
+
+/** Reads one of them through a VM `StateView` (over a block's uncommitted writes too). */
+export const readConfig = (view: StateView, name: keyof typeof ConfigTags): Uint8Array | undefined =>
+  view.resource(ONE, ConfigTags[name])
 
 const attempt = <A>(bytes: Uint8Array | undefined, read: (r: BcsReader) => A): A | undefined => {
   if (bytes === undefined) return undefined

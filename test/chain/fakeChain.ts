@@ -11,14 +11,24 @@ import { ed25519 } from "@noble/curves/ed25519.js"
 import { Effect, Layer } from "effect"
 import { Bcs, BcsReader, BcsWriter } from "../../src/bcs/index.js"
 import {
+  accountResourceKey,
+  accountSequenceNumber,
+  accountSequenceNumberIn
+} from "../../src/chain/accountSequenceNumber.js"
+import {
   ChainVm,
-  type ChainState,
   type ChainVmService,
   type SystemCallResult,
   type UserTransactionResult
 } from "../../src/chain/ChainVm.js"
-import { accountResourceKey, accountSequenceNumber } from "../../src/chain/accountSequenceNumber.js"
-import { ConfigKeys, decodeBlockResource, decodeConfiguration, decodeTimestamp } from "../../src/chain/onChainConfig.js"
+import {
+  ConfigKeys,
+  decodeBlockResource,
+  decodeConfiguration,
+  decodeTimestamp,
+  readConfig
+} from "../../src/chain/onChainConfig.js"
+import type { KeyValueReader, StateView } from "../../src/move/vm/StateView.js"
 import { type AccountAddress, addressEquals, addressFromNumber } from "../../src/domain/AccountAddress.js"
 import type { ContractEvent } from "../../src/domain/ContractEvent.js"
 import { signedTransactionCodec } from "../../src/domain/PayloadCodec.js"
@@ -175,18 +185,18 @@ export const status = {
   NONCE_ALREADY_USED: { code: 35n, name: "NONCE_ALREADY_USED" }
 } as const
 
-const nowOf = (state: ChainState) => decodeTimestamp(state.get(ConfigKeys.timestamp)) ?? 0n
+const nowOf = (view: StateView) => decodeTimestamp(readConfig(view, "timestamp")) ?? 0n
 
 /** Checks shared by validation and execution: undefined = runs. */
-const check = (state: ChainState, t: SignedTransaction) => {
+const check = (state: StateView, t: SignedTransaction) => {
   const r = t.rawTransaction
   if (t.authenticator._tag === "Ed25519" && t.authenticator.signature.every((b) => b === 0xff))
     return status.INVALID_SIGNATURE
   if (r.expirationTimestampSecs * 1_000_000n <= nowOf(state)) return status.TRANSACTION_EXPIRED
   const replay = replayProtectorOf(r)
   if (replay._tag === "Nonce")
-    return state.get(nonceKey(r.sender, replay.nonce)) === undefined ? undefined : status.NONCE_ALREADY_USED
-  const onChain = accountSequenceNumber(state, r.sender)
+    return state.tableItem(r.sender, u64s(replay.nonce)) === undefined ? undefined : status.NONCE_ALREADY_USED
+  const onChain = accountSequenceNumberIn(state, r.sender)
   if (replay.sequenceNumber < onChain) return status.SEQUENCE_NUMBER_TOO_OLD
   if (replay.sequenceNumber > onChain) return status.SEQUENCE_NUMBER_TOO_NEW
   return undefined
@@ -198,12 +208,12 @@ export interface FakeVm extends ChainVmService {
 
 export const makeFakeVm = (): FakeVm => {
   const epilogueCalls: Array<ReadonlyArray<readonly [bigint, bigint]>> = []
-  const blockPrologue = (state: ChainState, m: Parameters<ChainVmService["blockPrologue"]>[1]): SystemCallResult => {
+  const blockPrologue = (state: StateView, m: Parameters<ChainVmService["blockPrologue"]>[1]): SystemCallResult => {
     const now = nowOf(state)
     if (!addressEquals(m.proposer, VALIDATOR)) return { _tag: "Failure", message: "EINVALID_PROPOSER" }
     if (m.timestampUsecs <= now) return { _tag: "Failure", message: "ENOT_OPERATING: time must advance" }
-    const config = decodeConfiguration(state.get(ConfigKeys.configuration))!
-    const block = decodeBlockResource(state.get(ConfigKeys.blockResource))!
+    const config = decodeConfiguration(readConfig(state, "configuration"))!
+    const block = decodeBlockResource(readConfig(state, "blockResource"))!
     const writes: Array<readonly [Uint8Array, Uint8Array]> = [
       [ConfigKeys.timestamp, u64s(m.timestampUsecs)],
       [
@@ -218,7 +228,7 @@ export const makeFakeVm = (): FakeVm => {
     }
     return { _tag: "Success", writeSet: ws(writes), events }
   }
-  const executeUser = (state: ChainState, t: SignedTransaction): UserTransactionResult => {
+  const executeUser = (state: StateView, t: SignedTransaction): UserTransactionResult => {
     const bad = check(state, t)
     if (bad !== undefined) return { _tag: "Discard", status: bad }
     const r = t.rawTransaction
@@ -235,7 +245,7 @@ export const makeFakeVm = (): FakeVm => {
           : ""
     const events: ContractEvent[] = []
     if (fn === "reconfigure") {
-      const config = decodeConfiguration(state.get(ConfigKeys.configuration))!
+      const config = decodeConfiguration(readConfig(state, "configuration"))!
       writes.push([ConfigKeys.configuration, concat(u64s(config.epoch + 1n, nowOf(state)), eventHandle(2n))])
       events.push(newEpochEvent(config.epoch + 1n))
     }
@@ -246,7 +256,14 @@ export const makeFakeVm = (): FakeVm => {
       writeSet: ws(writes),
       events,
       gasUsed: 10n,
-      success,
+      status: success
+        ? { _tag: "Success" }
+        : {
+            _tag: "MoveAbort",
+            location: { _tag: "Module", module: { address: ONE, name: "fake" } },
+            code: 1n,
+            info: undefined
+          },
       vmStatus: success ? "Executed successfully" : "Move abort in 0x1::fake: EFAIL(0x1): failed on purpose"
     }
   }
@@ -315,7 +332,7 @@ export const signedTxn = (sender: number, sequenceNumber: bigint, o: TxOptions =
 export const bcsOf = (t: SignedTransaction): Uint8Array => Bcs.encode(signedTransactionCodec, t)
 
 /** Reads the fake sender's on-chain sequence number. */
-export const seqOf = (state: ChainState, sender: number): bigint =>
+export const seqOf = (state: KeyValueReader, sender: number): bigint =>
   accountSequenceNumber(state, addressFromNumber(sender))
 
 /** For tests that want the u64 of a FeeStatement back. */
