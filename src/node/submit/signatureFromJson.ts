@@ -135,10 +135,10 @@ const multiEd25519 = (o: Obj): { readonly publicKey: Uint8Array; readonly signat
   if (threshold === 0 || threshold > keys.length)
     invalid("MultiEd25519 threshold must be between 1 and the number of keys")
   const publicKey = new Uint8Array(keys.length * 32 + 1)
-  keys.forEach((k, i) => publicKey.set(k, i * 32))
+  for (let i = 0; i < keys.length; i++) publicKey.set(keys[i]!, i * 32)
   publicKey[keys.length * 32] = threshold
   const packed = new Uint8Array(sigs.length * 64 + 4)
-  sigs.forEach((s, i) => packed.set(s, i * 64))
+  for (let i = 0; i < sigs.length; i++) packed.set(sigs[i]!, i * 64)
   packed.set(bitmap, sigs.length * 64)
   return { publicKey, signature: packed }
 }
