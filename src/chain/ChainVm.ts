@@ -47,11 +47,12 @@ export interface ChainVmService {
   readonly validate: (view: StateView, transaction: SignedTransaction) => ValidationResult
   /** `0x1::block::block_prologue` as a system call (local-chain.md §8.6). */
   readonly blockPrologue: (view: StateView, metadata: BlockMetadata) => SystemCallResult
-  /** The full user-transaction pipeline (signature, prologue, payload, epilogue). */
-  readonly executeUser: (view: StateView, transaction: SignedTransaction) => UserTransactionResult
+  /** The full user-transaction pipeline (signature, prologue, payload, epilogue); `index` in the block. */
+  readonly executeUser: (view: StateView, transaction: SignedTransaction, index: number) => UserTransactionResult
   /** `0x1::block::block_epilogue(vm, validator indices, amounts)` (BlockEpilogue V1, §8.5). */
   readonly blockEpilogue: (
     view: StateView,
+    blockId: Uint8Array,
     feeDistribution: ReadonlyArray<readonly [bigint, bigint]>
   ) => SystemCallResult
 }

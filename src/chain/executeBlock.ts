@@ -136,7 +136,7 @@ export const executeBlock = (
       skipped.push(entry)
       continue
     }
-    const result = vm.executeUser(state, entry.transaction)
+    const result = vm.executeUser(state, entry.transaction, transactions.length)
     if (result._tag === "Discard") {
       discarded.push({ entry, status: result.status })
       // Its sender's later sequence numbers cannot run in this block (they would be "too new").
@@ -191,7 +191,7 @@ export const executeBlock = (
       })
     } else {
       const feeDistribution = [...fees].sort((a, b) => (a[0] < b[0] ? -1 : 1))
-      const epilogue = vm.blockEpilogue(state, feeDistribution)
+      const epilogue = vm.blockEpilogue(state, blockId, feeDistribution)
       if (epilogue._tag === "Failure") throw new BlockExecutionFailure(`block epilogue failed: ${epilogue.message}`)
       apply(epilogue.writeSet)
       transactions.push({

@@ -275,7 +275,7 @@ export const makeFakeVm = (): FakeVm => {
     },
     blockPrologue,
     executeUser,
-    blockEpilogue: (_state, fees) => {
+    blockEpilogue: (_state, _id, fees) => {
       epilogueCalls.push(fees)
       return { _tag: "Success", writeSet: { entries: [] }, events: [] }
     }

@@ -1,0 +1,120 @@
+/**
+ * `ChainVm` over the real executor: mempool validation is `validateTransaction` (signature,
+ * check_gas, prologue), user transactions `executeTransaction`, and the block's system
+ * transactions `executeSystemCall`s of `0x1::block::block_prologue` (the plain `BlockMetadata` a
+ * one-validator chain with randomness off makes, local-chain.md §8.6) and
+ * `0x1::block::block_epilogue` (BlockEpilogue V1's fee distribution, §8.5), as the VM signer 0x0.
+ * One `MoveVm` serves them all, so loaded modules are shared between blocks.
+ */
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
+import { BcsWriter } from "../bcs/index.js"
+import { addressFromNumber } from "../domain/AccountAddress.js"
+import type { BlockMetadata } from "../domain/Transaction.js"
+import type { ModuleId } from "../domain/TypeTag.js"
+import { executeSystemCall, type SystemCallOutcome } from "../execution/executeSystemCall.js"
+import { executeTransaction } from "../execution/executeTransaction.js"
+import { explainExecutionStatus } from "../execution/explainVmStatus.js"
+import { statusNumber } from "../execution/StatusCode.js"
+import { validateTransaction } from "../execution/validateTransaction.js"
+import { deserializeModule } from "../move/binary/deserialize.js"
+import { MoveVm } from "../move/vm/MoveVm.js"
+import type { StateView } from "../move/vm/StateView.js"
+import type { VmFailure } from "../move/vm/VmFailure.js"
+import { ChainVm, type ChainVmService, type SystemCallResult } from "./ChainVm.js"
+
+const VM_SIGNER = addressFromNumber(0)
+const BLOCK = { address: addressFromNumber(1), name: "block" }
+
+const u64 = (v: bigint) => new BcsWriter(8).u64(v).toBytes()
+const u64Vector = (vs: ReadonlyArray<bigint>) => {
+  const w = new BcsWriter(8 * vs.length + 4)
+  w.uleb128(vs.length)
+  for (const v of vs) w.u64(v)
+  return w.toBytes()
+}
+
+const describeFailure = (f: VmFailure): string =>
+  f._tag === "Abort"
+    ? `Move abort ${f.code} in ${f.location === undefined ? "a script" : `${f.location.name}`}${f.message === undefined ? "" : `: ${f.message}`}`
+    : `${f.error.status}: ${f.error.detail}`
+
+const systemResult = (o: SystemCallOutcome): SystemCallResult =>
+  o._tag === "Success"
+    ? { _tag: "Success", writeSet: o.changeSet.writeSet, events: o.changeSet.events }
+    : { _tag: "Failure", message: describeFailure(o) }
+
+/** `block_prologue(vm, hash, epoch, round, proposer, failed_proposer_indices, previous_block_votes_bitvec, timestamp)`. */
+const prologueArgs = (m: BlockMetadata): ReadonlyArray<Uint8Array> => {
+  const bitvec = new BcsWriter(m.previousBlockVotesBitvec.length + 4)
+    .bytesWithLength(m.previousBlockVotesBitvec)
+    .toBytes()
+  return [
+    m.id,
+    u64(m.epoch),
+    u64(m.round),
+    m.proposer,
+    u64Vector(m.failedProposerIndices.map(BigInt)),
+    bitvec,
+    u64(m.timestampUsecs)
+  ]
+}
+
+export const makeChainVm = (vm: MoveVm = new MoveVm()): ChainVmService => ({
+  validate: (view, transaction) => {
+    const r = validateTransaction(vm, view, transaction)
+    return r._tag === "Valid"
+      ? r
+      : { _tag: "Invalid", status: { code: BigInt(statusNumber(r.status)), name: r.status } }
+  },
+  blockPrologue: (view, metadata) =>
+    systemResult(
+      executeSystemCall(
+        vm,
+        view,
+        { module: BLOCK, function: "block_prologue", tyArgs: [], signers: [VM_SIGNER], args: prologueArgs(metadata) },
+        { id: { _tag: "BlockMeta", id: metadata.id } }
+      )
+    ),
+  executeUser: (view, transaction, index) => {
+    const out = executeTransaction(vm, view, transaction, { transactionIndex: index })
+    if (out.status._tag === "Discard")
+      return { _tag: "Discard", status: { code: BigInt(statusNumber(out.status.status)), name: out.status.status } }
+    return {
+      _tag: "Keep",
+      writeSet: out.writeSet,
+      events: out.events,
+      gasUsed: out.gasUsed,
+      status: out.status.status,
+      vmStatus: explainExecutionStatus(out.status.status, (module, index) => functionName(view, module, index))
+    }
+  },
+  blockEpilogue: (view, blockId, fees) =>
+    systemResult(
+      executeSystemCall(
+        vm,
+        view,
+        {
+          module: BLOCK,
+          function: "block_epilogue",
+          tyArgs: [],
+          signers: [VM_SIGNER],
+          args: [u64Vector(fees.map(([i]) => i)), u64Vector(fees.map(([, amount]) => amount))]
+        },
+        { id: { _tag: "BlockEpilogue", id: blockId } }
+      )
+    )
+})
+
+/** The name of function handle `index` of a module, for "Execution failed in 0x1::m::f at code offset N". */
+const functionName = (view: StateView, module: ModuleId, index: number): string | undefined => {
+  const stored = view.module(module.address, module.name)
+  if (stored === undefined) return undefined
+  const compiled = deserializeModule(stored.bytes)
+  if (Result.isFailure(compiled)) return undefined
+  const handle = compiled.success.functionHandles[index]
+  return handle === undefined ? undefined : compiled.success.identifiers[handle.name]
+}
+
+/** The `ChainVm` layer over the real executor (a fresh `MoveVm`). */
+export const ChainVmLive: Layer.Layer<ChainVm> = Layer.sync(ChainVm, () => makeChainVm())
