@@ -3,6 +3,7 @@ import { writeStructTag } from "../../domain/TypeTagCodec.js"
 import { addressFromNumber } from "../../domain/AccountAddress.js"
 import { Opcode } from "../binary/Opcode.js"
 import { type GasCaps, GasMeter, type GasParams, NO_CAPS } from "./GasMeter.js"
+import { SELF_CHARGING_NATIVES } from "./natives/selfCharging.js"
 import type { StateView } from "./StateView.js"
 import { VmError } from "./VmError.js"
 
@@ -120,6 +121,8 @@ const nativeCosts = (entries: ReadonlyMap<string, bigint>): Map<string, number> 
   }
   for (const [native, key] of Object.entries(NATIVE_BASE))
     out.set(native, key === null ? 0 : Number(entries.get(key) ?? 0n))
+  // These natives charge the reference's formula themselves: no flat per-call charge on top.
+  for (const name of SELF_CHARGING_NATIVES) out.set(name, 0)
   return out
 }
 

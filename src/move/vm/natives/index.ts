@@ -6,6 +6,7 @@ import { accountAbstractionNatives } from "./account_abstraction.js"
 import { aggregatorFactoryNatives, aggregatorNatives } from "./aggregator.js"
 import { aggregatorV2Natives } from "./aggregator_v2.js"
 import { bcsNatives, fromBytesNative } from "./bcs.js"
+import { bls12381Natives } from "./bls12381.js"
 import { cmpNatives } from "./cmp.js"
 import { codeNatives } from "./code.js"
 import { consensusConfigNatives } from "./consensus_config.js"
@@ -40,6 +41,7 @@ const modules: Record<string, Record<string, NativeFunction>> = {
   util: { from_bytes: fromBytesNative },
   hash: hashNatives,
   ed25519: ed25519Natives,
+  bls12381: bls12381Natives,
   multi_ed25519: multiEd25519Natives,
   aptos_hash: aptosHashNatives,
   signer: signerNatives,
