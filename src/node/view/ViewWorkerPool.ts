@@ -21,13 +21,27 @@ export interface ViewWorkerPoolOptions {
   readonly log?: ((line: string) => void) | undefined
 }
 
+/** A job sent to a worker and not yet answered, kept whole so it can be sent again. */
+interface Pending {
+  readonly request: ViewRequest
+  readonly version: bigint
+  readonly latest: bigint
+  readonly done: JobCallback
+  /** Workers that died with this job queued behind another (see `start`'s exit handler). */
+  readonly retries: number
+}
+
 interface Slot {
   worker: Worker | undefined
   ready: boolean
   /** Settles when the current worker is ready (true) or has exited first (false). */
   started: Promise<boolean>
-  readonly jobs: Map<number, JobCallback>
+  /** In the order sent, which is the order the worker runs them: the first is the one running. */
+  readonly jobs: Map<number, Pending>
 }
+
+/** How often a job queued behind a view that killed its worker is sent to a fresh worker. */
+const MAX_RETRIES = 3
 
 /** Consecutive workers that died before being ready, after which the pool gives up (see `broken`). */
 const MAX_FAILED_STARTS = 3
@@ -39,9 +53,11 @@ const failure = (status: 500 | 503, message: string): { ok: false; error: ViewEr
 
 /**
  * A fixed set of view worker threads, started by `warmUp` (or by the first job). A job goes to the worker with the
- * fewest jobs in flight; each job is answered exactly once: by its worker, or with a 500 when that
- * worker dies (an out-of-memory kill under `resourceLimits`, a crash), after which a fresh worker
- * takes its place on the next job. When workers keep dying before they are ready (a missing
+ * fewest jobs in flight; each job is answered exactly once. When a worker dies (an out-of-memory
+ * kill under `resourceLimits`, a crash) a view fails alone: a worker runs its jobs one at a time in
+ * the order sent, so the job it was running is the first unanswered one, and only that job is
+ * answered 500; the jobs queued behind it never started and are sent again to a fresh worker
+ * (views only read, so running one again is safe). When workers keep dying before they are ready (a missing
  * worker script, an unopenable store) the pool reports itself `broken` and the caller runs views
  * on its own thread instead.
  */
@@ -98,6 +114,11 @@ export class ViewWorkerPool {
       done(failure(503, `too many view requests in flight (${this.options.maxInFlight})`))
       return true
     }
+    return this.send({ request, version, latest, done, retries: 0 })
+  }
+
+  private send(pending: Pending): boolean {
+    const { request, version, latest } = pending
     let slot = this.slots[0]!
     for (const s of this.slots) if (s.jobs.size < slot.jobs.size) slot = s
     const worker = slot.worker ?? this.start(slot)
@@ -109,7 +130,7 @@ export class ViewWorkerPool {
       return false
     }
     // Registered after the post: the answer arrives on a later turn of the event loop.
-    slot.jobs.set(id, done)
+    slot.jobs.set(id, pending)
     this.inFlight++
     return true
   }
@@ -133,23 +154,45 @@ export class ViewWorkerPool {
         settle(true)
         return
       }
-      const done = slot.jobs.get(m.id)
-      if (done === undefined) return
+      const pending = slot.jobs.get(m.id)
+      if (pending === undefined) return
       slot.jobs.delete(m.id)
       this.inFlight--
-      done(m.ok ? { ok: true, answer: m.answer } : { ok: false, error: m.error })
+      pending.done(m.ok ? { ok: true, answer: m.answer } : { ok: false, error: m.error })
     })
-    worker.on("error", (e) => this.options.log?.(`view worker failed: ${e instanceof Error ? e.message : String(e)}`))
+    let outOfMemory = false
+    worker.on("error", (e) => {
+      if ((e as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") outOfMemory = true
+      this.options.log?.(`view worker failed: ${e instanceof Error ? e.message : String(e)}`)
+    })
     worker.on("exit", (code) => {
       settle(false)
       if (slot.worker !== worker) return
       slot.worker = undefined
-      if (!slot.ready && !this.closed) this.failedStarts++
+      // A worker that never got ready (no script, no store) would fail again: nothing is re-sent.
+      const wasReady = slot.ready
+      if (!wasReady && !this.closed) this.failedStarts++
       if (!this.closed && code !== 0) this.options.log?.(`view worker exited with code ${code}`)
       const orphans = [...slot.jobs.values()]
       slot.jobs.clear()
       this.inFlight -= orphans.length
-      for (const done of orphans) done(failure(500, "the view worker stopped while running this view"))
+      // The first job was running when the worker died: it alone fails. The rest never started.
+      const [running, ...queued] = orphans
+      running?.done(
+        failure(
+          500,
+          outOfMemory
+            ? "the view ran out of memory (its worker's heap limit) and was stopped"
+            : "the view worker stopped while running this view"
+        )
+      )
+      for (const job of queued) {
+        if (this.closed || !wasReady || job.retries >= MAX_RETRIES) {
+          job.done(failure(this.closed ? 503 : 500, "the view worker stopped before running this view"))
+          continue
+        }
+        if (!this.send({ ...job, retries: job.retries + 1 })) job.done(failure(500, "the view worker stopped before running this view"))
+      }
     })
     return worker
   }
