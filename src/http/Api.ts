@@ -1,6 +1,10 @@
 import { HttpApi, OpenApi } from "effect/http-api"
+import { AccountStateGroup } from "./groups/AccountStateGroup.js"
 import { AccountsGroup } from "./groups/AccountsGroup.js"
+import { BlocksGroup } from "./groups/BlocksGroup.js"
 import { GeneralGroup } from "./groups/GeneralGroup.js"
+import { TablesGroup } from "./groups/TablesGroup.js"
+import { TransactionReadsGroup } from "./groups/TransactionReadsGroup.js"
 import { TransactionsGroup } from "./groups/TransactionsGroup.js"
 import { ViewGroup } from "./groups/ViewGroup.js"
 
@@ -13,6 +17,10 @@ export class Api extends HttpApi.make("movenode")
   .add(AccountsGroup)
   .add(TransactionsGroup)
   .add(ViewGroup)
+  .add(AccountStateGroup)
+  .add(TransactionReadsGroup)
+  .add(BlocksGroup)
+  .add(TablesGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "movenode",

@@ -48,7 +48,20 @@ export const openApiDocument = (headers: LedgerHeaders): Json => {
     "/accounts/{address}/module/{module_name}",
     "/accounts/{address}/balance/{asset_type}",
     "/estimate_gas_price",
-    "/view"
+    "/view",
+    "/accounts/{address}",
+    "/accounts/{address}/resources",
+    "/accounts/{address}/resource/{resource_type}",
+    "/accounts/{address}/modules",
+    "/accounts/{address}/transactions",
+    "/accounts/{address}/events/{creation_number}",
+    "/accounts/{address}/events/{event_handle}/{field_name}",
+    "/transactions",
+    "/transactions/by_version/{txn_version}",
+    "/blocks/by_height/{block_height}",
+    "/blocks/by_version/{version}",
+    "/tables/{table_handle}/item",
+    "/tables/{table_handle}/raw_item"
   ])
 
   const paths: Json = {}
@@ -70,6 +83,11 @@ export const openApiDocument = (headers: LedgerHeaders): Json => {
         if (path.endsWith("/transaction_summaries"))
           response.headers[n.cursor] = {
             description: "Where the next page starts: pass it as `start_version` to get the next page",
+            schema: { type: "string" }
+          }
+        if (path.endsWith("/resources") || path.endsWith("/modules"))
+          response.headers[n.cursor] = {
+            description: "Cursor to be used for endpoints that support cursor-based pagination. Pass this to the `start` field of the endpoint on the next call to get the next page of results.",
             schema: { type: "string" }
           }
         if (path.endsWith("/balance/{asset_type}")) response.content["application/json"].schema = u64
@@ -192,7 +210,23 @@ const knownParameters: Record<string, { readonly description: string; readonly s
   limit: {
     description: "Max number of transactions to retrieve.\n\nIf not provided, defaults to default page size",
     schema: { type: "integer", format: "uint16" }
-  }
+  },
+  start: {
+    description:
+      "Where the page starts: a ledger version (`/transactions`), a sequence number (an account's transactions, events) or the cursor of a previous page (resources, modules)\n\nIf not provided, defaults to the latest page (the first page for resources and modules)"
+  },
+  txn_version: { description: "Version of transaction to retrieve", schema: U64_REF },
+  block_height: { description: "Block height to lookup. Starts at 0", schema: U64_REF },
+  version: { description: "Ledger version to lookup block information for.", schema: U64_REF },
+  creation_number: { description: "Creation number corresponding to the event stream originating from the given account.", schema: U64_REF },
+  with_transactions: {
+    description: "If set to true, include all transactions in the block\n\nIf not provided, no transactions will be retrieved",
+    schema: { type: "boolean" }
+  },
+  resource_type: { description: "Name of struct to retrieve e.g. `0x1::account::Account`" },
+  event_handle: { description: "Name of struct to lookup event handle e.g. `0x1::account::Account`" },
+  field_name: { description: "Name of field to lookup event handle e.g. `withdraw_events`" },
+  table_handle: { description: "Table handle hex encoded 32-byte string" }
 }
 
 const describeParameter = (p: Json): void => {

@@ -7,11 +7,15 @@ import { type ApiError, ApiErrors } from "../domain/ApiError.js"
 import type { NodeService } from "../node/Node.js"
 import { wantsBcs } from "./Accept.js"
 import { checkFraming, mediaType, readBody, unsupportedMediaType } from "./Body.js"
+import { accountStateHandlers } from "./handlers/accountStateHandlers.js"
 import { accountsHandlers } from "./handlers/accountsHandlers.js"
+import { blocksHandlers } from "./handlers/blocksHandlers.js"
 import type { HandlerEnv, RequestInput, RouteSpec } from "./handlers/HandlerTypes.js"
 import { generalHandlers } from "./handlers/generalHandlers.js"
 import { postHandlers } from "./handlers/postHandlers.js"
 import { makeCors } from "./Cors.js"
+import { tablesHandlers } from "./handlers/tablesHandlers.js"
+import { transactionReadsHandlers } from "./handlers/transactionReadsHandlers.js"
 import type { HttpConfig } from "./HttpConfig.js"
 import { makeLedgerHeaders } from "./LedgerHeaders.js"
 import type { HttpMetrics } from "./Metrics.js"
@@ -33,7 +37,15 @@ const CLOSE = ["connection", "close"]
 
 /** One handler per endpoint of the Api: a missing or extra one is a startup error, not a 404. */
 export const makeRouteSpecs = (env: HandlerEnv): Record<RouteId, RouteSpec> => {
-  const specs: Record<RouteId, RouteSpec> = { ...generalHandlers(env), ...accountsHandlers(env), ...postHandlers(env) }
+  const specs: Record<RouteId, RouteSpec> = {
+    ...generalHandlers(env),
+    ...accountsHandlers(env),
+    ...postHandlers(env),
+    ...accountStateHandlers(env),
+    ...transactionReadsHandlers(env),
+    ...blocksHandlers(env),
+    ...tablesHandlers(env)
+  }
   const declared = new Set(apiRoutes.map((r) => r.id))
   for (const id of Object.keys(specs)) if (!declared.has(id as RouteId)) throw new Error(`handler without route: ${id}`)
   for (const id of declared) if (specs[id] === undefined) throw new Error(`route without handler: ${id}`)

@@ -18,8 +18,13 @@
 export { wantsBcs } from "./Accept.js"
 export { Api } from "./Api.js"
 export { ErrorBody } from "./ErrorBody.js"
+export * from "./json/index.js"
+export { AccountStateGroup } from "./groups/AccountStateGroup.js"
 export { AccountsGroup } from "./groups/AccountsGroup.js"
+export { BlocksGroup } from "./groups/BlocksGroup.js"
 export { GeneralGroup } from "./groups/GeneralGroup.js"
+export { TablesGroup } from "./groups/TablesGroup.js"
+export { TransactionReadsGroup } from "./groups/TransactionReadsGroup.js"
 export { TransactionsGroup } from "./groups/TransactionsGroup.js"
 export { ViewGroup } from "./groups/ViewGroup.js"
 export {

@@ -107,10 +107,11 @@ export interface EventQuery {
   readonly limit: number
 }
 
-/** A state key and its value at the version read. */
+/** A state key, its value at the version read, and the version that wrote that value. */
 export interface StateEntry {
   readonly keyBytes: Uint8Array
   readonly value: Uint8Array
+  readonly version: bigint
 }
 
 /**

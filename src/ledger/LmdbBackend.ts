@@ -408,7 +408,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       return out
     },
     statePage: (version, query) =>
-      pageOf(accountKeys(query.address, query.start), query, (keyBytes) => stateGet(keyBytes, version)?.value),
+      pageOf(accountKeys(query.address, query.start), query, (keyBytes) => stateGet(keyBytes, version)),
     commit,
     pruneStep: (budget) => {
       const h = head

@@ -251,7 +251,7 @@ export const makeMemoryBackend = (): LedgerBackend => {
       return pageOf(candidates(), query, (keyBytes) => {
         const h = state.get(keyOf(keyBytes))!
         const at = floorIndex(h.versions, version)
-        return at < 0 ? undefined : h.values[at]
+        return at < 0 ? undefined : { value: h.values[at], version: h.versions[at]! }
       })
     },
     commit,

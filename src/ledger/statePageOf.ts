@@ -10,17 +10,17 @@ import type { StateEntry, StatePage, StatePageQuery } from "./Ledger.js"
 export const pageOf = (
   keys: Iterable<Uint8Array>,
   query: StatePageQuery,
-  valueAt: (keyBytes: Uint8Array) => Uint8Array | undefined
+  valueAt: (keyBytes: Uint8Array) => { readonly value: Uint8Array | undefined; readonly version: bigint } | undefined
 ): StatePage => {
   const entries: StateEntry[] = []
   let scanned = 0
   for (const keyBytes of keys) {
     if (scanned++ >= query.maxScan) return { entries, next: keyBytes }
     if (!query.accept(keyBytes)) continue
-    const value = valueAt(keyBytes)
-    if (value === undefined) continue
+    const found = valueAt(keyBytes)
+    if (found?.value === undefined) continue
     if (entries.length >= query.limit) return { entries, next: keyBytes }
-    entries.push({ keyBytes, value })
+    entries.push({ keyBytes, value: found.value, version: found.version })
   }
   return { entries, next: undefined }
 }

@@ -9,17 +9,15 @@ import { Balances } from "./Balances.js"
 import { GasEstimator } from "./GasEstimator.js"
 import { makeNode } from "./makeNode.js"
 import { Modules } from "./Modules.js"
+import { ReadsLayer, type ReadServices } from "./Reads.js"
 import { Summaries } from "./Summaries.js"
 import type { TransactionEncoder } from "./TransactionEncoder.js"
 import { TransactionEncoderLive } from "./encode/TransactionEncoderLive.js"
 import type { Views } from "./Views.js"
 import { ViewsVmLayer } from "./view/ViewsVm.js"
 
-/** Every answer carries the ledger info it was computed against (for the ledger headers). */
-export interface WithLedger<A> {
-  readonly ledger: LedgerInfo
-  readonly value: A
-}
+export type { WithLedger } from "./WithLedger.js"
+import type { WithLedger } from "./WithLedger.js"
 
 /** The three gas prices of `estimate_gas_price` (low, market, aggressive), as the domain computes them. */
 export type { GasEstimate } from "../domain/gasEstimate.js"
@@ -79,6 +77,8 @@ export interface NodeService {
   readonly view: (request: ViewRequest, ledgerVersion: bigint | undefined) => Effect.Effect<WithLedger<ViewAnswer>, ApiError>
   /** Returns the signing message bytes. `body` is the parsed JSON request. */
   readonly encodeSubmission: (body: unknown) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
+  /** The read endpoints' services (accounts, resources, transactions, blocks, events, tables). */
+  readonly reads: ReadServices
 }
 
 export class Node extends Context.Service<Node, NodeService>()("movenode/node/Node") {
@@ -86,7 +86,13 @@ export class Node extends Context.Service<Node, NodeService>()("movenode/node/No
   static readonly layerNoDeps = Layer.effect(Node, makeNode)
 
   /** The per-concern services implemented here; each needs the `Ledger` (and reads `NodeConfig`). */
-  static readonly serviceLayers = Layer.mergeAll(Balances.layer, GasEstimator.layer, Summaries.layer, Modules.layer)
+  static readonly serviceLayers = Layer.mergeAll(
+    Balances.layer,
+    GasEstimator.layer,
+    Summaries.layer,
+    Modules.layer,
+    ReadsLayer
+  )
 
   /** The node over a `Ledger` with the given view and transaction-encoding layers. */
   static readonly layerWith = <E1, R1, E2, R2>(

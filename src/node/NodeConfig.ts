@@ -5,8 +5,14 @@ import { defaultGasEstimationConfig, type GasEstimationConfig } from "../domain/
 import type { ViewFilter } from "./view/ViewFilter.js"
 
 export interface NodeConfigShape {
-  /** `api.max_transactions_page_size`: the largest page of transaction summaries. */
+  /** `api.max_transactions_page_size`: the largest page of transactions and transaction summaries. */
   readonly maxPageSize: number
+  /** `api.max_account_resources_page_size`: the largest page of an account's resources (also the default). */
+  readonly maxResourcesPageSize: number
+  /** `api.max_account_modules_page_size`: the largest page of an account's modules (also the default). */
+  readonly maxModulesPageSize: number
+  /** `api.max_events_page_size`: the largest page of events. */
+  readonly maxEventsPageSize: number
   readonly gasEstimation: GasEstimationConfig
   /** Gas budget of one view function call. */
   readonly viewGasBudget: bigint
@@ -31,6 +37,9 @@ export interface NodeConfigShape {
 
 export const defaultNodeConfig: NodeConfigShape = {
   maxPageSize: 100,
+  maxResourcesPageSize: 9999,
+  maxModulesPageSize: 9999,
+  maxEventsPageSize: 100,
   gasEstimation: defaultGasEstimationConfig,
   viewGasBudget: 2_000_000n,
   // One core is left for the event loop (HTTP, ledger); at least one worker, at most four.
@@ -53,6 +62,12 @@ export const validateNodeConfig = (c: NodeConfigShape): ReadonlyArray<string> =>
   const g = c.gasEstimation
   if (!Number.isInteger(c.maxPageSize) || c.maxPageSize < 1 || c.maxPageSize > 65535)
     problems.push("maxPageSize must be an integer in 1..65535")
+  for (const [name, v] of [
+    ["maxResourcesPageSize", c.maxResourcesPageSize],
+    ["maxModulesPageSize", c.maxModulesPageSize],
+    ["maxEventsPageSize", c.maxEventsPageSize]
+  ] as const)
+    if (!Number.isInteger(v) || v < 1 || v > 65535) problems.push(`${name} must be an integer in 1..65535`)
   for (const [name, v] of [
     ["lowBlockHistory", g.lowBlockHistory],
     ["marketBlockHistory", g.marketBlockHistory],

@@ -13,11 +13,20 @@
  *   the encoder provide theirs.
  * - `NodeConfig`: page size, gas estimation, view gas budget, ABI cache size, with the reference's
  *   defaults; a `Context.Reference`, so nothing has to provide it.
+ * - The reads (issue 15, `Reads.ts` composes them): `Accounts` (account info, the stateless
+ *   default), `Resources` (one resource, pages of resources and modules), `Transactions` (by
+ *   version, by hash, lists, by account), `Blocks`, `Events` (by key, by handle), `Tables`, over the
+ *   shared `Renderer` (modules for layouts; each transaction's JSON rendered once). The renderer
+ *   itself (`render/`) is pure: transactions of every kind, payloads, signatures, changes, events.
  * - `LedgerVersion`: the `ledger_version` rules (absent = latest, above = 404, below the window =
  *   410) shared by module, balance and view; `apiErrorFromLedger` maps ledger failures once.
  */
+export * from "./Accounts.js"
+export * from "./accountState.js"
 export * from "./apiErrorFromLedger.js"
 export * from "./Balances.js"
+export * from "./Blocks.js"
+export * from "./Events.js"
 export * from "./blockMinInclusionPrice.js"
 export * from "./GasEstimator.js"
 export * from "./LedgerVersion.js"
@@ -29,9 +38,17 @@ export * from "./Modules.js"
 export * from "./Node.js"
 export * from "./NodeConfig.js"
 export * from "./readBalance.js"
+export * from "./readErrors.js"
+export * from "./Reads.js"
+export * from "./Renderer.js"
+export * from "./Resources.js"
 export * from "./stateKeys.js"
 export * from "./Summaries.js"
+export * from "./Tables.js"
 export * from "./TransactionEncoder.js"
+export * from "./Transactions.js"
 export * from "./Views.js"
 export * from "./encode/index.js"
 export * from "./view/index.js"
+export * from "./render/index.js"
+export * from "./WithLedger.js"

@@ -1,10 +1,16 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { Ledger } from "../ledger/Ledger.js"
+import { Accounts } from "./Accounts.js"
 import { Balances } from "./Balances.js"
+import { Blocks } from "./Blocks.js"
+import { Events } from "./Events.js"
 import { GasEstimator } from "./GasEstimator.js"
 import { readLedgerInfo } from "./LedgerVersion.js"
 import { Modules } from "./Modules.js"
+import { Resources } from "./Resources.js"
+import { Tables } from "./Tables.js"
+import { Transactions } from "./Transactions.js"
 import type { GasEstimate, NodeService, WithLedger } from "./Node.js"
 import { Summaries } from "./Summaries.js"
 import { TransactionEncoder } from "./TransactionEncoder.js"
@@ -19,6 +25,14 @@ export const makeNode = Effect.gen(function* () {
   const modules = yield* Modules
   const views = yield* Views
   const encoder = yield* TransactionEncoder
+  const reads = {
+    accounts: yield* Accounts,
+    resources: yield* Resources,
+    transactions: yield* Transactions,
+    blocks: yield* Blocks,
+    events: yield* Events,
+    tables: yield* Tables
+  }
   const ledgerInfo = readLedgerInfo(ledger)
   let lastGas: WithLedger<GasEstimate> | undefined
   let lastGasEffect: Effect.Effect<WithLedger<GasEstimate>> | undefined
@@ -40,7 +54,8 @@ export const makeNode = Effect.gen(function* () {
     transactionSummaries: summaries.page,
     module: modules.module,
     view: views.view,
-    encodeSubmission: encoder.encodeSubmission
+    encodeSubmission: encoder.encodeSubmission,
+    reads
   }
   return service
 })

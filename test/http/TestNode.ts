@@ -4,6 +4,13 @@ import { ApiError, ApiErrors } from "../../src/domain/ApiError.js"
 import type { LedgerInfo } from "../../src/domain/LedgerInfo.js"
 import type { TransactionSummary } from "../../src/ledger/Ledger.js"
 import type { NodeService } from "../../src/node/Node.js"
+import type { ReadServices } from "../../src/node/Reads.js"
+
+/** The read services are tested over real ledgers (test/http/reads*.test.ts); here every call fails. */
+const notServed = new Proxy(
+  {},
+  { get: () => new Proxy({}, { get: () => () => Effect.fail(ApiErrors.internal("not served by the test node")) }) }
+) as ReadServices
 
 /**
  * A test double of the `Node` service: fixed answers, the contract's ledger_version rules, and
@@ -63,6 +70,7 @@ export interface Calls {
 }
 
 export const makeTestNode = (calls: Calls = { balance: [], summaries: [], view: [], encode: [] }): NodeService => ({
+  reads: notServed,
   ledgerInfo: Effect.succeed(LEDGER),
   balance: (address, asset, version) =>
     Effect.flatMap(atVersion(version), () => {

@@ -4,5 +4,6 @@
  */
 export * from "./cli.js"
 export * from "./moduleAbi.js"
+export * from "./scriptAbi.js"
 export type * from "./MoveModuleAbi.js"
 export * from "./typeString.js"

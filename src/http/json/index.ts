@@ -1,0 +1,3 @@
+/** Wire shapes of the read endpoints (Schemas shared by the groups, the OpenAPI document and the typed client). */
+export * from "./AccountJson.js"
+export * from "./TransactionJson.js"

@@ -1,0 +1,80 @@
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
+import type { ApiError } from "../domain/ApiError.js"
+import { ApiErrors } from "../domain/ApiError.js"
+import type { LedgerInfo } from "../domain/LedgerInfo.js"
+import { type CommittedTransaction, Ledger, type StateReader } from "../ledger/Ledger.js"
+import type { CompiledModule } from "../move/binary/CompiledModule.js"
+import type { ModuleSource } from "../move/layout/ModuleSource.js"
+import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
+import { makeSnapshotModules, stateModuleSource } from "./encode/stateModuleSource.js"
+import { LruCache } from "./LruCache.js"
+import { NodeConfig } from "./NodeConfig.js"
+import { transactionJson } from "./render/transactionJson.js"
+
+export interface RendererService {
+  /** The modules of `state`, as the layout resolver wants them (decoded once per stored module version). */
+  readonly modulesAt: (state: StateReader) => ModuleSource
+  /**
+   * A committed transaction's JSON text (`src/node/render/transactionJson.ts`), its Move values
+   * rendered with the state at its own version: the same text however the transaction is reached
+   * (by version, by hash, in a list, in a block). Kept per version (a transaction never changes).
+   */
+  readonly transactionText: (t: CommittedTransaction, ledger: LedgerInfo) => Effect.Effect<string, ApiError>
+}
+
+/** Rendered transactions kept, by total text size. */
+const TEXT_CACHE_BYTES = 64 * 1024 * 1024
+
+/**
+ * The shared loader of the read services: decoded modules for layouts, and committed transactions
+ * rendered once. A transaction is rendered at its own version, so its text is final and can be
+ * kept for as long as the cache holds it (pruning is checked by the ledger reads that reach it).
+ */
+export class Renderer extends Context.Service<Renderer, RendererService>()("movenode/node/Renderer") {
+  static readonly layer = Layer.effect(
+    Renderer,
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const config = yield* NodeConfig
+      const decoded = new LruCache<string, CompiledModule | null>(config.moduleAbiCacheSize)
+      const modulesAt = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, makeSnapshotModules())
+
+      const texts = new Map<bigint, string>()
+      let textBytes = 0
+      const keep = (version: bigint, text: string) => {
+        if (text.length > TEXT_CACHE_BYTES / 4) return
+        for (const [v, t] of texts) {
+          if (textBytes + text.length <= TEXT_CACHE_BYTES) break
+          texts.delete(v)
+          textBytes -= t.length
+        }
+        texts.set(version, text)
+        textBytes += text.length
+      }
+
+      const transactionText = (t: CommittedTransaction, info: LedgerInfo): Effect.Effect<string, ApiError> => {
+        const hit = texts.get(t.version)
+        if (hit !== undefined) return Effect.succeed(hit)
+        return Effect.mapError(ledger.stateAt(t.version), (e) =>
+          apiErrorFromLedger(e, info, "Failed to read the state of a transaction")
+        ).pipe(
+          Effect.flatMap((state) => {
+            const json = transactionJson(modulesAt(state), t)
+            if (Result.isFailure(json))
+              return Effect.fail(
+                ApiErrors.internal(`Failed to convert transaction ${t.version}: ${json.failure.message}`, info)
+              )
+            const text = JSON.stringify(json.success)
+            keep(t.version, text)
+            return Effect.succeed(text)
+          })
+        )
+      }
+
+      return Renderer.of({ modulesAt, transactionText })
+    })
+  )
+}

@@ -1,0 +1,54 @@
+import { BcsWriter } from "../../bcs/index.js"
+import { writeHashValue } from "../../domain/BlockCodec.js"
+import { writeContractEvent } from "../../domain/ContractEventCodec.js"
+import { writeTransaction } from "../../domain/TransactionCodec.js"
+import { writeTransactionInfo } from "../../domain/TransactionInfoCodec.js"
+import { writeWriteSet } from "../../domain/WriteSetCodec.js"
+import type { BlockInfo, CommittedTransaction } from "../../ledger/Ledger.js"
+
+/**
+ * The BCS answers of the transaction and block endpoints, as the reference encodes them:
+ * `TransactionOnChainData {version: u64, transaction: Transaction, info: TransactionInfo,
+ * events: Vec<ContractEvent>, accumulator_root_hash: HashValue, changes: WriteSet}`, a list of them,
+ * and `BcsBlock {block_height, block_hash, block_timestamp, first_version, last_version,
+ * transactions: Option<Vec<TransactionOnChainData>>}`.
+ */
+export const writeTransactionOnChainData = (w: BcsWriter, t: CommittedTransaction): void => {
+  w.u64(t.version)
+  writeTransaction(w, t.transaction)
+  writeTransactionInfo(w, t.info)
+  w.uleb128(t.events.length)
+  for (const e of t.events) writeContractEvent(w, e)
+  writeHashValue(w, t.accumulatorRootHash)
+  writeWriteSet(w, t.writeSet)
+}
+
+export const transactionBcs = (t: CommittedTransaction): Uint8Array => {
+  const w = new BcsWriter(512)
+  writeTransactionOnChainData(w, t)
+  return w.toBytes()
+}
+
+export const transactionsBcs = (ts: ReadonlyArray<CommittedTransaction>): Uint8Array => {
+  const w = new BcsWriter(1024)
+  w.uleb128(ts.length)
+  for (const t of ts) writeTransactionOnChainData(w, t)
+  return w.toBytes()
+}
+
+export const blockBcs = (
+  block: BlockInfo,
+  blockHash: Uint8Array,
+  transactions: ReadonlyArray<CommittedTransaction> | undefined
+): Uint8Array => {
+  const w = new BcsWriter(256)
+  w.u64(block.height)
+  writeHashValue(w, blockHash)
+  w.u64(block.timestampUsec).u64(block.firstVersion).u64(block.lastVersion)
+  if (transactions === undefined) w.u8(0)
+  else {
+    w.u8(1).uleb128(transactions.length)
+    for (const t of transactions) writeTransactionOnChainData(w, t)
+  }
+  return w.toBytes()
+}
