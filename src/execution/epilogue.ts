@@ -10,10 +10,12 @@
  */
 import { addressEquals, addressFromNumber } from "../domain/AccountAddress.js"
 import type { ChangeSet } from "../domain/Transaction.js"
+import type { StateView } from "../move/vm/StateView.js"
 import type { VmFailure } from "../move/vm/VmFailure.js"
+import type { VmSession } from "../move/vm/VmSession.js"
 import { encodeEpilogueArgs } from "./EpilogueArgs.js"
-import type { FeeStatement } from "./FeeStatement.js"
 import { overlayStateView } from "./OverlayStateView.js"
+import type { FeeStatement } from "./FeeStatement.js"
 import type { TransactionMeter } from "./TransactionMeter.js"
 import { sessionId, type TransactionRun } from "./TransactionRun.js"
 import { boundedMessage, vmStatusOf } from "./vmStatusOf.js"
@@ -25,6 +27,15 @@ const VALIDATION = { address: ONE, name: "transaction_validation" }
 /** Versions reported for modules an uncommitted layer writes: unique, above any ledger version. */
 let layerVersion = 1n << 62n
 export const nextLayerVersion = (): bigint => ++layerVersion
+
+/**
+ * `view` with `changes` on top, for the next session; `view` itself when they write nothing (a
+ * sequence-number prologue writes nothing: its session's reads then skip an overlay lookup each).
+ */
+export const viewWith = (view: StateView, changes: ChangeSet): StateView =>
+  changes.writeSet.entries.length === 0
+    ? view
+    : overlayStateView(view, [{ writeSet: changes.writeSet, version: nextLayerVersion() }])
 
 /** The fee statement the meter's totals make (`fee_statement_from_gas_meter`). */
 export const feeStatementOf = (meter: TransactionMeter, storageRefund: bigint): FeeStatement => ({
@@ -64,16 +75,21 @@ export type EpilogueOutcome =
   | { readonly _tag: "Ok"; readonly changeSet: ChangeSet }
   | { readonly _tag: "Failed"; readonly vmStatus: VmStatus }
 
-/** Runs `versioned_epilogue` over `previous` (the changes it is stacked on); its session's change set. */
+/**
+ * Runs `versioned_epilogue` over `previous` (the changes it is stacked on); its session's change
+ * set. `before` runs first in the same session (a multisig transaction's cleanup call); its
+ * failure is returned as it is.
+ */
 export const runEpilogue = (
   run: TransactionRun,
   previous: ChangeSet,
   feeStatement: FeeStatement,
   gasUnitsRemaining: bigint,
-  success: boolean
+  success: boolean,
+  before?: (session: VmSession) => VmStatus | undefined
 ): EpilogueOutcome => {
   const md = run.md
-  const view = overlayStateView(run.view, [{ writeSet: previous.writeSet, version: nextLayerVersion() }])
+  const view = viewWith(run.view, previous)
   const args = run.vm.loader.withView(view, () =>
     encodeEpilogueArgs((a, n) => run.vm.loader.tryLoad(a, n)?.cm, {
       feeStatement,
@@ -86,6 +102,8 @@ export const runEpilogue = (
   )
   if (typeof args === "string") return { _tag: "Failed", vmStatus: unexpected(`EpilogueArgs: ${args}`) }
   const session = run.vm.session(view, { id: sessionId(run, "Epilogue"), user: run.user })
+  const early = before?.(session)
+  if (early !== undefined) return { _tag: "Failed", vmStatus: early }
   const outcome = session.execute(
     {
       module: VALIDATION,

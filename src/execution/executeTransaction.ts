@@ -6,7 +6,9 @@
  * 2. `runPrologue`: duplicate signers, payload gates, `checkGas`, `versioned_prologue` (and the
  *    multisig prologue) in an unmetered session → else discard with the mapped status;
  * 3. `runPayload`: lazy account creation, intrinsic gas, the entry function or script, module
- *    publishing, all metered, in the user session over the prologue's changes;
+ *    publishing, all metered, in the user session over the prologue's changes (`runMultisig` for a
+ *    multisig payload: the inner payload runs as the multisig account, whose cleanup call precedes
+ *    the epilogue);
  * 4. `chargeChangeSet`: IO gas and storage fees, deposits recorded in the slot metadata;
  * 5. `runEpilogue` (success): `versioned_epilogue` charges the fee, bumps the sequence number and
  *    emits the FeeStatement last;
@@ -20,6 +22,7 @@ import { chargeChangeSet } from "./chargeChangeSet.js"
 import { feeStatementOf, runEpilogue } from "./epilogue.js"
 import { failureCleanup } from "./failureCleanup.js"
 import { runPrologue } from "./prologue.js"
+import { runMultisig } from "./runMultisig.js"
 import { runPayload } from "./runPayload.js"
 import { keylessValidationStatus, signatureFeatureGate } from "./signatures/features.js"
 import { withSlotMetadata } from "./slotMetadata.js"
@@ -76,6 +79,8 @@ export const executeTransaction = (
   if (!("run" in started)) return started
   const { run, prologue } = started
   const meter = new TransactionMeter(run.schedule, run.params, run.md.maxGasAmount, run.md.gasUnitPrice)
+
+  if (run.md.multisigAddress !== undefined) return runMultisig(run, prologue, meter)
 
   const payload = runPayload(run, prologue, meter)
   if (payload._tag === "Discard") return discardedOutput(vmStatusCode(payload.vmStatus), payload.vmStatus)

@@ -9,8 +9,7 @@
 import * as Result from "effect/Result"
 import type { ChangeSet } from "../domain/Transaction.js"
 import { chargeChangeSet } from "./chargeChangeSet.js"
-import { feeStatementOf, nextLayerVersion, runEpilogue } from "./epilogue.js"
-import { overlayStateView } from "./OverlayStateView.js"
+import { feeStatementOf, runEpilogue, viewWith } from "./epilogue.js"
 import { shouldCreateAccountResource } from "./prologue.js"
 import { createAccountIfDoesNotExist } from "./runPayload.js"
 import { withSlotMetadata } from "./slotMetadata.js"
@@ -38,7 +37,7 @@ export const failureCleanup = (
 
   let previous = prologue
   if (shouldCreateAccountResource(run.md, run.features, run.view)) {
-    const view = overlayStateView(run.view, [{ writeSet: prologue.writeSet, version: nextLayerVersion() }])
+    const view = viewWith(run.view, prologue)
     let hook = run.vm.session(view, { id: sessionId(run, "RunOnAbort"), user: run.user })
     // Out of gas most likely: retried unmetered, and the fee checked against a lower bound below.
     if (createAccountIfDoesNotExist(run, hook, meter)._tag !== "Success") {

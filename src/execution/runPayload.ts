@@ -12,8 +12,7 @@ import { addressFromNumber } from "../domain/AccountAddress.js"
 import type { ChangeSet } from "../domain/Transaction.js"
 import type { VmSession } from "../move/vm/VmSession.js"
 import { VmError } from "../move/vm/VmError.js"
-import { nextLayerVersion } from "./epilogue.js"
-import { overlayStateView } from "./OverlayStateView.js"
+import { viewWith } from "./epilogue.js"
 import { shouldCreateAccountResource } from "./prologue.js"
 import { publishModules } from "./publishModules.js"
 import { squashChangeSets } from "./squashChangeSets.js"
@@ -65,9 +64,16 @@ const charge = (f: () => void): VmStatus | undefined => {
   }
 }
 
+/** `charge_intrinsic_gas_for_transaction` (and `charge_keyless`): the failure it causes, if any. */
+export const chargeIntrinsic = (run: TransactionRun, meter: TransactionMeter): VmStatus | undefined => {
+  const md = run.md
+  const intrinsic = intrinsicGas(run.params, md.transactionSize) + (md.isKeyless ? run.params.keylessBase : 0n)
+  return charge(() => meter.chargeExecution(intrinsic))
+}
+
 export const runPayload = (run: TransactionRun, prologue: ChangeSet, meter: TransactionMeter): PayloadOutcome => {
   const md = run.md
-  const view = overlayStateView(run.view, [{ writeSet: prologue.writeSet, version: nextLayerVersion() }])
+  const view = viewWith(run.view, prologue)
   const session = run.vm.session(view, { id: sessionId(run, "Txn"), user: run.user })
 
   if (shouldCreateAccountResource(md, run.features, run.view)) {
@@ -75,8 +81,7 @@ export const runPayload = (run: TransactionRun, prologue: ChangeSet, meter: Tran
     if (created._tag !== "Success") return { _tag: "Discard", vmStatus: vmStatusOf(created) }
   }
 
-  const intrinsic = intrinsicGas(run.params, md.transactionSize) + (md.isKeyless ? run.params.keylessBase : 0n)
-  const charged = charge(() => meter.chargeExecution(intrinsic))
+  const charged = chargeIntrinsic(run, meter)
   if (charged !== undefined) return { _tag: "Failed", vmStatus: charged }
 
   const signers = [md.sender, ...md.signers.secondarySignerAddresses]

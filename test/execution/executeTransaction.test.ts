@@ -289,3 +289,97 @@ describe("payload forms", () => {
     expect(applied(after, bumped).resource(ROOT, counter)).toEqual(u64(8n))
   })
 })
+
+describe("multisig payloads (0x1::multisig_account)", () => {
+  // 0xa550c18 creates a 1-of-1 multisig account, funds it, and proposes a transfer from it.
+  const s0 = base
+  const created = simulate(
+    s0,
+    signed(
+      ROOT,
+      entry("multisig_account", "create_with_owners", [
+        new BcsWriter().uleb128(0).toBytes(),
+        u64(1n),
+        new BcsWriter().uleb128(0).toBytes(),
+        new BcsWriter().uleb128(0).toBytes()
+      ])
+    )
+  )
+  const s1 = applied(s0, created)
+  // create_with_owners derives the account from the creator and its sequence number before the call (0).
+  const multisig = (() => {
+    const o = vm.call(s0, {
+      module: { address: addressFromNumber(1), name: "multisig_account" },
+      function: "get_next_multisig_account_address",
+      tyArgs: [],
+      args: [ROOT]
+    })
+    if (o._tag !== "Success") throw new Error(stringify(o))
+    return o.values[0]!
+  })()
+  const s2 = applied(s1, simulate(s1, signed(ROOT, transferPayload(multisig, 5_000n), { sequenceNumber: 1n })))
+  const inner = (amount: bigint) => {
+    const w = new BcsWriter()
+    w.uleb128(0) // MultisigTransactionPayload::EntryFunction
+    w.fixed(addressFromNumber(1)).string("aptos_account").string("transfer")
+    w.uleb128(0)
+    w.uleb128(2).bytesWithLength(addressOf(20)).bytesWithLength(u64(amount))
+    return w.toBytes()
+  }
+  const propose = (s: StateView, amount: bigint, seq: bigint) =>
+    applied(
+      s,
+      simulate(
+        s,
+        signed(
+          ROOT,
+          entry("multisig_account", "create_transaction", [
+            multisig,
+            new BcsWriter().bytesWithLength(inner(amount)).toBytes()
+          ]),
+          { sequenceNumber: seq }
+        )
+      )
+    )
+
+  it("runs the approved payload as the multisig account; the sender pays the gas", () => {
+    expect(explain(created)).toBe("Executed successfully")
+    const s3 = propose(s2, 1_234n, 2n)
+    const txn = signed(
+      ROOT,
+      { _tag: "Multisig", multisigAddress: multisig, entryFunction: undefined },
+      { sequenceNumber: 3n }
+    )
+    const out = simulate(s3, txn)
+    expect(explain(out), stringify(out.vmStatus)).toBe("Executed successfully")
+    const after = applied(s3, out)
+    expect(aptBalance(after, addressOf(20))).toBe(1_234n)
+    expect(aptBalance(after, multisig)).toBe(5_000n - 1_234n)
+    expect(aptBalance(after, ROOT)).toBe(aptBalance(s3, ROOT) - out.gasUsed * 100n)
+  })
+
+  it("an inner payload that aborts still executes the multisig transaction (its changes dropped)", () => {
+    const s3 = propose(s2, 1_000_000n, 2n)
+    const txn = signed(
+      ROOT,
+      { _tag: "Multisig", multisigAddress: multisig, entryFunction: undefined },
+      { sequenceNumber: 3n }
+    )
+    const out = simulate(s3, txn)
+    expect(explain(out)).toBe("Executed successfully")
+    const after = applied(s3, out)
+    expect(aptBalance(after, addressOf(20))).toBe(0n)
+    expect(aptBalance(after, multisig)).toBe(5_000n)
+    const types = out.events.map((e) => (e.typeTag._tag === "struct" ? e.typeTag.struct.name : ""))
+    expect(types).toContain("TransactionExecutionFailed")
+  })
+
+  it("a multisig transaction nobody proposed is discarded: MULTISIG_TRANSACTION_NOT_FOUND", () => {
+    const txn = signed(
+      ROOT,
+      { _tag: "Multisig", multisigAddress: multisig, entryFunction: undefined },
+      { sequenceNumber: 2n }
+    )
+    expect(simulate(s2, txn).status).toEqual({ _tag: "Discard", status: "MULTISIG_TRANSACTION_NOT_FOUND" })
+  })
+})
