@@ -5,7 +5,6 @@
  */
 import type { BcsReader, BcsWriter } from "../bcs/index.js"
 import { ADDRESS_LENGTH } from "./AccountAddress.js"
-import { readSizedBytes } from "./CryptoMaterialCodec.js"
 import type {
   BlockEndInfo,
   BlockMetadata,
@@ -16,12 +15,18 @@ import type {
   ValidatorTransaction
 } from "./Transaction.js"
 
+/**
+ * A `HashValue` in BCS is its 32 bytes, with no length prefix (aptos-crypto serializes it as a
+ * fixed `[u8; 32]`). Checked against both genesis blobs: the table handles they hold are
+ * sha3(CryptoHash(SessionId::Genesis { id: HashValue::zero() }) ‖ counter), which only match when
+ * the session id's `HashValue` is written without a prefix (test/move/vm/SessionId.test.ts).
+ */
 export const writeHashValue = (w: BcsWriter, h: Uint8Array): void => {
   if (h.length !== 32) throw new RangeError(`a HashValue is 32 bytes, got ${h.length}`)
-  w.bytesWithLength(h)
+  w.fixed(h)
 }
 
-export const readHashValue = (r: BcsReader): Uint8Array => readSizedBytes(r, 32, "HashValue")
+export const readHashValue = (r: BcsReader): Uint8Array => r.fixed(32).slice()
 
 const optionTag = (r: BcsReader): boolean => {
   const t = r.u8()

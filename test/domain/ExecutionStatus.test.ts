@@ -52,28 +52,7 @@ describe("TransactionInfo", () => {
       auxiliaryInfoHash: h(4)
     }
     const bytes = Bcs.encode(transactionInfoCodec, info)
-    expect(Array.from(bytes)).toEqual([
-      0,
-      5,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      32,
-      ...h(1),
-      32,
-      ...h(2),
-      32,
-      ...h(3),
-      0,
-      1,
-      32,
-      ...h(4)
-    ])
+    expect(Array.from(bytes)).toEqual([0, 5, 0, 0, 0, 0, 0, 0, 0, 0, ...h(1), ...h(2), ...h(3), 0, 1, ...h(4)])
     expect(transactionInfoHash(info)).toEqual(hashWithPrefix("TransactionInfo", bytes))
   })
 })

@@ -19,13 +19,13 @@ const metadata: BlockMetadata = {
   failedProposerIndices: [1, 2],
   timestampUsecs: 5n
 }
-const metadataHex = `20${"aa".repeat(32)}${u64(2)}${u64(3)}${addrHex(0xb)}01f002${"01000000"}${"02000000"}${u64(5)}`
+const metadataHex = `${"aa".repeat(32)}${u64(2)}${u64(3)}${addrHex(0xb)}01f002${"01000000"}${"02000000"}${u64(5)}`
 
 const hexOf = (t: Transaction) => toHex(Bcs.encode(transactionCodec, t))
 
 describe("Transaction BCS layouts", () => {
-  it("StateCheckpoint carries a length-prefixed HashValue", () => {
-    expect(hexOf({ _tag: "StateCheckpoint", hash: h(1) })).toBe(`0320${"01".repeat(32)}`)
+  it("StateCheckpoint carries a HashValue: its 32 bytes, no length prefix", () => {
+    expect(hexOf({ _tag: "StateCheckpoint", hash: h(1) })).toBe(`03${"01".repeat(32)}`)
   })
 
   it("BlockMetadata: id, epoch, round, proposer, votes bitvec, failed proposers (u32), timestamp", () => {
@@ -37,17 +37,26 @@ describe("Transaction BCS layouts", () => {
     expect(none).toBe(`0501${metadataHex}00`)
     const some = hexOf({
       _tag: "BlockMetadataExt",
-      metadata: { _tag: "V1", metadata, randomness: { epoch: 2n, round: 3n, blockId: h(0xaa), timestamp: 5n, randomness: Uint8Array.of(7) } }
+      metadata: {
+        _tag: "V1",
+        metadata,
+        randomness: { epoch: 2n, round: 3n, blockId: h(0xaa), timestamp: 5n, randomness: Uint8Array.of(7) }
+      }
     })
-    expect(some).toBe(`0501${metadataHex}01${u64(2)}${u64(3)}20${"aa".repeat(32)}${u64(5)}0107`)
+    expect(some).toBe(`0501${metadataHex}01${u64(2)}${u64(3)}${"aa".repeat(32)}${u64(5)}0107`)
   })
 
   it("BlockEpilogue V0 and V1 (with fee distribution)", () => {
-    const info = { blockGasLimitReached: true, blockOutputLimitReached: false, blockEffectiveBlockGasUnits: 9n, blockApproxOutputSize: 10n }
+    const info = {
+      blockGasLimitReached: true,
+      blockOutputLimitReached: false,
+      blockEffectiveBlockGasUnits: 9n,
+      blockApproxOutputSize: 10n
+    }
     const v0 = hexOf({ _tag: "BlockEpilogue", blockId: h(2), blockEndInfo: info })
-    expect(v0).toBe(`060020${"02".repeat(32)}000100${u64(9)}${u64(10)}`)
+    expect(v0).toBe(`0600${"02".repeat(32)}000100${u64(9)}${u64(10)}`)
     const v1 = hexOf({ _tag: "BlockEpilogue", blockId: h(2), blockEndInfo: info, feeDistribution: [[0n, 100n]] })
-    expect(v1).toBe(`060120${"02".repeat(32)}000100${u64(9)}${u64(10)}0001${u64(0)}${u64(100)}`)
+    expect(v1).toBe(`0601${"02".repeat(32)}000100${u64(9)}${u64(10)}0001${u64(0)}${u64(100)}`)
   })
 
   it("ValidatorTransaction DKGResult", () => {

@@ -1,0 +1,27 @@
+/**
+ * Genesis: our own genesis transaction, built by running the framework's genesis functions in our
+ * VM as the reference's `encode_genesis_change_set` does (one unmetered session, visibility
+ * bypassed, session id `Genesis { zero }`), with the framework (modules and package registries)
+ * copied from an existing genesis.
+ *
+ * - `buildGenesis(framework, params, vm?)` → the `GenesisTransaction` and its BCS bytes (what
+ *   `importGenesis` takes), or the recipe step that failed. `genesisSteps` is the recipe.
+ * - `GenesisParams`: every argument of the recipe; `genesisParamsOf(vm, view)` reads them back from
+ *   an existing chain's genesis state (rebuilding devnet with them gives devnet.blob byte for byte);
+ *   `localGenesisParams(base, options)` is a local chain's: chain id 4, its root key, one validator
+ *   (`localValidator`: BLS12-381 key + proof of possession from a seed), epoch length, flags,
+ *   pre-funded accounts, randomness off.
+ * - `frameworkOfGenesis(txn)` / `frameworkView(framework)`: the framework of a genesis and the state
+ *   holding only it.
+ */
+export { buildGenesis, type GenesisOutcome, type GenesisTransaction, genesisSteps } from "./buildGenesis.js"
+export { type Framework, frameworkOfGenesis, frameworkView } from "./Framework.js"
+export type { GenesisParams, ValidatorConfiguration } from "./GenesisParams.js"
+export { genesisParamsOf } from "./genesisParamsOf.js"
+export {
+  type LocalGenesisOptions,
+  type LocalValidator,
+  localGenesisParams,
+  localValidator
+} from "./localGenesisParams.js"
+export { POP_DST, type ValidatorConsensusKey, validatorConsensusKey } from "./validatorKey.js"
