@@ -17,5 +17,6 @@ export const SELF_CHARGING_NATIVES: ReadonlyArray<string> = [
     "verify_normal_signature_internal",
     "verify_proof_of_possession_internal",
     "verify_signature_share_internal"
-  ])
+  ]),
+  ...names("secp256k1", ["ecdsa_recover_internal"])
 ]
