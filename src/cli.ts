@@ -1,15 +1,22 @@
 /**
- * The `movenode` command.
+ * The `movenode` command: a table of commands (`COMMANDS`), each a `CommandSpec` (src/commandLine.ts)
+ * with its flags, its help and its parser, and a `run` step in `execute`.
  *
  *   movenode run [--genesis FILE] [--data-dir DIR] [--listen ADDR:PORT] [--metrics-listen ADDR:PORT]
  *                [--header-prefix P] [--config FILE.json] [--prune-window N] [--quiet]
  *   movenode module abi FILE.mv
- *   movenode module list --genesis FILE
+ *   movenode module list [--genesis FILE]
+ *   movenode --help | help [COMMAND] | COMMAND --help | --version
+ *
+ * Adding a command: a `CommandSpec` in `COMMANDS` (path, summary, flags, parse → a `Command`
+ * variant) and its case in `execute`. A spec with the path `[]` is what `movenode` with no command
+ * runs (none today: it prints the overview).
  *
  * `run` composes the LMDB ledger (genesis imported on first start, checked on later ones), the
- * node services and the HTTP server, and runs until SIGINT/SIGTERM: the server stops accepting,
- * in-flight requests finish, then the node and the ledger are closed. Arguments are parsed by
- * hand (`parseCommand`, pure and tested) so every mistake gets a one-line message and exit code 2.
+ * node services and the HTTP server, prints one start-up line (what was imported or opened, where
+ * it listens; also with --quiet), and runs until SIGINT/SIGTERM: the server stops accepting,
+ * in-flight requests finish, then the node and the ledger are closed. Usage errors are one line
+ * naming the command, exit code 2; failures while running exit 1.
  */
 import { readFileSync, realpathSync } from "node:fs"
 import { dirname } from "node:path"
@@ -19,17 +26,22 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
+import { type CommandSpec, formatUsageError, type ParsedArgs, resolveCommand, type UsageError } from "./commandLine.js"
+import { devnetGenesisPath } from "./devnetGenesis.js"
+import { defaultGasEstimationConfig } from "./domain/gasEstimate.js"
+import { packageRootOf, readGitHash } from "./gitHash.js"
+import type { CorsPolicy } from "./http/Cors.js"
 import { type HttpConfig, type ListenAddress, parseListenAddress } from "./http/HttpConfig.js"
 import { MovenodeServer } from "./http/MovenodeServer.js"
 import { LedgerLmdb } from "./ledger/index.js"
+import { type GenesisImport, importGenesis } from "./ledger/importGenesis.js"
+import { Ledger } from "./ledger/Ledger.js"
 import { listGenesisModules, moduleAbiCommand } from "./move/abi/cli.js"
 import { TransactionEncoderLive } from "./node/encode/TransactionEncoderLive.js"
 import { Node } from "./node/Node.js"
-import { makeNodeConfig, nodeConfigLayer, validateNodeConfig } from "./node/NodeConfig.js"
+import { defaultNodeConfig, makeNodeConfig, nodeConfigLayer, validateNodeConfig } from "./node/NodeConfig.js"
 import { parseViewFilterJson } from "./node/view/ViewFilter.js"
 import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
-import { devnetGenesisPath } from "./devnetGenesis.js"
-import { packageRootOf, readGitHash } from "./gitHash.js"
 import { runMain } from "./runMain.js"
 import { tuneV8ForServing } from "./tuneV8.js"
 
@@ -44,6 +56,8 @@ export interface RunOptions {
   readonly maxBodyBytes: number | undefined
   /** `HttpConfig.maxConnections`; undefined: its default. */
   readonly maxConnections?: number | undefined
+  /** `HttpConfig.cors`; undefined: its default (any origin). */
+  readonly cors?: CorsPolicy | undefined
   readonly gitHash: string | undefined
   readonly quiet: boolean
   /** The `node` section of the config file, passed to `makeNodeConfig`. */
@@ -53,58 +67,38 @@ export interface RunOptions {
    * for programs (and tests) that run these sources through a TypeScript loader.
    */
   readonly viewWorkerUrl?: URL | undefined
+  /** Receives the start-up line once the server listens (the command prints it); undefined: none. */
+  readonly announce?: ((line: string) => void) | undefined
 }
 
 export type Command =
   | { readonly _tag: "Run"; readonly options: RunOptions }
   | { readonly _tag: "ModuleAbi"; readonly file: string }
-  | { readonly _tag: "ModuleList"; readonly genesis: string }
-  | { readonly _tag: "Help" }
+  | { readonly _tag: "ModuleList"; readonly genesis: string | undefined }
 
-export const USAGE = `usage:
-  movenode run [--genesis FILE] [--data-dir DIR] [--listen ADDR:PORT] [--metrics-listen ADDR:PORT]
-               [--header-prefix PREFIX] [--config FILE.json] [--prune-window N] [--quiet]
-  movenode module abi FILE.mv
-  movenode module list --genesis FILE
+const PROGRAM = "movenode"
+const DESCRIPTION = "movenode: an Aptos-compatible node (the Aptos REST API over its own ledger store and Move VM)."
 
-defaults: --genesis the shipped devnet genesis (genesis/devnet.blob), --data-dir ./data, --listen 127.0.0.1:8080, --header-prefix X-SERVICE-, no metrics port.
-The config file is JSON: {"genesis", "dataDir", "listen", "metricsListen", "headerPrefix",
-"pruneWindow", "maxBodyBytes", "maxConnections", "gitHash", "quiet", "node": {"maxPageSize", "viewGasBudget", "viewThreads", "viewFilter", …}};
-flags override it.`
+// ---- run ------------------------------------------------------------------------------------------
 
-const RUN_FLAGS = new Set([
-  "--genesis",
-  "--data-dir",
-  "--listen",
-  "--metrics-listen",
-  "--header-prefix",
-  "--config",
-  "--prune-window"
-])
-
-/** `--name value` and `--name=value` pairs; `--quiet` is the one switch. */
-const flagsOf = (
-  args: ReadonlyArray<string>,
-  known: ReadonlySet<string>
-): Result.Result<{ values: Map<string, string>; quiet: boolean }, string> => {
-  const values = new Map<string, string>()
-  let quiet = false
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if (arg === "--quiet" && known.has("--quiet")) {
-      quiet = true
-      continue
-    }
-    const eq = arg.indexOf("=")
-    const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!known.has(name)) return Result.fail(`unknown argument: ${arg}`)
-    const value = eq > 0 ? arg.slice(eq + 1) : args[++i]
-    if (value === undefined || (eq < 0 && value.startsWith("--"))) return Result.fail(`${name} needs a value`)
-    if (values.has(name)) return Result.fail(`${name} given twice`)
-    values.set(name, value)
-  }
-  return Result.succeed({ values, quiet })
-}
+/** The config file's keys (`--config FILE.json`); any other key is refused by name. */
+const CONFIG_KEYS = [
+  "genesis",
+  "dataDir",
+  "listen",
+  "metricsListen",
+  "headerPrefix",
+  "pruneWindow",
+  "maxBodyBytes",
+  "maxConnections",
+  "cors",
+  "gitHash",
+  "quiet",
+  "node"
+] as const
+/** The `node` section's keys: every `NodeConfigShape` field (optional ones included). */
+const NODE_KEYS = new Set([...Object.keys(defaultNodeConfig), "viewDeadlineMs", "viewFilter"])
+const GAS_ESTIMATION_KEYS = new Set(Object.keys(defaultGasEstimationConfig))
 
 const listenOf = (name: string, s: string): Result.Result<ListenAddress, string> => {
   const a = parseListenAddress(s)
@@ -118,105 +112,171 @@ const str = (config: Record<string, unknown>, key: string): Result.Result<string
   return v === undefined || typeof v === "string" ? Result.succeed(v) : Result.fail(`config: "${key}" must be a string`)
 }
 
-/** Parses the command line; `readConfig` reads the `--config` file (injected for tests). */
-export const parseCommand = (
-  argv: ReadonlyArray<string>,
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
+
+/** The first key of `o` not in `known`, as an error naming it and the keys allowed. */
+const unknownKey = (o: Record<string, unknown>, known: ReadonlySet<string>, where: string): string | undefined => {
+  const bad = Object.keys(o).find((k) => !known.has(k))
+  return bad === undefined ? undefined : `config: unknown key "${bad}"${where} (known: ${[...known].join(", ")})`
+}
+
+const readConfigFile = (
+  path: string,
+  readConfig: (path: string) => string
+): Result.Result<Record<string, unknown>, string> => {
+  let text: string
+  try {
+    text = readConfig(path)
+  } catch (e) {
+    return Result.fail(`--config: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (e) {
+    return Result.fail(`--config: ${path} is not JSON: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  if (!isObject(parsed)) return Result.fail(`--config: ${path} must hold a JSON object`)
+  const bad =
+    unknownKey(parsed, new Set(CONFIG_KEYS), "") ??
+    (isObject(parsed.node) ? unknownKey(parsed.node, NODE_KEYS, ` in "node"`) : undefined) ??
+    (isObject(parsed.node) && isObject(parsed.node.gasEstimation)
+      ? unknownKey(parsed.node.gasEstimation, GAS_ESTIMATION_KEYS, ` in "node.gasEstimation"`)
+      : undefined)
+  return bad === undefined ? Result.succeed(parsed) : Result.fail(`${bad}, in ${path}`)
+}
+
+const corsOf = (v: unknown): Result.Result<CorsPolicy | undefined, string> => {
+  if (v === undefined) return Result.succeed(undefined)
+  if (v === true) return Result.succeed("any")
+  if (v === false) return Result.succeed(false)
+  if (Array.isArray(v) && v.every((o) => typeof o === "string")) return Result.succeed(v as ReadonlyArray<string>)
+  return Result.fail(`config: "cors" must be true, false or a list of origins`)
+}
+
+const parseRun =
+  (readConfig: (path: string) => string) =>
+  (args: ParsedArgs): Result.Result<Command, string> =>
+    Result.gen(function* () {
+      const { values } = args
+      const configPath = values.get("--config")
+      const config = configPath === undefined ? {} : yield* readConfigFile(configPath, readConfig)
+      const genesis = values.get("--genesis") ?? (yield* str(config, "genesis"))
+      const listenText = values.get("--listen") ?? (yield* str(config, "listen")) ?? "127.0.0.1:8080"
+      const metricsText = values.get("--metrics-listen") ?? (yield* str(config, "metricsListen"))
+      const pruneText = values.get("--prune-window") ?? config.pruneWindow
+      let pruneWindow: bigint | undefined
+      if (pruneText !== undefined) {
+        if (!/^[0-9]{1,20}$/.test(String(pruneText)))
+          return yield* Result.fail(`--prune-window: expected a number of versions, got "${String(pruneText)}"`)
+        pruneWindow = BigInt(String(pruneText))
+      }
+      const positiveInteger = (key: string): Result.Result<number | undefined, string> => {
+        const v = config[key]
+        return v === undefined || (typeof v === "number" && Number.isInteger(v) && v >= 1)
+          ? Result.succeed(v as number | undefined)
+          : Result.fail(`config: "${key}" must be a positive integer`)
+      }
+      const maxBodyBytes = yield* positiveInteger("maxBodyBytes")
+      const maxConnections = yield* positiveInteger("maxConnections")
+      if (config.quiet !== undefined && typeof config.quiet !== "boolean")
+        return yield* Result.fail(`config: "quiet" must be a boolean`)
+      const node = config.node ?? {}
+      if (!isObject(node)) return yield* Result.fail(`config: "node" must be an object`)
+      const headerPrefix = values.get("--header-prefix") ?? (yield* str(config, "headerPrefix")) ?? "X-SERVICE-"
+      if (!/^[A-Za-z0-9-]*$/.test(headerPrefix))
+        return yield* Result.fail(`--header-prefix: only letters, digits and "-" are allowed, got "${headerPrefix}"`)
+      const cors = args.switches.has("--no-cors") ? false : yield* corsOf(config.cors)
+      return {
+        _tag: "Run",
+        options: {
+          genesis,
+          dataDir: values.get("--data-dir") ?? (yield* str(config, "dataDir")) ?? "./data",
+          listen: yield* listenOf("--listen", listenText),
+          metricsListen: metricsText === undefined ? undefined : yield* listenOf("--metrics-listen", metricsText),
+          headerPrefix,
+          pruneWindow,
+          maxBodyBytes,
+          maxConnections,
+          cors,
+          gitHash: yield* str(config, "gitHash"),
+          quiet: args.switches.has("--quiet") || config.quiet === true,
+          node
+        }
+      } as const
+    })
+
+const runSpec = (readConfig: (path: string) => string): CommandSpec<Command> => ({
+  path: ["run"],
+  summary: "Serve the Aptos REST API over an LMDB store holding a genesis (no block production).",
+  flags: [
+    { name: "--genesis", value: "FILE", description: "genesis blob to import (default: the shipped devnet genesis)" },
+    { name: "--data-dir", value: "DIR", description: "the store's directory (default ./data)" },
+    { name: "--listen", value: "ADDR:PORT", description: "the API's address (default 127.0.0.1:8080; port 0 = any free port)" },
+    { name: "--metrics-listen", value: "ADDR:PORT", description: "Prometheus metrics on their own address (default: none)" },
+    { name: "--header-prefix", value: "PREFIX", description: "ledger header prefix (default X-SERVICE-; X-APTOS- as the reference)" },
+    { name: "--prune-window", value: "N", description: "keep the last N versions (default: keep all)" },
+    { name: "--config", value: "FILE.json", description: "a config file (docs/configuration.md); flags override it" },
+    { name: "--no-cors", description: "no CORS headers (default: any origin may call the API)" },
+    { name: "--quiet", description: "no request log (the start-up line is still printed)" }
+  ],
+  details: `The genesis is imported into an empty data dir and checked against the one a data dir holds.
+Config file keys: ${CONFIG_KEYS.join(", ")}; "node": ${[...NODE_KEYS].join(", ")}.`,
+  parse: parseRun(readConfig)
+})
+
+// ---- module -----------------------------------------------------------------------------------------
+
+const moduleAbiSpec: CommandSpec<Command> = {
+  path: ["module", "abi"],
+  summary: "Print the ABI of a compiled Move module, as the API's module endpoint serves it.",
+  operands: "FILE.mv",
+  operandCount: { min: 1, max: 1 },
+  flags: [],
+  parse: (args) => Result.succeed({ _tag: "ModuleAbi", file: args.operands[0]! })
+}
+
+const moduleListSpec: CommandSpec<Command> = {
+  path: ["module", "list"],
+  summary: "List the modules a genesis blob writes (address::name and size in bytes).",
+  flags: [{ name: "--genesis", value: "FILE", description: "the genesis blob (default: the shipped devnet genesis)" }],
+  parse: (args) => Result.succeed({ _tag: "ModuleList", genesis: args.values.get("--genesis") })
+}
+
+/** The command table. `readConfig` reads `--config` files (injected by tests). */
+export const commands = (
   readConfig: (path: string) => string = (p) => readFileSync(p, "utf8")
-): Result.Result<Command, string> =>
-  Result.gen(function* () {
-    const [command, ...rest] = argv
-    if (command === undefined || command === "help" || command === "--help" || command === "-h")
-      return { _tag: "Help" } as const
-    if (command === "module") {
-      const [sub, ...args] = rest
-      if (sub === "abi") {
-        if (args.length !== 1 || args[0]!.startsWith("--"))
-          return yield* Result.fail("usage: movenode module abi FILE.mv")
-        return { _tag: "ModuleAbi", file: args[0]! } as const
-      }
-      if (sub === "list") {
-        const { values } = yield* flagsOf(args, new Set(["--genesis"]))
-        const genesis = values.get("--genesis")
-        if (genesis === undefined) return yield* Result.fail("movenode module list: --genesis FILE is required")
-        return { _tag: "ModuleList", genesis } as const
-      }
-      return yield* Result.fail(`unknown subcommand: module ${sub ?? ""}`.trim())
-    }
-    if (command !== "run") return yield* Result.fail(`unknown command: ${command}`)
-    const { values, quiet } = yield* flagsOf(rest, new Set([...RUN_FLAGS, "--quiet"]))
-    let config: Record<string, unknown> = {}
-    const configPath = values.get("--config")
-    if (configPath !== undefined) {
-      let text: string
-      try {
-        text = readConfig(configPath)
-      } catch (e) {
-        return yield* Result.fail(`--config: cannot read ${configPath}: ${e instanceof Error ? e.message : String(e)}`)
-      }
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(text)
-      } catch (e) {
-        return yield* Result.fail(`--config: ${configPath} is not JSON: ${e instanceof Error ? e.message : String(e)}`)
-      }
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-        return yield* Result.fail(`--config: ${configPath} must hold a JSON object`)
-      config = parsed as Record<string, unknown>
-    }
-    const genesis = values.get("--genesis") ?? (yield* str(config, "genesis"))
-    const listenText = values.get("--listen") ?? (yield* str(config, "listen")) ?? "127.0.0.1:8080"
-    const metricsText = values.get("--metrics-listen") ?? (yield* str(config, "metricsListen"))
-    const pruneText = values.get("--prune-window") ?? config.pruneWindow
-    let pruneWindow: bigint | undefined
-    if (pruneText !== undefined) {
-      if (!/^[0-9]{1,20}$/.test(String(pruneText)))
-        return yield* Result.fail(`--prune-window: expected a number of versions, got "${String(pruneText)}"`)
-      pruneWindow = BigInt(String(pruneText))
-    }
-    const maxBody = config.maxBodyBytes
-    if (maxBody !== undefined && (typeof maxBody !== "number" || !Number.isInteger(maxBody) || maxBody < 1))
-      return yield* Result.fail(`config: "maxBodyBytes" must be a positive integer`)
-    const maxConnections = config.maxConnections
-    if (
-      maxConnections !== undefined &&
-      (typeof maxConnections !== "number" || !Number.isInteger(maxConnections) || maxConnections < 1)
-    )
-      return yield* Result.fail(`config: "maxConnections" must be a positive integer`)
-    if (config.quiet !== undefined && typeof config.quiet !== "boolean")
-      return yield* Result.fail(`config: "quiet" must be a boolean`)
-    const node = config.node ?? {}
-    if (typeof node !== "object" || node === null || Array.isArray(node))
-      return yield* Result.fail(`config: "node" must be an object`)
-    const headerPrefix = values.get("--header-prefix") ?? (yield* str(config, "headerPrefix")) ?? "X-SERVICE-"
-    if (!/^[A-Za-z0-9-]*$/.test(headerPrefix))
-      return yield* Result.fail(`--header-prefix: only letters, digits and "-" are allowed, got "${headerPrefix}"`)
-    return {
-      _tag: "Run",
-      options: {
-        genesis,
-        dataDir: values.get("--data-dir") ?? (yield* str(config, "dataDir")) ?? "./data",
-        listen: yield* listenOf("--listen", listenText),
-        metricsListen: metricsText === undefined ? undefined : yield* listenOf("--metrics-listen", metricsText),
-        headerPrefix,
-        pruneWindow,
-        maxBodyBytes: maxBody as number | undefined,
-        maxConnections: maxConnections as number | undefined,
-        gitHash: yield* str(config, "gitHash"),
-        quiet: quiet || config.quiet === true,
-        node: node as Record<string, unknown>
-      }
-    } as const
-  })
+): ReadonlyArray<CommandSpec<Command>> => [runSpec(readConfig), moduleAbiSpec, moduleListSpec]
+
+/** Parses the command line: a command, its help, the version, or one usage error. */
+export const parseCommand = (argv: ReadonlyArray<string>, readConfig?: (path: string) => string) =>
+  resolveCommand(PROGRAM, DESCRIPTION, commands(readConfig), argv)
+
+// ---- running ----------------------------------------------------------------------------------------
 
 const readBytes = (path: string): Uint8Array => new Uint8Array(readFileSync(path))
 
+const packageRoot = (): string | undefined => packageRootOf(dirname(fileURLToPath(import.meta.url)), "movenode")
+
 /** The commit of the checkout this command runs from (undefined in an npm install). */
 const gitHashOfThisCheckout = (): string | undefined => {
-  const root = packageRootOf(dirname(fileURLToPath(import.meta.url)), "movenode")
+  const root = packageRoot()
   return root === undefined ? undefined : readGitHash(root)
 }
 
-/** The layers of `movenode run`: LMDB ledger → node → HTTP server. */
+/** `movenode 0.1.0` (package.json's version). */
+export const versionLine = (): string => {
+  const root = packageRoot()
+  let version = "unknown"
+  try {
+    if (root !== undefined) version = JSON.parse(readFileSync(`${root}/package.json`, "utf8")).version
+  } catch {
+    // an unreadable package.json: still answer
+  }
+  return `${PROGRAM} ${version}`
+}
+
+/** The layers of `movenode run`: LMDB ledger → node → HTTP server, and the start-up line. */
 export const runLayer = (options: RunOptions) => {
   let nodeSection = options.node
   if (nodeSection.viewFilter !== undefined) {
@@ -233,24 +293,50 @@ export const runLayer = (options: RunOptions) => {
     headerPrefix: options.headerPrefix,
     // The build's commit when running from a checkout (`npm start`), as the reference reports its own.
     gitHash: options.gitHash ?? gitHashOfThisCheckout(),
-    log: options.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
+    // The server's own "listening on" line is left out: the start-up line says it.
+    log: options.quiet
+      ? undefined
+      : (line) => {
+          if (!line.startsWith("movenode listening on ")) process.stdout.write(`${new Date().toISOString()} ${line}\n`)
+        },
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.cors === undefined ? {} : { cors: options.cors })
   }
-  const ledger = LedgerLmdb.layer({
-    path: options.dataDir,
-    genesis: readBytes(options.genesis ?? devnetGenesisPath()),
-    pruneWindow: options.pruneWindow
-  })
+  const genesisFile = options.genesis ?? devnetGenesisPath()
+  const genesis = readBytes(genesisFile)
+  let imported: GenesisImport | undefined
+  const ledger = Layer.effect(
+    Ledger,
+    Effect.gen(function* () {
+      const handle = yield* LedgerLmdb.open({ path: options.dataDir, pruneWindow: options.pruneWindow })
+      imported = yield* importGenesis(handle, genesis)
+      return handle.service
+    })
+  )
   // Views run on worker threads reading the same store (NodeConfig.viewThreads, 1 by default).
   const views = ViewsWorkerLayer({
     path: options.dataDir,
     workerUrl: options.viewWorkerUrl,
     log: (line) => process.stderr.write(`movenode: ${line}\n`)
   })
-  return MovenodeServer.layer(http).pipe(
+  const announce = options.announce
+  const startupLine = Layer.effectDiscard(
+    Effect.gen(function* () {
+      if (announce === undefined) return
+      const { address } = yield* MovenodeServer
+      const info = yield* (yield* Ledger).ledgerInfo
+      const what =
+        imported?._tag === "Imported"
+          ? `imported ${options.genesis === undefined ? "the shipped devnet genesis" : `the genesis ${options.genesis}`} (chain id ${info.chainId}) into ${options.dataDir}`
+          : `opened ${options.dataDir} (chain id ${info.chainId}, ledger version ${info.ledgerVersion})`
+      announce(`movenode: ${what}; listening on http://${address.host}:${address.port}/v1`)
+    })
+  )
+  return startupLine.pipe(
+    Layer.provideMerge(MovenodeServer.layer(http)),
     Layer.provide(Node.layerWith(views, TransactionEncoderLive)),
-    Layer.provide(ledger),
+    Layer.provideMerge(ledger),
     Layer.provide(nodeConfigLayer(nodeConfig))
   )
 }
@@ -271,46 +357,33 @@ const describeError = (e: unknown): string => {
 }
 
 const fail: (message: string, code?: number) => never = (message, code = 1) => {
-  process.stderr.write(`movenode: ${message}\n`)
+  process.stderr.write(`${message}\n`)
   process.exit(code)
 }
 
-let stdoutGuarded = false
-
-export const main = (argv: ReadonlyArray<string>): void => {
-  // `movenode module list … | head` closes stdout early: that is not an error.
-  if (!stdoutGuarded) {
-    stdoutGuarded = true
-    process.stdout.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" ? process.exit(0) : fail(e.message)))
+const readOrFail = (path: string, what: string): Uint8Array => {
+  try {
+    return readBytes(path)
+  } catch (e) {
+    return fail(`${what}: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`)
   }
-  const parsed = parseCommand(argv)
-  if (Result.isFailure(parsed)) fail(`${parsed.failure}\n\n${USAGE}`, 2)
-  const command = parsed.success
+}
+
+/** Runs one parsed command (the `run` step of the table). */
+const execute = (command: Command): void => {
   switch (command._tag) {
-    case "Help":
-      process.stdout.write(USAGE + "\n")
-      return
     case "ModuleAbi": {
-      let bytes: Uint8Array
-      try {
-        bytes = readBytes(command.file)
-      } catch (e) {
-        fail(`cannot read ${command.file}: ${describeError(e)}`)
-      }
+      const bytes = readOrFail(command.file, "movenode module abi")
       const abi = moduleAbiCommand(bytes)
-      if (Result.isFailure(abi)) fail(`${command.file} is not a Move module: ${describeError(abi.failure)}`)
+      if (Result.isFailure(abi))
+        fail(`movenode module abi: ${command.file} is not a Move module: ${describeError(abi.failure)}`)
       process.stdout.write(abi.success + "\n")
       return
     }
     case "ModuleList": {
-      let bytes: Uint8Array
-      try {
-        bytes = readBytes(command.genesis)
-      } catch (e) {
-        fail(`cannot read ${command.genesis}: ${describeError(e)}`)
-      }
-      const rows = listGenesisModules(bytes)
-      if (Result.isFailure(rows)) fail(`${command.genesis} is not a genesis blob: ${describeError(rows.failure)}`)
+      const file = command.genesis ?? devnetGenesisPath()
+      const rows = listGenesisModules(readOrFail(file, "movenode module list"))
+      if (Result.isFailure(rows)) fail(`movenode module list: ${file} is not a genesis blob: ${describeError(rows.failure)}`)
       process.stdout.write(rows.success.map((r) => `${r.address}::${r.name}\t${r.bytes.length}\n`).join(""))
       return
     }
@@ -318,12 +391,12 @@ export const main = (argv: ReadonlyArray<string>): void => {
       tuneV8ForServing()
       let layer: ReturnType<typeof runLayer>
       try {
-        layer = runLayer(command.options)
+        layer = runLayer({ ...command.options, announce: (line) => process.stdout.write(`${line}\n`) })
       } catch (e) {
-        fail(describeError(e))
+        fail(`movenode run: ${e instanceof Error ? e.message : describeError(e)}`)
       }
       Layer.launch(layer).pipe(
-        Effect.tapError((e) => Effect.sync(() => process.stderr.write(`movenode: ${describeError(e)}\n`))),
+        Effect.tapError((e) => Effect.sync(() => process.stderr.write(`movenode run: ${describeError(e)}\n`))),
         // SIGINT/SIGTERM interrupt the layer: a clean shutdown, so exit code 0 (not 130).
         runMain({
           disableErrorReporting: true,
@@ -332,6 +405,24 @@ export const main = (argv: ReadonlyArray<string>): void => {
       )
     }
   }
+}
+
+let stdoutGuarded = false
+
+export const main = (argv: ReadonlyArray<string>): void => {
+  // `movenode module list … | head` closes stdout early: that is not an error.
+  if (!stdoutGuarded) {
+    stdoutGuarded = true
+    process.stdout.on("error", (e: NodeJS.ErrnoException) =>
+      e.code === "EPIPE" ? process.exit(0) : fail(`movenode: ${e.message}`)
+    )
+  }
+  const resolved = parseCommand(argv)
+  if (Result.isFailure(resolved)) fail(formatUsageError(PROGRAM, resolved.failure as UsageError), 2)
+  const r = resolved.success
+  if (r._tag === "Help") process.stdout.write(`${r.text}\n`)
+  else if (r._tag === "Version") process.stdout.write(`${versionLine()}\n`)
+  else execute(r.command)
 }
 
 const invokedDirectly = (() => {
