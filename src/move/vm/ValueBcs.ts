@@ -39,7 +39,8 @@ const readAddress = (r: BcsReader): Uint8Array => {
   return out
 }
 
-const read = (r: BcsReader, t: Type, depth: number): Value => {
+/** A scalar of type `t` (k 0..14), read from `r`. */
+const readScalar = (r: BcsReader, t: Type): Value => {
   switch (t.k) {
     case 0:
       return r.bool()
@@ -71,26 +72,74 @@ const read = (r: BcsReader, t: Type, depth: number): Value => {
       return readAddress(r)
     case 14:
       return signerValue(readAddress(r))
-    case 15: {
-      if (depth >= MAX_VALUE_DEPTH) return vmError("VM_MAX_VALUE_DEPTH_REACHED", "value nested too deep")
-      if (t.elem.k === 1) return Array.from(r.bytesWithLength())
-      const n = r.length(1)
-      const out: Value[] = new Array(n)
-      for (let i = 0; i < n; i++) out[i] = read(r, t.elem, depth + 1)
-      return out
-    }
-    case 16: {
-      if (depth >= MAX_VALUE_DEPTH) return vmError("VM_MAX_VALUE_DEPTH_REACHED", "value nested too deep")
-      const isEnum = t.def.variants !== undefined
-      const tag = isEnum ? r.uleb128() : -1
-      if (isEnum && tag >= t.def.variants!.length) r.fail(`invalid variant ${tag} of ${t.def.name}`)
-      const types = fieldTypes(t, tag)
-      const fields: Value[] = new Array(types.length)
-      for (let i = 0; i < types.length; i++) fields[i] = read(r, types[i]!, depth + 1)
-      return new StructValue(tag, fields)
-    }
     default:
       return vmError("VALUE_DESERIALIZATION_ERROR", "function values and references cannot be deserialized")
+  }
+}
+
+/**
+ * A vector or struct being filled: `out` receives its elements in order; `types` are a struct's
+ * field types (undefined for a vector, whose elements all have type `elem`).
+ */
+interface ReadFrame {
+  readonly out: Value[]
+  readonly elem: Type | undefined
+  readonly types: ReadonlyArray<Type> | undefined
+  /** The variant of an enum, -1 for a struct; undefined for a vector. */
+  readonly tag: number | undefined
+  i: number
+}
+
+/**
+ * Reads one value of `t`. Containers are walked with an explicit stack (one frame per open vector
+ * or struct, at most MAX_VALUE_DEPTH), so no host recursion depends on the input.
+ */
+const read = (r: BcsReader, t: Type): Value => {
+  const stack: ReadFrame[] = []
+  let cur = t
+  for (;;) {
+    let v: Value
+    if (cur.k === 15 || cur.k === 16) {
+      if (stack.length >= MAX_VALUE_DEPTH) return vmError("VM_MAX_VALUE_DEPTH_REACHED", "value nested too deep")
+      let frame: ReadFrame | undefined
+      if (cur.k === 15) {
+        const elem = cur.elem
+        if (elem.k === 1) v = Array.from(r.bytesWithLength())
+        else {
+          const n = r.length(1)
+          const out: Value[] = new Array(n)
+          v = out
+          // Scalar elements: read in place, no frame.
+          if (elem.k < 15) for (let i = 0; i < n; i++) out[i] = readScalar(r, elem)
+          else if (n > 0) frame = { out, elem, types: undefined, tag: undefined, i: 0 }
+        }
+      } else {
+        const isEnum = cur.def.variants !== undefined
+        const tag = isEnum ? r.uleb128() : -1
+        if (isEnum && tag >= cur.def.variants!.length) r.fail(`invalid variant ${tag} of ${cur.def.name}`)
+        const types = fieldTypes(cur, tag)
+        const fields: Value[] = new Array(types.length)
+        v = new StructValue(tag, fields)
+        if (types.length > 0) frame = { out: fields, elem: undefined, types, tag, i: 0 }
+      }
+      if (frame !== undefined) {
+        stack.push(frame)
+        cur = frame.elem ?? frame.types![0]!
+        continue
+      }
+    } else v = readScalar(r, cur)
+    // Hand the value to the open containers; a container just completed is handed on in turn.
+    for (;;) {
+      const f = stack[stack.length - 1]
+      if (f === undefined) return v
+      f.out[f.i++] = v
+      if (f.i < f.out.length) {
+        cur = f.elem ?? f.types![f.i]!
+        break
+      }
+      stack.pop()
+      v = f.tag === undefined ? f.out : new StructValue(f.tag, f.out)
+    }
   }
 }
 
@@ -98,7 +147,7 @@ const read = (r: BcsReader, t: Type, depth: number): Value => {
 export const deserializeValue = (bytes: Uint8Array, t: Type): Value => {
   try {
     const r = new BcsReader(bytes)
-    const v = read(r, t, 0)
+    const v = read(r, t)
     r.expectEnd()
     return v
   } catch (e) {
@@ -107,7 +156,8 @@ export const deserializeValue = (bytes: Uint8Array, t: Type): Value => {
   }
 }
 
-const write = (w: BcsWriter, t: Type, v: Value, depth: number): void => {
+/** A scalar `v` of type `t` (k 0..14), written to `w`. */
+const writeScalar = (w: BcsWriter, t: Type, v: Value): void => {
   switch (t.k) {
     case 0:
       w.bool(v as boolean)
@@ -154,31 +204,64 @@ const write = (w: BcsWriter, t: Type, v: Value, depth: number): void => {
     case 14:
       w.fixed((v as StructValue).fields[0] as Uint8Array)
       return
-    case 15: {
-      if (depth >= MAX_VALUE_DEPTH) vmError("VM_MAX_VALUE_DEPTH_REACHED", "value nested too deep")
-      const arr = v as Value[]
-      w.uleb128(arr.length)
-      if (t.elem.k === 1) {
-        for (let i = 0; i < arr.length; i++) w.u8(arr[i] as number)
-        return
-      }
-      for (let i = 0; i < arr.length; i++) write(w, t.elem, arr[i], depth + 1)
-      return
-    }
-    case 16: {
-      if (depth >= MAX_VALUE_DEPTH) vmError("VM_MAX_VALUE_DEPTH_REACHED", "value nested too deep")
-      const s = v as StructValue
-      if (t.def.variants !== undefined) w.uleb128(s.tag)
-      const types = fieldTypes(t, t.def.variants !== undefined ? s.tag : -1)
-      for (let i = 0; i < types.length; i++) write(w, types[i]!, s.fields[i], depth + 1)
-      return
-    }
     default:
       vmError("VALUE_SERIALIZATION_ERROR", "function values and references cannot be serialized")
   }
 }
 
-export const writeValue = (w: BcsWriter, t: Type, v: Value): void => write(w, t, v, 0)
+/** A vector or struct being written: its elements `items[i..]`, of type `elem` or `types[i]`. */
+interface WriteFrame {
+  readonly items: ReadonlyArray<Value>
+  readonly elem: Type | undefined
+  readonly types: ReadonlyArray<Type> | undefined
+  i: number
+}
+
+/** Writes `v` of type `t`, containers walked with an explicit stack (at most MAX_VALUE_DEPTH frames). */
+const write = (w: BcsWriter, t: Type, v: Value): void => {
+  const stack: WriteFrame[] = []
+  let cur = t
+  let val = v
+  for (;;) {
+    if (cur.k === 15 || cur.k === 16) {
+      if (stack.length >= MAX_VALUE_DEPTH) vmError("VM_MAX_VALUE_DEPTH_REACHED", "value nested too deep")
+      let frame: WriteFrame | undefined
+      if (cur.k === 15) {
+        const arr = val as Value[]
+        w.uleb128(arr.length)
+        const elem = cur.elem
+        if (elem.k === 1) for (let i = 0; i < arr.length; i++) w.u8(arr[i] as number)
+        // Scalar elements: written in place, no frame.
+        else if (elem.k < 15) for (let i = 0; i < arr.length; i++) writeScalar(w, elem, arr[i])
+        else if (arr.length > 0) frame = { items: arr, elem, types: undefined, i: 0 }
+      } else {
+        const s = val as StructValue
+        if (cur.def.variants !== undefined) w.uleb128(s.tag)
+        const types = fieldTypes(cur, cur.def.variants !== undefined ? s.tag : -1)
+        if (types.length > 0) frame = { items: s.fields, elem: undefined, types, i: 0 }
+      }
+      if (frame !== undefined) {
+        stack.push(frame)
+        cur = frame.elem ?? frame.types![0]!
+        val = frame.items[0]
+        continue
+      }
+    } else writeScalar(w, cur, val)
+    // Move on to the next element of the innermost open container, closing finished ones.
+    for (;;) {
+      const f = stack[stack.length - 1]
+      if (f === undefined) return
+      if (++f.i < (f.types?.length ?? f.items.length)) {
+        cur = f.elem ?? f.types![f.i]!
+        val = f.items[f.i]
+        break
+      }
+      stack.pop()
+    }
+  }
+}
+
+export const writeValue = (w: BcsWriter, t: Type, v: Value): void => write(w, t, v)
 
 /** One writer reused by `serializeValue` (table keys, results): no buffer and DataView per call. */
 let scratch = new BcsWriter(256)
@@ -193,7 +276,7 @@ export const serializeValue = (v: Value, t: Type): Uint8Array => {
   const w = own ? new BcsWriter(64) : scratch.reset()
   scratchBusy = true
   try {
-    write(w, t, v, 0)
+    write(w, t, v)
     return w.toBytes()
   } catch (e) {
     if (e instanceof VmError) throw e

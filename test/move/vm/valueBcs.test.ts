@@ -87,3 +87,25 @@ describe("value BCS", () => {
     expect(() => deserializeValue(bytes, t)).toThrow(/VM_MAX_VALUE_DEPTH_REACHED/)
   })
 })
+
+describe("value BCS walks containers with an explicit stack", () => {
+  it("128 nested vectors round-trip; a 200,000-element vector of vectors too", () => {
+    let t: Type = u64
+    for (let i = 0; i < 127; i++) t = vectorOf(t)
+    const w: number[] = []
+    for (let i = 0; i < 127; i++) w.push(1)
+    w.push(7, 0, 0, 0, 0, 0, 0, 0)
+    const bytes = Uint8Array.from(w)
+    const v = deserializeValue(bytes, t)
+    expect(serializeValue(v, t)).toEqual(bytes)
+    const wide = vectorOf(vectorOf(PRIMITIVES[1]!))
+    const n = 200_000
+    const many = new Uint8Array(3 + 2 * n)
+    many.set([0xc0, 0x9a, 0x0c]) // uleb128(200000)
+    for (let i = 0; i < n; i++) many.set([1, i & 0xff], 3 + 2 * i)
+    const decoded = deserializeValue(many, wide) as number[][]
+    expect(decoded).toHaveLength(n)
+    expect(decoded[n - 1]).toEqual([(n - 1) & 0xff])
+    expect(serializeValue(decoded, wide)).toEqual(many)
+  })
+})
