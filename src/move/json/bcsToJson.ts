@@ -36,8 +36,19 @@ export const sortedObject = (entries: Array<[string, JsonValue]>): { [k: string]
   return out
 }
 
-/** Reads one value of `layout` from `r`, as JSON. Throws BcsError (the caller's boundary catches). */
-export const readValueAsJson = (r: BcsReader, layout: MoveTypeLayout, limits: ConversionLimits): JsonValue => {
+type Field = { readonly name: string; readonly layout: MoveTypeLayout }
+
+/**
+ * An open container: a vector's elements (all of `element`), a struct's or variant's fields (an
+ * object once complete, its keys sorted), or an Option's one element (`{"vec": [v]}`).
+ */
+type Frame =
+  | { readonly kind: "vector"; readonly out: JsonValue[]; readonly element: MoveTypeLayout; i: number }
+  | { readonly kind: "fields"; readonly entries: Array<[string, JsonValue]>; readonly fields: ReadonlyArray<Field>; i: number }
+  | { readonly kind: "option"; readonly element: MoveTypeLayout }
+
+/** A scalar's JSON (everything but vector, struct, enum and function), read from `r`. */
+const readScalar = (r: BcsReader, layout: MoveTypeLayout): JsonValue => {
   switch (layout._tag) {
     case "bool":
       return r.bool()
@@ -64,51 +75,93 @@ export const readValueAsJson = (r: BcsReader, layout: MoveTypeLayout, limits: Co
     case "address":
     case "signer":
       return addressToShortString(r.fixed(32))
-    case "vector":
-      return nested(r, limits, () => readVector(r, layout.element, limits))
-    case "struct":
-    case "enum":
-      return nested(r, limits, () => readStructOrEnum(r, layout, limits))
-    case "function":
-      return nested(r, limits, () => readClosureJson(r, limits))
+    default:
+      return r.fail(`unexpected layout ${layout._tag}`)
   }
 }
 
-const nested = <A>(r: BcsReader, limits: ConversionLimits, f: () => A): A => {
-  if (++r.depth > limits.maxDepth) r.fail(`value nested deeper than ${limits.maxDepth}`)
-  const v = f()
-  r.depth--
-  return v
+/**
+ * Reads one value of `layout` from `r`, as JSON. Throws BcsError (the caller's boundary catches).
+ * Containers are walked with an explicit stack; `r.depth` counts the open ones (checked against
+ * `limits.maxDepth`), so no host recursion follows the input's nesting.
+ */
+export const readValueAsJson = (r: BcsReader, layout: MoveTypeLayout, limits: ConversionLimits): JsonValue => {
+  const stack: Frame[] = []
+  const open = (f: Frame) => {
+    if (++r.depth > limits.maxDepth) r.fail(`value nested deeper than ${limits.maxDepth}`)
+    stack.push(f)
+  }
+  let cur = layout
+  for (;;) {
+    // The value of `cur`, when it is complete at once; undefined when a container was opened.
+    let v: JsonValue | undefined
+    switch (cur._tag) {
+      case "vector": {
+        if (r.depth + 1 > limits.maxDepth) r.fail(`value nested deeper than ${limits.maxDepth}`)
+        if (cur.element._tag === "u8") {
+          v = toHex0x(r.bytesWithLength())
+          break
+        }
+        const n = r.length(1)
+        if (n > limits.maxVectorLength) r.fail(`vector of ${n} elements exceeds ${limits.maxVectorLength}`)
+        const out: JsonValue[] = new Array(n)
+        if (n === 0) v = out
+        else open({ kind: "vector", out, element: cur.element, i: 0 })
+        break
+      }
+      case "struct":
+      case "enum":
+        v = openStructOrEnum(r, cur, limits, open)
+        break
+      case "function":
+        if (r.depth + 1 > limits.maxDepth) r.fail(`value nested deeper than ${limits.maxDepth}`)
+        r.depth++
+        v = readClosureJson(r, limits)
+        r.depth--
+        break
+      default:
+        v = readScalar(r, cur)
+    }
+    if (v === undefined) {
+      // A container was opened: read its first element.
+      const top = stack[stack.length - 1]!
+      cur = top.kind === "fields" ? top.fields[0]!.layout : top.element
+      continue
+    }
+    // Hand the value to the open containers; one just completed is handed on in turn.
+    for (;;) {
+      const f = stack[stack.length - 1]
+      if (f === undefined) return v
+      let next: MoveTypeLayout | undefined
+      if (f.kind === "vector") {
+        f.out[f.i++] = v
+        if (f.i < f.out.length) next = f.element
+      } else if (f.kind === "fields") {
+        f.entries.push([f.fields[f.i++]!.name, v])
+        if (f.i < f.fields.length) next = f.fields[f.i]!.layout
+      }
+      if (next !== undefined) {
+        cur = next
+        break
+      }
+      stack.pop()
+      r.depth--
+      v = f.kind === "vector" ? f.out : f.kind === "fields" ? sortedObject(f.entries) : { vec: [v] }
+    }
+  }
 }
 
-const readVector = (r: BcsReader, element: MoveTypeLayout, limits: ConversionLimits): JsonValue => {
-  if (element._tag === "u8") return toHex0x(r.bytesWithLength())
-  const n = r.length(1)
-  if (n > limits.maxVectorLength) r.fail(`vector of ${n} elements exceeds ${limits.maxVectorLength}`)
-  const out: JsonValue[] = new Array(n)
-  for (let i = 0; i < n; i++) out[i] = readValueAsJson(r, element, limits)
-  return out
-}
-
-const readFields = (
-  r: BcsReader,
-  fields: ReadonlyArray<{
-    readonly name: string
-    readonly layout: MoveTypeLayout
-  }>,
-  limits: ConversionLimits,
-  extra?: [string, JsonValue]
-): JsonValue => {
-  const entries: Array<[string, JsonValue]> = extra === undefined ? [] : [extra]
-  for (const f of fields) entries.push([f.name, readValueAsJson(r, f.layout, limits)])
-  return sortedObject(entries)
-}
-
-const readStructOrEnum = (
+/**
+ * A struct or enum: its JSON when complete at once (String, empty Option, `Option<u8>`, no fields),
+ * else undefined after opening its frame.
+ */
+const openStructOrEnum = (
   r: BcsReader,
   layout: MoveTypeLayout & { _tag: "struct" | "enum" },
-  limits: ConversionLimits
-): JsonValue => {
+  limits: ConversionLimits,
+  open: (f: Frame) => void
+): JsonValue | undefined => {
+  if (r.depth + 1 > limits.maxDepth) r.fail(`value nested deeper than ${limits.maxDepth}`)
   const special = specialStruct(layout.struct)
   if (special === "String") {
     const bytes = r.bytesWithLength()
@@ -129,18 +182,28 @@ const readStructOrEnum = (
       }
       // As the reference's annotator: a vector<u8> field, even Option<u8>'s, prints as hex.
       if (element._tag === "u8") return { vec: toHex0x(r.fixed(n)) }
-      return { vec: n === 0 ? [] : [readValueAsJson(r, element, limits)] }
+      if (n === 0) return { vec: [] }
+      open({ kind: "option", element })
+      return undefined
     }
   }
-  if (layout._tag === "struct") return readFields(r, layout.fields, limits)
-  const start = r.offset
-  const tag = r.uleb128()
-  const variant = layout.variants[tag]
-  if (variant === undefined) {
-    r.offset = start
-    return r.fail(`invalid variant index ${tag} for ${layout.struct.name}`)
+  let fields: ReadonlyArray<Field>
+  const entries: Array<[string, JsonValue]> = []
+  if (layout._tag === "struct") fields = layout.fields
+  else {
+    const start = r.offset
+    const tag = r.uleb128()
+    const variant = layout.variants[tag]
+    if (variant === undefined) {
+      r.offset = start
+      return r.fail(`invalid variant index ${tag} for ${layout.struct.name}`)
+    }
+    entries.push(["__variant__", variant.name])
+    fields = variant.fields
   }
-  return readFields(r, variant.fields, limits, ["__variant__", variant.name])
+  if (fields.length === 0) return sortedObject(entries)
+  open({ kind: "fields", entries, fields, i: 0 })
+  return undefined
 }
 
 /** The JSON of one BCS value of `layout`; all of `bytes` must be consumed. Never throws. */

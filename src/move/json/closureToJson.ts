@@ -34,19 +34,24 @@ const SERIALIZED_PRIMITIVES: ReadonlyArray<MoveTypeLayout | undefined> = [
   Layouts.u256
 ]
 
-const readSerializedLayout = (r: BcsReader, depth: number, limits: ConversionLimits): MoveTypeLayout => {
-  const start = r.offset
-  const index = r.uleb128()
-  if (index === 5) {
-    if (depth >= limits.maxDepth) r.fail(`captured layout nested deeper than ${limits.maxDepth}`)
-    return vectorLayout(readSerializedLayout(r, depth + 1, limits))
+/** A captured value's serialised layout: vectors (index 5) around a primitive, read in a loop. */
+const readSerializedLayout = (r: BcsReader, limits: ConversionLimits): MoveTypeLayout => {
+  let vectors = 0
+  for (;;) {
+    const start = r.offset
+    const index = r.uleb128()
+    if (index === 5) {
+      if (++vectors > limits.maxDepth) r.fail(`captured layout nested deeper than ${limits.maxDepth}`)
+      continue
+    }
+    let layout = SERIALIZED_PRIMITIVES[index]
+    if (layout === undefined) {
+      r.offset = start
+      return r.fail(`unsupported captured value layout ${index} in closure`)
+    }
+    for (let i = 0; i < vectors; i++) layout = vectorLayout(layout)
+    return layout
   }
-  const layout = SERIALIZED_PRIMITIVES[index]
-  if (layout === undefined) {
-    r.offset = start
-    return r.fail(`unsupported captured value layout ${index} in closure`)
-  }
-  return layout
 }
 
 const popCount = (mask: bigint): number => {
@@ -71,7 +76,7 @@ export const readClosureJson = (r: BcsReader, limits: ConversionLimits): JsonVal
   const captured: JsonValue[] = []
   const count = popCount(mask)
   for (let i = 0; i < count; i++) {
-    const layout = readSerializedLayout(r, 0, limits)
+    const layout = readSerializedLayout(r, limits)
     captured.push(readValueAsJson(r, layout, limits))
   }
   const entries: Array<[string, JsonValue]> = [

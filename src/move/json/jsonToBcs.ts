@@ -147,37 +147,121 @@ const checkSize = (s: Walk): void => {
   if (s.w.length > s.limits.maxBytes) fail(`value larger than ${s.limits.maxBytes} bytes`)
 }
 
-const writeVector = (s: Walk, element: MoveTypeLayout, v: unknown): void => {
+type Field = { readonly name: string; readonly layout: MoveTypeLayout }
+
+/**
+ * An open container being written: a vector's remaining elements (`items`, all of `element`), or
+ * a struct's or variant's remaining fields, read from `obj`. `cost` is the nesting it added (an
+ * Option counts its struct and its inner vector, as the recursive walk did).
+ */
+type Frame =
+  | { readonly kind: "vector"; readonly items: ReadonlyArray<unknown>; readonly element: MoveTypeLayout; i: number; readonly cost: number }
+  | { readonly kind: "fields"; readonly obj: Record<string, unknown>; readonly fields: ReadonlyArray<Field>; i: number; readonly cost: number }
+
+const enter = (s: Walk, cost: number): void => {
+  s.depth += cost
+  if (s.depth > s.limits.maxDepth) fail(`value nested deeper than ${s.limits.maxDepth}`)
+}
+
+/** The value of a frame's next field, failing as serde does when it is missing. */
+const fieldValue = (f: Frame & { kind: "fields" }): unknown => {
+  const name = f.fields[f.i]!.name
+  if (!Object.hasOwn(f.obj, name)) fail(`field ${boundedPrefix(name)} not found.`)
+  return f.obj[name]
+}
+
+/**
+ * A vector's start: `vector<u8>` (hex) is written at once; for any other element type the length
+ * is written and a frame returned when there are elements (undefined otherwise).
+ */
+const startVector = (s: Walk, element: MoveTypeLayout, v: unknown, cost: number): Frame | undefined => {
   if (element._tag === "u8") {
     const bytes = parseHexBytes(v)
     if (bytes.length > s.limits.maxBytes) fail(`value larger than ${s.limits.maxBytes} bytes`)
     s.w.bytesWithLength(bytes)
-    return
+    s.depth -= cost
+    return undefined
   }
   if (!Array.isArray(v)) fail(`expected vector<${layoutName(element)}>, but got: ${describeJson(v)}`)
-  if (v.length > s.limits.maxVectorLength) fail(`vector of ${v.length} elements exceeds ${s.limits.maxVectorLength}`)
-  s.w.uleb128(v.length)
-  for (const x of v) {
-    writeValue(s, element, x)
-    checkSize(s)
+  const items = v as ReadonlyArray<unknown>
+  if (items.length > s.limits.maxVectorLength)
+    fail(`vector of ${items.length} elements exceeds ${s.limits.maxVectorLength}`)
+  s.w.uleb128(items.length)
+  if (items.length === 0) {
+    s.depth -= cost
+    return undefined
   }
+  return { kind: "vector", items, element, i: 0, cost }
 }
 
-const writeFields = (
+/**
+ * A struct's or enum's start: String, Object and Option<u8> are written at once (undefined); an
+ * Option of anything else and a struct or variant with fields return their frame; `done` (true)
+ * when nothing is left to write.
+ */
+const startStructOrEnum = (
   s: Walk,
-  fields: ReadonlyArray<{
-    readonly name: string
-    readonly layout: MoveTypeLayout
-  }>,
-  v: Record<string, unknown>
-): void => {
-  for (const f of fields) {
-    if (!Object.hasOwn(v, f.name)) fail(`field ${f.name} not found.`)
-    writeValue(s, f.layout, v[f.name])
+  layout: MoveTypeLayout & { _tag: "struct" | "enum" },
+  v: unknown
+): Frame | undefined => {
+  enter(s, 1)
+  const special = specialStruct(layout.struct)
+  if (special === "String") {
+    if (typeof v !== "string") fail("failed to parse string::String.")
+    s.w.bytesWithLength(textEncoder.encode(v as string))
+    checkSize(s)
+    s.depth--
+    return undefined
   }
+  if (special === "Object") {
+    // An address string, as the reference special-cases Object<T> parameters; the struct form
+    // {"inner": "0x…"} (what the reference's layout path expects inside vectors) is accepted too.
+    s.w.fixed(parseAddressJson(isObject(v) && Object.hasOwn(v, "inner") ? v.inner : v))
+    s.depth--
+    return undefined
+  }
+  const element = special === "Option" ? optionElement(layout) : undefined
+  if (element !== undefined) {
+    // Both framework forms of Option are BCS vector<T> of length 0 or 1; the JSON is `{"vec": [..]}`.
+    if (!isObject(v)) fail("Expecting a JSON Map for struct.")
+    if (!Object.hasOwn(v as object, "vec")) fail("field vec not found.")
+    const vec = (v as Record<string, unknown>).vec
+    if (Array.isArray(vec) && vec.length > 1) fail(`expected an Option with at most one element, got ${vec.length}`)
+    const start = s.w.length
+    enter(s, 1)
+    const frame = startVector(s, element, vec, 2)
+    // Option<u8> is written as hex (the vector<u8> rule): its length is the first byte written.
+    if (element._tag === "u8" && s.w.length - start > 2) fail("expected an Option with at most one element")
+    return frame
+  }
+  if (layout._tag === "struct") {
+    if (!isObject(v)) fail("Expecting a JSON Map for struct.")
+    if (layout.fields.length === 0) {
+      s.depth--
+      return undefined
+    }
+    return { kind: "fields", obj: v as Record<string, unknown>, fields: layout.fields, i: 0, cost: 1 }
+  }
+  // Enums as input are externally tagged: {"Variant": {fields}}.
+  if (!isObject(v)) fail("Expecting a JSON Map for enum.")
+  const keys = Object.keys(v as object)
+  if (keys.length !== 1) fail(`Expecting a JSON Map with exactly one variant key for enum, got ${keys.length} keys`)
+  const name = keys[0]!
+  const index = layout.variants.findIndex((x) => x.name === name)
+  if (index < 0) fail(`variant ${boundedPrefix(name)} not found.`)
+  const body = (v as Record<string, unknown>)[name]
+  if (!isObject(body)) fail(`Expecting a JSON Map for variant ${boundedPrefix(name)}.`)
+  s.w.uleb128(index)
+  const fields = layout.variants[index]!.fields
+  if (fields.length === 0) {
+    s.depth--
+    return undefined
+  }
+  return { kind: "fields", obj: body as Record<string, unknown>, fields, i: 0, cost: 1 }
 }
 
-const writeValue = (s: Walk, layout: MoveTypeLayout, v: unknown): void => {
+/** A scalar (every layout but vector, struct and enum), written at once. */
+const writeScalar = (s: Walk, layout: MoveTypeLayout, v: unknown): void => {
   switch (layout._tag) {
     case "bool":
       if (typeof v !== "boolean") fail(`invalid type: ${describeJson(v)}, expected a boolean`)
@@ -214,69 +298,57 @@ const writeValue = (s: Walk, layout: MoveTypeLayout, v: unknown): void => {
     case "address":
       s.w.fixed(parseAddressJson(v))
       return
-    case "signer":
-    case "function":
+    default:
       fail(`unexpected move type ${layoutName(layout)} for value ${describeJson(v)}`)
-      return
-    case "vector":
-      nested(s, () => writeVector(s, layout.element, v))
-      return
-    case "struct":
-    case "enum":
-      nested(s, () => writeStructOrEnum(s, layout, v))
-      return
   }
 }
 
-const nested = (s: Walk, f: () => void): void => {
-  if (++s.depth > s.limits.maxDepth) fail(`value nested deeper than ${s.limits.maxDepth}`)
-  f()
-  s.depth--
-}
-
-const writeStructOrEnum = (s: Walk, layout: MoveTypeLayout & { _tag: "struct" | "enum" }, v: unknown): void => {
-  const special = specialStruct(layout.struct)
-  if (special === "String") {
-    if (typeof v !== "string") fail("failed to parse string::String.")
-    s.w.bytesWithLength(textEncoder.encode(v))
-    checkSize(s)
-    return
+/**
+ * Writes `v` as BCS of `layout`. Containers are walked with an explicit stack (their nesting is
+ * counted in `s.depth` against `maxDepth`), so no host recursion follows the input's nesting.
+ */
+const writeValue = (s: Walk, layout: MoveTypeLayout, v: unknown): void => {
+  const stack: Frame[] = []
+  let cur = layout
+  let val = v
+  for (;;) {
+    let frame: Frame | undefined
+    if (cur._tag === "vector") {
+      enter(s, 1)
+      frame = startVector(s, cur.element, val, 1)
+    } else if (cur._tag === "struct" || cur._tag === "enum") frame = startStructOrEnum(s, cur, val)
+    else writeScalar(s, cur, val)
+    if (frame !== undefined) {
+      stack.push(frame)
+      if (frame.kind === "vector") {
+        cur = frame.element
+        val = frame.items[0]
+      } else {
+        cur = frame.fields[0]!.layout
+        val = fieldValue(frame)
+      }
+      continue
+    }
+    // Move on to the next element of the innermost open container, closing finished ones.
+    for (;;) {
+      const f = stack[stack.length - 1]
+      if (f === undefined) return
+      if (f.kind === "vector") {
+        checkSize(s)
+        if (++f.i < f.items.length) {
+          cur = f.element
+          val = f.items[f.i]
+          break
+        }
+      } else if (++f.i < f.fields.length) {
+        cur = f.fields[f.i]!.layout
+        val = fieldValue(f)
+        break
+      }
+      stack.pop()
+      s.depth -= f.cost
+    }
   }
-  if (special === "Object") {
-    // An address string, as the reference special-cases Object<T> parameters; the struct form
-    // {"inner": "0x…"} (what the reference's layout path expects inside vectors) is accepted too.
-    s.w.fixed(parseAddressJson(isObject(v) && Object.hasOwn(v, "inner") ? v.inner : v))
-    return
-  }
-  const element = special === "Option" ? optionElement(layout) : undefined
-  if (element !== undefined) {
-    // Both framework forms of Option are BCS vector<T> of length 0 or 1; the JSON is `{"vec": [..]}`.
-    if (!isObject(v)) fail("Expecting a JSON Map for struct.")
-    if (!Object.hasOwn(v, "vec")) fail("field vec not found.")
-    const vec = v.vec
-    if (Array.isArray(vec) && vec.length > 1) fail(`expected an Option with at most one element, got ${vec.length}`)
-    const start = s.w.length
-    nested(s, () => writeVector(s, element, vec))
-    // Option<u8> is written as hex (the vector<u8> rule): its length is the first byte written.
-    if (element._tag === "u8" && s.w.length - start > 2) fail("expected an Option with at most one element")
-    return
-  }
-  if (layout._tag === "struct") {
-    if (!isObject(v)) fail("Expecting a JSON Map for struct.")
-    writeFields(s, layout.fields, v)
-    return
-  }
-  // Enums as input are externally tagged: {"Variant": {fields}}.
-  if (!isObject(v)) fail("Expecting a JSON Map for enum.")
-  const keys = Object.keys(v)
-  if (keys.length !== 1) fail(`Expecting a JSON Map with exactly one variant key for enum, got ${keys.length} keys`)
-  const name = keys[0]!
-  const index = layout.variants.findIndex((x) => x.name === name)
-  if (index < 0) fail(`variant ${boundedPrefix(name)} not found.`)
-  const body = v[name]
-  if (!isObject(body)) fail(`Expecting a JSON Map for variant ${boundedPrefix(name)}.`)
-  s.w.uleb128(index)
-  writeFields(s, layout.variants[index]!.fields, body)
 }
 
 /** A short name of a layout for messages (`vector<u8>`, `0x1::string::String`). */

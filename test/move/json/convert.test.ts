@@ -99,6 +99,21 @@ describe("hostile input never throws", () => {
     expect(err(bcsToJson(layout, deepBytes))).toMatch(/nested deeper than 128/)
   })
 
+  it("walks containers with an explicit stack: 128 levels and 200,000 elements convert both ways", () => {
+    let layout: MoveTypeLayout = Layouts.u64
+    let value: unknown = "7"
+    for (let i = 0; i < 128; i++) {
+      layout = vec(layout)
+      value = [value]
+    }
+    const deep = Result.getOrThrow(jsonToBcs(layout, value))
+    expect(Result.getOrThrow(bcsToJson(layout, deep))).toEqual(value)
+    const wide = vec(vec(Layouts.u64))
+    const many = Array.from({ length: 200_000 }, (_, i) => [String(i)])
+    const bytes = Result.getOrThrow(jsonToBcs(wide, many))
+    expect(Result.getOrThrow(bcsToJson(wide, bytes))).toEqual(many)
+  })
+
   it("rejects values over the size limit", () => {
     const limits = { maxDepth: 128, maxBytes: 1000, maxVectorLength: 100_000 }
     expect(err(jsonToBcs(vec(Layouts.u64), Array(200).fill("1"), limits))).toMatch(/larger than 1000 bytes/)
