@@ -69,6 +69,8 @@ export interface SessionContext {
   readonly txnHash: Uint8Array
   readonly scriptHash: Uint8Array
   readonly user: UserTransactionContext | undefined
+  /** The session's place in its transaction (`sessionCounter`). */
+  readonly sessionCounter: number
 }
 
 const ZERO_HASH = new Uint8Array(32)
@@ -271,7 +273,11 @@ export class Session {
     this.txnHash = context?.txnHash ?? ZERO_HASH
     this.scriptHash = context?.scriptHash ?? NO_BYTES
     this.user = context?.user
+    this.sessionCounter = context?.sessionCounter ?? 0
   }
+
+  /** The session's place in its transaction (see `sessionCounter` in SessionId). */
+  readonly sessionCounter: number
 
   /**
    * The session id's hash: the "transaction hash" natives see (get_txn_hash, AUIDs, table

@@ -102,6 +102,29 @@ export const sessionIdHash = (id: SessionId): Uint8Array => {
   return hashWithPrefix("SessionId", w.toBytes())
 }
 
+/**
+ * The session's place among a transaction's sessions (`monotonically_increasing_counter` carries
+ * it): Prologue < Txn < RunOnAbort < Epilogue, as the reference numbers them.
+ */
+export const sessionCounter = (id: SessionId): number => SESSION_COUNTER[id._tag]
+
+const SESSION_COUNTER: Record<SessionId["_tag"], number> = {
+  Genesis: 0,
+  Void: 5,
+  BlockMeta: 10,
+  BlockMetaExt: 15,
+  ValidatorTxn: 20,
+  Prologue: 25,
+  OrderlessTxnProlouge: 30,
+  Txn: 35,
+  OrderlessTxn: 40,
+  RunOnAbort: 45,
+  OrderlessRunOnAbort: 50,
+  Epilogue: 55,
+  OrderlessTxnEpilogue: 60,
+  BlockEpilogue: 65
+}
+
 /** The script hash a session's natives report (`get_script_hash`): empty unless a script runs. */
 export const sessionScriptHash = (id: SessionId): Uint8Array => ("scriptHash" in id ? id.scriptHash : EMPTY)
 

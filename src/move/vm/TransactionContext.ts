@@ -19,6 +19,11 @@ export interface UserTransactionContext {
   readonly multisig:
     | { readonly multisigAddress: AccountAddress; readonly entryFunction: EntryFunction | undefined }
     | undefined
-  /** The transaction's index in its block (the middle of `monotonically_increasing_counter`). */
-  readonly transactionIndex: number
+  /**
+   * The transaction's index in its block (part of `monotonically_increasing_counter`); undefined
+   * when not known (the native then aborts ETRANSACTION_INDEX_NOT_AVAILABLE).
+   */
+  readonly transactionIndex: number | undefined
+  /** Validation or simulation rather than block execution (the counter's top byte is 1, not 0). */
+  readonly validationOrSimulation?: boolean
 }

@@ -12,7 +12,7 @@ import { Interpreter } from "./Interpreter.js"
 import type { LoadedFunction } from "./Loader.js"
 import type { MoveVm } from "./MoveVm.js"
 import { type PublishRequest, Session } from "./Session.js"
-import { type SessionId, sessionIdHash, sessionScriptHash } from "./SessionId.js"
+import { type SessionId, sessionCounter, sessionIdHash, sessionScriptHash } from "./SessionId.js"
 import type { StateView } from "./StateView.js"
 import type { UserTransactionContext } from "./TransactionContext.js"
 import { K, substituteAll, type Type } from "./Type.js"
@@ -91,7 +91,8 @@ export class VmSession {
     this.session = new Session(base, GasMeter.unmetered(), undefined, {
       txnHash: sessionIdHash(options.id),
       scriptHash: sessionScriptHash(options.id),
-      user: options.user
+      user: options.user,
+      sessionCounter: sessionCounter(options.id)
     })
   }
 

@@ -14,6 +14,7 @@ import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeCo
  */
 const ETRANSACTION_CONTEXT_NOT_AVAILABLE = 0x30001n
 const EMONOTONICALLY_INCREASING_COUNTER_OVERFLOW = 0x30002n
+const ETRANSACTION_INDEX_NOT_AVAILABLE = 0x30005n
 /** Domain separator of AUID addresses (`DERIVE_AUID_ADDRESS_SCHEME`). */
 const AUID_SCHEME = 0xfb
 
@@ -50,9 +51,9 @@ export const transactionContextNatives: Record<string, NativeFunction> = {
     buf[40] = AUID_SCHEME
     return [sha3_256(buf)]
   },
-  /** `timestamp_us << 64 | transaction_index << 32 | local_counter` (the session id slot is 0). */
   monotonically_increasing_counter_internal: (ctx, _t, [timestamp]) => monotonic(ctx, timestamp),
-  monotonically_increasing_counter_internal_for_test_only: (ctx, _t, [timestamp]) => monotonic(ctx, timestamp),
+  /** The test-only variant: the local counter alone, no transaction needed. */
+  monotonically_increasing_counter_internal_for_test_only: (ctx) => [BigInt(nextLocal(ctx).localCounter)],
   chain_id_internal: (ctx) => [ctx.session.user?.chainId ?? ctx.chainId()],
   is_encrypted_txn_internal: () => [false],
   sender_internal: (ctx) => [user(ctx).sender],
@@ -94,10 +95,27 @@ export const transactionContextNatives: Record<string, NativeFunction> = {
   }
 }
 
+/**
+ * `reserved_byte << 120 | timestamp_us << 56 | transaction_index << 24 | session_counter << 16 |
+ * local_counter` (the reserved byte is 1 in validation and simulation), as the reference's.
+ */
 const monotonic = (ctx: NativeContext, timestamp: Value): Value[] => {
+  const session = nextLocal(ctx)
+  const u = user(ctx)
+  if (u.transactionIndex === undefined) return nativeAbort(ctx, ETRANSACTION_INDEX_NOT_AVAILABLE)
+  return [
+    (BigInt(u.validationOrSimulation === true ? 1 : 0) << 120n) |
+      ((timestamp as bigint) << 56n) |
+      (BigInt(u.transactionIndex >>> 0) << 24n) |
+      (BigInt(session.sessionCounter & 0xff) << 16n) |
+      BigInt(session.localCounter)
+  ]
+}
+
+/** The session's next local counter value (u16; aborts at its maximum). */
+const nextLocal = (ctx: NativeContext) => {
   const session = ctx.session
   if (session.localCounter === 0xffff) return nativeAbort(ctx, EMONOTONICALLY_INCREASING_COUNTER_OVERFLOW)
   session.localCounter++
-  const u = user(ctx)
-  return [((timestamp as bigint) << 64n) | (BigInt(u.transactionIndex >>> 0) << 32n) | BigInt(session.localCounter)]
+  return session
 }
