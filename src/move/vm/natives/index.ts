@@ -7,6 +7,7 @@ import { aggregatorFactoryNatives, aggregatorNatives } from "./aggregator.js"
 import { aggregatorV2Natives } from "./aggregator_v2.js"
 import { bcsNatives, fromBytesNative } from "./bcs.js"
 import { bls12381Natives } from "./bls12381.js"
+import { ristretto255Natives } from "./ristretto255.js"
 import { secp256k1Natives } from "./secp256k1.js"
 import { cmpNatives } from "./cmp.js"
 import { codeNatives } from "./code.js"
@@ -44,6 +45,7 @@ const modules: Record<string, Record<string, NativeFunction>> = {
   ed25519: ed25519Natives,
   bls12381: bls12381Natives,
   secp256k1: secp256k1Natives,
+  ristretto255: ristretto255Natives,
   multi_ed25519: multiEd25519Natives,
   aptos_hash: aptosHashNatives,
   signer: signerNatives,
