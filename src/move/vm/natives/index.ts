@@ -9,6 +9,7 @@ import { bcsNatives, fromBytesNative } from "./bcs.js"
 import { bls12381Natives } from "./bls12381.js"
 import { ristretto255Natives } from "./ristretto255.js"
 import { secp256k1Natives } from "./secp256k1.js"
+import { bulletproofsNatives, confidentialRangeProofsNatives, cryptoAlgebraNatives } from "./unsupportedCrypto.js"
 import { cmpNatives } from "./cmp.js"
 import { codeNatives } from "./code.js"
 import { consensusConfigNatives } from "./consensus_config.js"
@@ -46,6 +47,9 @@ const modules: Record<string, Record<string, NativeFunction>> = {
   bls12381: bls12381Natives,
   secp256k1: secp256k1Natives,
   ristretto255: ristretto255Natives,
+  crypto_algebra: cryptoAlgebraNatives,
+  ristretto255_bulletproofs: bulletproofsNatives,
+  confidential_range_proofs: confidentialRangeProofsNatives,
   multi_ed25519: multiEd25519Natives,
   aptos_hash: aptosHashNatives,
   signer: signerNatives,
