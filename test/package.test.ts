@@ -109,6 +109,15 @@ describe("package.json and the lock", () => {
     expect(pkg.dependencies["@effect/platform-node"]).toBeUndefined()
   })
 
+  it("the README's two commands are what CI runs and what package.json defines", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8")
+    const ci = readFileSync(join(root, ".ci", "run"), "utf8")
+    expect(readme).toContain("```sh\nnpm ci && npm start\n```")
+    expect(readme).toContain("```sh\nnpm ci && npm test\n```")
+    expect(ci).toMatch(/^npm ci\b/m)
+    expect(ci).toMatch(/^npm test$/m)
+  })
+
   it("builds on install from git (prepare) and starts without rebuilding needlessly", () => {
     expect(pkg.scripts.prepare).toBe("npm run build")
     // `npm start -- --data-dir X` must not collide with a flag the script passes.

@@ -130,6 +130,10 @@ export const makeMovenodeClient = (baseUrl: string | URL) =>
 export class MovenodeClient extends Context.Service<MovenodeClient, MovenodeClientShape>()(
   "movenode/http/MovenodeClient"
 ) {
+  /** The client over `fetch`, as a value: `const client = yield* MovenodeClient.make(origin)`. */
+  static readonly make = (baseUrl: string | URL): Effect.Effect<MovenodeClientShape> =>
+    makeMovenodeClient(baseUrl).pipe(Effect.provide(FetchHttpClient.layer))
+
   /** The client over `fetch`. */
   static readonly layer = (baseUrl: string | URL): Layer.Layer<MovenodeClient> =>
     Layer.effect(MovenodeClient, makeMovenodeClient(baseUrl)).pipe(Layer.provide(FetchHttpClient.layer))
