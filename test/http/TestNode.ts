@@ -6,10 +6,13 @@ import type { TransactionSummary } from "../../src/ledger/Ledger.js"
 import type { NodeService } from "../../src/node/Node.js"
 import type { ReadServices } from "../../src/node/Reads.js"
 
-/** The read services are tested over real ledgers (test/http/reads*.test.ts); here every call fails. */
+/** The read services are tested over real ledgers (test/reads); here every call answers 404. */
 const notServed = new Proxy(
   {},
-  { get: () => new Proxy({}, { get: () => () => Effect.fail(ApiErrors.internal("not served by the test node")) }) }
+  {
+    get: () =>
+      new Proxy({}, { get: () => () => Effect.fail(ApiErrors.webFramework(404, "not served by the test node")) })
+  }
 ) as ReadServices
 
 /**
@@ -103,18 +106,30 @@ export const makeTestNode = (calls: Calls = { balance: [], summaries: [], view: 
       const fn = request._tag === "Json" ? (request.body as { function: string }).function : "bcs"
       if (fn === "0x1::test::abort")
         return Effect.fail(
-          new ApiError({ status: 400, code: "invalid_input", message: "Move abort in 0x1::test: 0x10001", vmErrorCode: 4016n, ledger: LEDGER })
+          new ApiError({
+            status: 400,
+            code: "invalid_input",
+            message: "Move abort in 0x1::test: 0x10001",
+            vmErrorCode: 4016n,
+            ledger: LEDGER
+          })
         )
       if (fn === "0x1::test::die") return Effect.die(new Error("boom"))
       return Effect.succeed({
         ledger: LEDGER,
-        value: { json: ["100", 8], bcsValues: [new Uint8Array([100, 0, 0, 0, 0, 0, 0, 0]), new Uint8Array([8])], gasUsed: 7n }
+        value: {
+          json: ["100", 8],
+          bcsValues: [new Uint8Array([100, 0, 0, 0, 0, 0, 0, 0]), new Uint8Array([8])],
+          gasUsed: 7n
+        }
       })
     }),
   encodeSubmission: (body) => {
     calls.encode.push(body)
     if ((body as { sender: string }).sender === "0xbad")
-      return Effect.fail(ApiErrors.badRequest("The given transaction is invalid: Failed to parse transaction payload", LEDGER))
+      return Effect.fail(
+        ApiErrors.badRequest("The given transaction is invalid: Failed to parse transaction payload", LEDGER)
+      )
     return Effect.succeed({ ledger: LEDGER, value: new Uint8Array([1, 2, 3]) })
   }
 })
