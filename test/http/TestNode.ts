@@ -6,12 +6,12 @@ import type { TransactionSummary } from "../../src/ledger/Ledger.js"
 import type { NodeService } from "../../src/node/Node.js"
 import type { ReadServices } from "../../src/node/Reads.js"
 
-/** The read services are tested over real ledgers (test/reads); here every call answers 404. */
+/** The read services are tested over real ledgers (test/reads); here every call answers 400. */
 const notServed = new Proxy(
   {},
   {
     get: () =>
-      new Proxy({}, { get: () => () => Effect.fail(ApiErrors.webFramework(404, "not served by the test node")) })
+      new Proxy({}, { get: () => () => Effect.fail(ApiErrors.badRequest("not served by the test node")) })
   }
 ) as ReadServices
 
