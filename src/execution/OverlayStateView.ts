@@ -3,7 +3,7 @@ import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { StateKey } from "../domain/StateKey.js"
 import { writeStateKey } from "../domain/StateKeyCodec.js"
 import type { StructTag } from "../domain/TypeTag.js"
-import type { WriteOp, WriteSet } from "../domain/WriteSet.js"
+import type { StateValueMetadata, WriteOp, WriteSet } from "../domain/WriteSet.js"
 import { writeStructTag } from "../domain/TypeTagCodec.js"
 import { bytesKey } from "../move/vm/Session.js"
 import { accessPathKey, moduleKeyBytes, type StateView, tableItemKey } from "../move/vm/StateView.js"
@@ -62,6 +62,20 @@ export class OverlayStateView implements StateView {
   get codeSnapshot(): string | bigint | undefined {
     const base = this.base.codeSnapshot ?? this.base.snapshot
     return this.moduleLayers === 0 ? base : `${String(base)}+overlay${this.id}.${this.moduleLayers}`
+  }
+
+  /**
+   * The metadata a layer recorded with the key (its *WithMetadata op), else the base's; undefined
+   * when the latest layer's op carries none or deleted the value.
+   */
+  readonly stateValueMetadata = (keyBytes: Uint8Array): StateValueMetadata | undefined => {
+    const w = this.write(keyBytes)
+    if (w === undefined) return this.base.stateValueMetadata?.(keyBytes)
+    return w.op._tag === "DeletionWithMetadata" || w.op._tag === "Deletion"
+      ? undefined
+      : "metadata" in w.op
+        ? w.op.metadata
+        : undefined
   }
 
   /** Adds a layer on top. */

@@ -66,6 +66,27 @@ describe("OverlayStateView", () => {
     expect(v.codeSnapshot).toBe(7n) // no module written
   })
 
+  it("answers state-value metadata from its layers' *WithMetadata ops, else from the base", () => {
+    const m = { _tag: "V1" as const, slotDeposit: 400_000n, bytesDeposit: 4_000n, creationTimeUsecs: 9n }
+    const baseMeta = { _tag: "V0" as const, deposit: 1n, creationTimeUsecs: 2n }
+    const withMeta: StateView = { ...base, stateValueMetadata: () => baseMeta }
+    const v = new OverlayStateView(withMeta, [
+      {
+        writeSet: ws(
+          [resourceKey, { _tag: "CreationWithMetadata", data: bytes(1), metadata: m }],
+          [tableKey, { _tag: "DeletionWithMetadata", metadata: m }],
+          [groupKey, { _tag: "Modification", data: bytes(2) }]
+        ),
+        version: 1n
+      }
+    ])
+    const key = (k: StateKey) => makeWriteSetEntry(k, { _tag: "Deletion" }).keyBytes
+    expect(v.stateValueMetadata(key(resourceKey))).toEqual(m)
+    expect(v.stateValueMetadata(key(tableKey))).toBeUndefined()
+    expect(v.stateValueMetadata(key(groupKey))).toBeUndefined()
+    expect(v.stateValueMetadata(key(moduleKey))).toEqual(baseMeta)
+  })
+
   it("a module write takes its layer's version and gives the view a new code snapshot", () => {
     const v = new OverlayStateView(base)
     const before = v.codeSnapshot

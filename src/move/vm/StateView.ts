@@ -2,6 +2,7 @@ import { BcsWriter } from "../../bcs/index.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
 import { writeStateKey } from "../../domain/StateKeyCodec.js"
 import type { StructTag } from "../../domain/TypeTag.js"
+import type { StateValueMetadata } from "../../domain/WriteSet.js"
 
 /**
  * What the VM reads of global state: synchronous, side-effect free, at one version. The VM does no
@@ -42,6 +43,13 @@ export interface StateView {
    * `state_storage::get_state_storage_usage_only_at_epoch_beginning`; zero when absent.
    */
   readonly storageUsage?: (() => { readonly items: bigint; readonly bytes: bigint }) | undefined
+  /**
+   * The state-value metadata (storage deposits, creation time) recorded with the value at
+   * `keyBytes` (BCS of its StateKey): the executor prices modifications and refunds deletions from
+   * it. Undefined when the value has none (legacy slots, or absent); views that do not track it
+   * leave the function out.
+   */
+  readonly stateValueMetadata?: ((keyBytes: Uint8Array) => StateValueMetadata | undefined) | undefined
 }
 
 /** The narrow shape of the ledger's `StateReader` this adapter needs. */

@@ -175,7 +175,8 @@ export class VmSession {
       resource: base.resource,
       resourceGroup: base.resourceGroup,
       tableItem: base.tableItem,
-      storageUsage: base.storageUsage
+      storageUsage: base.storageUsage,
+      stateValueMetadata: base.stateValueMetadata
     }
   }
 
