@@ -1,6 +1,6 @@
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { sha512 } from "@noble/hashes/sha2.js"
-import { bytesOf, chargeBytes } from "./helpers.js"
+import { bytesOf, chargeParam } from "./helpers.js"
 import type { NativeFunction } from "./NativeContext.js"
 
 /**
@@ -51,12 +51,41 @@ export const verifyStrict = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array): 
   return Point.BASE.multiplyUnsafe(s).subtract(a.multiplyUnsafe(k)).equals(r)
 }
 
+const G = "aptos_framework.signature."
+
+/** A 32-byte string curve25519-dalek decompresses (`Ed25519PublicKey::try_from`: on the curve only). */
+const decompresses = (pk: Uint8Array): boolean => pk.length === 32 && pointOf(pk) !== undefined
+
+/** `Ed25519Signature::try_from`: 64 bytes with a canonical S. */
+const canonicalSignature = (sig: Uint8Array): boolean => sig.length === 64 && leScalar(sig.subarray(32)) < L
+
+/**
+ * Gas as the reference's natives charge it (`aptos_framework.signature.*`), stage by stage: a
+ * stage that fails answers false without paying for the later ones.
+ */
 export const ed25519Natives: Record<string, NativeFunction> = {
-  public_key_validate_internal: (_c, _t, [pk]) => [validPublicKey(bytesOf(pk))],
+  public_key_validate_internal: (ctx, _t, [pk]) => {
+    chargeParam(ctx, G + "base")
+    chargeParam(ctx, G + "per_pubkey_deserialize")
+    const bytes = bytesOf(pk)
+    // Wrong lengths answer false (feature 14, on in every current network) rather than abort.
+    if (!decompresses(bytes)) return [false]
+    chargeParam(ctx, G + "per_pubkey_small_order_check")
+    return [validPublicKey(bytes)]
+  },
   signature_verify_strict_internal: (ctx, _t, [sig, pk, msg]) => {
+    chargeParam(ctx, G + "base")
+    chargeParam(ctx, G + "per_pubkey_deserialize")
+    const key = bytesOf(pk)
+    if (!decompresses(key)) return [false]
+    chargeParam(ctx, G + "per_sig_deserialize")
+    const s = bytesOf(sig)
+    if (!canonicalSignature(s)) return [false]
     const m = bytesOf(msg)
-    chargeBytes(ctx, m.length)
-    return [verifyStrict(bytesOf(sig), bytesOf(pk), m)]
+    chargeParam(ctx, G + "per_sig_strict_verify")
+    chargeParam(ctx, G + "per_msg_hashing_base")
+    chargeParam(ctx, G + "per_msg_byte_hashing", m.length)
+    return [verifyStrict(s, key, m)]
   }
 }
 
@@ -99,18 +128,56 @@ export const verifyMultiEd25519 = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Ar
 /** The number of 64-byte signatures a packed Multi-Ed25519 signature carries. */
 export const multiEd25519SignatureCount = (sig: Uint8Array): number => Math.floor(sig.length / 64)
 
+/**
+ * How many leading 32-byte chunks of `bytes` are valid keys (on the curve, not of small order),
+ * stopping at the first that is not, each paid before it is checked.
+ */
+const validChunks = (ctx: Parameters<NativeFunction>[0], bytes: Uint8Array): number => {
+  let valid = 0
+  for (let i = 0; i + 32 <= bytes.length; i += 32) {
+    chargeParam(ctx, G + "per_pubkey_deserialize")
+    chargeParam(ctx, G + "per_pubkey_small_order_check")
+    if (!validPublicKey(bytes.subarray(i, i + 32))) break
+    valid++
+  }
+  return valid
+}
+
 export const multiEd25519Natives: Record<string, NativeFunction> = {
-  public_key_validate_internal: (_c, _t, [pk]) => {
-    const s = splitMultiEd25519Key(bytesOf(pk))
-    return [s?.keys.every(validPublicKey) === true]
+  /** v1 (with the reference's gas fix): every whole 32-byte chunk valid, at most 32; no threshold check. */
+  public_key_validate_internal: (ctx, _t, [pk]) => {
+    chargeParam(ctx, G + "base")
+    const bytes = bytesOf(pk)
+    const n = Math.floor(bytes.length / 32)
+    if (n > 32) return [false]
+    return [validChunks(ctx, bytes) === n]
   },
-  public_key_validate_v2_internal: (_c, _t, [pk]) => {
-    const s = splitMultiEd25519Key(bytesOf(pk))
-    return [s?.keys.every(validPublicKey) === true]
+  /** v2: the t-of-n layout first (`check_and_get_threshold`), then every key valid. */
+  public_key_validate_v2_internal: (ctx, _t, [pk]) => {
+    chargeParam(ctx, G + "base")
+    const bytes = bytesOf(pk)
+    const s = splitMultiEd25519Key(bytes)
+    if (s === undefined) return [false]
+    return [validChunks(ctx, bytes) === s.keys.length]
   },
   signature_verify_strict_internal: (ctx, _t, [sig, pk, msg]) => {
+    chargeParam(ctx, G + "base")
+    const key = bytesOf(pk)
+    const s = bytesOf(sig)
     const m = bytesOf(msg)
-    chargeBytes(ctx, m.length)
-    return [verifyMultiEd25519(bytesOf(sig), bytesOf(pk), m)]
+    chargeParam(ctx, G + "per_pubkey_deserialize", Math.floor(key.length / 32))
+    const keys = splitMultiEd25519Key(key)
+    if (keys === undefined || !keys.keys.every(decompresses)) return [false]
+    const sigs = Math.floor(s.length / 64)
+    chargeParam(ctx, G + "per_sig_deserialize", sigs)
+    if (s.length % 64 !== 4 || sigs < 1 || sigs > 32) return [false]
+    let ones = 0
+    for (const b of s.subarray(s.length - 4)) for (let x = b; x !== 0; x &= x - 1) ones++
+    if (ones !== sigs) return [false]
+    for (let i = 0; i < sigs; i++) if (!canonicalSignature(s.subarray(64 * i, 64 * i + 64))) return [false]
+    chargeParam(ctx, G + "per_sig_strict_verify", sigs)
+    chargeParam(ctx, G + "per_msg_hashing_base", sigs)
+    chargeParam(ctx, G + "per_msg_byte_hashing", m.length * sigs)
+    return [verifyMultiEd25519(s, key, m)]
   }
 }

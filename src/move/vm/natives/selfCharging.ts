@@ -7,6 +7,12 @@
 const names = (module: string, fns: ReadonlyArray<string>): string[] => fns.map((f) => `0x1::${module}::${f}`)
 
 export const SELF_CHARGING_NATIVES: ReadonlyArray<string> = [
+  ...names("ed25519", ["public_key_validate_internal", "signature_verify_strict_internal"]),
+  ...names("multi_ed25519", [
+    "public_key_validate_internal",
+    "public_key_validate_v2_internal",
+    "signature_verify_strict_internal"
+  ]),
   ...names("bls12381", [
     "aggregate_pubkeys_internal",
     "aggregate_signatures_internal",
