@@ -5,6 +5,7 @@ import { BlocksGroup } from "./groups/BlocksGroup.js"
 import { GeneralGroup } from "./groups/GeneralGroup.js"
 import { TablesGroup } from "./groups/TablesGroup.js"
 import { TransactionReadsGroup } from "./groups/TransactionReadsGroup.js"
+import { SimulationGroup } from "./groups/SimulationGroup.js"
 import { TransactionsGroup } from "./groups/TransactionsGroup.js"
 import { ViewGroup } from "./groups/ViewGroup.js"
 
@@ -21,6 +22,7 @@ export class Api extends HttpApi.make("movenode")
   .add(TransactionReadsGroup)
   .add(BlocksGroup)
   .add(TablesGroup)
+  .add(SimulationGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "movenode",

@@ -21,7 +21,7 @@ type Json = Record<string, any>
  *   a summary and a description on every operation;
  * - the ledger headers on every 200 (required, typed uint8/uint64 as the reference types them)
  *   and on every error response (optional: an error produced before the ledger was read has none),
- *   `GAS-USED` on `/view`, `CURSOR` on paginated lists; the error body is the reference's
+ *   `GAS-USED` on `/view` and `/transactions/simulate`, `CURSOR` on paginated lists; the error body is the reference's
  *   `AptosError` component;
  * - the BCS media types (`application/x-bcs` answers; the view function's BCS request bodies).
  */
@@ -61,7 +61,8 @@ export const openApiDocument = (headers: LedgerHeaders): Json => {
     "/blocks/by_height/{block_height}",
     "/blocks/by_version/{version}",
     "/tables/{table_handle}/item",
-    "/tables/{table_handle}/raw_item"
+    "/tables/{table_handle}/raw_item",
+    "/transactions/simulate"
   ])
 
   const paths: Json = {}
@@ -78,7 +79,7 @@ export const openApiDocument = (headers: LedgerHeaders): Json => {
         for (const [name, description, schema] of ledgerHeaders)
           response.headers[name] = { description, ...(ok ? { required: true } : {}), schema }
         if (!ok) continue
-        if (path === "/view")
+        if (path === "/view" || path === "/transactions/simulate")
           response.headers[n.gasUsed] = { description: "The cost of the call in terms of gas", schema: u64 }
         if (path.endsWith("/transaction_summaries"))
           response.headers[n.cursor] = {
@@ -226,7 +227,21 @@ const knownParameters: Record<string, { readonly description: string; readonly s
   resource_type: { description: "Name of struct to retrieve e.g. `0x1::account::Account`" },
   event_handle: { description: "Name of struct to lookup event handle e.g. `0x1::account::Account`" },
   field_name: { description: "Name of field to lookup event handle e.g. `withdraw_events`" },
-  table_handle: { description: "Table handle hex encoded 32-byte string" }
+  table_handle: { description: "Table handle hex encoded 32-byte string" },
+  estimate_max_gas_amount: {
+    description:
+      "If set to true, the max gas value in the transaction will be ignored and the maximum possible gas will be used",
+    schema: { type: "boolean" }
+  },
+  estimate_gas_unit_price: {
+    description:
+      "If set to true, the gas unit price in the transaction will be ignored and the estimated value will be used",
+    schema: { type: "boolean" }
+  },
+  estimate_prioritized_gas_unit_price: {
+    description: "If set to true, the transaction will use a higher price than the original estimate.",
+    schema: { type: "boolean" }
+  }
 }
 
 const describeParameter = (p: Json): void => {

@@ -13,6 +13,7 @@ import { blocksHandlers } from "./handlers/blocksHandlers.js"
 import type { HandlerEnv, RequestInput, RouteSpec } from "./handlers/HandlerTypes.js"
 import { generalHandlers } from "./handlers/generalHandlers.js"
 import { postHandlers } from "./handlers/postHandlers.js"
+import { simulateHandlers } from "./handlers/simulateHandlers.js"
 import { makeCors } from "./Cors.js"
 import { tablesHandlers } from "./handlers/tablesHandlers.js"
 import { transactionReadsHandlers } from "./handlers/transactionReadsHandlers.js"
@@ -44,7 +45,8 @@ export const makeRouteSpecs = (env: HandlerEnv): Record<RouteId, RouteSpec> => {
     ...accountStateHandlers(env),
     ...transactionReadsHandlers(env),
     ...blocksHandlers(env),
-    ...tablesHandlers(env)
+    ...tablesHandlers(env),
+    ...simulateHandlers(env)
   }
   const declared = new Set(apiRoutes.map((r) => r.id))
   for (const id of Object.keys(specs)) if (!declared.has(id as RouteId)) throw new Error(`handler without route: ${id}`)

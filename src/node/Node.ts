@@ -10,6 +10,7 @@ import { GasEstimator } from "./GasEstimator.js"
 import { makeNode } from "./makeNode.js"
 import { Modules } from "./Modules.js"
 import { ReadsLayer, type ReadServices } from "./Reads.js"
+import { type SimulateOptions, type SimulationAnswer, SimulationsLive } from "./Simulations.js"
 import { Summaries } from "./Summaries.js"
 import type { TransactionEncoder } from "./TransactionEncoder.js"
 import { TransactionEncoderLive } from "./encode/TransactionEncoderLive.js"
@@ -79,6 +80,8 @@ export interface NodeService {
   readonly encodeSubmission: (body: unknown) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
   /** The read endpoints' services (accounts, resources, transactions, blocks, events, tables). */
   readonly reads: ReadServices
+  /** `POST /transactions/simulate`: a BCS signed transaction (invalid signature) run on the latest state. */
+  readonly simulate: (body: Uint8Array, options: SimulateOptions) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
 }
 
 export class Node extends Context.Service<Node, NodeService>()("movenode/node/Node") {
@@ -88,10 +91,11 @@ export class Node extends Context.Service<Node, NodeService>()("movenode/node/No
   /** The per-concern services implemented here; each needs the `Ledger` (and reads `NodeConfig`). */
   static readonly serviceLayers = Layer.mergeAll(
     Balances.layer,
-    GasEstimator.layer,
     Summaries.layer,
     Modules.layer,
-    ReadsLayer
+    ReadsLayer,
+    // Simulation uses the same gas estimator (and cache) as /estimate_gas_price.
+    SimulationsLive.pipe(Layer.provideMerge(GasEstimator.layer))
   )
 
   /** The node over a `Ledger` with the given view and transaction-encoding layers. */

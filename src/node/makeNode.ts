@@ -12,6 +12,7 @@ import { Resources } from "./Resources.js"
 import { Tables } from "./Tables.js"
 import { Transactions } from "./Transactions.js"
 import type { GasEstimate, NodeService, WithLedger } from "./Node.js"
+import { Simulations } from "./Simulations.js"
 import { Summaries } from "./Summaries.js"
 import { TransactionEncoder } from "./TransactionEncoder.js"
 import { Views } from "./Views.js"
@@ -33,6 +34,7 @@ export const makeNode = Effect.gen(function* () {
     events: yield* Events,
     tables: yield* Tables
   }
+  const simulations = yield* Simulations
   const ledgerInfo = readLedgerInfo(ledger)
   let lastGas: WithLedger<GasEstimate> | undefined
   let lastGasEffect: Effect.Effect<WithLedger<GasEstimate>> | undefined
@@ -55,7 +57,8 @@ export const makeNode = Effect.gen(function* () {
     module: modules.module,
     view: views.view,
     encodeSubmission: encoder.encodeSubmission,
-    reads
+    reads,
+    simulate: simulations.simulate
   }
   return service
 })

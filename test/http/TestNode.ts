@@ -70,6 +70,7 @@ export interface Calls {
   summaries: Array<unknown>
   view: Array<unknown>
   encode: Array<unknown>
+  simulate?: Array<unknown>
 }
 
 export const makeTestNode = (calls: Calls = { balance: [], summaries: [], view: [], encode: [] }): NodeService => ({
@@ -131,5 +132,12 @@ export const makeTestNode = (calls: Calls = { balance: [], summaries: [], view: 
         ApiErrors.badRequest("The given transaction is invalid: Failed to parse transaction payload", LEDGER)
       )
     return Effect.succeed({ ledger: LEDGER, value: new Uint8Array([1, 2, 3]) })
+  },
+  simulate: (body, options) => {
+    calls.simulate?.push({ body, options })
+    return Effect.succeed({
+      ledger: LEDGER,
+      value: { json: '[{"type":"user_transaction","success":true}]', bcs: new Uint8Array([9]), gasUsed: 11n }
+    })
   }
 })
