@@ -160,9 +160,10 @@ describe("npm pack", () => {
         p.startsWith(".")
     )
     expect(unwanted).toEqual([])
-    // Measured 2026-11-24: 1.5 MB packed (the genesis blob is 1.43 MB, ~1 MB gzipped), 3.2 MB unpacked.
+    // Measured 2026-11-24: 1.5 MB packed (the genesis blob is 1.43 MB, ~1 MB gzipped), 3.2 MB unpacked;
+    // later that day (executor, simulate, reads, crypto natives): 1.83 MB packed, 4.51 MB unpacked.
     expect(packed.size).toBeLessThan(2_000_000)
-    expect(packed.unpackedSize).toBeLessThan(4_500_000)
+    expect(packed.unpackedSize).toBeLessThan(5_000_000)
   })
 
   it("the bin is a plain `#!/usr/bin/env node` script (BusyBox env has no -S)", () => {
