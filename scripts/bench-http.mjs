@@ -14,7 +14,7 @@
 // Effect's HttpApiBuilder, the design the lean listener replaced.
 //
 //   node scripts/bench-http.mjs [--double] [--duration 5s] [--rounds 3] [--connections 32]
-//     [--only gas,balance,module,summaries,view,encode] [--pin] [--no-build] [--blocks 40]
+//     [--only gas,balance,module,summaries,account,resource,view,encode] [--pin] [--no-build] [--blocks 40]
 //     [--per-block 25] [--genesis genesis/devnet.blob] [--skip-load] [--skip-cold]
 //     [--node-config FILE]   (a movenode --config file for the measured node, e.g. the page cache off)
 //
@@ -112,7 +112,17 @@ const serveMovenode = async (port, build) => {
     transactionSummaries: () => ok({ summaries, cursor: undefined }),
     module: () => ok(moduleAnswer),
     view: () => ok({ json: ["100"], bcsValues: [new Uint8Array(8)], gasUsed: 7n }),
-    encodeSubmission: () => ok(new Uint8Array(200).fill(1))
+    encodeSubmission: () => ok(new Uint8Array(200).fill(1)),
+    reads: {
+      accounts: {
+        account: () =>
+          ok({ sequenceNumber: 0n, authenticationKey: one, json: `{"sequence_number":"0","authentication_key":"0x${"0".repeat(63)}1"}`, bcs: one })
+      },
+      resources: {
+        resource: () =>
+          ok({ json: Buffer.from(JSON.stringify({ type: "0x1::account::Account", data: { sequence_number: "0", authentication_key: "0x01" } })), bcs: one })
+      }
+    }
   }
   const layer = http.MovenodeServer.layer({ listen: { host: "127.0.0.1", port } }).pipe(Layer.provide(Layer.succeed(Node, node)))
   Effect.runFork(Layer.launch(layer))
@@ -159,6 +169,8 @@ const endpoints = (real, sender) => [
   { name: "balance", target: 0.5, path: `/v1/accounts/${real ? "0xa550c18" : "0x1"}/balance/0x1::aptos_coin::AptosCoin` },
   { name: "module", target: 0.55, path: `/v1/accounts/0x1/module/${real ? "coin" : "guid"}` },
   { name: "summaries", target: 0.4, path: `/v1/accounts/${sender}/transaction_summaries?limit=25` },
+  { name: "account", target: 0.5, path: `/v1/accounts/${real ? "0xa550c18" : "0x1"}` },
+  { name: "resource", target: 0.4, path: `/v1/accounts/${real ? "0xa550c18" : "0x1"}/resource/0x1::account::Account` },
   {
     name: "view",
     target: 0.25,

@@ -60,7 +60,7 @@ const transfer = (seq) => ({
   },
   writeSet: { entries: [] },
   events: [],
-  outcome: { gasUsed: 7n, success: true, vmStatus: "Executed successfully" }
+  outcome: { gasUsed: 7n, status: { _tag: "Success" }, vmStatus: "Executed successfully" }
 })
 
 const timedImport = (path) =>

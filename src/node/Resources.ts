@@ -25,9 +25,9 @@ import { resourceJson } from "./render/moveJson.js"
 import { Renderer } from "./Renderer.js"
 import type { WithLedger } from "./WithLedger.js"
 
-/** One resource: `{"type", "data"}` as JSON text, and its BCS bytes. */
+/** One resource: `{"type", "data"}` as UTF-8 JSON (ready to send), and its BCS bytes. */
 export interface ResourceAnswer {
-  readonly json: string
+  readonly json: Uint8Array
   readonly bcs: Uint8Array
 }
 
@@ -176,7 +176,7 @@ export class Resources extends Context.Service<Resources, ResourcesService>()("m
                     return Effect.fail(
                       ApiErrors.internal(`Failed to deserialize resource data retrieved from DB: ${json.failure}`, info)
                     )
-                  entry.answer = { json: JSON.stringify(json.success), bcs: bytes }
+                  entry.answer = { json: Buffer.from(JSON.stringify(json.success), "utf8"), bcs: bytes }
                 }
                 entry.storedVersion = stored
               }
