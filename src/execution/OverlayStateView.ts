@@ -51,7 +51,20 @@ export class OverlayStateView implements StateView {
     layers: ReadonlyArray<OverlayLayer> = []
   ) {
     for (const l of layers) this.push(l)
+    const baseAt = base.valueAt
+    this.baseAt = baseAt
+    this.valueAt =
+      baseAt === undefined
+        ? undefined
+        : (keyBytes) => {
+            const w = this.write(keyBytes)
+            return w === undefined ? baseAt(keyBytes) : "data" in w.op ? w.op.data : undefined
+          }
   }
+
+  /** The base's keyed read, when it has one (nested overlays then build each key once). */
+  private readonly baseAt: ((keyBytes: Uint8Array) => Uint8Array | undefined) | undefined
+  readonly valueAt: ((keyBytes: Uint8Array) => Uint8Array | undefined) | undefined
 
   readonly snapshot = undefined
 
@@ -108,22 +121,24 @@ export class OverlayStateView implements StateView {
   }
 
   readonly resource = (address: AccountAddress, tag: StructTag, bytes?: Uint8Array): Uint8Array | undefined => {
-    const w = this.write(accessPathKey(address, 1, bytes ?? tagBytes(tag)))
-    if (w === undefined) return this.base.resource(address, tag, bytes)
+    const key = accessPathKey(address, 1, bytes ?? tagBytes(tag))
+    const w = this.write(key)
+    if (w === undefined) return this.baseAt === undefined ? this.base.resource(address, tag, bytes) : this.baseAt(key)
     return "data" in w.op ? w.op.data : undefined
   }
 
   readonly resourceGroup = (address: AccountAddress, group: StructTag, bytes?: Uint8Array): Uint8Array | undefined => {
-    const w = this.write(accessPathKey(address, 2, bytes ?? tagBytes(group)))
-    if (w === undefined) return this.base.resourceGroup(address, group, bytes)
+    const key = accessPathKey(address, 2, bytes ?? tagBytes(group))
+    const w = this.write(key)
+    if (w === undefined)
+      return this.baseAt === undefined ? this.base.resourceGroup(address, group, bytes) : this.baseAt(key)
     return "data" in w.op ? w.op.data : undefined
   }
 
   readonly tableItem = (handle: AccountAddress, key: Uint8Array): Uint8Array | undefined => {
-    const w = this.write(
-      handle.length === 32 ? tableItemKey(handle, key) : stateKey({ _tag: "TableItem", handle, key })
-    )
-    if (w === undefined) return this.base.tableItem(handle, key)
+    const k = handle.length === 32 ? tableItemKey(handle, key) : stateKey({ _tag: "TableItem", handle, key })
+    const w = this.write(k)
+    if (w === undefined) return this.baseAt === undefined ? this.base.tableItem(handle, key) : this.baseAt(k)
     return "data" in w.op ? w.op.data : undefined
   }
 }

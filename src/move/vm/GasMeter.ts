@@ -10,6 +10,9 @@ export interface GasCaps {
   readonly maxStorageFee: number
 }
 
+/** Every opcode free (unmetered runs share it: nothing writes to it). */
+const NO_COSTS = new Float64Array(256)
+
 export const NO_CAPS: GasCaps = {
   maxExecution: Number.POSITIVE_INFINITY,
   maxIo: Number.POSITIVE_INFINITY,
@@ -85,7 +88,7 @@ export class GasMeter {
   }
 
   static unmetered(): GasMeter {
-    return new GasMeter(Number.POSITIVE_INFINITY, new Float64Array(256), ZERO_PARAMS)
+    return new GasMeter(Number.POSITIVE_INFINITY, NO_COSTS, ZERO_PARAMS)
   }
 
   /** Execution gas (instructions and natives call this, or subtract from `balance` inline). */

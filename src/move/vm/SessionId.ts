@@ -95,9 +95,9 @@ export const writeSessionId = (w: BcsWriter, id: SessionId): void => {
   }
 }
 
-/** The session id's CryptoHash: the session's "transaction hash" (32 bytes). */
+/** The session id's CryptoHash: the session's "transaction hash" (32 bytes). One per session: kept cheap. */
 export const sessionIdHash = (id: SessionId): Uint8Array => {
-  const w = new BcsWriter(128)
+  const w = new BcsWriter(48 + ("scriptHash" in id ? id.scriptHash.length : 0))
   writeSessionId(w, id)
   return hashWithPrefix("SessionId", w.toBytes())
 }

@@ -50,6 +50,11 @@ export interface StateView {
    * leave the function out.
    */
   readonly stateValueMetadata?: ((keyBytes: Uint8Array) => StateValueMetadata | undefined) | undefined
+  /**
+   * The value at `keyBytes` (BCS of its StateKey), when the view is keyed by bytes: an overlay builds
+   * a key once and asks its base with it, instead of every layer rebuilding it.
+   */
+  readonly valueAt?: ((keyBytes: Uint8Array) => Uint8Array | undefined) | undefined
 }
 
 /** The narrow shape of the ledger's `StateReader` this adapter needs. */
@@ -125,6 +130,7 @@ export const moduleKeyBytes = (address: AccountAddress, name: string): Uint8Arra
  */
 export const stateViewFromReader = (reader: KeyValueReader, snapshot?: string | bigint): StateView => ({
   snapshot,
+  valueAt: reader.get,
   module: (address, name) => {
     // Identifiers are at most 255 bytes; the concatenated form covers names under 128 (every real one).
     const fast = moduleKeyBytes(address, name)

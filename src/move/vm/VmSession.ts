@@ -176,7 +176,8 @@ export class VmSession {
       resourceGroup: base.resourceGroup,
       tableItem: base.tableItem,
       storageUsage: base.storageUsage,
-      stateValueMetadata: base.stateValueMetadata
+      stateValueMetadata: base.stateValueMetadata,
+      valueAt: base.valueAt
     }
   }
 
