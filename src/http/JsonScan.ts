@@ -22,12 +22,13 @@ export interface JsonBodyLimits {
 
 /**
  * Far above any request the API takes (a view or transaction argument nests a few levels; Move
- * type arguments at most 8), and far below what holds the loop: `JSON.parse` of 16,384 small
- * arrays takes ~2 ms, of 131,072 numbers ~2 ms (see docs/benchmarks.md, "JSON body scan").
+ * type arguments at most 8; a 64 KB transaction holds at most ~8,000 u64 arguments), and far below
+ * what holds the loop: `JSON.parse` of 16,384 small arrays takes ~1.5 ms, and converting 32,768
+ * argument values for encode_submission ~6 ms (docs/benchmarks.md, "Hostile input").
  */
 export const defaultJsonBodyLimits: JsonBodyLimits = {
   maxDepth: 64,
-  maxValues: 131_072,
+  maxValues: 32_768,
   maxContainers: 16_384
 }
 
