@@ -6,6 +6,7 @@
  */
 import { createServer } from "node:http"
 import { connect, type Socket } from "node:net"
+import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { makeHttpConfig } from "../../src/http/HttpConfig.js"
 import { makeHttpMetrics } from "../../src/http/Metrics.js"
@@ -124,6 +125,23 @@ describe("refused sockets", () => {
 })
 
 describe("graceful shutdown", () => {
+  it("a response finished during the grace period carries Connection: close (the server's own close)", async () => {
+    const base = makeTestNode()
+    const slow = { ...base, view: (request: never, version: never) => Effect.delay(base.view(request, version), "300 millis") }
+    const server = await startServer(slow as typeof base)
+    const response = fetch(`${server.url}/v1/view`, {
+      method: "POST",
+      body: '{"function":"0x1::coin::balance","type_arguments":[],"arguments":["0x1"]}',
+      headers: { "content-type": "application/json" }
+    })
+    await new Promise((r) => setTimeout(r, 100))
+    const closed = server.close()
+    const r = await response
+    expect(r.status).toBe(200)
+    expect(r.headers.get("connection")).toBe("close")
+    await closed
+  })
+
   it("responses sent while closing carry Connection: close", async () => {
     const lifecycle = { closing: false }
     const server = createServer(makeRequestListener(makeTestNode(), makeHttpConfig(), makeHttpMetrics(), lifecycle))
