@@ -228,6 +228,7 @@ const knownParameters: Record<string, { readonly description: string; readonly s
   event_handle: { description: "Name of struct to lookup event handle e.g. `0x1::account::Account`" },
   field_name: { description: "Name of field to lookup event handle e.g. `withdraw_events`" },
   table_handle: { description: "Table handle hex encoded 32-byte string" },
+  accept: { description: "The media type of the answer: this endpoint serves BCS only (any other is 403)" },
   estimate_max_gas_amount: {
     description:
       "If set to true, the max gas value in the transaction will be ignored and the maximum possible gas will be used",

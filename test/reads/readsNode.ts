@@ -13,6 +13,8 @@ import { type GenesisName, loadGenesisBytes } from "../support/genesis.js"
 export interface ReadsNode {
   /** `http://127.0.0.1:PORT` */
   readonly origin: string
+  /** `http://127.0.0.1:PORT` of the Prometheus endpoint, when `metrics` was asked for. */
+  readonly metricsOrigin: string | undefined
   readonly handle: LedgerHandle
   readonly node: NodeService
   readonly get: (path: string, init?: RequestInit) => Promise<Response>
@@ -21,7 +23,7 @@ export interface ReadsNode {
 
 export const startReadsNode = async (
   genesis: GenesisName,
-  options: { readonly pruneWindow?: bigint } = {}
+  options: { readonly pruneWindow?: bigint; readonly metrics?: boolean } = {}
 ): Promise<ReadsNode> => {
   const scope = Effect.runSync(Scope.make())
   const handle = await Effect.runPromise(
@@ -29,15 +31,19 @@ export const startReadsNode = async (
   )
   const nodeLayer = Node.layer.pipe(Layer.provide(Layer.succeed(Ledger, handle.service)))
   const layer = Layer.merge(
-    MovenodeServer.layer({ listen: { host: "127.0.0.1", port: 0 }, headerPrefix: "X-APTOS-" }).pipe(
-      Layer.provide(nodeLayer)
-    ),
+    MovenodeServer.layer({
+      listen: { host: "127.0.0.1", port: 0 },
+      headerPrefix: "X-APTOS-",
+      ...(options.metrics === true ? { metricsListen: { host: "127.0.0.1", port: 0 } } : {})
+    }).pipe(Layer.provide(nodeLayer)),
     nodeLayer
   )
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
-  const origin = `http://127.0.0.1:${Context.get(context, MovenodeServer).address.port}`
+  const info = Context.get(context, MovenodeServer)
+  const origin = `http://127.0.0.1:${info.address.port}`
   return {
     origin,
+    metricsOrigin: info.metricsAddress === undefined ? undefined : `http://127.0.0.1:${info.metricsAddress.port}`,
     handle,
     node: Context.get(context, Node),
     get: (path, init) => fetch(origin + path, init),

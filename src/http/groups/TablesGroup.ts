@@ -29,6 +29,8 @@ export class TablesGroup extends HttpApiGroup.make("tables")
       params: { table_handle: Schema.String },
       query: ledgerVersionQuery,
       payload: RawTableItemRequestJson,
+      // The answer is BCS only: without this `Accept` it is 403 (stated here so the typed client sends it).
+      headers: { accept: Schema.Literal("application/x-bcs") },
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/x-bcs" })),
       error: rawItemErrors
     }).annotateMerge(
