@@ -26,8 +26,9 @@ export interface ExecuteOptions {
   readonly simulation?: boolean
   /**
    * The metadata (deposits, creation time) recorded in state for a slot, by BCS(StateKey);
-   * undefined = none recorded (a legacy slot). Without it every existing slot counts as legacy:
-   * deletions refund nothing (docs/gas.md).
+   * undefined = none recorded (a legacy slot). Default: the view's `stateValueMetadata` (an
+   * OverlayStateView answers from a block's earlier outputs, then its base); a view without it
+   * makes every existing slot legacy: deletions refund nothing (docs/gas.md).
    */
   readonly stateValueMetadata?: (keyBytes: Uint8Array) => StateValueMetadata | undefined
   /** The transaction's index in its block (`monotonically_increasing_counter`); 0 by default. */
@@ -62,6 +63,10 @@ const readNow = (view: StateView): bigint => {
 }
 
 const noMetadata = (): undefined => undefined
+
+/** The view's recorded metadata (OverlayStateView: a block's earlier writes, then its base), else none. */
+const metadataOfView = (view: StateView): ((keyBytes: Uint8Array) => StateValueMetadata | undefined) =>
+  view.stateValueMetadata === undefined ? noMetadata : (keyBytes) => view.stateValueMetadata?.(keyBytes)
 
 /** The run's environment, or the VM_STARTUP_FAILURE message when the state cannot run transactions. */
 export const transactionRun = (
@@ -107,7 +112,7 @@ export const transactionRun = (
             },
       transactionIndex: options.transactionIndex ?? 0
     },
-    metadataOf: options.stateValueMetadata ?? noMetadata
+    metadataOf: options.stateValueMetadata ?? metadataOfView(view)
   }
 }
 

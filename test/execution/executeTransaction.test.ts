@@ -108,6 +108,23 @@ describe("an APT transfer from 0xa550c18 to a new account (simulated)", () => {
     expect(op.metadata.slotDeposit).toBe(400_000n)
     expect(op.metadata.slotDeposit + op.metadata.bytesDeposit).toBe(feeEvent(out).storageFee)
   })
+
+  it("a later transfer to it (over the block's overlay) keeps the slot's deposits in its modification", () => {
+    const created = out.writeSet.entries.find((e) => e.op._tag === "CreationWithMetadata")!
+    const second = executeTransaction(
+      vm,
+      after,
+      signed(ROOT, transferPayload(to, 1n), { sequenceNumber: sequenceNumber(after, ROOT) }),
+      { simulation: true }
+    )
+    expect(explain(second)).toBe("Executed successfully")
+    const modified = second.writeSet.entries.find((e) => stringify(e.key) === stringify(created.key))!
+    expect(modified.op._tag).toBe("ModificationWithMetadata")
+    if (modified.op._tag !== "ModificationWithMetadata" || created.op._tag !== "CreationWithMetadata") return
+    expect(modified.op.metadata).toEqual(created.op.metadata)
+    // No new slot and no growth beyond the bytes already paid for: no storage fee.
+    expect(feeEvent(second).storageFee).toBe(0n)
+  })
 })
 
 describe("discarded transactions (the reference's validation statuses)", () => {
