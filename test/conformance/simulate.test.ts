@@ -16,7 +16,9 @@ import {
   U64,
   type UserTransactionResponse
 } from "@aptos-labs/ts-sdk"
+import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { MovenodeClient } from "../../src/http/MovenodeClient.js"
 import { counterModule, packageMetadata, transferScript } from "../execution/bytecode.js"
 import { type RunningNode, startRun } from "./harness.js"
 
@@ -243,5 +245,20 @@ describe("the endpoint's own rules", () => {
     })
     expect(bcs.headers.get("content-type")).toBe("application/x-bcs")
     expect((await bcs.arrayBuffer()).byteLength).toBeGreaterThan(100)
+  })
+
+  it("is served to the typed client (MovenodeClient: client.simulation.simulate)", async () => {
+    const txn = await transfer(ROOT_LONG, Account.generate().accountAddress, 77)
+    const { generateSignedTransactionForSimulation } = await import("@aptos-labs/ts-sdk")
+    const payload = await generateSignedTransactionForSimulation({ transaction: txn as SimpleTransaction })
+    const origin = new URL(node.url).origin
+    const answer = await Effect.runPromise(
+      Effect.gen(function* () {
+        const client = yield* MovenodeClient.make(origin)
+        return yield* client.simulation.simulate({ payload, query: { estimate_gas_unit_price: "true" } })
+      })
+    )
+    expect(answer).toHaveLength(1)
+    expect(answer[0]).toMatchObject({ type: "user_transaction", success: true, vm_status: "Executed successfully" })
   })
 })
