@@ -1,0 +1,226 @@
+/**
+ * The local chain, assembled (anvil's `try_spawn`): a ledger (LMDB in a data directory, or in
+ * memory) holding a local genesis (chain id 4, a root key we hold, pre-funded accounts with
+ * well-known keys), the mempool and block producer over the real executor, the faucet, the node
+ * services and the servers (API, faucet, readiness, GraphQL processor_status stub). Everything
+ * lives in one scope and stops with it, servers first.
+ *
+ *   LocalChain.layer(config)   the layer (what `movenode` runs)
+ *   LocalChain.spawn(config)   a scoped Effect giving the URLs, keys and a `mine` control (tests)
+ *
+ * It sits above `src/http` (it starts servers), beside `cli.ts`, which only maps flags onto
+ * `LocalChainConfig`; `src/chain` holds the parts, which import nothing above `src/ledger`.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { ed25519 } from "@noble/curves/ed25519.js"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
+import type * as Scope from "effect/Scope"
+import { toHex } from "./bcs/index.js"
+import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "./chain/BlockProducer.js"
+import type { ChainUnavailable } from "./chain/ChainError.js"
+import { ChainEvents } from "./chain/ChainEvents.js"
+import { ChainVmLive } from "./chain/ChainVmLive.js"
+import { CORE_RESOURCES, deriveLocalGenesis, ed25519AuthKey } from "./chain/deriveLocalGenesis.js"
+import { Faucet } from "./chain/Faucet.js"
+import {
+  defaultLocalChainConfig,
+  derivedKey,
+  type ListenAddress,
+  type LocalChainConfigShape,
+  testLocalChainConfig
+} from "./chain/LocalChainConfig.js"
+import { Mempool } from "./chain/Mempool.js"
+import { readDevnetGenesis } from "./devnetGenesis.js"
+import { type AccountAddress, addressToLongString } from "./domain/AccountAddress.js"
+import { FaucetServer } from "./http/FaucetServer.js"
+import { GraphqlStub } from "./http/GraphqlStub.js"
+import type { HttpConfig } from "./http/HttpConfig.js"
+import { MovenodeServer } from "./http/MovenodeServer.js"
+import { type HealthCheck, ReadinessServer, urlOf } from "./http/ReadinessServer.js"
+import type { BlockInfo } from "./ledger/Ledger.js"
+import { LedgerLmdb, LedgerMemory } from "./ledger/index.js"
+import { TransactionEncoderLive } from "./node/encode/TransactionEncoderLive.js"
+import { Node } from "./node/Node.js"
+import { Submissions } from "./node/Submissions.js"
+import { ViewsVmLayer } from "./node/view/ViewsVm.js"
+
+export interface LocalAccount {
+  readonly address: AccountAddress
+  readonly privateKey: Uint8Array
+  readonly balance: bigint
+}
+
+export interface LocalChainInfo {
+  readonly chainId: number
+  /** `http://host:port/v1`, and the side servers' URLs (undefined when not served). */
+  readonly apiUrl: string
+  readonly faucetUrl: string | undefined
+  readonly readinessUrl: string | undefined
+  readonly graphqlUrl: string | undefined
+  /** The root account (0xa550c18, the faucet's funder) and its key. */
+  readonly root: { readonly address: AccountAddress; readonly privateKey: Uint8Array }
+  readonly accounts: ReadonlyArray<LocalAccount>
+  readonly dataDir: string | undefined
+  /** Makes one block now, with whatever is ready (the library's "mine"; Manual mining needs it). */
+  readonly mine: Effect.Effect<BlockInfo, ChainUnavailable>
+}
+
+/** The keys of a configuration: the root key and the pre-funded accounts', all derived from its seed. */
+export const localKeys = (config: LocalChainConfigShape) => {
+  const rootPrivateKey = derivedKey(config.seed, "root")
+  const accounts: LocalAccount[] = Array.from({ length: config.accounts }, (_, i) => {
+    const privateKey = derivedKey(config.seed, `account/${i}`)
+    return { address: ed25519AuthKey(ed25519.getPublicKey(privateKey)), privateKey, balance: config.accountBalance }
+  })
+  return { rootPrivateKey, accounts }
+}
+
+const genesisCache = new Map<string, Uint8Array>()
+
+/**
+ * The genesis of a configuration: derived from the shipped devnet genesis (about 0.2 s, cached in
+ * the process), and kept in the data directory so a restart neither rebuilds nor changes it.
+ */
+const genesisOf = (config: LocalChainConfigShape): Uint8Array => {
+  const file = config.dataDir === undefined ? undefined : join(config.dataDir, "genesis.blob")
+  if (file !== undefined && existsSync(file)) return new Uint8Array(readFileSync(file))
+  const { rootPrivateKey, accounts } = localKeys(config)
+  const key = JSON.stringify([
+    config.seed,
+    config.chainId,
+    config.accounts,
+    `${config.accountBalance}`,
+    config.epochIntervalSecs
+  ])
+  let bytes = genesisCache.get(key)
+  if (bytes === undefined) {
+    const derived = deriveLocalGenesis(readDevnetGenesis(), {
+      chainId: config.chainId,
+      rootPublicKey: ed25519.getPublicKey(rootPrivateKey),
+      accounts: accounts.map((a) => ({ address: a.address, amount: a.balance })),
+      epochIntervalUsec: BigInt(config.epochIntervalSecs) * 1_000_000n
+    })
+    if (Result.isFailure(derived)) throw new Error(`cannot build the local genesis: ${derived.failure}`)
+    bytes = derived.success.bytes
+    genesisCache.set(key, bytes)
+  }
+  if (file !== undefined) {
+    mkdirSync(config.dataDir!, { recursive: true })
+    writeFileSync(file, bytes)
+  }
+  return bytes
+}
+
+/** `--fresh`: forget the chain kept in the data directory (only the files this node writes there). */
+const forget = (dataDir: string) => {
+  rmSync(join(dataDir, "genesis.blob"), { force: true })
+  rmSync(join(dataDir, "ledger"), { recursive: true, force: true })
+}
+
+const apiUrlOf = (a: ListenAddress) => `${urlOf(a)}v1`
+
+export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("movenode/LocalChain") {
+  /** The whole local chain for `overrides` on top of run-localnet's defaults. */
+  static readonly layer = (
+    overrides: Partial<LocalChainConfigShape> = {},
+    http: Partial<HttpConfig> = {}
+  ): Layer.Layer<LocalChain | MovenodeServer, Error> =>
+    Layer.unwrap(
+      Effect.try({
+        try: () => {
+          const config = { ...defaultLocalChainConfig, ...overrides }
+          if (config.dataDir !== undefined && config.fresh) forget(config.dataDir)
+          const genesis = genesisOf(config)
+          const { rootPrivateKey, accounts } = localKeys(config)
+          const ledger =
+            config.dataDir === undefined
+              ? LedgerMemory.layer({ genesis, pruneWindow: config.pruneWindow })
+              : LedgerLmdb.layer({ path: join(config.dataDir, "ledger"), genesis, pruneWindow: config.pruneWindow })
+          const base = Layer.mergeAll(ledger, ChainVmLive, ChainEvents.layer)
+          const chain = Layer.mergeAll(
+            BlockProducer.layer,
+            Faucet.layer({ rootPrivateKey, chainId: config.chainId })
+          ).pipe(Layer.provideMerge(Layer.provideMerge(Mempool.layer, base)))
+          const node = Layer.mergeAll(
+            Node.layerWith(ViewsVmLayer, TransactionEncoderLive),
+            Submissions.layer,
+            BlockProducer.loop
+          ).pipe(Layer.provideMerge(chain))
+          const api = MovenodeServer.layer({ headerPrefix: "X-APTOS-", ...http, listen: config.api })
+          const faucet = config.faucet === undefined ? Layer.empty : FaucetServer.layer(config.faucet)
+          const graphql = config.graphql === undefined ? Layer.empty : GraphqlStub.layer(config.graphql)
+          const servers = Layer.mergeAll(api, faucet, graphql).pipe(Layer.provideMerge(node))
+          const info = Layer.effect(
+            LocalChain,
+            Effect.gen(function* () {
+              const apiAddress = (yield* MovenodeServer).address
+              const faucetAddress = config.faucet === undefined ? undefined : (yield* FaucetServer).address
+              const graphqlAddress = config.graphql === undefined ? undefined : (yield* GraphqlStub).address
+              const checks: HealthCheck[] = [{ _tag: "NodeApi", url: urlOf(apiAddress) }]
+              if (faucetAddress !== undefined) checks.push({ _tag: "Http", url: urlOf(faucetAddress), name: "Faucet" })
+              const readiness =
+                config.readiness === undefined
+                  ? undefined
+                  : yield* Layer.build(ReadinessServer.layer(config.readiness, checks)).pipe(
+                      Effect.map((ctx) => Context.get(ctx, ReadinessServer).address)
+                    )
+              const producer = yield* BlockProducer
+              return LocalChain.of({
+                chainId: config.chainId,
+                apiUrl: apiUrlOf(apiAddress),
+                faucetUrl: faucetAddress === undefined ? undefined : urlOf(faucetAddress).replace(/\/$/, ""),
+                readinessUrl: readiness === undefined ? undefined : urlOf(readiness),
+                graphqlUrl: graphqlAddress === undefined ? undefined : `${urlOf(graphqlAddress)}v1/graphql`,
+                root: { address: CORE_RESOURCES, privateKey: rootPrivateKey },
+                accounts,
+                dataDir: config.dataDir,
+                mine: producer.produce
+              })
+            })
+          )
+          return Layer.provideMerge(info, servers).pipe(
+            Layer.provide(Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: config.mining }))
+          )
+        },
+        catch: (e) => (e instanceof Error ? e : new Error(String(e)))
+      })
+    )
+
+  /** A local chain for a test suite (`LocalChainConfig.test` under `overrides`), in the caller's scope. */
+  static readonly spawn = (
+    overrides: Partial<LocalChainConfigShape> = {},
+    http: Partial<HttpConfig> = {}
+  ): Effect.Effect<LocalChainInfo, Error, Scope.Scope> =>
+    Effect.map(Layer.build(LocalChain.layer({ ...testLocalChainConfig, ...overrides }, http)), (ctx) =>
+      Context.get(ctx, LocalChain)
+    )
+}
+
+/** The start-up banner: where everything listens and the pre-funded keys (anvil prints the same). */
+export const describeLocalChain = (info: LocalChainInfo): string => {
+  const lines = [
+    `movenode local chain (chain id ${info.chainId})`,
+    "",
+    `  API        ${info.apiUrl}`,
+    ...(info.faucetUrl === undefined ? [] : [`  Faucet     ${info.faucetUrl}`]),
+    ...(info.readinessUrl === undefined ? [] : [`  Readiness  ${info.readinessUrl}`]),
+    ...(info.graphqlUrl === undefined
+      ? []
+      : [`  GraphQL    ${info.graphqlUrl}  (processor_status only: not an indexer)`]),
+    `  Data       ${info.dataDir ?? "(in memory)"}`,
+    "",
+    `Root account ${addressToLongString(info.root.address)} (the faucet's funder)`,
+    `  private key 0x${toHex(info.root.privateKey)}`,
+    "",
+    "Pre-funded accounts (Ed25519; well-known keys: never use them on a real network)",
+    ...info.accounts.flatMap((a, i) => [
+      `  (${i}) ${addressToLongString(a.address)}  ${a.balance / 100_000_000n} APT`,
+      `      private key 0x${toHex(a.privateKey)}`
+    ])
+  ]
+  return lines.join("\n")
+}

@@ -1,0 +1,75 @@
+/**
+ * What a local chain is made of (anvil's `NodeConfig`): run-localnet's defaults (API 8080, faucet
+ * 8081, readiness 8070, the processor_status stub 8090, chain id 4, 60-second epochs), anvil's
+ * pre-funded accounts (10, with well-known keys printed at start), instant mining, and a `test`
+ * preset for test suites (every port 0, an in-memory ledger, no side servers but the faucet).
+ */
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
+import { sha3 } from "../domain/hash.js"
+import { MiningMode } from "./MiningMode.js"
+
+/** Where a server listens (the same shape as the HTTP layer's `ListenAddress`). */
+export interface ListenAddress {
+  readonly host: string
+  readonly port: number
+}
+
+export interface LocalChainConfigShape {
+  /** Where the ledger lives; undefined = in memory (gone with the process). */
+  readonly dataDir: string | undefined
+  /** Delete `dataDir` first and start a new chain. */
+  readonly fresh: boolean
+  readonly api: ListenAddress
+  /** undefined = no faucet server (the `Faucet` service still exists in process). */
+  readonly faucet: ListenAddress | undefined
+  readonly readiness: ListenAddress | undefined
+  readonly graphql: ListenAddress | undefined
+  readonly mining: MiningMode
+  readonly chainId: number
+  readonly epochIntervalSecs: number
+  /** Pre-funded accounts (anvil's `--accounts`) and their balance in octas. */
+  readonly accounts: number
+  readonly accountBalance: bigint
+  /** Seeds the root key and the accounts' keys: the same seed gives the same keys. */
+  readonly seed: string
+  /** Keep the last N versions (the ledger's pruning window); undefined keeps everything. */
+  readonly pruneWindow: bigint | undefined
+}
+
+const localhost = (port: number): ListenAddress => ({ host: "127.0.0.1", port })
+
+export const defaultLocalChainConfig: LocalChainConfigShape = {
+  dataDir: undefined,
+  fresh: false,
+  api: localhost(8080),
+  faucet: localhost(8081),
+  readiness: localhost(8070),
+  graphql: localhost(8090),
+  mining: MiningMode.instant(),
+  chainId: 4,
+  epochIntervalSecs: 60,
+  accounts: 10,
+  accountBalance: 1_000_000n * 100_000_000n,
+  seed: "movenode local chain",
+  pruneWindow: undefined
+}
+
+/** Every port 0, in memory, instant mining, the faucet served, no readiness or GraphQL servers. */
+export const testLocalChainConfig: LocalChainConfigShape = {
+  ...defaultLocalChainConfig,
+  api: localhost(0),
+  faucet: localhost(0),
+  readiness: undefined,
+  graphql: undefined
+}
+
+export const LocalChainConfig = Context.Reference<LocalChainConfigShape>("movenode/chain/LocalChainConfig", {
+  defaultValue: () => defaultLocalChainConfig
+})
+
+export const localChainConfigLayer = (config: LocalChainConfigShape) => Layer.succeed(LocalChainConfig, config)
+
+/** A key (32 bytes) derived from the seed and a label: deterministic, so restarts and docs agree. */
+export const derivedKey = (seed: string, label: string): Uint8Array =>
+  sha3(new TextEncoder().encode(`${seed}/${label}`))
