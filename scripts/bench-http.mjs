@@ -294,12 +294,13 @@ const status = (port, path) =>
 const NODE_CONFIG = arg("node-config", undefined)
 
 /**
- * The Node.js flags and the script `npm start` runs the node with (`node [FLAGS] SCRIPT run …` in
- * package.json's start script), so the measured node is the one the README starts.
+ * The Node.js flags and the script `npm start` runs the node with (`node [FLAGS] SCRIPT …` in
+ * package.json's start script, which starts the local chain; this script then runs `SCRIPT run`,
+ * the read-only node over a genesis), so the measured node is the one the README starts.
  */
 const { NODE_FLAGS, NODE_SCRIPT } = (() => {
   const start = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start
-  const m = /\bnode\s+((?:--\S+\s+)*)(\S+\.js)\s+run\b/.exec(start)
+  const m = /\bnode\s+((?:--\S+\s+)*)(\S+\.js)\b/.exec(start)
   if (m === null) throw new Error(`cannot read the node command from the start script: ${start}`)
   return { NODE_FLAGS: m[1].trim().split(/\s+/).filter((w) => w !== ""), NODE_SCRIPT: m[2] }
 })()

@@ -2,6 +2,7 @@
  * The `movenode` command: a table of commands (`COMMANDS`), each a `CommandSpec` (src/commandLine.ts)
  * with its flags, its help and its parser, and a `run` step in `execute`.
  *
+ *   movenode [local] [--data-dir DIR] [--fresh] [--block-time MS] …   the local chain (the default)
  *   movenode run [--genesis FILE] [--data-dir DIR] [--listen ADDR:PORT] [--metrics-listen ADDR:PORT]
  *                [--header-prefix P] [--config FILE.json] [--prune-window N] [--quiet]
  *   movenode module abi FILE.mv
@@ -10,7 +11,7 @@
  *
  * Adding a command: a `CommandSpec` in `COMMANDS` (path, summary, flags, parse → a `Command`
  * variant) and its case in `execute`. A spec with the path `[]` is what `movenode` with no command
- * runs (none today: it prints the overview).
+ * runs: the local chain (src/localCommand.ts).
  *
  * `run` composes the LMDB ledger (genesis imported on first start, checked on later ones), the
  * node services and the HTTP server, prints one start-up line (what was imported or opened, where
@@ -42,6 +43,7 @@ import { Node } from "./node/Node.js"
 import { defaultNodeConfig, makeNodeConfig, nodeConfigLayer, validateNodeConfig } from "./node/NodeConfig.js"
 import { parseViewFilterJson } from "./node/view/ViewFilter.js"
 import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
+import { type LocalOptions, localCommandSpecs, localLayer } from "./localCommand.js"
 import { runMain } from "./runMain.js"
 import { tuneV8ForServing } from "./tuneV8.js"
 
@@ -75,6 +77,7 @@ export type Command =
   | { readonly _tag: "Run"; readonly options: RunOptions }
   | { readonly _tag: "ModuleAbi"; readonly file: string }
   | { readonly _tag: "ModuleList"; readonly genesis: string | undefined }
+  | { readonly _tag: "Local"; readonly options: LocalOptions }
 
 const PROGRAM = "movenode"
 const DESCRIPTION = "movenode: an Aptos-compatible node (the Aptos REST API over its own ledger store and Move VM)."
@@ -246,7 +249,12 @@ const moduleListSpec: CommandSpec<Command> = {
 /** The command table. `readConfig` reads `--config` files (injected by tests). */
 export const commands = (
   readConfig: (path: string) => string = (p) => readFileSync(p, "utf8")
-): ReadonlyArray<CommandSpec<Command>> => [runSpec(readConfig), moduleAbiSpec, moduleListSpec]
+): ReadonlyArray<CommandSpec<Command>> => [
+  ...localCommandSpecs<Command>((options) => ({ _tag: "Local", options })),
+  runSpec(readConfig),
+  moduleAbiSpec,
+  moduleListSpec
+]
 
 /** Parses the command line: a command, its help, the version, or one usage error. */
 export const parseCommand = (argv: ReadonlyArray<string>, readConfig?: (path: string) => string) =>
@@ -385,6 +393,17 @@ const execute = (command: Command): void => {
       const rows = listGenesisModules(readOrFail(file, "movenode module list"))
       if (Result.isFailure(rows)) fail(`movenode module list: ${file} is not a genesis blob: ${describeError(rows.failure)}`)
       process.stdout.write(rows.success.map((r) => `${r.address}::${r.name}\t${r.bytes.length}\n`).join(""))
+      return
+    }
+    case "Local": {
+      tuneV8ForServing()
+      Layer.launch(localLayer(command.options)).pipe(
+        Effect.tapError((e) => Effect.sync(() => process.stderr.write(`movenode: ${describeError(e)}\n`))),
+        runMain({
+          disableErrorReporting: true,
+          teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
+        })
+      )
       return
     }
     case "Run": {

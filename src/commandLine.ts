@@ -147,7 +147,8 @@ export const resolveCommand = <C>(
     return Result.succeed({ _tag: "Version" })
   if (first === "help") {
     const words = argv.slice(1)
-    const exact = all.find((s) => s.path.length === words.length && sameStart(s.path, words))
+    // `help` alone is the overview, even when a command runs with no command named.
+    const exact = words.length === 0 ? undefined : all.find((s) => s.path.length === words.length && sameStart(s.path, words))
     if (exact !== undefined) return Result.succeed({ _tag: "Help", text: commandHelp(program, exact) })
     if (words.length === 0 || all.some((s) => sameStart(words, s.path)))
       return Result.succeed({ _tag: "Help", text: overviewHelp(program, description, all, words) })

@@ -1,0 +1,129 @@
+/**
+ * `movenode local` (and `movenode` with no command): the local chain. Flags map onto
+ * `LocalChainConfig` (`parseLocalArgs`, pure and tested); running prints the banner (URLs,
+ * pre-funded keys) once everything listens and runs until SIGINT/SIGTERM.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
+import { defaultLocalChainConfig, type LocalChainConfigShape } from "./chain/LocalChainConfig.js"
+import { MiningMode } from "./chain/MiningMode.js"
+import type { CommandSpec, FlagSpec, ParsedArgs } from "./commandLine.js"
+import { type ListenAddress, parseListenAddress } from "./http/HttpConfig.js"
+import { describeLocalChain, LocalChain } from "./LocalChain.js"
+
+export interface LocalOptions {
+  readonly config: LocalChainConfigShape
+  readonly quiet: boolean
+}
+
+const FLAGS: ReadonlyArray<FlagSpec> = [
+  { name: "--data-dir", value: "DIR", description: "where the chain is kept (default .movenode/local-chain)" },
+  { name: "--fresh", description: "forget the chain kept in the data directory and start a new one" },
+  {
+    name: "--block-time",
+    value: "MS",
+    description: "one block every MS milliseconds (default: as soon as transactions arrive)"
+  },
+  { name: "--listen", value: "ADDR:PORT", description: "the API (default 127.0.0.1:8080; port 0 = any free port)" },
+  { name: "--faucet-listen", value: "ADDR:PORT|off", description: "the faucet (default 127.0.0.1:8081)" },
+  { name: "--ready-listen", value: "ADDR:PORT|off", description: "the readiness endpoint (default 127.0.0.1:8070)" },
+  {
+    name: "--graphql-listen",
+    value: "ADDR:PORT|off",
+    description: "the processor_status stub (default 127.0.0.1:8090; not an indexer)"
+  },
+  { name: "--accounts", value: "N", description: "pre-funded accounts (default 10)" },
+  { name: "--epoch-secs", value: "N", description: "epoch length in seconds (default 60)" },
+  { name: "--prune-window", value: "N", description: "keep the last N versions (default: keep all)" },
+  { name: "--quiet", description: "no request log" }
+]
+
+const DETAILS = `A local Aptos chain: chain id 4 (the SDK's Network.LOCAL), its own genesis built from the
+shipped framework, a mempool, blocks made as soon as the submitting response is sent, a faucet
+(POST /fund, /mint) signing with the root key, and the readiness and processor_status endpoints
+the TypeScript SDK's test harness looks for. The pre-funded accounts' keys are printed at start.`
+
+const integer = (name: string, s: string, min: number, max: number): Result.Result<number, string> =>
+  /^[0-9]{1,10}$/.test(s) && Number(s) >= min && Number(s) <= max
+    ? Result.succeed(Number(s))
+    : Result.fail(`${name}: expected an integer in ${min}..${max}, got "${s}"`)
+
+const listen = (
+  name: string,
+  s: string | undefined,
+  fallback: ListenAddress | undefined
+): Result.Result<ListenAddress | undefined, string> => {
+  if (s === undefined) return Result.succeed(fallback)
+  if (s === "off") return Result.succeed(undefined)
+  const a = parseListenAddress(s)
+  return a === undefined
+    ? Result.fail(`${name}: expected ADDR:PORT (like 127.0.0.1:8080) or off, got "${s}"`)
+    : Result.succeed(a)
+}
+
+/** The local chain's options from its parsed flags. */
+export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, string> =>
+  Result.gen(function* () {
+    const values = args.values
+    const d = defaultLocalChainConfig
+    const blockTime = values.get("--block-time")
+    const prune = values.get("--prune-window")
+    if (prune !== undefined && !/^[0-9]{1,20}$/.test(prune))
+      return yield* Result.fail(`--prune-window: expected a number of versions, got "${prune}"`)
+    const api = yield* listen("--listen", values.get("--listen"), d.api)
+    if (api === undefined) return yield* Result.fail("--listen: the API cannot be off")
+    const accounts = values.get("--accounts")
+    const epoch = values.get("--epoch-secs")
+    return {
+      quiet: args.switches.has("--quiet"),
+      config: {
+        ...d,
+        dataDir: values.get("--data-dir") ?? ".movenode/local-chain",
+        fresh: args.switches.has("--fresh"),
+        api,
+        faucet: yield* listen("--faucet-listen", values.get("--faucet-listen"), d.faucet),
+        readiness: yield* listen("--ready-listen", values.get("--ready-listen"), d.readiness),
+        graphql: yield* listen("--graphql-listen", values.get("--graphql-listen"), d.graphql),
+        mining:
+          blockTime === undefined
+            ? d.mining
+            : MiningMode.interval(yield* integer("--block-time", blockTime, 1, 3_600_000)),
+        accounts: accounts === undefined ? d.accounts : yield* integer("--accounts", accounts, 0, 1000),
+        epochIntervalSecs:
+          epoch === undefined ? d.epochIntervalSecs : yield* integer("--epoch-secs", epoch, 1, 1_000_000_000),
+        pruneWindow: prune === undefined ? undefined : BigInt(prune)
+      }
+    }
+  })
+
+/**
+ * The local chain's command specs: `movenode local` and `movenode` with no command (the same
+ * options), for the command table in cli.ts.
+ */
+export const localCommandSpecs = <C>(toCommand: (options: LocalOptions) => C): ReadonlyArray<CommandSpec<C>> => {
+  const spec = (path: ReadonlyArray<string>): CommandSpec<C> => ({
+    path,
+    summary:
+      "Run a local chain: API, faucet, readiness and processor_status endpoints, blocks on demand (the default).",
+    flags: FLAGS,
+    details: DETAILS,
+    parse: (args) => Result.map(parseLocalArgs(args), toCommand)
+  })
+  return [spec([]), spec(["local"])]
+}
+
+/** The layer `movenode local` launches: the chain, its banner printed once it listens. */
+export const localLayer = (options: LocalOptions) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const chain = yield* LocalChain
+      process.stdout.write(`${describeLocalChain(chain)}\n\n`)
+    })
+  ).pipe(
+    Layer.provideMerge(
+      LocalChain.layer(options.config, {
+        log: options.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`)
+      })
+    )
+  )

@@ -1,0 +1,77 @@
+import * as Result from "effect/Result"
+import { describe, expect, it } from "vitest"
+import { MiningMode } from "../src/chain/MiningMode.js"
+import { parseCommand } from "../src/cli.js"
+
+/** The local chain's options as the command line gives them (with no command, or `local`). */
+const ok = (args: string[]) => {
+  const r = parseCommand(args)
+  if (Result.isFailure(r)) throw new Error(r.failure.message)
+  const resolved = r.success
+  if (resolved._tag !== "Command" || resolved.command._tag !== "Local")
+    throw new Error(`not the local chain: ${resolved._tag}`)
+  return resolved.command.options
+}
+const refused = (args: string[]) => Result.isFailure(parseCommand(args))
+
+describe("parseLocalCommand", () => {
+  it("is what movenode runs with no command, and 'movenode local'", () => {
+    expect(ok([])).toEqual(ok(["local"]))
+    expect(ok(["--fresh"]).config.fresh).toBe(true)
+  })
+
+  it("gives run-localnet's defaults with a named data directory", () => {
+    const { config, quiet } = ok([])
+    expect(quiet).toBe(false)
+    expect(config.dataDir).toBe(".movenode/local-chain")
+    expect(config.api).toEqual({ host: "127.0.0.1", port: 8080 })
+    expect(config.faucet).toEqual({ host: "127.0.0.1", port: 8081 })
+    expect(config.readiness).toEqual({ host: "127.0.0.1", port: 8070 })
+    expect(config.graphql).toEqual({ host: "127.0.0.1", port: 8090 })
+    expect(config.chainId).toBe(4)
+    expect(config.mining._tag).toBe("Instant")
+  })
+
+  it("maps flags onto the configuration", () => {
+    const { config, quiet } = ok([
+      "--data-dir=/tmp/x",
+      "--fresh",
+      "--block-time",
+      "500",
+      "--listen",
+      "0.0.0.0:9000",
+      "--faucet-listen=off",
+      "--accounts",
+      "3",
+      "--epoch-secs",
+      "7200",
+      "--prune-window",
+      "1000",
+      "--quiet"
+    ])
+    expect(quiet).toBe(true)
+    expect(config).toMatchObject({
+      dataDir: "/tmp/x",
+      fresh: true,
+      mining: MiningMode.interval(500),
+      api: { host: "0.0.0.0", port: 9000 },
+      faucet: undefined,
+      accounts: 3,
+      epochIntervalSecs: 7200,
+      pruneWindow: 1000n
+    })
+  })
+
+  it("refuses what it does not understand with one line", () => {
+    for (const bad of [
+      ["--nope"],
+      ["--block-time"],
+      ["--block-time", "0"],
+      ["--listen", "off"],
+      ["--accounts", "x"],
+      ["--data-dir", "a", "--data-dir", "b"],
+      ["local", "extra"]
+    ])
+      expect(refused(bad)).toBe(true)
+  })
+})
