@@ -24,7 +24,7 @@ import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "
 import type { ChainUnavailable } from "./chain/ChainError.js"
 import { ChainEvents } from "./chain/ChainEvents.js"
 import { ChainVmLive } from "./chain/ChainVmLive.js"
-import { CORE_RESOURCES, deriveLocalGenesis, ed25519AuthKey } from "./chain/deriveLocalGenesis.js"
+import { buildLocalGenesis, CORE_RESOURCES, ed25519AuthKey } from "./chain/buildLocalGenesis.js"
 import { Faucet } from "./chain/Faucet.js"
 import {
   defaultLocalChainConfig,
@@ -82,8 +82,9 @@ export const localKeys = (config: LocalChainConfigShape) => {
 const genesisCache = new Map<string, Uint8Array>()
 
 /**
- * The genesis of a configuration: derived from the shipped devnet genesis (about 0.2 s, cached in
- * the process), and kept in the data directory so a restart neither rebuilds nor changes it.
+ * The genesis of a configuration: built by the framework's genesis functions from the shipped devnet
+ * genesis's framework and parameters (`buildLocalGenesis`; about 0.2-0.5 s, cached in the process),
+ * and kept in the data directory so a restart neither rebuilds nor changes it.
  */
 const genesisOf = (config: LocalChainConfigShape): Uint8Array => {
   const file = config.dataDir === undefined ? undefined : join(config.dataDir, "genesis.blob")
@@ -98,14 +99,14 @@ const genesisOf = (config: LocalChainConfigShape): Uint8Array => {
   ])
   let bytes = genesisCache.get(key)
   if (bytes === undefined) {
-    const derived = deriveLocalGenesis(readDevnetGenesis(), {
+    const built = buildLocalGenesis(readDevnetGenesis(), {
       chainId: config.chainId,
       rootPublicKey: ed25519.getPublicKey(rootPrivateKey),
       accounts: accounts.map((a) => ({ address: a.address, amount: a.balance })),
-      epochIntervalUsec: BigInt(config.epochIntervalSecs) * 1_000_000n
+      epochIntervalSecs: config.epochIntervalSecs
     })
-    if (Result.isFailure(derived)) throw new Error(`cannot build the local genesis: ${derived.failure}`)
-    bytes = derived.success.bytes
+    if (Result.isFailure(built)) throw new Error(`cannot build the local genesis: ${built.failure}`)
+    bytes = built.success
     genesisCache.set(key, bytes)
   }
   if (file !== undefined) {
@@ -145,11 +146,18 @@ export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("m
             BlockProducer.layer,
             Faucet.layer({ rootPrivateKey, chainId: config.chainId })
           ).pipe(Layer.provideMerge(Layer.provideMerge(Mempool.layer, base)))
-          const node = Layer.mergeAll(
-            Node.layerWith(ViewsVmLayer, TransactionEncoderLive),
-            Submissions.layer,
-            BlockProducer.loop
-          ).pipe(Layer.provideMerge(chain))
+          // The node's services with the mempool's endpoints added (a read-only node has none).
+          const withSubmissions = Layer.effect(
+            Node,
+            Effect.gen(function* () {
+              const base = yield* Node
+              return Node.of({ ...base, submissions: yield* Submissions })
+            })
+          ).pipe(Layer.provide(Node.layerWith(ViewsVmLayer, TransactionEncoderLive)))
+          const node = withSubmissions.pipe(
+            Layer.provideMerge(Layer.mergeAll(Submissions.layer, BlockProducer.loop)),
+            Layer.provideMerge(chain)
+          )
           const api = MovenodeServer.layer({ headerPrefix: "X-APTOS-", ...http, listen: config.api })
           const faucet = config.faucet === undefined ? Layer.empty : FaucetServer.layer(config.faucet)
           const graphql = config.graphql === undefined ? Layer.empty : GraphqlStub.layer(config.graphql)

@@ -14,7 +14,7 @@ export type MiningMode =
   | { readonly _tag: "Manual" }
 
 export const MiningMode = {
-  instant: (delayMs = 2): MiningMode => ({ _tag: "Instant", delayMs }),
+  instant: (delayMs = 5): MiningMode => ({ _tag: "Instant", delayMs }),
   interval: (intervalMs: number): MiningMode => ({ _tag: "Interval", intervalMs }),
   manual: { _tag: "Manual" } as MiningMode
 } as const

@@ -3,6 +3,7 @@ import { AccountStateGroup } from "./groups/AccountStateGroup.js"
 import { AccountsGroup } from "./groups/AccountsGroup.js"
 import { BlocksGroup } from "./groups/BlocksGroup.js"
 import { GeneralGroup } from "./groups/GeneralGroup.js"
+import { SubmissionsGroup } from "./groups/SubmissionsGroup.js"
 import { TablesGroup } from "./groups/TablesGroup.js"
 import { TransactionReadsGroup } from "./groups/TransactionReadsGroup.js"
 import { SimulationGroup } from "./groups/SimulationGroup.js"
@@ -23,6 +24,7 @@ export class Api extends HttpApi.make("movenode")
   .add(BlocksGroup)
   .add(TablesGroup)
   .add(SimulationGroup)
+  .add(SubmissionsGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "movenode",

@@ -15,6 +15,7 @@ import { generalHandlers } from "./handlers/generalHandlers.js"
 import { postHandlers } from "./handlers/postHandlers.js"
 import { simulateHandlers } from "./handlers/simulateHandlers.js"
 import { makeCors } from "./Cors.js"
+import { submissionsHandlers } from "./handlers/submissionsHandlers.js"
 import { tablesHandlers } from "./handlers/tablesHandlers.js"
 import { transactionReadsHandlers } from "./handlers/transactionReadsHandlers.js"
 import type { HttpConfig } from "./HttpConfig.js"
@@ -46,7 +47,8 @@ export const makeRouteSpecs = (env: HandlerEnv): Record<RouteId, RouteSpec> => {
     ...transactionReadsHandlers(env),
     ...blocksHandlers(env),
     ...tablesHandlers(env),
-    ...simulateHandlers(env)
+    ...simulateHandlers(env),
+    ...submissionsHandlers(env)
   }
   const declared = new Set(apiRoutes.map((r) => r.id))
   for (const id of Object.keys(specs)) if (!declared.has(id as RouteId)) throw new Error(`handler without route: ${id}`)

@@ -11,6 +11,7 @@ import { makeNode } from "./makeNode.js"
 import { Modules } from "./Modules.js"
 import { ReadsLayer, type ReadServices } from "./Reads.js"
 import { type SimulateOptions, type SimulationAnswer, SimulationsLive } from "./Simulations.js"
+import type { SubmissionsService } from "./Submissions.js"
 import { Summaries } from "./Summaries.js"
 import type { TransactionEncoder } from "./TransactionEncoder.js"
 import { TransactionEncoderLive } from "./encode/TransactionEncoderLive.js"
@@ -68,20 +69,29 @@ export interface NodeService {
   readonly estimateGasPrice: Effect.Effect<WithLedger<GasEstimate>, ApiError>
   readonly transactionSummaries: (
     address: AccountAddress,
-    query: { readonly startVersion?: bigint | undefined; readonly endVersion?: bigint | undefined; readonly limit?: number | undefined }
+    query: {
+      readonly startVersion?: bigint | undefined
+      readonly endVersion?: bigint | undefined
+      readonly limit?: number | undefined
+    }
   ) => Effect.Effect<WithLedger<SummaryPage>, ApiError>
   readonly module: (
     address: AccountAddress,
     name: string,
     ledgerVersion: bigint | undefined
   ) => Effect.Effect<WithLedger<ModuleAnswer>, ApiError>
-  readonly view: (request: ViewRequest, ledgerVersion: bigint | undefined) => Effect.Effect<WithLedger<ViewAnswer>, ApiError>
+  readonly view: (
+    request: ViewRequest,
+    ledgerVersion: bigint | undefined
+  ) => Effect.Effect<WithLedger<ViewAnswer>, ApiError>
   /** Returns the signing message bytes. `body` is the parsed JSON request. */
   readonly encodeSubmission: (body: unknown) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
   /** The read endpoints' services (accounts, resources, transactions, blocks, events, tables). */
   readonly reads: ReadServices
   /** `POST /transactions/simulate`: a BCS signed transaction (invalid signature) run on the latest state. */
   readonly simulate: (body: Uint8Array, options: SimulateOptions) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
+  /** Submission and pending transactions: the local chain's (`Submissions`); undefined on a read-only node. */
+  readonly submissions: SubmissionsService | undefined
 }
 
 export class Node extends Context.Service<Node, NodeService>()("movenode/node/Node") {

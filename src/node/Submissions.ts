@@ -31,6 +31,7 @@ import { readLedgerInfo } from "./LedgerVersion.js"
 import { LruCache } from "./LruCache.js"
 import type { WithLedger } from "./Node.js"
 import { NodeConfig } from "./NodeConfig.js"
+import { pendingTransactionJson } from "./render/transactionJson.js"
 import { checkSubmittedPayload } from "./submit/checkSubmittedPayload.js"
 import { signatureFromJson } from "./submit/signatureFromJson.js"
 
@@ -75,6 +76,10 @@ export interface SubmissionsService {
    * `waitTimeoutMs` passes; at once when it is not pending or `maxWaiters` are already waiting.
    */
   readonly awaitSettled: (hash: Uint8Array) => Effect.Effect<void>
+  /** A pending transaction's JSON (`pending_transaction`), its payload rendered with the latest state's ABIs. */
+  readonly pendingJson: (entry: PoolEntry, ledger: LedgerInfo) => Effect.Effect<string, ApiError>
+  /** The latest ledger info (for answers about pending transactions). */
+  readonly ledgerInfo: Effect.Effect<LedgerInfo, ApiError>
 }
 
 const decodeSigned = (bytes: Uint8Array) => Bcs.decode(signedTransactionCodec, bytes)
@@ -264,7 +269,38 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
           })
         })
 
-      return Submissions.of({ submitBcs, submitJson, submitBatchBcs, submitBatchJson, pending, awaitSettled })
+      const pendingJson = (entry: PoolEntry, info: LedgerInfo): Effect.Effect<string, ApiError> =>
+        Effect.flatMap(
+          Effect.mapError(ledger.stateAt(info.ledgerVersion), (e) =>
+            ApiErrors.internal(`Failed to read state: ${e._tag}`, info)
+          ),
+          (state) => {
+            const json = pendingTransactionJson(
+              stateModuleSource(state, modules, snapshot),
+              entry.transaction,
+              entry.hash
+            )
+            return Result.isSuccess(json)
+              ? Effect.succeed(JSON.stringify(json.success))
+              : Effect.fail(
+                  ApiErrors.internal(
+                    `Failed to build PendingTransaction from mempool response, even though it said the request was accepted: ${json.failure.message}`,
+                    info
+                  )
+                )
+          }
+        )
+
+      return Submissions.of({
+        submitBcs,
+        submitJson,
+        submitBatchBcs,
+        submitBatchJson,
+        pending,
+        awaitSettled,
+        pendingJson,
+        ledgerInfo
+      })
     })
   )
 }

@@ -58,7 +58,9 @@ export const makeNode = Effect.gen(function* () {
     view: views.view,
     encodeSubmission: encoder.encodeSubmission,
     reads,
-    simulate: simulations.simulate
+    simulate: simulations.simulate,
+    // A read-only node has no mempool; the local chain adds its `Submissions` (src/LocalChain.ts).
+    submissions: undefined
   }
   return service
 })

@@ -1,6 +1,6 @@
 /**
- * The chain over the real executor: a local genesis derived from devnet's (chain id 4, our root
- * key, one pre-funded account), blocks made by the real block prologue and epilogue, transactions
+ * The chain over the real executor: a local genesis built by the framework's genesis functions
+ * (chain id 4, our root key, one validator, one pre-funded account), blocks made by the real block prologue and epilogue, transactions
  * executed by the real executor, balances read back through view functions (not through the chain).
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
@@ -11,7 +11,7 @@ import { Bcs, BcsReader } from "../../src/bcs/index.js"
 import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "../../src/chain/BlockProducer.js"
 import { ChainEvents } from "../../src/chain/ChainEvents.js"
 import { ChainVmLive } from "../../src/chain/ChainVmLive.js"
-import { deriveLocalGenesis, ed25519AuthKey } from "../../src/chain/deriveLocalGenesis.js"
+import { buildLocalGenesis, ed25519AuthKey } from "../../src/chain/buildLocalGenesis.js"
 import { Faucet } from "../../src/chain/Faucet.js"
 import { Mempool } from "../../src/chain/Mempool.js"
 import { MiningMode } from "../../src/chain/MiningMode.js"
@@ -32,14 +32,14 @@ const ALICE = ed25519AuthKey(ed25519.getPublicKey(ALICE_KEY))
 const BOB = addressFromNumber(0xb0b)
 
 const genesis = (() => {
-  const r = deriveLocalGenesis(loadGenesisBytes("devnet"), {
+  const r = buildLocalGenesis(loadGenesisBytes("devnet"), {
     chainId: 4,
     rootPublicKey: ed25519.getPublicKey(ROOT_KEY),
     accounts: [{ address: ALICE, amount: 10n ** 10n }],
-    epochIntervalUsec: 3_600_000_000n
+    epochIntervalSecs: 3600
   })
   if (Result.isFailure(r)) throw new Error(r.failure)
-  return r.success.bytes
+  return r.success
 })()
 
 const chain = () => {
@@ -102,7 +102,7 @@ const blockTransactions = (height: bigint) =>
     return out
   })
 
-describe("the chain over the real executor (local genesis derived from devnet)", () => {
+describe("the chain over the real executor (our own local genesis)", () => {
   it.effect("makes blocks with the real block prologue and epilogue", () =>
     Effect.gen(function* () {
       const producer = yield* BlockProducer

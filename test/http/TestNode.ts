@@ -75,6 +75,7 @@ export interface Calls {
 
 export const makeTestNode = (calls: Calls = { balance: [], summaries: [], view: [], encode: [] }): NodeService => ({
   reads: notServed,
+  submissions: undefined,
   ledgerInfo: Effect.succeed(LEDGER),
   balance: (address, asset, version) =>
     Effect.flatMap(atVersion(version), () => {

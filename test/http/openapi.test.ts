@@ -42,7 +42,7 @@ describe("OpenAPI document", () => {
       .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
       .sort()
     expect(documented).toEqual(served)
-    expect(served).toHaveLength(23)
+    expect(served).toHaveLength(27)
   })
   it("has a handler for every route of the definition", () => {
     const env = { node: makeTestNode(), config: {} as never, headers: makeLedgerHeaders("X-"), specJson: "{}" }
@@ -52,13 +52,14 @@ describe("OpenAPI document", () => {
     const server = await startServer(makeTestNode())
     try {
       const served: Array<string> = []
-      const samples: Record<string, string> = { address: "0x1", module_name: "guid", asset_type: "0xa" }
+      const samples: Record<string, string> = { address: "0x1", module_name: "guid", asset_type: "0xa", txn_hash: `0x${"ab".repeat(32)}` }
       for (const r of apiRoutes) {
         const url = server.url + r.path.replace(/:([A-Za-z_]+)/g, (_, n) => samples[n]!)
         const res = await fetch(url, { method: r.method, ...(r.method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {}) })
         if (res.status !== 404 || (await j(res)).error_code !== "web_framework_error") served.push(toOpenApiPath(r.path))
       }
-      expect(served.sort()).toEqual(Object.keys(doc.paths).sort())
+      // A path served with two methods (GET and POST /transactions) is one entry of the document.
+      expect([...new Set(served)].sort()).toEqual(Object.keys(doc.paths).sort())
     } finally {
       await server.close()
     }
