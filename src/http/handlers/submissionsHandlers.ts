@@ -113,7 +113,8 @@ export const submissionsHandlers = (env: HandlerEnv) => {
       const hash = parseHash(input.params.txn_hash!)
       if (!(hash instanceof Uint8Array)) return Effect.fail(hash)
       const wait = submissions === undefined ? Effect.void : submissions.awaitSettled(hash)
-      return Effect.andThen(wait, lookup(hash, input.bcs))
+      // The lookup after the wait (not built before it: it reads the mempool when it runs).
+      return Effect.andThen(wait, () => lookup(hash, input.bcs))
     }
   }
 
