@@ -12,7 +12,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
-import { Bcs, toHex } from "../bcs/index.js"
+import { Bcs, type BcsError, toHex } from "../bcs/index.js"
 import { ChainEvents } from "../chain/ChainEvents.js"
 import { Mempool } from "../chain/Mempool.js"
 import type { PoolEntry } from "../chain/mempool/TxPool.js"
@@ -83,6 +83,21 @@ export interface SubmissionsService {
 }
 
 const decodeSigned = (bytes: Uint8Array) => Bcs.decode(signedTransactionCodec, bytes)
+
+/**
+ * A decoding failure as the reference's BCS deserializer words the common cases (clients match on
+ * them): input that ends early is "unexpected end of input", input left over "Remaining input".
+ */
+const bcsMessage = (e: BcsError): string =>
+  /^needed \d+ bytes/.test(e.reason)
+    ? "unexpected end of input"
+    : /trailing bytes$/.test(e.reason)
+      ? "Remaining input"
+      : e.message
+
+const undecodable = (e: BcsError, info: LedgerInfo) =>
+  ApiErrors.badRequest(`Failed to deserialize input into SignedTransaction: ${bcsMessage(e)}`, info)
+
 const decodeBatch = (bytes: Uint8Array) => Bcs.decode(Bcs.vector(signedTransactionCodec), bytes)
 
 export class Submissions extends Context.Service<Submissions, SubmissionsService>()("movenode/node/Submissions") {
@@ -159,13 +174,7 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
       const submitBcs = (body: Uint8Array) =>
         Effect.flatMap(ledgerInfo, (info) => {
           const decoded = decodeSigned(body)
-          if (Result.isFailure(decoded))
-            return Effect.fail(
-              ApiErrors.badRequest(
-                `Failed to deserialize input into SignedTransaction: ${decoded.failure.message}`,
-                info
-              )
-            )
+          if (Result.isFailure(decoded)) return Effect.fail(undecodable(decoded.failure, info))
           return submitDecoded(info, decoded.success, body)
         })
 
@@ -197,13 +206,7 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
       const submitBatchBcs = (body: Uint8Array) =>
         Effect.flatMap(ledgerInfo, (info) => {
           const decoded = decodeBatch(body)
-          if (Result.isFailure(decoded))
-            return Effect.fail(
-              ApiErrors.badRequest(
-                `Failed to deserialize input into SignedTransaction: ${decoded.failure.message}`,
-                info
-              )
-            )
+          if (Result.isFailure(decoded)) return Effect.fail(undecodable(decoded.failure, info))
           if (decoded.success.length > config.maxBatchSize) return Effect.fail(tooMany(decoded.success.length, info))
           for (const t of decoded.success) {
             const problem = checkSubmittedPayload(t.rawTransaction.payload)

@@ -55,7 +55,9 @@ describe("Submissions", () => {
       const garbage = yield* Effect.flip(s.submitBcs(Uint8Array.of(1, 2, 3)))
       assert.strictEqual(garbage.status, 400)
       assert.strictEqual(garbage.code, "invalid_input")
-      assert.match(garbage.message, /^Failed to deserialize input into SignedTransaction: /)
+      assert.strictEqual(garbage.message, "Failed to deserialize input into SignedTransaction: unexpected end of input")
+      const trailing = yield* Effect.flip(s.submitBcs(Uint8Array.of(...bcsOf(signedTxn(1, 0n)), 7)))
+      assert.strictEqual(trailing.message, "Failed to deserialize input into SignedTransaction: Remaining input")
       assert.ok(garbage.ledger !== undefined)
       const t = signedTxn(1, 0n)
       const emptyScript = {

@@ -30,11 +30,12 @@ const withStatus = (status: number, contentType: string, body: string | Uint8Arr
 const parseHash = (raw: string): Uint8Array | ApiError => {
   const s = raw.startsWith("0x") || raw.startsWith("0X") ? raw.slice(2) : raw
   const bytes = s.length === 64 ? fromHex(s) : undefined
+  // The reference's (poem's) wording, which clients match on.
   return (
     bytes ??
     ApiErrors.webFramework(
       400,
-      `failed to parse path \`txn_hash\`: expected a 32-byte hex hash, got "${raw.slice(0, 80)}"`
+      'failed to parse path `txn_hash`: failed to parse "string(HashValue)": unable to parse HashValue'
     )
   )
 }

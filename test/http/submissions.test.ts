@@ -1,0 +1,172 @@
+/**
+ * The transaction endpoints over HTTP, against a local chain in process (manual mining, so the
+ * pending state can be looked at): submit as BCS and as JSON, by_hash (pending, then committed,
+ * then unknown), wait_by_hash, batches, and the reference's errors.
+ */
+import { ed25519 } from "@noble/curves/ed25519.js"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Fiber } from "effect"
+import { Bcs, toHex } from "../../src/bcs/index.js"
+import { ed25519AuthKey } from "../../src/chain/buildLocalGenesis.js"
+import { MiningMode } from "../../src/chain/MiningMode.js"
+import { addressFromNumber, addressToLongString } from "../../src/domain/AccountAddress.js"
+import { transactionHashOfBytes } from "../../src/domain/hash.js"
+import { signedTransactionCodec } from "../../src/domain/PayloadCodec.js"
+import { signingMessage } from "../../src/domain/signingMessage.js"
+import type { RawTransaction, SignedTransaction } from "../../src/domain/Transaction.js"
+import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
+
+const ONE = addressFromNumber(1)
+const BCS_BODY = "application/x.aptos.signed_transaction+bcs"
+
+const transfer = (privateKey: Uint8Array, sequenceNumber: bigint, amount = 5n): SignedTransaction => {
+  const publicKey = ed25519.getPublicKey(privateKey)
+  const raw: RawTransaction = {
+    sender: ed25519AuthKey(publicKey),
+    sequenceNumber,
+    payload: {
+      _tag: "EntryFunction",
+      entryFunction: {
+        module: { address: ONE, name: "aptos_account" },
+        function: "transfer",
+        typeArgs: [],
+        args: [addressFromNumber(0xb0b), Bcs.encode(Bcs.u64, amount)]
+      }
+    },
+    maxGasAmount: 200_000n,
+    gasUnitPrice: 100n,
+    expirationTimestampSecs: BigInt(Math.floor(Date.now() / 1000) + 600),
+    chainId: 4
+  }
+  return {
+    rawTransaction: raw,
+    authenticator: { _tag: "Ed25519", publicKey, signature: ed25519.sign(signingMessage(raw), privateKey) }
+  }
+}
+
+const hashOf = (t: SignedTransaction) =>
+  `0x${toHex(transactionHashOfBytes(Uint8Array.of(0, ...Bcs.encode(signedTransactionCodec, t))))}`
+
+const call = (url: string, init?: RequestInit) =>
+  Effect.promise(async () => {
+    const r = await fetch(url, init)
+    const text = await r.text()
+    return { status: r.status, body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) }
+  })
+
+const withChain = <A, E>(f: (chain: LocalChainInfo) => Effect.Effect<A, E>) =>
+  Effect.scoped(Effect.flatMap(LocalChain.spawn({ accounts: 2, mining: MiningMode.manual }), f))
+
+describe("the transaction endpoints", () => {
+  it.live("submit (BCS) answers 202 with the pending transaction; by_hash shows it pending, then committed", () =>
+    withChain((chain) =>
+      Effect.gen(function* () {
+        yield* chain.mine // the first block ends genesis's epoch
+        const t = transfer(chain.accounts[0]!.privateKey, 0n)
+        const submitted = yield* call(`${chain.apiUrl}/transactions`, {
+          method: "POST",
+          headers: { "content-type": BCS_BODY },
+          body: Bcs.encode(signedTransactionCodec, t)
+        })
+        assert.strictEqual(submitted.status, 202)
+        assert.strictEqual(submitted.body!.type, "pending_transaction")
+        assert.strictEqual(submitted.body!.hash, hashOf(t))
+        assert.strictEqual(submitted.body!.sender, addressToLongString(t.rawTransaction.sender))
+        const pending = yield* call(`${chain.apiUrl}/transactions/by_hash/${hashOf(t)}`)
+        assert.deepStrictEqual(pending, { status: 200, body: submitted.body })
+        yield* chain.mine
+        const committed = yield* call(`${chain.apiUrl}/transactions/by_hash/${hashOf(t).slice(2)}`)
+        assert.strictEqual(committed.body!.type, "user_transaction")
+        assert.strictEqual(committed.body!.success, true)
+        const byVersion = yield* call(`${chain.apiUrl}/transactions/by_version/${committed.body!.version}`)
+        assert.deepStrictEqual(byVersion.body, committed.body)
+        const waited = yield* call(`${chain.apiUrl}/transactions/wait_by_hash/${hashOf(t)}`)
+        assert.deepStrictEqual(waited.body, committed.body)
+        const unknown = yield* call(`${chain.apiUrl}/transactions/by_hash/0x${"00".repeat(32)}`)
+        assert.strictEqual(unknown.status, 404)
+        assert.strictEqual(unknown.body!.error_code, "transaction_not_found")
+        const bad = yield* call(`${chain.apiUrl}/transactions/by_hash/0x123`)
+        assert.deepStrictEqual(bad, {
+          status: 400,
+          body: {
+            message: 'failed to parse path `txn_hash`: failed to parse "string(HashValue)": unable to parse HashValue',
+            error_code: "web_framework_error",
+            vm_error_code: null
+          }
+        })
+      })
+    )
+  )
+
+  it.live("wait_by_hash waits for the block that commits a pending transaction", () =>
+    withChain((chain) =>
+      Effect.gen(function* () {
+        yield* chain.mine
+        const t = transfer(chain.accounts[1]!.privateKey, 0n)
+        yield* call(`${chain.apiUrl}/transactions`, {
+          method: "POST",
+          headers: { "content-type": BCS_BODY },
+          body: Bcs.encode(signedTransactionCodec, t)
+        })
+        const waiting = yield* Effect.forkChild(call(`${chain.apiUrl}/transactions/wait_by_hash/${hashOf(t)}`))
+        yield* Effect.sleep(50)
+        yield* chain.mine
+        const waited = yield* Fiber.join(waiting)
+        assert.strictEqual(waited.body!.type, "user_transaction")
+      })
+    )
+  )
+
+  it.live("answers errors in the reference's shape: undecodable BCS, a refused transaction, a batch", () =>
+    withChain((chain) =>
+      Effect.gen(function* () {
+        const garbage = yield* call(`${chain.apiUrl}/transactions`, {
+          method: "POST",
+          headers: { "content-type": BCS_BODY },
+          body: Uint8Array.of(1, 2, 3)
+        })
+        assert.deepStrictEqual(garbage, {
+          status: 400,
+          body: {
+            message: "Failed to deserialize input into SignedTransaction: unexpected end of input",
+            error_code: "invalid_input",
+            vm_error_code: null
+          }
+        })
+        const t = transfer(chain.accounts[0]!.privateKey, 0n)
+        const forged = { ...t, rawTransaction: { ...t.rawTransaction, maxGasAmount: 199_999n } }
+        const refused = yield* call(`${chain.apiUrl}/transactions`, {
+          method: "POST",
+          headers: { "content-type": BCS_BODY },
+          body: Bcs.encode(signedTransactionCodec, forged)
+        })
+        assert.deepStrictEqual(refused, {
+          status: 400,
+          body: {
+            message: "Invalid transaction: Type: Validation Code: INVALID_SIGNATURE",
+            error_code: "vm_error",
+            vm_error_code: 1
+          }
+        })
+        const batch = yield* call(`${chain.apiUrl}/transactions/batch`, {
+          method: "POST",
+          headers: { "content-type": BCS_BODY },
+          body: Bcs.encode(Bcs.vector(signedTransactionCodec), [t, forged])
+        })
+        assert.strictEqual(batch.status, 206)
+        assert.deepStrictEqual(batch.body, {
+          transaction_failures: [
+            {
+              error: {
+                message: "Invalid transaction: Type: Validation Code: INVALID_SIGNATURE",
+                error_code: "vm_error",
+                vm_error_code: 1
+              },
+              transaction_index: 1
+            }
+          ]
+        })
+      })
+    )
+  )
+})
