@@ -29,8 +29,8 @@ import { Faucet } from "./chain/Faucet.js"
 import {
   defaultLocalChainConfig,
   derivedKey,
-  type ListenAddress,
   type LocalChainConfigShape,
+  type ServerAddress,
   testLocalChainConfig
 } from "./chain/LocalChainConfig.js"
 import { Mempool } from "./chain/Mempool.js"
@@ -122,7 +122,7 @@ const forget = (dataDir: string) => {
   rmSync(join(dataDir, "ledger"), { recursive: true, force: true })
 }
 
-const apiUrlOf = (a: ListenAddress) => `${urlOf(a)}v1`
+const apiUrlOf = (a: ServerAddress) => `${urlOf(a)}v1`
 
 export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("movenode/LocalChain") {
   /** The whole local chain for `overrides` on top of run-localnet's defaults. */

@@ -15,10 +15,12 @@
  * layers) → `node` (the `Node` service answering the API's questions) → `http` (server, client, OpenAPI).
  */
 export * from "./bcs/index.js"
+export * from "./chain/index.js"
 export * from "./domain/index.js"
 export * from "./http/index.js"
 export * from "./ledger/index.js"
 export * as Move from "./move/index.js"
 export * from "./node/index.js"
 export { devnetGenesisPath, readDevnetGenesis } from "./devnetGenesis.js"
+export { describeLocalChain, type LocalAccount, LocalChain, type LocalChainInfo, localKeys } from "./LocalChain.js"
 export { tuneV8ForServing } from "./tuneV8.js"

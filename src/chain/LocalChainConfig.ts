@@ -9,8 +9,8 @@ import * as Layer from "effect/Layer"
 import { sha3 } from "../domain/hash.js"
 import { MiningMode } from "./MiningMode.js"
 
-/** Where a server listens (the same shape as the HTTP layer's `ListenAddress`). */
-export interface ListenAddress {
+/** Where a server listens (the same shape as the HTTP layer's `ServerAddress`). */
+export interface ServerAddress {
   readonly host: string
   readonly port: number
 }
@@ -20,11 +20,11 @@ export interface LocalChainConfigShape {
   readonly dataDir: string | undefined
   /** Delete `dataDir` first and start a new chain. */
   readonly fresh: boolean
-  readonly api: ListenAddress
+  readonly api: ServerAddress
   /** undefined = no faucet server (the `Faucet` service still exists in process). */
-  readonly faucet: ListenAddress | undefined
-  readonly readiness: ListenAddress | undefined
-  readonly graphql: ListenAddress | undefined
+  readonly faucet: ServerAddress | undefined
+  readonly readiness: ServerAddress | undefined
+  readonly graphql: ServerAddress | undefined
   readonly mining: MiningMode
   readonly chainId: number
   readonly epochIntervalSecs: number
@@ -37,7 +37,7 @@ export interface LocalChainConfigShape {
   readonly pruneWindow: bigint | undefined
 }
 
-const localhost = (port: number): ListenAddress => ({ host: "127.0.0.1", port })
+const localhost = (port: number): ServerAddress => ({ host: "127.0.0.1", port })
 
 export const defaultLocalChainConfig: LocalChainConfigShape = {
   dataDir: undefined,
