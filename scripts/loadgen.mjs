@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+/**
+ * Load generator for the local chain (docs/benchmarks.md, "Local chain"). Starts `movenode` (the
+ * built bundle, as `npm start` runs it) on free ports with its own data directory and N pre-funded
+ * accounts, derives the same account keys from the seed, and measures one of:
+ *
+ *   node scripts/loadgen.mjs start                 process start → first faucet-funded account committed
+ *   node scripts/loadgen.mjs latency [--rate 100] [--seconds 30]
+ *        submit → committed (visible to wait_by_hash) per transfer, at a fixed rate: p50 / p99
+ *   node scripts/loadgen.mjs throughput [--seconds 60] [--accounts 64]
+ *        pre-signed APT transfers pushed through POST /v1/transactions (BCS) as fast as they are
+ *        taken; committed transfers per second, from the ledger
+ *   node scripts/loadgen.mjs soak [--rate 200] [--seconds 600]
+ *        transfers at a fixed rate, the node's resident memory sampled every 10 s
+ *
+ * The load generator runs on the same machine as the node (the figures say so). Signing happens
+ * before the clock starts where it can (throughput), so the node's work is what is measured.
+ */
+import { spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { ed25519 } from "@noble/curves/ed25519.js"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+const lib = await import(join(root, "dist", "index.js"))
+const { Bcs, signingMessage, signedTransactionCodec, sha3, addressFromNumber, toHex } = lib
+
+const args = process.argv.slice(2)
+const mode = args[0] ?? "start"
+const arg = (name, fallback) => {
+  const i = args.indexOf(`--${name}`)
+  return i < 0 ? fallback : Number(args[i + 1])
+}
+const SEED = "movenode local chain"
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const derivedKey = (label) => sha3(new TextEncoder().encode(`${SEED}/${label}`))
+const authKey = (pk) => sha3(Uint8Array.from([...pk, 0]))
+
+const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
+const API = `http://127.0.0.1:${PORTS.api}/v1`
+
+const startNode = (accounts) => {
+  const dataDir = mkdtempSync(join(tmpdir(), "movenode-loadgen-"))
+  const t0 = performance.now()
+  const child = spawn(
+    process.execPath,
+    [
+      "--max-semi-space-size=8",
+      join(root, "dist", "bin", "movenode.js"),
+      "--data-dir", dataDir, "--fresh", "--quiet",
+      "--accounts", String(accounts),
+      "--listen", `127.0.0.1:${PORTS.api}`,
+      "--faucet-listen", `127.0.0.1:${PORTS.faucet}`,
+      "--ready-listen", `127.0.0.1:${PORTS.ready}`,
+      "--graphql-listen", `127.0.0.1:${PORTS.graphql}`
+    ],
+    { stdio: ["ignore", "ignore", "inherit"] }
+  )
+  const stop = async () => {
+    child.kill("SIGTERM")
+    await new Promise((r) => child.once("exit", r))
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  return { child, t0, stop }
+}
+
+const waitReady = async () => {
+  for (;;) {
+    try {
+      if ((await fetch(`${API}`)).status === 200) return
+    } catch {}
+    await sleep(5)
+  }
+}
+
+const rss = (pid) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+  return m === null ? 0 : Number(m[1]) * 1024
+}
+
+const accountsOf = (n) =>
+  Array.from({ length: n }, (_, i) => {
+    const privateKey = derivedKey(`account/${i}`)
+    const publicKey = ed25519.getPublicKey(privateKey)
+    return { privateKey, publicKey, address: authKey(publicKey), next: 0n }
+  })
+
+const ONE = addressFromNumber(1)
+const transfer = (from, to, amount, expiration) => {
+  const raw = {
+    sender: from.address,
+    sequenceNumber: from.next++,
+    payload: {
+      _tag: "EntryFunction",
+      entryFunction: { module: { address: ONE, name: "aptos_account" }, function: "transfer", typeArgs: [], args: [to, Bcs.encode(Bcs.u64, amount)] }
+    },
+    maxGasAmount: 20_000n,
+    gasUnitPrice: 100n,
+    expirationTimestampSecs: expiration,
+    chainId: 4
+  }
+  const signed = {
+    rawTransaction: raw,
+    authenticator: { _tag: "Ed25519", publicKey: from.publicKey, signature: ed25519.sign(signingMessage(raw), from.privateKey) }
+  }
+  const bytes = Bcs.encode(signedTransactionCodec, signed)
+  const tagged = new Uint8Array(bytes.length + 1)
+  tagged.set(bytes, 1)
+  return { bytes, hash: toHex(lib.transactionHashOfBytes(tagged)) }
+}
+
+const submit = (bytes) =>
+  fetch(`${API}/transactions`, { method: "POST", headers: { "content-type": "application/x.aptos.signed_transaction+bcs", accept: "application/x-bcs" }, body: bytes })
+
+const waitCommitted = async (hash) => {
+  for (;;) {
+    const r = await fetch(`${API}/transactions/wait_by_hash/0x${hash}`)
+    const body = await r.json()
+    if (r.status === 200 && body.type !== "pending_transaction") return body
+    if (r.status !== 200) throw new Error(`wait_by_hash ${r.status}: ${JSON.stringify(body)}`)
+  }
+}
+
+const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
+const nowSecs = () => BigInt(Math.floor(Date.now() / 1000))
+
+const main = async () => {
+  if (mode === "start") {
+    const node = startNode(1)
+    const who = `0x${"cd".repeat(32)}`
+    let hash
+    for (;;) {
+      try {
+        const r = await fetch(`http://127.0.0.1:${PORTS.faucet}/fund`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ address: who, amount: 100 }) })
+        if (r.status === 200) { hash = (await r.json()).txn_hashes[0]; break }
+      } catch {}
+      await sleep(2)
+    }
+    const tFaucet = performance.now() - node.t0
+    await waitCommitted(hash)
+    const tCommitted = performance.now() - node.t0
+    console.log(JSON.stringify({ mode, faucetAnsweredMs: Math.round(tFaucet), fundedAndCommittedMs: Math.round(tCommitted) }))
+    await node.stop()
+    return
+  }
+  if (mode === "latency" || mode === "soak") {
+    const rate = arg("rate", mode === "soak" ? 200 : 100)
+    const seconds = arg("seconds", mode === "soak" ? 600 : 30)
+    const senders = accountsOf(Math.max(8, Math.ceil(rate / 10)))
+    const node = startNode(senders.length)
+    await waitReady()
+    const latencies = []
+    const memory = []
+    const start = performance.now()
+    let sent = 0
+    let failures = 0
+    const inflight = new Set()
+    const sampler = mode === "soak" ? setInterval(() => memory.push({ t: Math.round((performance.now() - start) / 1000), rssMb: Math.round(rss(node.child.pid) / 1048576) }), 10_000) : undefined
+    while (performance.now() - start < seconds * 1000) {
+      const due = Math.floor(((performance.now() - start) / 1000) * rate)
+      while (sent < due) {
+        const from = senders[sent % senders.length]
+        const t = transfer(from, senders[(sent + 1) % senders.length].address, 1n, nowSecs() + 60n)
+        sent++
+        const p = (async () => {
+          const t0 = performance.now()
+          const r = await submit(t.bytes)
+          if (r.status !== 202) { failures++; await r.arrayBuffer(); return }
+          await r.arrayBuffer()
+          const done = await waitCommitted(t.hash)
+          if (!done.success) failures++
+          latencies.push(performance.now() - t0)
+        })().catch(() => failures++)
+        inflight.add(p)
+        p.finally(() => inflight.delete(p))
+      }
+      await sleep(1)
+    }
+    await Promise.all(inflight)
+    if (sampler !== undefined) clearInterval(sampler)
+    console.log(JSON.stringify({ mode, rate, seconds, sent, committed: latencies.length, failures, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), memory }))
+    await node.stop()
+    return
+  }
+  if (mode === "throughput") {
+    const seconds = arg("seconds", 60)
+    const target = arg("target", 1500)
+    const senders = accountsOf(arg("accounts", 64))
+    const node = startNode(senders.length)
+    await waitReady()
+    // Pre-signed: target × seconds transfers, round-robin over the senders (sequence numbers in order).
+    const total = target * seconds
+    const expiration = nowSecs() + BigInt(seconds) + 600n
+    const txns = Array.from({ length: total }, (_, i) => transfer(senders[i % senders.length], senders[(i + 1) % senders.length].address, 1n, expiration))
+    const info0 = await (await fetch(API)).json()
+    const start = performance.now()
+    let next = 0
+    let refused = 0
+    // A fixed number of concurrent submitters; the pool holds up to 100 per sender, so with 64
+    // senders a few thousand may be in flight.
+    const worker = async () => {
+      while (next < total && performance.now() - start < seconds * 1000) {
+        const t = txns[next++]
+        const r = await submit(t.bytes)
+        if (r.status !== 202) refused++
+        await r.arrayBuffer()
+      }
+    }
+    await Promise.all(Array.from({ length: arg("concurrency", 64) }, worker))
+    const submitted = next
+    const submitSecs = (performance.now() - start) / 1000
+    // Wait for the pool to drain, then count committed user transactions by sender sequence numbers.
+    await waitCommitted(txns[submitted - 1].hash).catch(() => undefined)
+    const elapsed = (performance.now() - start) / 1000
+    let committed = 0n
+    for (const s of senders) {
+      const a = await (await fetch(`${API}/accounts/0x${toHex(s.address)}`)).json()
+      committed += BigInt(a.sequence_number)
+    }
+    const info1 = await (await fetch(API)).json()
+    console.log(JSON.stringify({ mode, seconds, submitted, refused, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), rssMb: Math.round(rss(node.child.pid) / 1048576) }))
+    await node.stop()
+  }
+}
+
+await main()
