@@ -250,10 +250,10 @@ const moduleListSpec: CommandSpec<Command> = {
 export const commands = (
   readConfig: (path: string) => string = (p) => readFileSync(p, "utf8")
 ): ReadonlyArray<CommandSpec<Command>> => [
-  ...localCommandSpecs<Command>((options) => ({ _tag: "Local", options })),
   runSpec(readConfig),
   moduleAbiSpec,
-  moduleListSpec
+  moduleListSpec,
+  ...localCommandSpecs<Command>((options) => ({ _tag: "Local", options }))
 ]
 
 /** Parses the command line: a command, its help, the version, or one usage error. */
