@@ -99,7 +99,12 @@ const sequenceOf = async (api, a) => BigInt((await json(`${api}/accounts/0x${toH
 const drive = (api, committed, stop) =>
   Promise.all(
     accounts.map(async (a) => {
-      let seq = await sequenceOf(api, a)
+      let seq
+      try {
+        seq = await sequenceOf(api, a)
+      } catch {
+        return // killed before the first answer
+      }
       while (!stop.done) {
         const t = transfer(a, seq)
         try {

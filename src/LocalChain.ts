@@ -11,8 +11,9 @@
  * It sits above `src/http` (it starts servers), beside `cli.ts`, which only maps flags onto
  * `LocalChainConfig`; `src/chain` holds the parts, which import nothing above `src/ledger`.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { ed25519 } from "@noble/curves/ed25519.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -20,7 +21,7 @@ import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
 import { toHex } from "./bcs/index.js"
-import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "./chain/BlockProducer.js"
+import { BlockProducer, BlockProducerConfig } from "./chain/BlockProducer.js"
 import type { ChainUnavailable } from "./chain/ChainError.js"
 import { ChainEvents } from "./chain/ChainEvents.js"
 import { ChainVmLive } from "./chain/ChainVmLive.js"
@@ -34,8 +35,9 @@ import {
   testLocalChainConfig
 } from "./chain/LocalChainConfig.js"
 import { Mempool } from "./chain/Mempool.js"
-import { readDevnetGenesis } from "./devnetGenesis.js"
+import { devnetGenesisPath, readDevnetGenesis } from "./devnetGenesis.js"
 import { type AccountAddress, addressToLongString } from "./domain/AccountAddress.js"
+import { packageRootOf, readGitHash } from "./gitHash.js"
 import { FaucetServer } from "./http/FaucetServer.js"
 import { GraphqlStub } from "./http/GraphqlStub.js"
 import type { HttpConfig } from "./http/HttpConfig.js"
@@ -82,23 +84,49 @@ export const localKeys = (config: LocalChainConfigShape) => {
 const genesisCache = new Map<string, Uint8Array>()
 
 /**
+ * What a built genesis depends on: the configuration's genesis parameters, the devnet genesis it
+ * starts from (its size and time) and the code that built it (the package version and commit).
+ */
+const genesisKeyOf = (config: LocalChainConfigShape): string => {
+  const base = statSync(devnetGenesisPath())
+  const root = packageRootOf(dirname(fileURLToPath(import.meta.url)), "movenode")
+  let version = "?"
+  try {
+    if (root !== undefined) version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version
+  } catch {
+    // unreadable: the commit and the base still tell builds apart
+  }
+  return JSON.stringify({
+    seed: config.seed,
+    chainId: config.chainId,
+    accounts: config.accounts,
+    accountBalance: `${config.accountBalance}`,
+    epochIntervalSecs: config.epochIntervalSecs,
+    base: [base.size, Math.floor(base.mtimeMs)],
+    movenode: [version, root === undefined ? undefined : readGitHash(root)]
+  })
+}
+
+/**
  * The genesis of a configuration: built by the framework's genesis functions from the shipped devnet
- * genesis's framework and parameters (`buildLocalGenesis`; about 0.2-0.5 s, cached in the process),
- * and kept in the data directory so a restart neither rebuilds nor changes it.
+ * genesis's framework and parameters (`buildLocalGenesis`: 0.5-1.5 s, most of a start's time),
+ * cached in the process and kept in the data directory with what it was built from
+ * (`genesis.blob`, `genesis.key`). A ledger there keeps the genesis it started from; a fresh ledger
+ * (`--fresh`, or a deleted `ledger/`) reuses the kept genesis when it was built from the same
+ * parameters and code, so starting over is as fast as a restart.
  */
 const genesisOf = (config: LocalChainConfigShape): Uint8Array => {
-  const file = config.dataDir === undefined ? undefined : join(config.dataDir, "genesis.blob")
-  if (file !== undefined && existsSync(file)) return new Uint8Array(readFileSync(file))
-  const { rootPrivateKey, accounts } = localKeys(config)
-  const key = JSON.stringify([
-    config.seed,
-    config.chainId,
-    config.accounts,
-    `${config.accountBalance}`,
-    config.epochIntervalSecs
-  ])
+  const dir = config.dataDir
+  const file = dir === undefined ? undefined : join(dir, "genesis.blob")
+  const keyFile = dir === undefined ? undefined : join(dir, "genesis.key")
+  if (file !== undefined && existsSync(file) && existsSync(join(dir!, "ledger")))
+    return new Uint8Array(readFileSync(file))
+  const key = genesisKeyOf(config)
+  if (file !== undefined && existsSync(file) && existsSync(keyFile!) && readFileSync(keyFile!, "utf8") === key)
+    return new Uint8Array(readFileSync(file))
   let bytes = genesisCache.get(key)
   if (bytes === undefined) {
+    const { rootPrivateKey, accounts } = localKeys(config)
     const built = buildLocalGenesis(readDevnetGenesis(), {
       chainId: config.chainId,
       rootPublicKey: ed25519.getPublicKey(rootPrivateKey),
@@ -110,15 +138,18 @@ const genesisOf = (config: LocalChainConfigShape): Uint8Array => {
     genesisCache.set(key, bytes)
   }
   if (file !== undefined) {
-    mkdirSync(config.dataDir!, { recursive: true })
+    mkdirSync(dir!, { recursive: true })
     writeFileSync(file, bytes)
+    writeFileSync(keyFile!, key)
   }
   return bytes
 }
 
-/** `--fresh`: forget the chain kept in the data directory (only the files this node writes there). */
+/**
+ * `--fresh`: forget the chain kept in the data directory (only the files this node writes there).
+ * The genesis stays: the next start rebuilds it only if its parameters or the code changed.
+ */
 const forget = (dataDir: string) => {
-  rmSync(join(dataDir, "genesis.blob"), { force: true })
   rmSync(join(dataDir, "ledger"), { recursive: true, force: true })
 }
 
@@ -191,7 +222,13 @@ export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("m
             })
           )
           return Layer.provideMerge(info, servers).pipe(
-            Layer.provide(Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: config.mining }))
+            // The block limits of the caller's BlockProducerConfig (the defaults unless provided), the mining mode of `config`.
+            Layer.provide(
+              Layer.effect(
+                BlockProducerConfig,
+                Effect.map(Effect.service(BlockProducerConfig), (c) => ({ ...c, mining: config.mining }))
+              )
+            )
           )
         },
         catch: (e) => (e instanceof Error ? e : new Error(String(e)))

@@ -1,5 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { MiningMode } from "../src/chain/MiningMode.js"
 import { describeLocalChain, LocalChain } from "../src/LocalChain.js"
 import { addressToLongString } from "../src/domain/AccountAddress.js"
 
@@ -37,5 +41,43 @@ describe("LocalChain", () => {
         assert.match(describeLocalChain(chain), /chain id 4/)
       })
     )
+  )
+
+  it.live(
+    "keeps its chain in the data directory; --fresh starts over on the kept genesis, rebuilt when the parameters change",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = mkdtempSync(join(tmpdir(), "movenode-localchain-"))
+        const run = (overrides: Parameters<typeof LocalChain.spawn>[0]) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const chain = yield* LocalChain.spawn({ dataDir, mining: MiningMode.manual, ...overrides })
+              const [, before] = yield* getJson(chain.apiUrl)
+              yield* chain.mine
+              const [, after] = yield* getJson(chain.apiUrl)
+              return [BigInt((before as any).ledger_version), BigInt((after as any).ledger_version)] as const
+            })
+          )
+        try {
+          const [start] = yield* run({ accounts: 2 })
+          const blob = join(dataDir, "genesis.blob")
+          const built = statSync(blob).mtimeMs
+          const genesis = readFileSync(blob)
+          assert.include(readFileSync(join(dataDir, "genesis.key"), "utf8"), '"accounts":2')
+          // A restart continues the chain.
+          const [restart] = yield* run({ accounts: 2 })
+          assert.isTrue(restart > start)
+          // --fresh: back to genesis, the kept genesis file untouched.
+          const [fresh] = yield* run({ accounts: 2, fresh: true })
+          assert.strictEqual(fresh, start)
+          assert.strictEqual(statSync(blob).mtimeMs, built)
+          // Other parameters: a new genesis.
+          yield* run({ accounts: 3, fresh: true })
+          assert.notDeepEqual(readFileSync(blob), genesis)
+          assert.include(readFileSync(join(dataDir, "genesis.key"), "utf8"), '"accounts":3')
+        } finally {
+          rmSync(dataDir, { recursive: true, force: true })
+        }
+      })
   )
 })
