@@ -162,8 +162,10 @@ describe("npm pack", () => {
     expect(unwanted).toEqual([])
     // Measured 2026-11-24: 1.5 MB packed (the genesis blob is 1.43 MB, ~1 MB gzipped), 3.2 MB unpacked;
     // later that day (executor, simulate, reads, crypto natives): 1.83 MB packed, 4.51 MB unpacked.
-    expect(packed.size).toBeLessThan(2_000_000)
-    expect(packed.unpackedSize).toBeLessThan(5_000_000)
+    // The bounds leave room for the code still to come (the library's modules and declarations are
+    // ~2.9 MB, the command's bundle 1.1 MB); source maps (~5 MB) or the tests would still break them.
+    expect(packed.size).toBeLessThan(3_000_000)
+    expect(packed.unpackedSize).toBeLessThan(7_000_000)
   })
 
   it("the bin is a plain `#!/usr/bin/env node` script (BusyBox env has no -S)", () => {
