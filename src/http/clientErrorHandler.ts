@@ -62,9 +62,6 @@ export const makeClientErrorHandler =
     refuseSocket(socket, ApiErrors.webFramework(status, `Malformed HTTP request (${err.code ?? "parse error"})`), metrics)
   }
 
-/** The handler without metrics (kept for callers of the old export). */
-export const clientErrorHandler = makeClientErrorHandler(undefined)
-
 /**
  * The connection limit (`HttpConfig.maxConnections`): a connection past it is answered 503 with
  * the JSON error body and closed at once, counted in the metrics. Returns the `connection` listener.

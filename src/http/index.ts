@@ -12,6 +12,10 @@
  *   the gas estimate at ~70 % of a bare `node:http` server even without the ledger headers, this
  *   listener at ~88 % with them; `node scripts/bench-http.mjs --httpapi` measures both. The handlers still validate POST
  *   bodies with the Api's request schemas, and the route table is read from the Api.
+ * - Hostile input (docs/limits.md): every JSON body is scanned against work limits before
+ *   `JSON.parse` (`parseJsonBody`, `JsonScan.ts`); error messages are capped (`errorBodyJson`);
+ *   refused sockets are destroyed once answered, connections are capped (`maxConnections`), and
+ *   every refusal has the JSON error body and a metrics count (`clientErrorHandler.ts`).
  * - `MovenodeClient.layer(baseUrl)` (alias `clientLayer`): the typed client (derived from the Api;
  *   optional query objects may be left out; a non-2xx answer fails with `MovenodeApiError`).
  */
