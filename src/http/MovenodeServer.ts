@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Context from "effect/Context"
@@ -44,6 +45,24 @@ const close = (server: Server, graceMs: number, lifecycle?: ServerLifecycle) =>
     server.closeIdleConnections()
   })
 
+/** The soft limit on this process's open files (Linux `/proc/self/limits`), undefined elsewhere. */
+const openFilesLimit = (): number | undefined => {
+  try {
+    const m = /^Max open files\s+(\d+)/m.exec(readFileSync("/proc/self/limits", "utf8"))
+    return m === null ? undefined : Number(m[1])
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The connection limit in force: the configured one, but below the open-files limit (less 256
+ * descriptors for the store, the workers and the metrics server), so a crowd of clients is answered
+ * 503 by the limiter rather than running the process out of descriptors.
+ */
+export const connectionLimit = (configured: number, openFiles: number | undefined): number =>
+  openFiles === undefined ? configured : Math.max(1, Math.min(configured, openFiles - 256))
+
 const serve = (server: Server, at: ListenAddress, graceMs: number, lifecycle?: ServerLifecycle) =>
   Effect.acquireRelease(listen(server, at), () => close(server, graceMs, lifecycle))
 
@@ -75,8 +94,14 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
         )
         server.on("clientError", makeClientErrorHandler(metrics))
         server.on("checkExpectation", makeExpectationHandler(metrics))
-        server.on("connection", makeConnectionLimiter(config.maxConnections, metrics))
+        const maxConnections = connectionLimit(config.maxConnections, openFilesLimit())
+        if (maxConnections < config.maxConnections)
+          config.log?.(`maxConnections lowered to ${maxConnections} by the process's open-files limit`)
+        server.on("connection", makeConnectionLimiter(maxConnections, metrics))
         const address = yield* serve(server, config.listen, config.shutdownGraceMs, lifecycle)
+        // A failed accept (EMFILE when descriptors run out) is emitted as the server's 'error':
+        // without a listener that would end the process. The client's connection is dropped.
+        server.on("error", (e) => config.log?.(`the API server could not accept a connection: ${e.message}`))
         let metricsAddress: ListenAddress | undefined
         if (metrics !== undefined && config.metricsListen !== undefined) {
           const metricsServer = createServer((req, res) => {

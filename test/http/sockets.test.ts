@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { makeHttpConfig } from "../../src/http/HttpConfig.js"
 import { makeHttpMetrics } from "../../src/http/Metrics.js"
+import { connectionLimit } from "../../src/http/MovenodeServer.js"
 import { makeRequestListener } from "../../src/http/RequestListener.js"
 import { startServer } from "./serverHarness.js"
 import { makeTestNode } from "./TestNode.js"
@@ -121,6 +122,15 @@ describe("refused sockets", () => {
     } finally {
       await server.close()
     }
+  })
+})
+
+describe("connectionLimit", () => {
+  it("stays below the process's open-files limit", () => {
+    expect(connectionLimit(4096, undefined)).toBe(4096)
+    expect(connectionLimit(4096, 20_000)).toBe(4096)
+    expect(connectionLimit(4096, 1024)).toBe(768)
+    expect(connectionLimit(4096, 100)).toBe(1)
   })
 })
 
