@@ -15,10 +15,9 @@
  *
  * Pure: the previous size and metadata of each slot come with the write.
  */
-import { BcsWriter } from "../bcs/index.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import type { StateKey } from "../domain/StateKey.js"
-import { writeTypeTag } from "../domain/TypeTagCodec.js"
+import type { TypeTag } from "../domain/TypeTag.js"
 import type { StateValueMetadata, WriteOp, WriteSetEntry } from "../domain/WriteSet.js"
 import type { TransactionGasParams } from "./TransactionGasParams.js"
 
@@ -74,19 +73,56 @@ export const stateKeySize = (key: StateKey, keyBytes: Uint8Array): number => {
   }
 }
 
-const typeTagBytes = new WeakMap<object, number>()
+const ulebSize = (n: number): number => {
+  let size = 1
+  for (let x = n; x >= 0x80; x = Math.floor(x / 128)) size++
+  return size
+}
+
+const utf8Size = (text: string): number => {
+  let size = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x80) size += 1
+    else if (c < 0x800) size += 2
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      size += 4
+      i++
+    } else size += 3
+  }
+  return size
+}
+
+const stringSize = (text: string): number => {
+  const n = utf8Size(text)
+  return ulebSize(n) + n
+}
+
+/** Length of BCS(TypeTag), counted without writing it (events are priced per transaction). */
+export const typeTagSize = (t: TypeTag): number => {
+  switch (t._tag) {
+    case "vector":
+      return 1 + typeTagSize(t.element)
+    case "struct": {
+      const s = t.struct
+      let size = 1 + 32 + stringSize(s.module) + stringSize(s.name) + ulebSize(s.typeArgs.length)
+      for (const a of s.typeArgs) size += typeTagSize(a)
+      return size
+    }
+    case "function": {
+      let size = 1 + ulebSize(t.args.length) + ulebSize(t.results.length) + 1
+      for (const a of t.args) size += 1 + typeTagSize(a.tag)
+      for (const a of t.results) size += 1 + typeTagSize(a.tag)
+      return size
+    }
+    default:
+      return 1
+  }
+}
 
 /** The reference's `ContractEvent::size`: (V1: event key 40 + sequence number 8) + BCS(type tag) + data. */
-export const eventSize = (e: ContractEvent): number => {
-  let tagLength = typeTagBytes.get(e.typeTag)
-  if (tagLength === undefined) {
-    const w = new BcsWriter(64)
-    writeTypeTag(w, e.typeTag)
-    tagLength = w.toBytes().length
-    typeTagBytes.set(e.typeTag, tagLength)
-  }
-  return (e._tag === "V1" ? 48 : 0) + tagLength + e.data.length
-}
+export const eventSize = (e: ContractEvent): number =>
+  (e._tag === "V1" ? 48 : 0) + typeTagSize(e.typeTag) + e.data.length
 
 const slotOf = (m: StateValueMetadata | undefined): bigint =>
   m === undefined ? 0n : m._tag === "V0" ? m.deposit : m.slotDeposit

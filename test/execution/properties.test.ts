@@ -1,7 +1,7 @@
 /**
  * Properties of executeTransaction over random transactions (simulated, on the devnet genesis with
  * one funded account): it never throws; a discarded transaction changes nothing and costs nothing;
- * a kept one uses the sequence number, pays gas_used × price − refund from the gas payer (at most
+ * a kept one uses the sequence number (or its nonce: the same transaction is then refused), pays gas_used × price − refund from the gas payer (at most
  * max gas), and the APT supply falls by exactly that fee (the epilogue burns it); a transfer moves
  * its amount only when it succeeds. Balances, supply and sequence numbers are read through view
  * functions, not from the executor's output. Also: the simulate endpoint's body decoder never
@@ -81,12 +81,30 @@ const txnArb = fc.record({
     { weight: 1, arbitrary: fc.bigInt({ min: 0n, max: 10_000n }) }
   ),
   expired: fc.boolean().chain((b) => (b ? fc.boolean() : fc.constant(false))),
-  chainId: fc.constantFrom(243, 243, 243, 4)
+  chainId: fc.constantFrom(243, 243, 243, 4),
+  /** Orderless (a replay-protection nonce in a payload V1) instead of the sequence number. */
+  nonce: fc.option(fc.bigInt({ min: 0n, max: U64_MAX }), { nil: undefined, freq: 3 })
 })
 
 type TxnCase = typeof txnArb extends fc.Arbitrary<infer T> ? T : never
 
 const payloadOf = (c: TxnCase): TransactionPayload => {
+  const inner = innerPayloadOf(c)
+  if (c.nonce === undefined) return inner
+  return {
+    _tag: "PayloadV1",
+    executable:
+      inner._tag === "Script"
+        ? { _tag: "Script", script: inner.script }
+        : {
+            _tag: "EntryFunction",
+            entryFunction: (inner as Extract<TransactionPayload, { _tag: "EntryFunction" }>).entryFunction
+          },
+    extraConfig: { multisigAddress: undefined, replayProtectionNonce: c.nonce }
+  }
+}
+
+const innerPayloadOf = (c: TxnCase): TransactionPayload => {
   const p = c.payload
   switch (p.kind) {
     case "transfer":
@@ -124,7 +142,7 @@ const transactionOf = (c: TxnCase): SignedTransaction => {
           feePayerAddress: c.feePayer,
           feePayerSigner: { _tag: "NoAccountAuthenticator" }
         }
-  const seq = sequenceNumber(view, c.sender) + c.sequenceOffset
+  const seq = c.nonce !== undefined ? U64_MAX : sequenceNumber(view, c.sender) + c.sequenceOffset
   return signed(
     c.sender,
     payloadOf(c),
@@ -132,8 +150,9 @@ const transactionOf = (c: TxnCase): SignedTransaction => {
       sequenceNumber: seq < 0n ? U64_MAX : seq,
       maxGasAmount: c.maxGasAmount,
       gasUnitPrice: c.gasUnitPrice,
-      // The genesis clock reads 0: only an expiration of 0 has passed.
-      expirationTimestampSecs: c.expired ? 0n : 4_000_000_000n,
+      // The genesis clock reads 0: only an expiration of 0 has passed. An orderless transaction
+      // must expire within the framework's window (60 s).
+      expirationTimestampSecs: c.expired ? 0n : c.nonce !== undefined ? 30n : 4_000_000_000n,
       chainId: c.chainId
     },
     authenticator
@@ -143,7 +162,7 @@ const transactionOf = (c: TxnCase): SignedTransaction => {
 const transferred = (c: TxnCase): bigint =>
   c.payload.kind === "transfer" || c.payload.kind === "script" ? c.payload.amount : 0n
 
-const checkOutput = (c: TxnCase, out: TransactionOutput): void => {
+const checkOutput = (c: TxnCase, txn: SignedTransaction, out: TransactionOutput): void => {
   const payer = c.feePayer ?? c.sender
   if (out.status._tag === "Discard") {
     expect(out.writeSet.entries).toHaveLength(0)
@@ -161,7 +180,13 @@ const checkOutput = (c: TxnCase, out: TransactionOutput): void => {
   const after = applied(view, out)
   const fee = out.gasUsed * c.gasUnitPrice - fs.storageFeeRefundOctas
   expect(aptSupply(view) - aptSupply(after)).toBe(fee)
-  expect(sequenceNumber(after, c.sender)).toBe(sequenceNumber(view, c.sender) + 1n)
+  if (c.nonce === undefined) expect(sequenceNumber(after, c.sender)).toBe(sequenceNumber(view, c.sender) + 1n)
+  else {
+    // The nonce is used instead: the sequence number stays, and the same transaction cannot run again.
+    expect(sequenceNumber(after, c.sender)).toBe(sequenceNumber(view, c.sender))
+    const again = executeTransaction(vm, after, txn, { simulation: true })
+    expect(again.status).toEqual({ _tag: "Discard", status: "NONCE_ALREADY_USED" })
+  }
   const success = out.status.status._tag === "Success"
   const amount = success ? transferred(c) : 0n
   const delta = (a: Uint8Array) => aptBalance(after, a) - aptBalance(view, a)
@@ -180,18 +205,26 @@ describe("executeTransaction over random transactions (simulated)", () => {
     expect(aptBalance(view, EMPTY)).toBe(0n)
   })
 
-  it("discards with no effect, or keeps with the fee paid, burned, and the sequence number used", () => {
+  it("discards with no effect, or keeps with the fee paid, burned, and the sequence number or nonce used", () => {
     const seen = new Set<string>()
     fc.assert(
       fc.property(txnArb, (c) => {
-        const out = executeTransaction(vm, view, transactionOf(c), { simulation: true })
+        const txn = transactionOf(c)
+        const out = executeTransaction(vm, view, txn, { simulation: true })
         seen.add(out.status._tag === "Discard" ? out.status.status : `Keep ${out.status.status._tag}`)
-        checkOutput(c, out)
+        if (out.status._tag === "Keep" && c.nonce !== undefined) seen.add("Keep orderless")
+        checkOutput(c, txn, out)
       }),
       { numRuns: 150, seed: 1313 }
     )
     // The generator reaches the interesting outcomes.
-    for (const s of ["Keep Success", "Keep MoveAbort", "SEQUENCE_NUMBER_TOO_OLD", "TRANSACTION_EXPIRED"])
+    for (const s of [
+      "Keep Success",
+      "Keep MoveAbort",
+      "Keep orderless",
+      "SEQUENCE_NUMBER_TOO_OLD",
+      "TRANSACTION_EXPIRED"
+    ])
       expect([...seen]).toContain(s)
   }, 300_000)
 })

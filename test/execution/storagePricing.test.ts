@@ -1,6 +1,10 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { BcsWriter } from "../../src/bcs/index.js"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import type { StateKey } from "../../src/domain/StateKey.js"
+import type { TypeTag } from "../../src/domain/TypeTag.js"
+import { writeTypeTag } from "../../src/domain/TypeTagCodec.js"
 import { makeWriteSetEntry } from "../../src/domain/WriteSetCodec.js"
 import type { StateValueMetadata } from "../../src/domain/WriteSet.js"
 import {
@@ -8,10 +12,12 @@ import {
   type PricedWrite,
   type PricingContext,
   priceChangeSet,
-  stateKeySize
+  stateKeySize,
+  typeTagSize
 } from "../../src/execution/storagePricing.js"
 import { transactionGasParams, type TransactionGasParams } from "../../src/execution/TransactionGasParams.js"
 import { readGasSchedule } from "../../src/move/vm/GasSchedule.js"
+import { typeTag } from "../domain/arbitraries.js"
 import { genesisState } from "../move/vm/genesisState.js"
 
 const r = transactionGasParams(readGasSchedule(genesisState("devnet").view))
@@ -85,7 +91,22 @@ describe("eventSize", () => {
       })
     ).toBe(48 + 1 + 5)
   })
+
+  it("counts BCS(type tag) without writing it: the written length, for any tag", () => {
+    fc.assert(
+      fc.property(fc.oneof(typeTag(5), typeTag(2).map((t) => withName(t, "é𝄞x".repeat(50)))), (t) => {
+        const w = new BcsWriter(64)
+        writeTypeTag(w, t)
+        expect(typeTagSize(t)).toBe(w.toBytes().length)
+      }),
+      { numRuns: 500 }
+    )
+  })
 })
+
+/** `t` with its outermost struct (if any) renamed: non-ASCII and long names (uleb lengths > 1 byte). */
+const withName = (t: TypeTag, name: string): TypeTag =>
+  t._tag === "struct" ? { _tag: "struct", struct: { ...t.struct, name } } : t
 
 describe("priceChangeSet: bytes deposits as the reference's space_pricing test walks them", () => {
   let params: TransactionGasParams = { ...devnet, storageFeePerStateByte: 5n, storageFeePerStateSlot: 1000n }
