@@ -124,12 +124,18 @@ const transfer = (from, to, amount, expiration) => {
 const submit = (bytes) =>
   fetch(`${API}/transactions`, { method: "POST", headers: { "content-type": "application/x.aptos.signed_transaction+bcs", accept: "application/x-bcs" }, body: bytes })
 
+/**
+ * wait_by_hash until committed. The node answers a pending transaction at once when 100 requests
+ * already wait (the reference's bound), so a quick "pending" is followed by a short pause, not a spin.
+ */
 const waitCommitted = async (hash) => {
   for (;;) {
+    const t0 = performance.now()
     const r = await fetch(`${API}/transactions/wait_by_hash/0x${hash}`)
     const body = await r.json()
     if (r.status === 200 && body.type !== "pending_transaction") return body
     if (r.status !== 200) throw new Error(`wait_by_hash ${r.status}: ${JSON.stringify(body)}`)
+    if (performance.now() - t0 < 100) await sleep(10)
   }
 }
 

@@ -1,9 +1,10 @@
 /**
  * Ed25519 (account authenticator 0, transaction authenticator 0, AnySignature 0): the reference's
  * strict verification (canonical S, small-order A and R refused, cofactorless equation) over the
- * signing message. Returns undefined when valid, else why not.
+ * signing message (the curve equation by node:crypto: `verifyStrictFast`). Returns undefined when
+ * valid, else why not.
  */
-import { verifyStrict } from "../../move/vm/natives/ed25519.js"
+import { verifyStrictFast } from "./ed25519Fast.js"
 import type { SigningSubject } from "./SigningSubject.js"
 
 export const verifyEd25519 = (
@@ -13,5 +14,5 @@ export const verifyEd25519 = (
 ): string | undefined => {
   if (publicKey.length !== 32) return `Ed25519 public key must be 32 bytes, got ${publicKey.length}`
   if (signature.length !== 64) return `Ed25519 signature must be 64 bytes, got ${signature.length}`
-  return verifyStrict(signature, publicKey, subject.message) ? undefined : "Ed25519 signature verification failed"
+  return verifyStrictFast(signature, publicKey, subject.message) ? undefined : "Ed25519 signature verification failed"
 }
