@@ -8,12 +8,13 @@
  *        process start → first faucet-funded account committed, three ways on one data directory:
  *        a new directory (the genesis is built), a restart (the chain reopened), --fresh (a new
  *        chain on the kept genesis)
- *   node scripts/loadgen.mjs latency [--rate 100] [--seconds 30]
- *        submit → committed (visible to wait_by_hash) per transfer, at a fixed rate: p50 / p99
+ *   node scripts/loadgen.mjs latency [--rate 100] [--seconds 30] [--warmup 5]
+ *        submit → committed (visible to wait_by_hash) per transfer, at a fixed rate: p50 / p99 of
+ *        the transfers sent after the warm-up (sent at the same rate, not counted)
  *   node scripts/loadgen.mjs throughput [--seconds 60] [--accounts 64]
  *        pre-signed APT transfers pushed through POST /v1/transactions (BCS) as fast as they are
  *        taken; committed transfers per second, from the ledger
- *   node scripts/loadgen.mjs soak [--rate 200] [--seconds 600]
+ *   node scripts/loadgen.mjs soak [--rate 200] [--seconds 600] [--warmup 5]
  *        transfers at a fixed rate, the node's resident memory sampled every 10 s
  *
  * The load generator runs on the same machine as the node (the figures say so). Signing happens
@@ -22,7 +23,7 @@
  */
 import { spawn } from "node:child_process"
 import { createPrivateKey, sign as nodeSign } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -85,6 +86,16 @@ const waitReady = async () => {
 const rss = (pid) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
   return m === null ? 0 : Number(m[1]) * 1024
+}
+
+/** Resident memory split: anonymous (the heap, buffers) and file-backed (LMDB's mapped pages, code). */
+const memoryOf = (pid) => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  const mb = (name) => {
+    const m = new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)
+    return m === null ? 0 : Math.round(Number(m[1]) / 1024)
+  }
+  return { rssMb: mb("VmRSS"), anonMb: mb("RssAnon"), fileMb: mb("RssFile") }
 }
 
 const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex")
@@ -180,17 +191,21 @@ const main = async () => {
   if (mode === "latency" || mode === "soak") {
     const rate = arg("rate", mode === "soak" ? 200 : 100)
     const seconds = arg("seconds", mode === "soak" ? 600 : 30)
+    // The first seconds after a start run on a cold VM (modules loaded, code not yet optimised):
+    // sent at the same rate, not counted (the start-up benchmark covers a cold node).
+    const warmup = arg("warmup", 5)
     const senders = accountsOf(Math.max(8, Math.ceil(rate / 10)))
     const node = startNode(senders.length)
     await waitReady()
     const latencies = []
+    const timeline = []
     const memory = []
     const start = performance.now()
     let sent = 0
     let failures = 0
     const inflight = new Set()
-    const sampler = mode === "soak" ? setInterval(() => memory.push({ t: Math.round((performance.now() - start) / 1000), rssMb: Math.round(rss(node.child.pid) / 1048576) }), 10_000) : undefined
-    while (performance.now() - start < seconds * 1000) {
+    const sampler = mode === "soak" ? setInterval(() => memory.push({ t: Math.round((performance.now() - start) / 1000), ...memoryOf(node.child.pid) }), 10_000) : undefined
+    while (performance.now() - start < (warmup + seconds) * 1000) {
       const due = Math.floor(((performance.now() - start) / 1000) * rate)
       while (sent < due) {
         const from = senders[sent % senders.length]
@@ -203,7 +218,8 @@ const main = async () => {
           await r.arrayBuffer()
           const done = await waitCommitted(t.hash)
           if (!done.success) failures++
-          latencies.push(performance.now() - t0)
+          timeline.push([Math.round(t0 - start), Math.round(performance.now() - t0)])
+          if (t0 - start >= warmup * 1000) latencies.push(performance.now() - t0)
         })().catch(() => failures++)
         inflight.add(p)
         p.finally(() => inflight.delete(p))
@@ -212,7 +228,8 @@ const main = async () => {
     }
     await Promise.all(inflight)
     if (sampler !== undefined) clearInterval(sampler)
-    console.log(JSON.stringify({ mode, rate, seconds, sent, committed: latencies.length, failures, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), memory }))
+    if (process.env.LOADGEN_TIMELINE) writeFileSync(process.env.LOADGEN_TIMELINE, JSON.stringify(timeline))
+    console.log(JSON.stringify({ mode, rate, seconds, warmupSecs: warmup, sent, committed: timeline.length, measured: latencies.length, failures, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), memory }))
     await node.stop()
     return
   }

@@ -197,7 +197,8 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
           Effect.forever(
             Effect.gen(function* () {
               yield* mempool.awaitReady
-              yield* Effect.sleep(mining.delayMs)
+              // The delay, cut short when a client waits for a pending transaction (wait_by_hash).
+              yield* Effect.race(Effect.sleep(mining.delayMs), mempool.awaitWanted)
               yield* guarded(producer.produceIfReady)
             })
           )

@@ -44,6 +44,15 @@ export interface MempoolService {
   readonly best: (limit: number, maxBytes?: number) => ReadonlyArray<PoolEntry>
   /** Waits until at least one transaction is ready (immediately if one is). */
   readonly awaitReady: Effect.Effect<void>
+  /**
+   * A client waits for this pending transaction (wait_by_hash): Instant mining stops waiting out
+   * its delay. Nothing happens for a hash the pool does not hold.
+   */
+  readonly want: (hashKey: string) => void
+  /** Whether a client waits for a transaction still in the pool (see `want`). */
+  readonly wanted: () => boolean
+  /** Waits until `want` is called for a pooled transaction (immediately if `wanted()`). */
+  readonly awaitWanted: Effect.Effect<void>
   /** After a block: forget what it committed or discarded, promote what follows, drop the expired. */
   readonly afterBlock: (update: {
     readonly senders: ReadonlyArray<CommittedSender>
@@ -115,6 +124,33 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
           )
         )
 
+      /** Hashes clients wait for; an entry leaves when its transaction leaves the pool. */
+      const wantedHashes = new Set<string>()
+      const wantWaiting = new Set<() => void>()
+      const wanted = () => {
+        for (const h of wantedHashes) if (pool.byHash(h) === undefined) wantedHashes.delete(h)
+        return wantedHashes.size > 0
+      }
+      const want = (hashKey: string) => {
+        if (pool.byHash(hashKey) === undefined) return
+        wantedHashes.add(hashKey)
+        if (wantWaiting.size === 0) return
+        const all = [...wantWaiting]
+        wantWaiting.clear()
+        for (const resume of all) resume()
+      }
+      const awaitWanted: Effect.Effect<void> = Effect.suspend(() =>
+        wanted()
+          ? Effect.void
+          : Effect.callback<void>((resume) => {
+              const r = () => resume(Effect.void)
+              wantWaiting.add(r)
+              return Effect.sync(() => {
+                wantWaiting.delete(r)
+              })
+            })
+      )
+
       const awaitReady: Effect.Effect<void> = Effect.suspend(() =>
         pool.hasReady()
           ? Effect.void
@@ -132,6 +168,9 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
         byHash: (hashKey) => pool.byHash(hashKey),
         best: (limit, maxBytes) => pool.best(limit, maxBytes),
         awaitReady,
+        want,
+        wanted,
+        awaitWanted,
         afterBlock: ({ senders, committed, discarded, chainTimeSecs }) =>
           Effect.map(Clock.currentTimeMillis, (nowMs) => {
             pool.onCommitted(senders, committed)

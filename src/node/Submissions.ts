@@ -246,7 +246,11 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
       const awaitSettled = (hash: Uint8Array): Effect.Effect<void> =>
         Effect.suspend(() => {
           const hashKey = toHex(hash)
-          if (mempool.byHash(hashKey) === undefined || waiting >= config.maxWaiters) return Effect.void
+          if (mempool.byHash(hashKey) === undefined) return Effect.void
+          if (waiting >= config.maxWaiters) {
+            mempool.want(hashKey)
+            return Effect.void
+          }
           return Effect.callback<void>((resume) => {
             waiting++
             let finished = false
@@ -268,6 +272,9 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
             if (set === undefined) waiters.set(hashKey, (set = new Set()))
             set.add(done)
             const timer = setTimeout(done, config.waitTimeoutMs)
+            // Someone waits for it: an Instant miner makes its block now rather than after its delay
+            // (told only now that the waiter is registered, so the block's event cannot miss it).
+            mempool.want(hashKey)
             return Effect.sync(finish)
           })
         })

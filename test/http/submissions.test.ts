@@ -169,4 +169,29 @@ describe("the transaction endpoints", () => {
       })
     )
   )
+
+  it.live("instant mining waits out its delay for a reader, not for a client waiting with wait_by_hash", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        // A 10 s delay: anything committed sooner was made at the waiter's request.
+        const chain = yield* LocalChain.spawn({ accounts: 1, mining: MiningMode.instant(10_000) })
+        yield* chain.mine // the first block ends genesis's epoch
+        const t = transfer(chain.accounts[0]!.privateKey, 0n)
+        const submitted = yield* call(`${chain.apiUrl}/transactions`, {
+          method: "POST",
+          headers: { "content-type": BCS_BODY },
+          body: Bcs.encode(signedTransactionCodec, t)
+        })
+        assert.strictEqual(submitted.status, 202)
+        yield* Effect.sleep(200)
+        const pending = yield* call(`${chain.apiUrl}/transactions/by_hash/${hashOf(t)}`)
+        assert.strictEqual(pending.body!.type, "pending_transaction")
+        const started = Date.now()
+        const waited = yield* call(`${chain.apiUrl}/transactions/wait_by_hash/${hashOf(t)}`)
+        assert.strictEqual(waited.body!.type, "user_transaction")
+        assert.strictEqual(waited.body!.success, true)
+        assert.isBelow(Date.now() - started, 5_000)
+      })
+    )
+  )
 })
