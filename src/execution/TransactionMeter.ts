@@ -24,6 +24,16 @@ export class TransactionMeter {
     this.gas = meterFor(schedule, maxGasAmount, { caps: true })
   }
 
+  /**
+   * Takes over what another meter used (account abstraction's authentication, which runs on a meter
+   * of its own bounded by `txn.max_aa_gas`): its execution and IO gas are charged here, as if they
+   * had been charged on this meter from the start.
+   */
+  absorb(other: GasMeter): void {
+    this.gas.chargeExecution(other.executionUsed)
+    this.gas.chargeIo(other.ioUsed)
+  }
+
   /** Execution gas the executor charges itself (intrinsic gas, keyless base). Throws the VM's VmError. */
   chargeExecution(internal: bigint): void {
     this.gas.chargeExecution(Number(internal))

@@ -3,8 +3,9 @@
  * as a short list of stages, revm's handler shape:
  *
  * 1. `verifySignature` (skipped in simulation) and the feature gates around it → else discard;
- * 2. `runPrologue`: duplicate signers, payload gates, `checkGas`, `versioned_prologue` (and the
- *    multisig prologue) in an unmetered session → else discard with the mapped status;
+ * 2. `runPrologue`: duplicate signers, account abstraction's authentication functions (metered,
+ *    their gas carried into the transaction's meter), payload gates, `checkGas`,
+ *    `versioned_prologue` (and the multisig prologue) → else discard with the mapped status;
  * 3. `runPayload`: lazy account creation, intrinsic gas, the entry function or script, module
  *    publishing, all metered, in the user session over the prologue's changes (`runMultisig` for a
  *    multisig payload: the inner payload runs as the multisig account, whose cleanup call precedes
@@ -15,7 +16,8 @@
  * any failure after the prologue goes to `failureCleanup` (keep with the failure epilogue, or
  * discard). Pure and synchronous: state only through `view`, never throws.
  */
-import type { SignedTransaction } from "../domain/Transaction.js"
+import type { ChangeSet, SignedTransaction } from "../domain/Transaction.js"
+import type { GasMeter } from "../move/vm/GasMeter.js"
 import type { MoveVm } from "../move/vm/MoveVm.js"
 import type { StateView } from "../move/vm/StateView.js"
 import { chargeChangeSet } from "./chargeChangeSet.js"
@@ -44,7 +46,12 @@ export const checkAndRunPrologue = (
   txn: SignedTransaction,
   options: ExecuteOptions
 ):
-  | { readonly run: TransactionRun; readonly prologue: import("../domain/Transaction.js").ChangeSet }
+  | {
+      readonly run: TransactionRun
+      readonly prologue: ChangeSet
+      /** Gas account abstraction's authentication used (undefined: none ran). */
+      readonly authenticationGas: GasMeter | undefined
+    }
   | TransactionOutput => {
   let md: ReturnType<typeof transactionMetadata>
   try {
@@ -66,7 +73,7 @@ export const checkAndRunPrologue = (
   }
   const prologue = runPrologue(run)
   if (prologue._tag === "Discard") return discardedOutput(vmStatusCode(prologue.vmStatus), prologue.vmStatus)
-  return { run, prologue: prologue.changeSet }
+  return { run, prologue: prologue.changeSet, authenticationGas: prologue.authenticationGas }
 }
 
 export const executeTransaction = (
@@ -79,6 +86,7 @@ export const executeTransaction = (
   if (!("run" in started)) return started
   const { run, prologue } = started
   const meter = new TransactionMeter(run.schedule, run.params, run.md.maxGasAmount, run.md.gasUnitPrice)
+  if (started.authenticationGas !== undefined) meter.absorb(started.authenticationGas)
 
   if (run.md.multisigAddress !== undefined) return runMultisig(run, prologue, meter)
 

@@ -8,7 +8,8 @@
  *   storage fees of a change set, deposits recorded in the slot metadata), `FeeStatement`.
  * - Framework calls: `PrologueArgs` / `EpilogueArgs`, written by the framework's own enum
  *   declarations (`encodeByLayout`, `frameworkLayout`); `Features` (on-chain flags).
- * - Stages: `executeTransaction` (signature → `runPrologue` → `runPayload` (+ `publishModules`) →
+ * - Stages: `executeTransaction` (signature → `runPrologue` (account abstraction's Move
+ *   authentication first: `authenticateAbstraction`) → `runPayload` (+ `publishModules`) →
  *   `chargeChangeSet` → `runEpilogue`, failures through `failureCleanup`), `validateTransaction`
  *   (mempool admission: signature and prologue), over `TransactionRun` (the environment read once)
  *   and `TransactionMeter` (gas in the reference's categories).
@@ -22,6 +23,7 @@
  *   signers and `optionalAuthKey`s PrologueArgs needs), the schemes in `signatures/`, the feature
  *   gates around it (`signatureFeatureGate`, `keylessValidationStatus`).
  */
+export * from "./authenticateAbstraction.js"
 export * from "./chargeChangeSet.js"
 export * from "./checkCompatibility.js"
 export * from "./checkGas.js"

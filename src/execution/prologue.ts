@@ -2,8 +2,9 @@
  * `validate_signed_transaction` after the signature check, and `run_prologue_with_payload`
  * (aptos-vm `aptos_vm.rs`, `transaction_validation.rs`): the checks that need no Move code
  * (duplicate signers, payload and replay-protector feature gates, `check_gas`, empty or script
- * multisig payloads), then the framework's `versioned_prologue` in an unmetered prologue session
- * and, for a multisig payload, `multisig_account::validate_multisig_transaction`. Any failure
+ * multisig payloads) around account abstraction's authentication functions
+ * (`authenticateAbstraction`, metered), then the framework's `versioned_prologue` in the same,
+ * otherwise unmetered, prologue session and, for a multisig payload, `multisig_account::validate_multisig_transaction`. Any failure
  * discards the transaction, with the status `convert_prologue_error` maps the abort to.
  *
  * Only the versioned validation pair (flag 112) is implemented; a framework with it off is refused
@@ -14,8 +15,10 @@ import { addressEquals, addressFromNumber, addressToShortString } from "../domai
 import { writeEntryFunction } from "../domain/PayloadCodec.js"
 import type { ChangeSet } from "../domain/Transaction.js"
 import type { StructTag } from "../domain/TypeTag.js"
+import type { GasMeter } from "../move/vm/GasMeter.js"
 import type { StateView } from "../move/vm/StateView.js"
 import type { VmFailure } from "../move/vm/VmFailure.js"
+import { authenticateAbstraction } from "./authenticateAbstraction.js"
 import { checkGas } from "./checkGas.js"
 import { encodePrologueArgs } from "./PrologueArgs.js"
 import type { StatusName } from "./StatusCode.js"
@@ -26,7 +29,12 @@ import { type VmStatus, vmError } from "./VmStatus.js"
 import type { Features } from "./Features.js"
 
 export type PrologueOutcome =
-  | { readonly _tag: "Ok"; readonly changeSet: ChangeSet }
+  | {
+      readonly _tag: "Ok"
+      readonly changeSet: ChangeSet
+      /** What account abstraction's authentication functions used (undefined: none ran). */
+      readonly authenticationGas: GasMeter | undefined
+    }
   | { readonly _tag: "Discard"; readonly vmStatus: VmStatus }
 
 const ONE = addressFromNumber(1)
@@ -130,9 +138,11 @@ export const multisigPayloadBytes = (md: TransactionMetadata, features: Features
 export const runPrologue = (run: TransactionRun): PrologueOutcome => {
   const { md, features } = run
   if (hasDuplicateSigners(md)) return discard("SIGNERS_CONTAIN_DUPLICATES")
-  const all = [md.signers.sender, ...md.signers.secondarySigners, ...(md.signers.feePayer ? [md.signers.feePayer] : [])]
-  if (all.some((s) => s.authenticator._tag === "Abstraction"))
-    return discard("FEATURE_UNDER_GATING", "account abstraction authenticators are not supported by this node")
+  // The prologue session: account abstraction's authentication functions run in it first, so what
+  // they write is part of the prologue's change set, as in the reference.
+  const session = run.vm.session(run.view, { id: sessionId(run, "Prologue"), user: run.user })
+  const authenticated = authenticateAbstraction(run, session)
+  if (authenticated._tag === "Discard") return authenticated
   if (md.txn.rawTransaction.payload._tag === "PayloadV1" && !features.isEnabled("TRANSACTION_PAYLOAD_V2"))
     return discard(
       "FEATURE_UNDER_GATING",
@@ -161,7 +171,6 @@ export const runPrologue = (run: TransactionRun): PrologueOutcome => {
       "this node runs only the versioned transaction validation (feature flag 112), which this framework has off"
     )
 
-  const session = run.vm.session(run.view, { id: sessionId(run, "Prologue"), user: run.user })
   const args = run.vm.loader.withView(run.view, () =>
     encodePrologueArgs((a, n) => run.vm.loader.tryLoad(a, n)?.cm, {
       needsFeePayerAuthCheck: md.signers.feePayer !== undefined,
@@ -212,5 +221,5 @@ export const runPrologue = (run: TransactionRun): PrologueOutcome => {
 
   const finished = session.finish()
   if (finished._tag !== "Success") return { _tag: "Discard", vmStatus: convertPrologueError(finished) }
-  return { _tag: "Ok", changeSet: finished.changeSet }
+  return { _tag: "Ok", changeSet: finished.changeSet, authenticationGas: authenticated.gas }
 }

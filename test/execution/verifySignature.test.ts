@@ -6,20 +6,26 @@
  * covered by any signature, as in the reference); garbage authenticators never throw.
  */
 import {
+  AbstractedAccount,
+  AccountAddress,
+  Deserializer,
   Ed25519Account,
   Ed25519PrivateKey,
   MultiEd25519Account,
   MultiEd25519PublicKey,
   MultiKey,
   MultiKeyAccount,
+  generateSignedTransaction,
+  RawTransaction,
   Secp256k1PrivateKey,
+  SimpleTransaction,
   SingleKeyAccount
 } from "@aptos-labs/ts-sdk"
 import fc from "fast-check"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { Bcs, toHex } from "../../src/bcs/index.js"
-import { signedTransactionCodec } from "../../src/domain/PayloadCodec.js"
+import { rawTransactionCodec, signedTransactionCodec } from "../../src/domain/PayloadCodec.js"
 import type { SignedTransaction } from "../../src/domain/Transaction.js"
 import type { AccountAuthenticator } from "../../src/domain/TransactionAuthenticator.js"
 import { optionalAuthKey, transactionSigners } from "../../src/execution/signatures/index.js"
@@ -232,25 +238,39 @@ describe("verifySignature (limits and special authenticators)", () => {
     expect(v._tag === "Invalid" && v.reason).toMatch(/33 signatures/)
   })
 
-  it("Abstraction: only the signing message digest is checked here; no auth key", async () => {
-    const { sha3_256 } = await import("@noble/hashes/sha3.js")
-    const { signingMessage } = await import("../../src/domain/signingMessage.js")
-    const digest = sha3_256(signingMessage(base.rawTransaction))
-    const abstraction = (d: Uint8Array): SignedTransaction => ({
-      rawTransaction: base.rawTransaction,
+  it("Abstraction: only the AASigningData digest is checked here (the SDK's AbstractedAccount signs); no auth key", () => {
+    const fn = "0x1::permissioned_delegation::authenticate" as const
+    const abstracted = (authenticationFunction: `${string}::${string}::${string}`) =>
+      new AbstractedAccount({
+        signer: () => new Uint8Array([1, 2]),
+        accountAddress: AccountAddress.from(toHex(base.rawTransaction.sender)),
+        authenticationFunction
+      })
+    const transaction = new SimpleTransaction(
+      RawTransaction.deserialize(new Deserializer(Bcs.encode(rawTransactionCodec, base.rawTransaction)))
+    )
+    const sign = (authenticationFunction: `${string}::${string}::${string}`) =>
+      decodeSigned(
+        generateSignedTransaction({
+          transaction,
+          senderAuthenticator: abstracted(authenticationFunction).signTransactionWithAuthenticator(transaction)
+        })
+      )
+    const good = sign(fn)
+    expect(good.authenticator).toMatchObject({ _tag: "SingleSender", sender: { _tag: "Abstraction" } })
+    expect(verifySignature(good)._tag).toBe("Valid")
+    // The digest covers the authentication function: naming another function breaks it.
+    const sender = good.authenticator._tag === "SingleSender" ? good.authenticator.sender : undefined
+    if (sender?._tag !== "Abstraction") throw new Error("not an abstraction")
+    const forged: SignedTransaction = {
+      rawTransaction: good.rawTransaction,
       authenticator: {
         _tag: "SingleSender",
-        sender: {
-          _tag: "Abstraction",
-          functionInfo: { moduleAddress: base.rawTransaction.sender, moduleName: "m", functionName: "f" },
-          authData: { _tag: "V1", signingMessageDigest: d, authenticator: new Uint8Array([1, 2]) }
-        }
+        sender: { ...sender, functionInfo: { ...sender.functionInfo, moduleName: "any" } }
       }
-    })
-    expect(verifySignature(abstraction(digest))._tag).toBe("Valid")
-    const bad = digest.slice()
-    bad[0]! ^= 1
-    expect(verifySignature(abstraction(bad))._tag).toBe("Invalid")
+    }
+    expect(verifySignature(forged)._tag).toBe("Invalid")
+    expect(verifySignature({ ...good, rawTransaction: { ...good.rawTransaction, maxGasAmount: 1n } })._tag).toBe("Invalid")
     expect(optionalAuthKey({ _tag: "NoAccountAuthenticator" })).toBeUndefined()
   })
 

@@ -1,16 +1,17 @@
 /**
  * What an authenticator signs, as the reference's `CryptoHash` types model it: the hasher's type
  * name and the value's BCS. The bytes a key signs are `signing_message(value)` =
- * sha3("APTOS::" + typeName) ‖ BCS(value); WebAuthn challenges and account-abstraction digests are
- * sha3 of those bytes. Keyless ephemeral keys sign a different type wrapping the same value
+ * sha3("APTOS::" + typeName) ‖ BCS(value); WebAuthn challenges are sha3 of those bytes, and an
+ * account-abstraction digest is sha3 of the signing message of `AASigningData::V1 {
+ * original_signing_message, function_info }` wrapping them (`abstractionDigest`). Keyless ephemeral keys sign a different type wrapping the same value
  * (`TransactionAndProof`), hence a subject rather than plain bytes.
  */
-import { sha3 } from "../../domain/hash.js"
-import { hashPrefix } from "../../domain/hash.js"
+import { BcsWriter } from "../../bcs/index.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
+import { hashPrefix, sha3 } from "../../domain/hash.js"
 import { feePayerSigningMessage, multiAgentSigningMessage, signingMessage } from "../../domain/signingMessage.js"
 import type { RawTransaction } from "../../domain/Transaction.js"
-import type { Groth16Proof } from "../../domain/TransactionAuthenticator.js"
+import type { FunctionInfo, Groth16Proof } from "../../domain/TransactionAuthenticator.js"
 
 export interface SigningSubject {
   /** The hasher's type name (`RawTransaction`, `RawTransactionWithData`, `TransactionAndProof`). */
@@ -62,5 +63,20 @@ export const transactionAndProofSubject = (subject: SigningSubject, proof: Groth
   return { typeName: "TransactionAndProof", message: out }
 }
 
-/** sha3-256 of the signing message: the WebAuthn challenge and the abstraction digest. */
+/** sha3-256 of the signing message: the WebAuthn challenge. */
 export const subjectDigest = (subject: SigningSubject): Uint8Array => sha3(subject.message)
+
+/**
+ * The `signing_message_digest` an Abstraction authenticator must carry (the reference's
+ * `AASigningData::signing_message_digest`): sha3-256 of prefix("AASigningData") ‖ BCS(V1 {
+ * original_signing_message: the subject's signing message, function_info }). The function is part of
+ * what is signed, so a signature made for one authentication function is refused for another.
+ */
+export const abstractionDigest = (subject: SigningSubject, functionInfo: FunctionInfo): Uint8Array => {
+  const w = new BcsWriter(subject.message.length + 128)
+  w.fixed(hashPrefix("AASigningData"))
+  w.uleb128(0) // AASigningData::V1
+  w.bytesWithLength(subject.message)
+  w.fixed(functionInfo.moduleAddress).string(functionInfo.moduleName).string(functionInfo.functionName)
+  return sha3(w.toBytes())
+}

@@ -2,8 +2,9 @@
  * One signer's authenticator against what it signs (`AccountAuthenticator::verify`):
  * Ed25519, MultiEd25519, SingleKey, MultiKey verify their signatures; NoAccountAuthenticator never
  * verifies ("No signature to verify", it exists for simulation); Abstraction only has its
- * `signing_message_digest` compared with sha3-256 of the signing message here, the account's own
- * Move authenticator runs later in the prologue (`dispatchable_authenticate`).
+ * `signing_message_digest` compared with the `AASigningData` digest of the signing message and the
+ * authentication function here; the account's own Move authenticator runs later, before the
+ * prologue (`authenticateAbstraction`).
  */
 import type { AccountAuthenticator } from "../../domain/TransactionAuthenticator.js"
 import { verifyAnySignature } from "./anySignature.js"
@@ -11,7 +12,7 @@ import { verifyEd25519 } from "./ed25519.js"
 import { multiEd25519SignatureCount } from "../../move/vm/natives/ed25519.js"
 import { verifyMultiEd25519Authenticator } from "./multiEd25519.js"
 import { verifyMultiKey } from "./multiKey.js"
-import { type SigningSubject, subjectDigest } from "./SigningSubject.js"
+import { abstractionDigest, type SigningSubject } from "./SigningSubject.js"
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
   if (a.length !== b.length) return false
@@ -32,7 +33,7 @@ export const verifyAccountAuthenticator = (a: AccountAuthenticator, subject: Sig
     case "NoAccountAuthenticator":
       return "No signature to verify."
     case "Abstraction":
-      return sameBytes(a.authData.signingMessageDigest, subjectDigest(subject))
+      return sameBytes(a.authData.signingMessageDigest, abstractionDigest(subject, a.functionInfo))
         ? undefined
         : "The signing message digest provided in Abstraction Authenticator is not expected"
   }
