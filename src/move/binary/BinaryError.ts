@@ -17,7 +17,6 @@ export type BinaryErrorKind =
   | "LimitExceeded"
   | "FeatureNotInVersion"
   | "IndexOutOfBounds"
-  | "TrailingBytes"
 
 /**
  * The typed failure of reading a compiled module or script. `offset` is the absolute byte position

@@ -184,14 +184,11 @@ const toError = (e: unknown): BinaryError => {
   return new BinaryError({ kind: "Malformed", message: `internal reader error: ${String(e)}`, offset: -1 })
 }
 
-const expectEnd = (c: BinaryCursor): void => {
-  if (!c.atEnd) fail("TrailingBytes", `${c.end - c.offset} trailing bytes`, c.offset)
-}
-
 /**
  * Reads a compiled module, treating the bytes as hostile: header and table-directory checks, every
  * per-field maximum, canonical uleb128, version-gated features, then bounds checks on every index.
- * Never throws.
+ * Bytes after the trailer are ignored, as the reference's deserializer ignores them (it reads the
+ * trailer and stops; a script in the TypeScript SDK's e2e tests carries 278 such bytes). Never throws.
  */
 export const deserializeModule = (
   bytes: Uint8Array,
@@ -202,7 +199,6 @@ export const deserializeModule = (
     const module = readTables(bytes, layout, false, opts.maxIdentifierSize ?? IDENTIFIER_SIZE_MAX)
     const c = new BinaryCursor(bytes, layout.contentEnd, bytes.length, layout.version)
     module.selfModuleHandleIndex = c.uleb(TABLE_INDEX_MAX, "self module handle index")
-    expectEnd(c)
     checkModuleBounds(module)
     return Result.succeed(module)
   } catch (e) {
@@ -210,7 +206,10 @@ export const deserializeModule = (
   }
 }
 
-/** Reads a compiled script (common tables only, then the script function's trailer). Never throws. */
+/**
+ * Reads a compiled script (common tables only, then the script function's trailer); bytes after the
+ * trailer are ignored, as for modules. Never throws.
+ */
 export const deserializeScript = (
   bytes: Uint8Array,
   opts: DeserializeOptions = {}
@@ -223,7 +222,6 @@ export const deserializeScript = (
     const parameters = c.uleb(TABLE_INDEX_MAX, "signature index")
     const accessSpecifiers = layout.version >= 8 ? E.readAccessSpecifiers(c) : undefined
     const code = readCodeUnit(c)
-    expectEnd(c)
     const script: CompiledScript = {
       version: tables.version,
       moduleHandles: tables.moduleHandles,
