@@ -9,6 +9,7 @@
  * `BlockProducer.loop` is the mining loop for the configured `MiningMode`, a scoped background
  * fiber (`Layer.effectDiscard` + `forkScoped`): it stops with its layer.
  */
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -187,10 +188,13 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
       const producer = yield* BlockProducer
       const mempool = yield* Mempool
       const { mining } = yield* BlockProducerConfig
-      // A failure is logged and retried after a pause, so a broken VM does not spin the loop.
+      // A failure is logged and retried after a pause, so a broken VM does not spin the loop; so is
+      // a defect (a bug must not stop block production for good). Interruption ends the loop.
       const guarded = <A>(effect: Effect.Effect<A, ChainUnavailable>) =>
-        Effect.catch(effect, (e) =>
-          Effect.andThen(Effect.logError(`block production failed: ${e.message}`), Effect.sleep(1000))
+        Effect.catchCause(effect, (cause) =>
+          Cause.hasInterruptsOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.andThen(Effect.logError(`block production failed: ${Cause.pretty(cause)}`), Effect.sleep(1000))
         )
       if (mining._tag === "Instant")
         yield* Effect.forkScoped(
