@@ -2,7 +2,8 @@
  * The package as a consumer gets it: `npm pack`, then a project of its own installs the tarball
  * (with its own `effect`, the SDK and @types/node, at the versions this repository locks), compiles
  * the README's example (examples/library.ts, importing "movenode") with TypeScript against the
- * installed package's declarations, runs it, and runs the installed `movenode` command.
+ * installed package's declarations, runs it and the local-chain example (examples/localChain.ts: a chain
+ * spawned in process, the faucet and a transfer through the SDK), and runs the installed `movenode` command.
  *
  * The install from a git URL (`npm install git+file://…`, where npm runs `prepare` and so the
  * build, with every devDependency) takes a minute or more of CPU: it runs when
@@ -44,7 +45,8 @@ const consumer = (name: string, spec: string) => {
     `@aptos-labs/ts-sdk@${locked("@aptos-labs/ts-sdk")}`,
     `@types/node@${locked("@types/node")}`
   ])
-  copyFileSync(join(root, "examples", "library.ts"), join(app, "library.ts"))
+  for (const example of ["library.ts", "localChain.ts"])
+    copyFileSync(join(root, "examples", example), join(app, example))
   writeFileSync(
     join(app, "tsconfig.json"),
     JSON.stringify({
@@ -57,7 +59,7 @@ const consumer = (name: string, spec: string) => {
         types: ["node"],
         outDir: "out"
       },
-      files: ["library.ts"]
+      files: ["library.ts", "localChain.ts"]
     })
   )
   // Type-checks against the installed declarations, including `effect` types shared with the app.
@@ -67,17 +69,31 @@ const consumer = (name: string, spec: string) => {
   })
   expect(tsc.stdout + tsc.stderr, "tsc").toBe("")
   expect(tsc.status).toBe(0)
-  const run = spawnSync(process.execPath, [join(app, "out", "library.js")], { cwd: app, encoding: "utf8", timeout: 60_000 })
+  const run = spawnSync(process.execPath, [join(app, "out", "library.js")], {
+    cwd: app,
+    encoding: "utf8",
+    timeout: 60_000
+  })
   expect(run.stderr).toBe("")
   expect(run.status).toBe(0)
-  return { app, output: run.stdout }
+  const local = spawnSync(process.execPath, [join(app, "out", "localChain.js")], {
+    cwd: app,
+    encoding: "utf8",
+    timeout: 60_000
+  })
+  expect(local.stderr).toBe("")
+  expect(local.status).toBe(0)
+  return { app, output: run.stdout, localOutput: local.stdout }
 }
 
-const checkInstalled = (app: string, output: string) => {
+const checkInstalled = (app: string, output: string, localOutput: string) => {
   expect(output).toContain("chainId: 243")
   expect(output).toContain("balance: 18446744073709551615n")
   expect(output).toContain("missing: '404 module_not_found'")
   expect(output).toContain("sdkChainId: 243")
+  expect(localOutput).toContain("chainId: 4")
+  expect(localOutput).toContain("success: true")
+  expect(localOutput).toContain("balance: 100001000")
   // One copy of effect: the application's (movenode's is a peer dependency).
   expect(existsSync(join(app, "node_modules", "movenode", "node_modules", "effect"))).toBe(false)
   const bin = join(app, "node_modules", ".bin", "movenode")
@@ -95,15 +111,15 @@ describe("a consumer project", () => {
     // `npm test` has just built dist/; --ignore-scripts skips `prepare` (a second build).
     const out = npm(root, ["pack", "--ignore-scripts", "--json", "--pack-destination", work])
     const tarball = join(work, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename)
-    const { app, output } = consumer("tarball", tarball)
-    checkInstalled(app, output)
+    const { app, output, localOutput } = consumer("tarball", tarball)
+    checkInstalled(app, output, localOutput)
   }, 300_000)
 
   it.runIf(process.env.MOVENODE_TEST_GIT_INSTALL === "1")(
     "installs from a git URL (npm runs prepare: the build) and runs the same",
     () => {
-      const { app, output } = consumer("git", `git+file://${root}`)
-      checkInstalled(app, output)
+      const { app, output, localOutput } = consumer("git", `git+file://${root}`)
+      checkInstalled(app, output, localOutput)
     },
     600_000
   )
