@@ -8,8 +8,13 @@ import { toHex } from "../bcs/index.js"
 import { type AccountAddress, addressFromNumber } from "../domain/AccountAddress.js"
 import { decodeGenesisTransaction } from "../domain/Genesis.js"
 import { sha3 } from "../domain/hash.js"
-import { buildGenesis, frameworkOfGenesis, genesisParamsOf, localGenesisParams } from "../execution/genesis/index.js"
-import { MoveVm } from "../move/vm/MoveVm.js"
+import {
+  buildGenesis,
+  frameworkOfGenesis,
+  genesisParamsOf,
+  localGenesisParams,
+  localGenesisVm
+} from "../execution/genesis/index.js"
 import { type KeyValueReader, stateViewFromReader } from "../move/vm/StateView.js"
 
 /** `@core_resources`: the root account, holder of the mint capability (the faucet's funder). */
@@ -48,7 +53,7 @@ export const buildLocalGenesis = (
       return v === undefined ? undefined : { value: v, version: 0n }
     }
   }
-  const vm = new MoveVm()
+  const vm = localGenesisVm()
   const params = localGenesisParams(genesisParamsOf(vm, stateViewFromReader(reader, "base-genesis")), {
     chainId: options.chainId,
     rootPublicKey: options.rootPublicKey,

@@ -11,11 +11,15 @@
  *   `localGenesisParams(base, options)` is a local chain's: chain id 4, its root key, one validator
  *   (`localValidator`: BLS12-381 key + proof of possession from a seed), epoch length, flags,
  *   pre-funded accounts, randomness off.
+ * - `genesisVm(verifiedPairs)` / `localGenesisVm()`: the VM to build with, not checking again the
+ *   proofs of possession known to verify (the local validator's constant key,
+ *   `ZERO_SEED_CONSENSUS_KEY`): the pairing is most of a cold build's time.
  * - `frameworkOfGenesis(txn)` / `frameworkView(framework)`: the framework of a genesis and the state
  *   holding only it.
  */
 export { buildGenesis, type GenesisOutcome, type GenesisTransaction, genesisSteps } from "./buildGenesis.js"
 export { type Framework, frameworkOfGenesis, frameworkView } from "./Framework.js"
+export { genesisVm, localGenesisVm } from "./genesisVm.js"
 export type { GenesisParams, ValidatorConfiguration } from "./GenesisParams.js"
 export { genesisParamsOf } from "./genesisParamsOf.js"
 export {
@@ -24,4 +28,10 @@ export {
   localGenesisParams,
   localValidator
 } from "./localGenesisParams.js"
-export { POP_DST, type ValidatorConsensusKey, validatorConsensusKey } from "./validatorKey.js"
+export {
+  deriveValidatorConsensusKey,
+  POP_DST,
+  type ValidatorConsensusKey,
+  validatorConsensusKey,
+  ZERO_SEED_CONSENSUS_KEY
+} from "./validatorKey.js"
