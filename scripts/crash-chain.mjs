@@ -12,6 +12,12 @@
  *     on-chain sequence number is exactly its number of committed transactions;
  *   - the chain continues: the next run's transfers commit after the last block of the previous one.
  *
+ * Each kill is classified by what the driver had in flight: a transfer accepted (202) and not yet
+ * answered committed means a block was due or being produced (instant mining makes it as soon as
+ * the transfer is waited for). After the restart each of those is either committed (the block had
+ * reached the disk; only the answer was lost: it is then checked like any committed one) or gone
+ * (killed before the block committed; the mempool is not kept), never anything else.
+ *
  *   node scripts/crash-chain.mjs [--runs 100] [--data-dir DIR] [--min-ms 300] [--max-ms 1500]
  *
  * Prints one JSON line per run and a summary line; exits 1 on the first inconsistency.
@@ -95,8 +101,11 @@ const transfer = (account, sequenceNumber) => {
 
 const sequenceOf = async (api, a) => BigInt((await json(`${api}/accounts/0x${toHex(a.address)}`)).body.sequence_number)
 
-/** Submits and waits, one transfer at a time per account, recording what the API says committed. */
-const drive = (api, committed, stop) =>
+/**
+ * Submits and waits, one transfer at a time per account, recording what the API says committed;
+ * `inFlight` holds each account's unanswered transfer ({hash, sender, accepted}).
+ */
+const drive = (api, committed, stop, inFlight = new Map()) =>
   Promise.all(
     accounts.map(async (a) => {
       let seq
@@ -107,18 +116,22 @@ const drive = (api, committed, stop) =>
       }
       while (!stop.done) {
         const t = transfer(a, seq)
+        const flight = { hash: t.hash, sender: toHex(a.address), accepted: false }
+        inFlight.set(a, flight)
         try {
           const r = await fetch(`${api}/transactions`, { method: "POST", headers: { "content-type": "application/x.aptos.signed_transaction+bcs" }, body: t.bytes })
           await r.arrayBuffer()
-          if (r.status !== 202) { seq = await sequenceOf(api, a); continue }
+          if (r.status !== 202) { inFlight.delete(a); seq = await sequenceOf(api, a); continue }
+          flight.accepted = true
           for (;;) {
             const w = await json(`${api}/transactions/wait_by_hash/${t.hash}`)
             if (w.status === 200 && w.body.type === "user_transaction") {
+              inFlight.delete(a)
               committed.push({ hash: t.hash, version: w.body.version, sender: toHex(a.address) })
               seq++
               break
             }
-            if (w.status !== 200) { seq = await sequenceOf(api, a); break }
+            if (w.status !== 200) { inFlight.delete(a); seq = await sequenceOf(api, a); break }
           }
         } catch {
           return // the process was killed
@@ -164,24 +177,77 @@ const verify = async (api, committed) => {
 
 const committedCountOf = (committed, sender) => BigInt(committed.filter((c) => c.sender === sender).length)
 
+/**
+ * After a restart: what became of the transfers unanswered at the kill. Committed ones join
+ * `committed` (later restarts must keep them too); a pending one would mean the pool survived.
+ */
+const settle = async (api, unanswered, committed) => {
+  const outcome = { committed: 0, gone: 0, acceptedCommitted: 0, acceptedGone: 0 }
+  for (const f of unanswered) {
+    const t = await json(`${api}/transactions/by_hash/${f.hash}`)
+    if (t.status === 200 && t.body.type === "user_transaction") {
+      if (!t.body.success) fail(`${f.hash}: committed after the restart but failed: ${t.body.vm_status}`)
+      // Its answer may have been read after the kill (it was already on the socket).
+      if (!committed.some((c) => c.hash === f.hash)) committed.push({ hash: f.hash, version: t.body.version, sender: f.sender })
+      outcome.committed++
+      if (f.accepted) outcome.acceptedCommitted++
+    } else if (t.status === 404) {
+      outcome.gone++
+      if (f.accepted) outcome.acceptedGone++
+    } else fail(`${f.hash}: unanswered at the kill, now ${t.status} ${JSON.stringify(t.body).slice(0, 300)}`)
+  }
+  return outcome
+}
+
+/**
+ * Kills by what was in flight: no transfer accepted (only submissions unanswered: the server had
+ * not answered them yet); accepted ones all committed, all gone, or some of each.
+ */
+const kills = { total: 0, noneAccepted: 0, blockInFlight: 0, committedBeforeKill: 0, killedBeforeCommit: 0, mixed: 0 }
+const tally = (outcome) => {
+  kills.total++
+  if (outcome.acceptedCommitted + outcome.acceptedGone === 0) kills.noneAccepted++
+  else {
+    kills.blockInFlight++
+    if (outcome.acceptedGone === 0) kills.committedBeforeKill++
+    else if (outcome.acceptedCommitted === 0) kills.killedBeforeCommit++
+    else kills.mixed++
+  }
+}
+
 const committed = []
 let previous
+let unanswered = []
+let last
 for (let run = 0; run < RUNS; run++) {
   const node = await start(run === 0)
-  if (run > 0) previous = await verify(node.api, committed)
+  if (run > 0) {
+    // Every transfer unanswered at the kill was submitted by the time of the kill: it is committed
+    // (and then checked by verify like the rest) or gone.
+    const outcome = await settle(node.api, unanswered, committed)
+    tally(outcome)
+    previous = await verify(node.api, committed)
+    console.log(JSON.stringify({ ...last, ...outcome, verifiedHead: previous.head.toString() }))
+  }
   const stop = { done: false }
   const before = committed.length
-  const driving = drive(node.api, committed, stop)
+  const inFlight = new Map()
+  const driving = drive(node.api, committed, stop, inFlight)
   await sleep(MIN_MS + Math.floor(Math.random() * (MAX_MS - MIN_MS)))
   node.kill("SIGKILL")
+  // What was unanswered at the moment of the kill (answers arriving later are cut off by the kill).
+  unanswered = [...inFlight.values()].map((f) => ({ ...f }))
   stop.done = true
   await driving
   await new Promise((r) => (node.exitCode !== null || node.signalCode !== null ? r() : node.once("exit", r)))
-  console.log(JSON.stringify({ run, committedThisRun: committed.length - before, committedTotal: committed.length, verifiedHead: previous?.head?.toString() }))
+  last = { run, committedThisRun: committed.length - before, committedTotal: committed.length, unansweredAtKill: unanswered.length, acceptedAtKill: unanswered.filter((f) => f.accepted).length }
 }
 // The last check, after the last kill, and the chain still commits.
 const node = await start(false)
+const lastOutcome = await settle(node.api, unanswered, committed)
+tally(lastOutcome)
 const final = await verify(node.api, committed)
+console.log(JSON.stringify({ ...last, ...lastOutcome, verifiedHead: final.head.toString() }))
 const stop = { done: false }
 const more = []
 const driving = drive(node.api, more, stop)
@@ -191,5 +257,5 @@ await driving
 node.kill("SIGTERM")
 if (more.length === 0) fail("no transaction committed after the last restart")
 if (BigInt(more[0].version) <= final.head) fail(`a transaction committed after the restart at ${more[0].version}, not after ${final.head}`)
-console.log(JSON.stringify({ ok: true, runs: RUNS, committedAndVerified: committed.length, committedAfterLastRestart: more.length, head: final.head.toString() }))
+console.log(JSON.stringify({ ok: true, runs: RUNS, committedAndVerified: committed.length, committedAfterLastRestart: more.length, head: final.head.toString(), kills }))
 if (keepDir === undefined) rmSync(dataDir, { recursive: true, force: true })

@@ -275,4 +275,39 @@ describe("BlockProducer", () => {
       )
     )
   )
+
+  it.live("mines a block every interval in Interval mode (--block-time), empty or not", () =>
+    Effect.gen(function* () {
+      const events = yield* ChainEvents
+      const [empty, entry, withIt] = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const take = yield* events.subscription
+          const empty = [yield* take, yield* take, yield* take]
+          const e = yield* submit(7, 0n)
+          // Blocks already under way may come first; the transaction is in one within a few intervals.
+          let next = yield* take
+          for (let i = 0; i < 10 && next.committed.length === 0; i++) next = yield* take
+          return [empty, e, next] as const
+        })
+      )
+      assert.deepStrictEqual(
+        empty.map((e) => e.committed.length),
+        [0, 0, 0]
+      )
+      const heights = empty.map((e) => e.block.height)
+      assert.deepStrictEqual(heights, [heights[0]!, heights[0]! + 1n, heights[0]! + 2n])
+      assert.deepStrictEqual(
+        withIt.committed.map((c) => c.hashKey),
+        [entry.hashKey]
+      )
+    }).pipe(
+      Effect.provide(
+        Layer.provideMerge(BlockProducer.loop, chain({}, makeFakeVm(), MiningMode.interval(30))).pipe(
+          Layer.provide(
+            Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.interval(30) })
+          )
+        )
+      )
+    )
+  )
 })

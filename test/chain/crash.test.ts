@@ -33,5 +33,6 @@ describe("the local chain across kill -9", () => {
     expect(summary.runs).toBe(4)
     expect(summary.committedAndVerified as number).toBeGreaterThan(0)
     expect(summary.committedAfterLastRestart as number).toBeGreaterThan(0)
+    expect((summary.kills as { total: number }).total).toBe(4)
   }, 150_000)
 })

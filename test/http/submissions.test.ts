@@ -1,7 +1,8 @@
 /**
  * The transaction endpoints over HTTP, against a local chain in process (manual mining, so the
  * pending state can be looked at): submit as BCS and as JSON, by_hash (pending, then committed,
- * then unknown), wait_by_hash, batches, and the reference's errors.
+ * then unknown), wait_by_hash (its timeout, unknown and discarded transactions), batches, and the
+ * reference's errors.
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { assert, describe, it } from "@effect/vitest"
@@ -9,7 +10,7 @@ import { Effect, Fiber } from "effect"
 import { Bcs, toHex } from "../../src/bcs/index.js"
 import { ed25519AuthKey } from "../../src/chain/buildLocalGenesis.js"
 import { MiningMode } from "../../src/chain/MiningMode.js"
-import { addressFromNumber, addressToLongString } from "../../src/domain/AccountAddress.js"
+import { type AccountAddress, addressFromNumber, addressToLongString } from "../../src/domain/AccountAddress.js"
 import { transactionHashOfBytes } from "../../src/domain/hash.js"
 import { signedTransactionCodec } from "../../src/domain/PayloadCodec.js"
 import { signingMessage } from "../../src/domain/signingMessage.js"
@@ -19,7 +20,12 @@ import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
 const ONE = addressFromNumber(1)
 const BCS_BODY = "application/x.aptos.signed_transaction+bcs"
 
-const transfer = (privateKey: Uint8Array, sequenceNumber: bigint, amount = 5n): SignedTransaction => {
+const transfer = (
+  privateKey: Uint8Array,
+  sequenceNumber: bigint,
+  amount = 5n,
+  { to = addressFromNumber(0xb0b), maxGasAmount = 200_000n }: { to?: AccountAddress; maxGasAmount?: bigint } = {}
+): SignedTransaction => {
   const publicKey = ed25519.getPublicKey(privateKey)
   const raw: RawTransaction = {
     sender: ed25519AuthKey(publicKey),
@@ -30,10 +36,10 @@ const transfer = (privateKey: Uint8Array, sequenceNumber: bigint, amount = 5n): 
         module: { address: ONE, name: "aptos_account" },
         function: "transfer",
         typeArgs: [],
-        args: [addressFromNumber(0xb0b), Bcs.encode(Bcs.u64, amount)]
+        args: [to, Bcs.encode(Bcs.u64, amount)]
       }
     },
-    maxGasAmount: 200_000n,
+    maxGasAmount,
     gasUnitPrice: 100n,
     expirationTimestampSecs: BigInt(Math.floor(Date.now() / 1000) + 600),
     chainId: 4
@@ -52,6 +58,13 @@ const call = (url: string, init?: RequestInit) =>
     const r = await fetch(url, init)
     const text = await r.text()
     return { status: r.status, body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) }
+  })
+
+const submit = (chain: LocalChainInfo, t: SignedTransaction) =>
+  call(`${chain.apiUrl}/transactions`, {
+    method: "POST",
+    headers: { "content-type": BCS_BODY },
+    body: Bcs.encode(signedTransactionCodec, t)
   })
 
 const withChain = <A, E>(f: (chain: LocalChainInfo) => Effect.Effect<A, E>) =>
@@ -115,6 +128,84 @@ describe("the transaction endpoints", () => {
         assert.strictEqual(waited.body!.type, "user_transaction")
       })
     )
+  )
+
+  it.live("wait_by_hash: an unknown hash is 404 at once, a transaction still pending after 1 s reads pending", () =>
+    withChain((chain) =>
+      Effect.gen(function* () {
+        yield* chain.mine
+        const unknown = yield* call(`${chain.apiUrl}/transactions/wait_by_hash/0x${"ab".repeat(32)}`)
+        assert.strictEqual(unknown.status, 404)
+        assert.strictEqual(unknown.body!.error_code, "transaction_not_found")
+        assert.strictEqual(unknown.body!.message, `Transaction not found by Transaction hash(0x${"ab".repeat(32)})`)
+        const t = transfer(chain.accounts[0]!.privateKey, 0n)
+        assert.strictEqual((yield* submit(chain, t)).status, 202)
+        // Manual mining: nothing commits it, so the wait ends at wait_by_hash_timeout_ms (1,000).
+        const started = Date.now()
+        const waited = yield* call(`${chain.apiUrl}/transactions/wait_by_hash/${hashOf(t)}`)
+        assert.isAtLeast(Date.now() - started, 950)
+        assert.strictEqual(waited.status, 200)
+        assert.strictEqual(waited.body!.type, "pending_transaction")
+        assert.strictEqual(waited.body!.hash, hashOf(t))
+      })
+    )
+  )
+
+  it.live(
+    "a transaction its block discards is gone: by_hash and its waiter answer 404, a resubmission is refused",
+    () =>
+      withChain((chain) =>
+        Effect.gen(function* () {
+          yield* chain.mine
+          // A new account with 0.03 APT: its second transfer passes admission (its sequence number is
+          // ahead: parked) but not the prologue once the first has left less than its maximum fee
+          // (20,000 gas units at 100 octas: 0.02 APT).
+          const key = ed25519.utils.randomSecretKey()
+          const address = ed25519AuthKey(ed25519.getPublicKey(key))
+          assert.strictEqual(
+            (yield* submit(chain, transfer(chain.accounts[0]!.privateKey, 0n, 3_000_000n, { to: address }))).status,
+            202
+          )
+          yield* chain.mine
+          const to = chain.accounts[1]!.address
+          const spend = transfer(key, 0n, 2_500_000n, { to, maxGasAmount: 20_000n })
+          const starved = transfer(key, 1n, 1n, { to, maxGasAmount: 20_000n })
+          assert.strictEqual((yield* submit(chain, spend)).status, 202)
+          assert.strictEqual((yield* submit(chain, starved)).status, 202)
+          assert.strictEqual(
+            (yield* call(`${chain.apiUrl}/transactions/by_hash/${hashOf(starved)}`)).body!.type,
+            "pending_transaction"
+          )
+          const waiting = yield* Effect.forkChild(call(`${chain.apiUrl}/transactions/wait_by_hash/${hashOf(starved)}`))
+          yield* Effect.sleep(50)
+          const block = yield* chain.mine
+          const waited = yield* Fiber.join(waiting)
+          const gone = {
+            status: 404,
+            body: {
+              message: `Transaction not found by Transaction hash(${hashOf(starved)})`,
+              error_code: "transaction_not_found",
+              vm_error_code: null
+            }
+          }
+          assert.deepStrictEqual(waited, gone)
+          assert.deepStrictEqual(yield* call(`${chain.apiUrl}/transactions/by_hash/${hashOf(starved)}`), gone)
+          const spent = yield* call(`${chain.apiUrl}/transactions/by_hash/${hashOf(spend)}`)
+          assert.strictEqual(spent.body!.success, true)
+          assert.strictEqual(BigInt(spent.body!.version as string) <= block.lastVersion, true)
+          const account = yield* call(`${chain.apiUrl}/accounts/${addressToLongString(address)}`)
+          assert.strictEqual(account.body!.sequence_number, "1")
+          // Submitted again, the prologue now refuses it at admission.
+          assert.deepStrictEqual(yield* submit(chain, starved), {
+            status: 400,
+            body: {
+              message: "Invalid transaction: Type: Validation Code: INSUFFICIENT_BALANCE_FOR_TRANSACTION_FEE",
+              error_code: "vm_error",
+              vm_error_code: 5
+            }
+          })
+        })
+      )
   )
 
   it.live("answers errors in the reference's shape: undecodable BCS, a refused transaction, a batch", () =>
