@@ -66,6 +66,11 @@ export interface GenesisParams {
   readonly jwkPatches: Uint8Array
   /** BCS of `keyless_account::Configuration`. */
   readonly keylessConfiguration: Uint8Array
+  /**
+   * BCS of `keyless_account::Groth16VerificationKey` (`keyless_account::update_groth16_verification_key`),
+   * or undefined: none installed (devnet's genesis has none; its key came later, by governance).
+   */
+  readonly groth16VerificationKey: Uint8Array | undefined
   /** Accounts funded from the core resources account before genesis ends (not in the reference's recipe). */
   readonly accounts: ReadonlyArray<{ readonly address: AccountAddress; readonly amount: bigint }>
 }

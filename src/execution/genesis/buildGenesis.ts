@@ -144,6 +144,9 @@ export const genesisSteps = (p: GenesisParams): ReadonlyArray<Step> => [
   step(ONE, "jwks", "initialize", [ONE]),
   step(ONE, "jwks", "set_patches", [ONE], [p.jwkPatches]),
   step(ONE, "keyless_account", "update_configuration", [ONE], [p.keylessConfiguration]),
+  ...(p.groth16VerificationKey === undefined
+    ? []
+    : [step(ONE, "keyless_account", "update_groth16_verification_key", [ONE], [p.groth16VerificationKey])]),
   step(ONE, "confidential_asset", "init_module_for_devnet", [ONE], [], true),
   step(SEVEN, "trading_native_capability", "init_module", [SEVEN], [], true),
   ...p.accounts.map((a) => step(ONE, "aptos_account", "transfer", [CORE_RESOURCES], [a.address, u64(a.amount)])),

@@ -77,9 +77,13 @@ export const genesisParamsOf = (vm: MoveVm, view: StateView): GenesisParams =>
       ),
       validators: validatorsOf(fields),
       jwkPatches: bytes(tag("jwks", "Patches")),
-      keylessConfiguration: groupMember(
+      keylessConfiguration: required(
+        groupMember(view.resourceGroup(ONE, tag("keyless_account", "Group")), tag("keyless_account", "Configuration")),
+        "keyless_account::Configuration"
+      ),
+      groth16VerificationKey: groupMember(
         view.resourceGroup(ONE, tag("keyless_account", "Group")),
-        tag("keyless_account", "Configuration")
+        tag("keyless_account", "Groth16VerificationKey")
       ),
       accounts: []
     }
@@ -131,8 +135,14 @@ const isString = (v: Value): boolean =>
 const str = (v: Value): string => utf8.decode(Uint8Array.from((v as StructValue).fields[0] as number[]))
 
 /** A member's bytes in a resource group's BCS map (`StructTag → bytes`). */
-const groupMember = (group: Uint8Array | undefined, member: StructTag): Uint8Array => {
-  if (group === undefined) throw new RangeError(`genesis state lacks the group of ${member.module}::${member.name}`)
+const required = (b: Uint8Array | undefined, what: string): Uint8Array => {
+  if (b === undefined) throw new RangeError(`genesis state lacks ${what}`)
+  return b
+}
+
+/** A member's bytes in a resource group's BCS (`BTreeMap<StructTag, vector<u8>>`), if there. */
+const groupMember = (group: Uint8Array | undefined, member: StructTag): Uint8Array | undefined => {
+  if (group === undefined) return undefined
   const r = new BcsReader(group)
   const n = r.length(1)
   for (let i = 0; i < n; i++) {
@@ -140,7 +150,7 @@ const groupMember = (group: Uint8Array | undefined, member: StructTag): Uint8Arr
     const b = r.bytesWithLength()
     if (t.module === member.module && t.name === member.name) return b
   }
-  throw new RangeError(`group lacks ${member.module}::${member.name}`)
+  return undefined
 }
 
 /**

@@ -10,7 +10,8 @@
  *   an existing chain's genesis state (rebuilding devnet with them gives devnet.blob byte for byte);
  *   `localGenesisParams(base, options)` is a local chain's: chain id 4, its root key, one validator
  *   (`localValidator`: BLS12-381 key + proof of possession from a seed), epoch length, flags,
- *   pre-funded accounts, randomness off.
+ *   pre-funded accounts, randomness off, the keyless Groth16 verification key
+ *   (`NETWORK_GROTH16_VERIFICATION_KEY`, as the reference installs one on every chain but mainnet).
  * - `genesisVm(verifiedPairs)` / `localGenesisVm()`: the VM to build with, not checking again the
  *   proofs of possession known to verify (the local validator's constant key,
  *   `ZERO_SEED_CONSENSUS_KEY`): the pairing is most of a cold build's time.
@@ -20,6 +21,11 @@
 export { buildGenesis, type GenesisOutcome, type GenesisTransaction, genesisSteps } from "./buildGenesis.js"
 export { type Framework, frameworkOfGenesis, frameworkView } from "./Framework.js"
 export { genesisVm, localGenesisVm } from "./genesisVm.js"
+export {
+  type Groth16VerificationKey,
+  groth16VerificationKeyBcs,
+  NETWORK_GROTH16_VERIFICATION_KEY
+} from "./groth16VerificationKey.js"
 export type { GenesisParams, ValidatorConfiguration } from "./GenesisParams.js"
 export { genesisParamsOf } from "./genesisParamsOf.js"
 export {

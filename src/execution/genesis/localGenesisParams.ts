@@ -3,6 +3,11 @@ import type { AccountAddress } from "../../domain/AccountAddress.js"
 import { sha3Concat } from "../../domain/hash.js"
 import { authenticationKey, AuthKeyScheme } from "../signatures/authKey.js"
 import type { GenesisParams } from "./GenesisParams.js"
+import {
+  type Groth16VerificationKey,
+  groth16VerificationKeyBcs,
+  NETWORK_GROTH16_VERIFICATION_KEY
+} from "./groth16VerificationKey.js"
 import { type ValidatorConsensusKey, validatorConsensusKey } from "./validatorKey.js"
 
 /** What a local chain chooses; everything else is the base genesis's (devnet's). */
@@ -22,6 +27,12 @@ export interface LocalGenesisOptions {
   readonly accounts?: ReadonlyArray<{ readonly address: AccountAddress; readonly amount: bigint }>
   /** Default "off" (`randomness_config::ConfigOff`): blocks use the plain `block_prologue`. */
   readonly randomness?: "off" | "base"
+  /**
+   * The keyless Groth16 verification key installed at genesis; default the public networks' key
+   * (`NETWORK_GROTH16_VERIFICATION_KEY`) on every chain id but mainnet's (1), as the reference's
+   * genesis; null: none.
+   */
+  readonly groth16VerificationKey?: Groth16VerificationKey | null
 }
 
 /** The local chain's one validator: its key (for signing nothing: blocks are local) and address. */
@@ -32,6 +43,7 @@ export interface LocalValidator {
 
 const SECONDS_PER_YEAR = 31_536_000n
 const HOTNESS_IN_EPILOGUE = 116
+const MAINNET = 1
 
 /** `RandomnessConfig { variant: Any { type_name: "0x1::randomness_config::ConfigOff", data: BCS(ConfigOff) } }`. */
 const RANDOMNESS_OFF: Uint8Array = new BcsWriter(64)
@@ -48,7 +60,8 @@ export const localValidator = (seed: Uint8Array = new Uint8Array(32)): LocalVali
 /**
  * Genesis parameters for a local chain: the base's (devnet's) configs, gas schedule, framework
  * settings and validators' stake rules, with the local chain's own chain id, root key, epoch length,
- * one validator (owner = operator = voter, staking the minimum), feature flags and pre-funded accounts.
+ * one validator (owner = operator = voter, staking the minimum), feature flags, pre-funded accounts
+ * and the keyless Groth16 verification key.
  */
 export const localGenesisParams = (base: GenesisParams, options: LocalGenesisOptions): GenesisParams => {
   const epochSecs = options.epochIntervalSecs ?? 7_200n
@@ -59,9 +72,16 @@ export const localGenesisParams = (base: GenesisParams, options: LocalGenesisOpt
   // The reference's builder: 10 % a year, paid per epoch, denominator 1e9.
   const denominator = 1_000_000_000n
   const rewardsRate = (10n * denominator) / 100n / (SECONDS_PER_YEAR / epochSecs)
+  const chainId = options.chainId ?? 4
+  const vk =
+    options.groth16VerificationKey === undefined
+      ? chainId === MAINNET
+        ? undefined
+        : NETWORK_GROTH16_VERIFICATION_KEY
+      : (options.groth16VerificationKey ?? undefined)
   return {
     ...base,
-    chainId: options.chainId ?? 4,
+    chainId,
     epochIntervalUsecs: epochSecs * 1_000_000n,
     recurringLockupDurationSecs:
       base.recurringLockupDurationSecs < epochSecs ? epochSecs : base.recurringLockupDurationSecs,
@@ -70,6 +90,7 @@ export const localGenesisParams = (base: GenesisParams, options: LocalGenesisOpt
     features: [...features].sort((a, b) => a - b),
     rootAuthKey: authenticationKey(options.rootPublicKey, AuthKeyScheme.Ed25519),
     randomnessConfig: options.randomness === "base" ? base.randomnessConfig : RANDOMNESS_OFF,
+    groth16VerificationKey: vk === undefined ? undefined : groth16VerificationKeyBcs(vk),
     validators: [
       {
         ownerAddress: validator.address,
