@@ -90,6 +90,8 @@ export interface NodeService {
   readonly reads: ReadServices
   /** `POST /transactions/simulate`: a BCS signed transaction (invalid signature) run on the latest state. */
   readonly simulate: (body: Uint8Array, options: SimulateOptions) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
+  /** The same with a JSON `SubmitTransactionRequest` (parsed JSON), converted as submissions convert it. */
+  readonly simulateJson: (body: unknown, options: SimulateOptions) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
   /** Submission and pending transactions: the local chain's (`Submissions`); undefined on a read-only node. */
   readonly submissions: SubmissionsService | undefined
 }

@@ -1,6 +1,7 @@
 /**
  * `POST /v1/transactions/simulate` (the reference's `TransactionsApi::simulate_transaction` and
- * `simulate`, api `transactions.rs`): a BCS `SignedTransaction` whose signature must NOT verify
+ * `simulate`, api `transactions.rs`): a BCS `SignedTransaction`, or a JSON
+ * `SubmitTransactionRequest` converted as submissions convert it, whose signature must NOT verify
  * (400 "Simulated transactions must not have a valid signature": a valid one would let anyone run
  * someone else's signed transaction), optionally with the gas price and max gas replaced by the
  * node's estimates, executed by the real executor in simulation mode on the latest state and
@@ -36,6 +37,7 @@ import { GasEstimator } from "./GasEstimator.js"
 import { stateAtLedgerVersion } from "./LedgerVersion.js"
 import type { WithLedger } from "./Node.js"
 import { transactionBcs, transactionJson } from "./render/index.js"
+import { signedTransactionFromJson } from "./submit/signedTransactionFromJson.js"
 
 export interface SimulateOptions {
   /** Max gas = what the sender's balance buys at the price, within the schedule's bounds. */
@@ -57,6 +59,14 @@ export interface SimulationAnswer {
 export interface SimulationsService {
   readonly simulate: (
     body: Uint8Array,
+    options: SimulateOptions
+  ) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
+  /**
+   * The same with a JSON `SubmitTransactionRequest` (already parsed JSON), converted as
+   * `POST /v1/transactions` converts it (`signedTransactionFromJson`: the latest state's ABIs).
+   */
+  readonly simulateJson: (
+    body: unknown,
     options: SimulateOptions
   ) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
 }
@@ -251,25 +261,41 @@ export const makeSimulations = (
     return Result.succeed({ json: JSON.stringify([json.success]), bcs: transactionBcs(t), gasUsed: out.gasUsed })
   }
 
+  /** The checks and the run shared by both body forms, from the decoded transaction on. */
+  const simulateSigned = (
+    ledger: LedgerInfo,
+    state: StateReader,
+    txn: SignedTransaction,
+    options: SimulateOptions
+  ): Effect.Effect<WithLedger<SimulationAnswer>, ApiError> =>
+    Effect.gen(function* () {
+      const format = payloadFormatError(txn)
+      if (format !== undefined) return yield* Effect.fail(ApiErrors.badRequest(format, ledger))
+      if (verifySignature(txn)._tag === "Valid")
+        return yield* Effect.fail(ApiErrors.badRequest("Simulated transactions must not have a valid signature", ledger))
+      let price: bigint | undefined
+      if (options.estimatePrioritizedGasUnitPrice) price = (yield* estimator.estimate(ledger)).aggressive
+      else if (options.estimateGasUnitPrice) price = (yield* estimator.estimate(ledger)).market
+      const answer = run(ledger, state, txn, options, price)
+      if (Result.isFailure(answer)) return yield* Effect.fail(answer.failure)
+      return { ledger, value: answer.success }
+    })
+
   return {
     simulate: (body, options) =>
-      Effect.gen(function* () {
-        const { ledger, state } = yield* stateAtLedgerVersion(ledgerService, undefined)
+      Effect.flatMap(stateAtLedgerVersion(ledgerService, undefined), ({ ledger, state }) => {
         const decoded = decodeSignedTransaction(body, ledger)
-        if (Result.isFailure(decoded)) return yield* Effect.fail(decoded.failure)
-        const txn = decoded.success
-        const format = payloadFormatError(txn)
-        if (format !== undefined) return yield* Effect.fail(ApiErrors.badRequest(format, ledger))
-        if (verifySignature(txn)._tag === "Valid")
-          return yield* Effect.fail(
-            ApiErrors.badRequest("Simulated transactions must not have a valid signature", ledger)
-          )
-        let price: bigint | undefined
-        if (options.estimatePrioritizedGasUnitPrice) price = (yield* estimator.estimate(ledger)).aggressive
-        else if (options.estimateGasUnitPrice) price = (yield* estimator.estimate(ledger)).market
-        const answer = run(ledger, state, txn, options, price)
-        if (Result.isFailure(answer)) return yield* Effect.fail(answer.failure)
-        return { ledger, value: answer.success }
+        return Result.isFailure(decoded)
+          ? Effect.fail(decoded.failure)
+          : simulateSigned(ledger, state, decoded.success, options)
+      }),
+    simulateJson: (body, options) =>
+      Effect.flatMap(stateAtLedgerVersion(ledgerService, undefined), ({ ledger, state }) => {
+        const modules = modulesAt(stateViewFromReader(state, ledger.ledgerVersion))
+        const signed = signedTransactionFromJson(body, modules, ledger)
+        return Result.isFailure(signed)
+          ? Effect.fail(signed.failure)
+          : simulateSigned(ledger, state, signed.success, options)
       })
   }
 }

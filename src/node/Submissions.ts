@@ -23,9 +23,6 @@ import type { SignedTransaction } from "../domain/Transaction.js"
 import { Ledger } from "../ledger/Ledger.js"
 import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import { apiErrorFromChain } from "./apiErrorFromChain.js"
-import { buildRawTransaction } from "./encode/buildSigningMessage.js"
-import { requestErrorToApiError } from "./encode/EncodeError.js"
-import { parseEncodeSubmissionRequest } from "./encode/EncodeSubmissionRequest.js"
 import { makeSnapshotModules, stateModuleSource } from "./encode/stateModuleSource.js"
 import { readLedgerInfo } from "./LedgerVersion.js"
 import { LruCache } from "./LruCache.js"
@@ -33,7 +30,7 @@ import type { WithLedger } from "./Node.js"
 import { NodeConfig } from "./NodeConfig.js"
 import { pendingTransactionJson } from "./render/transactionJson.js"
 import { checkSubmittedPayload } from "./submit/checkSubmittedPayload.js"
-import { signatureFromJson } from "./submit/signatureFromJson.js"
+import { signedTransactionFromJson } from "./submit/signedTransactionFromJson.js"
 
 /** A transaction of a batch the mempool refused, by its position (`TransactionsBatchSingleSubmissionFailure`). */
 export interface BatchFailure {
@@ -151,25 +148,12 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
 
       /** The JSON request converted into a signed transaction (with the chain's modules and chain id). */
       const signedFromJson = (info: LedgerInfo, body: unknown): Effect.Effect<SignedTransaction, ApiError> =>
-        Effect.suspend(() => {
-          const parsed = parseEncodeSubmissionRequest(body)
-          if (Result.isFailure(parsed)) return Effect.fail(requestErrorToApiError(parsed.failure))
-          const signature = signatureFromJson((body as { readonly signature?: unknown }).signature)
-          const invalid = (message: string) =>
-            ApiErrors.badRequest(`Failed to create SignedTransaction from SubmitTransactionRequest: ${message}`, info)
-          if (Result.isFailure(signature)) return Effect.fail(invalid(signature.failure))
-          return Effect.flatMap(
-            Effect.mapError(ledger.stateAt(info.ledgerVersion), (e) =>
-              ApiErrors.internal(`Failed to read state: ${e._tag}`, info)
-            ),
-            (state) => {
-              const raw = buildRawTransaction(parsed.success, stateModuleSource(state, modules, snapshot), info.chainId)
-              return Result.isFailure(raw)
-                ? Effect.fail(invalid(raw.failure.message))
-                : Effect.succeed({ rawTransaction: raw.success, authenticator: signature.success })
-            }
-          )
-        })
+        Effect.flatMap(
+          Effect.mapError(ledger.stateAt(info.ledgerVersion), (e) =>
+            ApiErrors.internal(`Failed to read state: ${e._tag}`, info)
+          ),
+          (state) => Effect.fromResult(signedTransactionFromJson(body, stateModuleSource(state, modules, snapshot), info))
+        )
 
       const submitBcs = (body: Uint8Array) =>
         Effect.flatMap(ledgerInfo, (info) => {

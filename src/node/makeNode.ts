@@ -59,6 +59,7 @@ export const makeNode = Effect.gen(function* () {
     encodeSubmission: encoder.encodeSubmission,
     reads,
     simulate: simulations.simulate,
+    simulateJson: simulations.simulateJson,
     // A read-only node has no mempool; the local chain adds its `Submissions` (src/LocalChain.ts).
     submissions: undefined
   }

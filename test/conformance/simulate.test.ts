@@ -8,6 +8,7 @@
 import {
   Account,
   AccountAddress,
+  type AccountAuthenticatorEd25519,
   Aptos,
   AptosConfig,
   Ed25519PrivateKey,
@@ -222,13 +223,79 @@ describe("the endpoint's own rules", () => {
     expect(res.headers.get("x-aptos-ledger-version")).not.toBeNull()
   })
 
-  it("garbage is a 400 invalid_input, a JSON body a 415, a bad flag a 400", async () => {
+  it("garbage is a 400 invalid_input, another body type a 415, a bad flag a 400", async () => {
     const garbage = await post(new Uint8Array([1, 2, 3]))
     expect(garbage.status).toBe(400)
     expect(((await garbage.json()) as { error_code: string }).error_code).toBe("invalid_input")
-    expect((await post(new Uint8Array([123]), "", "application/json")).status).toBe(415)
+    expect((await post(new Uint8Array([123]), "", "text/plain")).status).toBe(415)
     const flag = await post(new Uint8Array([0]), "?estimate_gas_unit_price=yes")
     expect(flag.status).toBe(400)
+  })
+
+  /** A JSON SubmitTransactionRequest (the reference's other simulate body) for a transfer from 0xa550c18. */
+  const jsonRequest = (to: string, amount: string, signature: Record<string, unknown> = { type: "no_account_signature" }) => ({
+    sender: ROOT_LONG,
+    sequence_number: "0",
+    max_gas_amount: "20000",
+    gas_unit_price: "100",
+    expiration_timestamp_secs: "4000000000",
+    payload: {
+      type: "entry_function_payload",
+      function: "0x1::aptos_account::transfer",
+      type_arguments: [],
+      arguments: [to, amount]
+    },
+    signature
+  })
+  const postJson = (body: unknown, query = "") =>
+    post(new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body)), query, "application/json")
+
+  it("a JSON SubmitTransactionRequest body is simulated as its BCS form is", async () => {
+    const to = Account.generate().accountAddress
+    const res = await postJson(jsonRequest(to.toString(), "321"))
+    expect(res.status).toBe(200)
+    const [r] = (await res.json()) as UserTransactionResponse[]
+    expect(r!.success).toBe(true)
+    expect(r!.vm_status).toBe("Executed successfully")
+    expect(eventOf(r!, "0x1::fungible_asset::Deposit")[0]!.data.amount).toBe("321")
+    expect(res.headers.get("x-aptos-gas-used")).toBe(r!.gas_used)
+    // The same transaction sent as BCS by the SDK costs the same gas and reads the same.
+    const [viaBcs] = await aptos.transaction.simulate.simple({ transaction: await transfer(ROOT_LONG, to, 321) })
+    expect(r!.gas_used).toBe(viaBcs!.gas_used)
+    expect(r!.payload).toEqual(viaBcs!.payload)
+    // Query flags apply to it too.
+    const estimated = await postJson(jsonRequest(to.toString(), "1"), "?estimate_max_gas_amount=true")
+    expect(((await estimated.json()) as UserTransactionResponse[])[0]!.max_gas_amount).toBe("20000000")
+  })
+
+  it("JSON bodies: a valid signature, an unconvertible request and malformed JSON are 400s", async () => {
+    const signer = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(new Uint8Array(32).fill(6)) })
+    const to = Account.generate().accountAddress
+    const txn = await transfer(signer.accountAddress.toString(), to, 1)
+    const auth = aptos.transaction.sign({ signer, transaction: txn }) as AccountAuthenticatorEd25519
+    const raw = txn.rawTransaction
+    const valid = {
+      ...jsonRequest(to.toString(), "1"),
+      sender: signer.accountAddress.toString(),
+      sequence_number: raw.sequence_number.toString(),
+      max_gas_amount: raw.max_gas_amount.toString(),
+      gas_unit_price: raw.gas_unit_price.toString(),
+      expiration_timestamp_secs: raw.expiration_timestamp_secs.toString(),
+      signature: { type: "ed25519_signature", public_key: auth.public_key.toString(), signature: auth.signature.toString() }
+    }
+    const refused = await postJson(valid)
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      "Simulated transactions must not have a valid signature"
+    )
+    expect(refused.status).toBe(400)
+    const noFunction = { type: "entry_function_payload", function: "0x1::nope::f", type_arguments: [], arguments: [] }
+    const bad = await postJson({ ...jsonRequest("0x2", "1"), payload: noFunction })
+    expect(bad.status).toBe(400)
+    expect(((await bad.json()) as { message: string }).message).toMatch(
+      /^Failed to create SignedTransaction from SubmitTransactionRequest/
+    )
+    expect((await postJson("{not json")).status).toBe(400)
+    expect((await postJson({ sender: ROOT_LONG })).status).toBe(400)
   })
 
   it("answers the gas used in a header, and BCS on request", async () => {
@@ -247,7 +314,7 @@ describe("the endpoint's own rules", () => {
     expect((await bcs.arrayBuffer()).byteLength).toBeGreaterThan(100)
   })
 
-  it("is served to the typed client (MovenodeClient: client.simulation.simulate)", async () => {
+  it("is served to the typed client (MovenodeClient: client.simulation.simulate, BCS and JSON)", async () => {
     const txn = await transfer(ROOT_LONG, Account.generate().accountAddress, 77)
     const { generateSignedTransactionForSimulation } = await import("@aptos-labs/ts-sdk")
     const payload = await generateSignedTransactionForSimulation({ transaction: txn as SimpleTransaction })
@@ -255,10 +322,13 @@ describe("the endpoint's own rules", () => {
     const answer = await Effect.runPromise(
       Effect.gen(function* () {
         const client = yield* MovenodeClient.make(origin)
-        return yield* client.simulation.simulate({ payload, query: { estimate_gas_unit_price: "true" } })
+        const bcs = yield* client.simulation.simulate({ payload, query: { estimate_gas_unit_price: "true" } })
+        const json = yield* client.simulation.simulate({ payload: jsonRequest("0x2", "77"), query: {} })
+        return [...bcs, ...json]
       })
     )
-    expect(answer).toHaveLength(1)
-    expect(answer[0]).toMatchObject({ type: "user_transaction", success: true, vm_status: "Executed successfully" })
+    expect(answer).toHaveLength(2)
+    for (const a of answer)
+      expect(a).toMatchObject({ type: "user_transaction", success: true, vm_status: "Executed successfully" })
   })
 })

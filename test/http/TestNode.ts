@@ -140,5 +140,12 @@ export const makeTestNode = (calls: Calls = { balance: [], summaries: [], view: 
       ledger: LEDGER,
       value: { json: '[{"type":"user_transaction","success":true}]', bcs: new Uint8Array([9]), gasUsed: 11n }
     })
+  },
+  simulateJson: (body, options) => {
+    calls.simulate?.push({ body, options })
+    return Effect.succeed({
+      ledger: LEDGER,
+      value: { json: '[{"type":"user_transaction","success":true}]', bcs: new Uint8Array([9]), gasUsed: 11n }
+    })
   }
 })

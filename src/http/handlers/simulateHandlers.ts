@@ -1,7 +1,8 @@
 import * as Effect from "effect/Effect"
 import { type ApiError, ApiErrors } from "../../domain/ApiError.js"
+import { parseJsonBody } from "../Body.js"
 import { SIGNED_TRANSACTION_BCS } from "../groups/SimulationGroup.js"
-import { bcsReply, jsonReply } from "../Reply.js"
+import { bcsReply, JSON_TYPE, jsonReply } from "../Reply.js"
 import type { HandlerEnv, RouteSpec } from "./HandlerTypes.js"
 
 /** A boolean query flag as the reference parses it: absent = false, else `true` or `false`. */
@@ -15,23 +16,35 @@ const flag = (query: ReadonlyMap<string, string>, name: string): boolean | ApiEr
   )
 }
 
-/** `POST /v1/transactions/simulate`: JSON (an array of one user_transaction) or BCS, and the gas used header. */
+/**
+ * `POST /v1/transactions/simulate`: a BCS signed transaction or a JSON SubmitTransactionRequest in;
+ * JSON (an array of one user_transaction) or BCS out, and the gas used header.
+ */
 export const simulateHandlers = (env: HandlerEnv) => {
   const { node, headers } = env
   const simulate: RouteSpec = {
-    bodyTypes: [SIGNED_TRANSACTION_BCS],
+    bodyTypes: [SIGNED_TRANSACTION_BCS, JSON_TYPE],
     handler: (input) => {
       const estimateMaxGasAmount = flag(input.query, "estimate_max_gas_amount")
       const estimateGasUnitPrice = flag(input.query, "estimate_gas_unit_price")
       const estimatePrioritizedGasUnitPrice = flag(input.query, "estimate_prioritized_gas_unit_price")
       for (const f of [estimateMaxGasAmount, estimateGasUnitPrice, estimatePrioritizedGasUnitPrice])
         if (typeof f !== "boolean") return Effect.fail(f)
+      const options = {
+        estimateMaxGasAmount: estimateMaxGasAmount as boolean,
+        estimateGasUnitPrice: estimateGasUnitPrice as boolean,
+        estimatePrioritizedGasUnitPrice: estimatePrioritizedGasUnitPrice as boolean
+      }
+      const body = input.body ?? new Uint8Array()
+      let simulated: ReturnType<typeof node.simulate>
+      if (input.mediaType === JSON_TYPE) {
+        // Bounded parsing (size, depth, values) before anything converts it.
+        const parsed = parseJsonBody(body)
+        if (!("ok" in parsed)) return Effect.fail(parsed)
+        simulated = node.simulateJson(parsed.value, options)
+      } else simulated = node.simulate(body, options)
       return Effect.map(
-        node.simulate(input.body ?? new Uint8Array(), {
-          estimateMaxGasAmount: estimateMaxGasAmount as boolean,
-          estimateGasUnitPrice: estimateGasUnitPrice as boolean,
-          estimatePrioritizedGasUnitPrice: estimatePrioritizedGasUnitPrice as boolean
-        }),
+        simulated,
         ({ ledger, value }) => {
           const extra = [headers.names.gasUsed, value.gasUsed.toString()]
           return input.bcs ? bcsReply(value.bcs, ledger, extra) : jsonReply(value.json, ledger, extra)
