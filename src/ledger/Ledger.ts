@@ -6,7 +6,7 @@ import type { ExecutionStatus } from "../domain/ExecutionStatus.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type { ReplayProtector, Transaction } from "../domain/Transaction.js"
 import type { TransactionInfo } from "../domain/TransactionInfo.js"
-import type { WriteSet } from "../domain/WriteSet.js"
+import type { StateValueMetadata, WriteSet } from "../domain/WriteSet.js"
 import type { LedgerError } from "./LedgerError.js"
 
 /**
@@ -25,6 +25,12 @@ export interface StateReader {
    * Optional so test doubles need not provide it; callers fall back to `getVersioned`.
    */
   readonly versionOf?: ((keyBytes: Uint8Array) => bigint | undefined) | undefined
+  /**
+   * The metadata (storage deposits, creation time) written with the live value; undefined when it
+   * was written without any (a legacy slot) or there is none. Optional so test doubles need not
+   * provide it (their slots then all look legacy).
+   */
+  readonly metadata?: ((keyBytes: Uint8Array) => StateValueMetadata | undefined) | undefined
 }
 
 /**

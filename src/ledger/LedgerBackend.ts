@@ -1,5 +1,6 @@
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { Accumulator } from "../domain/MerkleAccumulator.js"
+import type { StateValueMetadata } from "../domain/WriteSet.js"
 import type {
   BlockInfo,
   CommittedTransaction,
@@ -61,6 +62,11 @@ export interface LedgerBackend {
   ) => { readonly value: Uint8Array | undefined; readonly version: bigint } | undefined
   /** The `version` of what `stateGet` answers, when it holds a value; optional (a cheaper read). */
   readonly stateVersion?: ((keyBytes: Uint8Array, version: bigint) => bigint | undefined) | undefined
+  /**
+   * The metadata (deposits, creation time) written with the value `stateGet` answers; undefined
+   * when that value was written without any (a legacy slot), was deleted, or is absent.
+   */
+  readonly stateMetadata: (keyBytes: Uint8Array, version: bigint) => StateValueMetadata | undefined
   readonly transaction: (version: bigint) => CommittedTransaction | undefined
   readonly versionOfHash: (hash: Uint8Array) => bigint | undefined
   readonly block: (height: bigint) => BlockInfo | undefined

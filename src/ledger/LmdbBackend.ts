@@ -1,6 +1,7 @@
 import { type Database, type DatabaseOptions, open, type RangeOptions, type RootDatabase } from "lmdb"
 import { readContractEvent, writeContractEvent } from "../domain/ContractEventCodec.js"
 import { BcsReader, BcsWriter } from "../bcs/index.js"
+import type { StateValueMetadata, WriteOp } from "../domain/WriteSet.js"
 import type { TransactionSummary, VersionedEvent } from "./Ledger.js"
 import type { AccountSequence, LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import {
@@ -23,6 +24,7 @@ import {
   decodeBlock,
   decodeHead,
   decodeStateValue,
+  decodeStateValueMetadata,
   decodeSummaryValue,
   decodeTransactionRecord,
   encodeBlock,
@@ -31,6 +33,7 @@ import {
   encodeSummaryValue,
   encodeTransactionRecord,
   type SummaryValue,
+  stateValueStart,
   headerOfTransactionRecord
 } from "./lmdbRecords.js"
 import { checkLmdbFile } from "./checkLmdbFile.js"
@@ -182,7 +185,15 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   }
 
   const stored = t.meta.getBinary(HEAD_KEY)
-  let head: LedgerHead | undefined = stored === undefined ? undefined : decodeHead(plain(stored))
+  let head: LedgerHead | undefined
+  try {
+    head = stored === undefined ? undefined : decodeHead(plain(stored))
+  } catch (e) {
+    // A store this code cannot read (another format): release it, so the caller may open another.
+    void root.close()
+    unlock()
+    throw e
+  }
 
   const block = (height: bigint) => {
     const b = t.blocks.getBinary(u64be(height))
@@ -200,7 +211,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     return undefined
   }
 
-  const writeState = (keyBytes: Uint8Array, version: bigint, value: Uint8Array | undefined): void => {
+  const writeState = (keyBytes: Uint8Array, version: bigint, op: WriteOp): void => {
+    const value = writeOpValue(op)
+    const metadata = "metadata" in op ? op.metadata : undefined
     const key = storedStateKey(keyBytes)
     const previous = t.latest.getBinary(key)
     // A long access path is stored hashed: keep its bytes where an account listing finds them.
@@ -211,8 +224,8 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       // The previous entry is hidden from `version` on; the pruner deletes it once that is below the window.
       if (previousVersion < version) t.stale.putSync(staleKey(version, previousVersion, key), Buffer.alloc(0))
     }
-    t.history.putSync(historyKey(key, version), encodeStateValue(value))
-    t.latest.putSync(key, encodeStateValue(value, version))
+    t.history.putSync(historyKey(key, version), encodeStateValue(value, undefined, metadata))
+    t.latest.putSync(key, encodeStateValue(value, version, metadata))
   }
 
   /** Deletes up to `budget` entries below the head's window; runs inside a write transaction. */
@@ -259,7 +272,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         const versionKey = u64be(tx.version)
         t.txns.putSync(versionKey, view(encodeTransactionRecord(tx)))
         t.hashes.putSync(view(tx.hash), versionKey)
-        for (const entry of tx.writeSet.entries) writeState(entry.keyBytes, tx.version, writeOpValue(entry.op))
+        for (const entry of tx.writeSet.entries) writeState(entry.keyBytes, tx.version, entry.op)
       }
       for (const s of p.summaries) t.summaries.putSync(summaryKey(s.sender, s.version), encodeSummaryValue(s))
       for (const s of p.accountSequences)
@@ -285,11 +298,13 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const latest = t.latest.getBinaryFast(key)
     if (latest === undefined) return undefined
     const latestVersion = latest.readBigUInt64BE(0)
-    if (latestVersion <= version)
+    if (latestVersion <= version) {
+      const start = stateValueStart(latest, 8)
       return {
-        value: latest[8] === 0 ? undefined : new Uint8Array(latest.subarray(9, latest.length)),
+        value: start < 0 ? undefined : new Uint8Array(latest.subarray(start, latest.length)),
         version: latestVersion
       }
+    }
     for (const { key: k, value } of t.history.getRange({
       start: historyKey(key, version),
       limit: 1
@@ -309,9 +324,26 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const latest = t.latest.getBinaryFast(storedStateKey(keyBytes))
     if (latest === undefined) return undefined
     const latestVersion = latest.readBigUInt64BE(0)
-    if (latestVersion <= version) return latest[8] === 0 ? undefined : latestVersion
+    if (latestVersion <= version) return latest[8] === 0 ? undefined : latestVersion // flags 1 and 2 hold a value
     const found = stateGet(keyBytes, version)
     return found?.value === undefined ? undefined : found.version
+  }
+
+  /** The metadata recorded with `stateGet`'s value (undefined: none, a deletion, or absent). */
+  const stateMetadata = (keyBytes: Uint8Array, version: bigint): StateValueMetadata | undefined => {
+    if (keyBytes.length === 0) return undefined
+    const key = storedStateKey(keyBytes)
+    const latest = t.latest.getBinaryFast(key)
+    if (latest === undefined) return undefined
+    if (latest.readBigUInt64BE(0) <= version) return decodeStateValueMetadata(latest, 8)
+    for (const { key: k, value } of t.history.getRange({
+      start: historyKey(key, version),
+      limit: 1
+    })) {
+      if (k.length !== key.length + 8 || !bytesEqualPrefix(k, key)) return undefined
+      return decodeStateValueMetadata(value, 0)
+    }
+    return undefined
   }
 
   /** An account's access-path keys from `start` (inclusive), in byte order: raw keys and long ones merged. */
@@ -345,6 +377,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     // thread than the writer renews it to see blocks committed meanwhile.
     refreshReads: () => root.resetReadTxn(),
     stateVersion,
+    stateMetadata,
     transaction: (version) => {
       const b = t.txns.getBinary(u64be(version))
       return b === undefined ? undefined : decodeTransactionRecord(plain(b), version)

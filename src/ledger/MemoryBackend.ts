@@ -1,4 +1,5 @@
 import type { AccountAddress } from "../domain/AccountAddress.js"
+import type { StateValueMetadata } from "../domain/WriteSet.js"
 import type { BlockInfo, CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
 import type { AccountSequence, LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import { pageOf } from "./statePageOf.js"
@@ -8,10 +9,14 @@ import { writeOpValue } from "./writeOpValue.js"
 const keyOf = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1")
 
-/** All versions of one state key, ascending; `values[i]` undefined = deleted at `versions[i]`. */
+/**
+ * All versions of one state key, ascending; `values[i]` undefined = deleted at `versions[i]`;
+ * `metadata[i]` what the write recorded with the value (undefined: none).
+ */
 interface History {
   versions: bigint[]
   values: Array<Uint8Array | undefined>
+  metadata: Array<StateValueMetadata | undefined>
 }
 
 /** Index of the last element whose version is ≤ `target` in `xs` (ascending by version), or -1. */
@@ -126,6 +131,7 @@ export const makeMemoryBackend = (): LedgerBackend => {
       if (keep > 0) {
         h!.versions.splice(0, keep)
         h!.values.splice(0, keep)
+        h!.metadata.splice(0, keep)
       }
       done++
     }
@@ -149,7 +155,7 @@ export const makeMemoryBackend = (): LedgerBackend => {
         const k = keyOf(entry.keyBytes)
         let h = state.get(k)
         if (h === undefined) {
-          state.set(k, (h = { versions: [], values: [] }))
+          state.set(k, (h = { versions: [], values: [], metadata: [] }))
           const account = accountOfKey(entry.keyBytes)
           if (account !== undefined) {
             const keys = accountKeys.get(account)
@@ -158,11 +164,15 @@ export const makeMemoryBackend = (): LedgerBackend => {
           }
         }
         const value = writeOpValue(entry.op)
-        if (h.versions[h.versions.length - 1] === t.version) h.values[h.values.length - 1] = value
-        else {
+        const metadata = value !== undefined && "metadata" in entry.op ? entry.op.metadata : undefined
+        if (h.versions[h.versions.length - 1] === t.version) {
+          h.values[h.values.length - 1] = value
+          h.metadata[h.metadata.length - 1] = metadata
+        } else {
           if (h.versions.length > 0) stale.push({ since: t.version, key: k })
           h.versions.push(t.version)
           h.values.push(value)
+          h.metadata.push(metadata)
         }
       }
     }
@@ -199,6 +209,12 @@ export const makeMemoryBackend = (): LedgerBackend => {
       if (h === undefined) return undefined
       const i = floorIndex(h.versions, version)
       return i < 0 ? undefined : { value: h.values[i], version: h.versions[i]! }
+    },
+    stateMetadata: (keyBytes, version) => {
+      const h = state.get(keyOf(keyBytes))
+      if (h === undefined) return undefined
+      const i = floorIndex(h.versions, version)
+      return i < 0 ? undefined : h.metadata[i]
     },
     transaction: (version) => transactions.get(version),
     versionOfHash: (hash) => byHash.get(keyOf(hash)),

@@ -4,7 +4,8 @@ import { replayProtectorOf } from "../domain/ReplayProtector.js"
 import type { ReplayProtector } from "../domain/Transaction.js"
 import { readTransaction, writeTransaction } from "../domain/TransactionCodec.js"
 import { readTransactionInfo, writeTransactionInfo } from "../domain/TransactionInfoCodec.js"
-import { readWriteSet, writeWriteSet } from "../domain/WriteSetCodec.js"
+import type { StateValueMetadata } from "../domain/WriteSet.js"
+import { readStateValueMetadata, readWriteSet, writeWriteSet } from "../domain/WriteSetCodec.js"
 import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
 import type { LedgerHead } from "./LedgerBackend.js"
 import { readU64be, u64At } from "./lmdbKeys.js"
@@ -168,25 +169,79 @@ export const decodeSummaryValue = (bytes: Uint8Array): SummaryValue => {
   }
 }
 
-/** A state value: 1 ‖ bytes, or 0 for a deletion; the `latest` table prefixes the version (8 BE). */
-export const encodeStateValue = (value: Uint8Array | undefined, version?: bigint): Buffer => {
+/**
+ * A state value: 0 for a deletion, 1 ‖ bytes, or 2 ‖ BCS(StateValueMetadata) ‖ bytes (a value
+ * written with its slot's deposits and creation time); the `latest` table prefixes the version (8 BE).
+ */
+export const encodeStateValue = (
+  value: Uint8Array | undefined,
+  version?: bigint,
+  metadata?: StateValueMetadata | undefined
+): Buffer => {
   const prefix = version === undefined ? 0 : 8
-  const out = Buffer.allocUnsafe(prefix + 1 + (value?.length ?? 0))
+  const m = value === undefined ? 0 : metadata === undefined ? 0 : metadata._tag === "V0" ? 17 : 25
+  const out = Buffer.allocUnsafe(prefix + 1 + m + (value?.length ?? 0))
   if (version !== undefined) out.writeBigUInt64BE(version, 0)
-  out[prefix] = value === undefined ? 0 : 1
-  if (value !== undefined) out.set(value, prefix + 1)
+  if (value === undefined) {
+    out[prefix] = 0
+    return out
+  }
+  if (metadata === undefined) out[prefix] = 1
+  else {
+    out[prefix] = 2
+    if (metadata._tag === "V0") {
+      out[prefix + 1] = 0
+      out.writeBigUInt64LE(metadata.deposit, prefix + 2)
+      out.writeBigUInt64LE(metadata.creationTimeUsecs, prefix + 10)
+    } else {
+      out[prefix + 1] = 1
+      out.writeBigUInt64LE(metadata.slotDeposit, prefix + 2)
+      out.writeBigUInt64LE(metadata.bytesDeposit, prefix + 10)
+      out.writeBigUInt64LE(metadata.creationTimeUsecs, prefix + 18)
+    }
+  }
+  out.set(value, prefix + 1 + m)
   return out
 }
 
+/**
+ * Where the value starts in a state record whose flag byte is at `offset`; -1 for a deletion.
+ * Throws on a flag or metadata variant this format does not know (a damaged record).
+ */
+export const stateValueStart = (bytes: Uint8Array, offset: number): number => {
+  const flag = bytes[offset]
+  if (flag === 0) return -1
+  if (flag === 1) return offset + 1
+  if (flag === 2) {
+    const variant = bytes[offset + 1]
+    if (variant === 0) return offset + 18
+    if (variant === 1) return offset + 26
+  }
+  throw new Error(`damaged state record: flag ${flag} at ${offset}`)
+}
+
 /** The value inside a state record (a view: the record is a fresh copy); undefined for a deletion. */
-export const decodeStateValue = (bytes: Uint8Array, offset: number): Uint8Array | undefined =>
-  bytes[offset] === 0 ? undefined : bytes.subarray(offset + 1)
+export const decodeStateValue = (bytes: Uint8Array, offset: number): Uint8Array | undefined => {
+  const start = stateValueStart(bytes, offset)
+  return start < 0 ? undefined : bytes.subarray(start)
+}
+
+/** The metadata recorded in a state record (flag byte at `offset`); undefined for none or a deletion. */
+export const decodeStateValueMetadata = (bytes: Uint8Array, offset: number): StateValueMetadata | undefined => {
+  if (bytes[offset] !== 2) return undefined
+  const r = new BcsReader(bytes.subarray(offset + 1))
+  return readStateValueMetadata(r)
+}
 
 /**
  * The store's format: 2 added transaction infos, the accumulator, and the sequence, event and
- * long-key indexes. A store of another format is refused when opened (src/ledger/README.md).
+ * long-key indexes; 3 added the state-value metadata (flag 2 in state records). A format-2 store
+ * is read as it is (its records are all flags 0 and 1: values without metadata) and becomes
+ * format 3 with its next commit; a store of any other format is refused when opened
+ * (src/ledger/README.md).
  */
-export const LEDGER_FORMAT = 2
+export const LEDGER_FORMAT = 3
+const READABLE_FORMATS: ReadonlyArray<number> = [2, 3]
 
 export const encodeHead = (h: LedgerHead): Uint8Array => {
   const w = new BcsWriter(96 + 32 * h.accumulator.frozen.length)
@@ -207,9 +262,9 @@ export const encodeHead = (h: LedgerHead): Uint8Array => {
 export const decodeHead = (bytes: Uint8Array): LedgerHead => {
   const r = new BcsReader(bytes)
   const format = r.u8()
-  if (format !== LEDGER_FORMAT)
+  if (!READABLE_FORMATS.includes(format))
     r.fail(
-      `this store has ledger format ${format}, this movenode reads format ${LEDGER_FORMAT}: ` +
+      `this store has ledger format ${format}, this movenode reads formats ${READABLE_FORMATS.join(" and ")}: ` +
         "open a new data directory (the genesis is imported again)"
     )
   const chainId = r.u8()

@@ -12,6 +12,7 @@ export const stateReaderAt = (backend: LedgerBackend, version: bigint): StateRea
     const found = backend.stateGet(keyBytes, version)
     return found?.value === undefined ? undefined : { value: found.value, version: found.version }
   },
+  metadata: (keyBytes) => backend.stateMetadata(keyBytes, version),
   versionOf: (keyBytes) => {
     if (backend.stateVersion !== undefined) return backend.stateVersion(keyBytes, version)
     const found = backend.stateGet(keyBytes, version)

@@ -7,7 +7,8 @@
  *   `amount` from each signer;
  * - `counterModule(address)`: `<address>::counter` with `struct Counter has key { value: u64 }`,
  *   `init_module(s: &signer)` storing `Counter { value: 7 }`, and
- *   `entry fun bump(s: &signer) acquires Counter` adding 1 to the signer's counter.
+ *   `entry fun bump(s: &signer) acquires Counter` adding 1 to the signer's counter, and
+ *   `entry fun remove(s: &signer) acquires Counter` deleting it (move_from, unpacked).
  */
 import { BcsWriter } from "../../src/bcs/index.js"
 import type { AccountAddress } from "../../src/domain/AccountAddress.js"
@@ -105,11 +106,20 @@ export const counterModule = (address: AccountAddress): Uint8Array => {
         attributes: []
       },
       // 0x1::signer::address_of(&signer): address
-      { module: 1, name: 6, parameters: 1, returns: 2, typeParameters: [], accessSpecifiers: undefined, attributes: [] }
+      { module: 1, name: 6, parameters: 1, returns: 2, typeParameters: [], accessSpecifiers: undefined, attributes: [] },
+      {
+        module: 0,
+        name: 7,
+        parameters: 1,
+        returns: 0,
+        typeParameters: [],
+        accessSpecifiers: undefined,
+        attributes: []
+      }
     ],
     functionInstantiations: [],
     signatures: [[], [signerRef], [P.Address], [{ _tag: "MutableReference", to: { _tag: "Struct", handle: 0 } }]],
-    identifiers: ["counter", "Counter", "init_module", "bump", "value", "signer", "address_of"],
+    identifiers: ["counter", "Counter", "init_module", "bump", "value", "signer", "address_of", "remove"],
     addressIdentifiers: [address, addressFromNumber(1)],
     constantPool: [],
     metadata: [],
@@ -146,6 +156,23 @@ export const counterModule = (address: AccountAddress): Uint8Array => {
             ix(Opcode.MoveLoc, 1),
             ix(Opcode.MutBorrowField, 0),
             op(Opcode.WriteRef),
+            op(Opcode.Ret)
+          ]
+        }
+      },
+      {
+        function: 3,
+        visibility: 0,
+        isEntry: true,
+        acquiresGlobalResources: [0],
+        code: {
+          locals: 0,
+          code: [
+            ix(Opcode.MoveLoc, 0),
+            ix(Opcode.Call, 2),
+            ix(Opcode.MoveFrom, 0),
+            ix(Opcode.Unpack, 0),
+            op(Opcode.Pop),
             op(Opcode.Ret)
           ]
         }

@@ -9,7 +9,7 @@ import { decodeGenesisTransaction } from "../../src/domain/Genesis.js"
 import { stateKeyCodec } from "../../src/domain/StateKeyCodec.js"
 import type { Transaction } from "../../src/domain/Transaction.js"
 import { transactionCodec } from "../../src/domain/TransactionCodec.js"
-import type { WriteSet } from "../../src/domain/WriteSet.js"
+import type { StateValueMetadata, WriteOp, WriteSet } from "../../src/domain/WriteSet.js"
 import { chainIdStateKey } from "../../src/ledger/importGenesis.js"
 import type { TransactionToCommit } from "../../src/ledger/Ledger.js"
 import type { LedgerBackend } from "../../src/ledger/LedgerBackend.js"
@@ -52,7 +52,25 @@ export const keyOf = (n: number): Uint8Array =>
 
 export type Write = readonly [key: number, value: number | undefined]
 
-export const writeSetOf = (writes: ReadonlyArray<Write>): WriteSet => ({
+/**
+ * The metadata `writeSetOf(…, true)` records with value `v`: none for a third of the values (a
+ * legacy slot), V0 or V1 for the others, each field derived from `v`.
+ */
+export const metadataOfValue = (v: number): StateValueMetadata | undefined =>
+  v % 3 === 0
+    ? undefined
+    : v % 3 === 1
+      ? { _tag: "V0", deposit: BigInt(v) * 11n, creationTimeUsecs: BigInt(v) }
+      : { _tag: "V1", slotDeposit: BigInt(v) * 13n, bytesDeposit: BigInt(v) * 17n, creationTimeUsecs: BigInt(v) }
+
+const opOf = (v: number | undefined, withMetadata: boolean): WriteOp => {
+  if (v === undefined) return { _tag: "Deletion" }
+  const data = new Uint8Array([v, 7])
+  const metadata = withMetadata ? metadataOfValue(v) : undefined
+  return metadata === undefined ? { _tag: "Modification", data } : { _tag: "ModificationWithMetadata", data, metadata }
+}
+
+export const writeSetOf = (writes: ReadonlyArray<Write>, withMetadata = false): WriteSet => ({
   entries: [...new Map(writes.map(([k, v]) => [k, v] as const))]
     .map(([k, v]) => ({
       key: {
@@ -61,10 +79,7 @@ export const writeSetOf = (writes: ReadonlyArray<Write>): WriteSet => ({
         key: new Uint8Array([k & 0xff, k >> 8])
       },
       keyBytes: keyOf(k),
-      op:
-        v === undefined
-          ? { _tag: "Deletion" as const }
-          : { _tag: "Modification" as const, data: new Uint8Array([v, 7]) }
+      op: opOf(v, withMetadata)
     }))
     .sort((a, b) => Buffer.compare(a.keyBytes, b.keyBytes))
 })
@@ -132,10 +147,11 @@ export const eventOf = (n: number): ContractEvent => ({
 export const toCommit = (
   transaction: Transaction,
   writes: ReadonlyArray<Write> = [],
-  events: ReadonlyArray<ContractEvent> = []
+  events: ReadonlyArray<ContractEvent> = [],
+  withMetadata = false
 ): TransactionToCommit => ({
   transaction,
-  writeSet: writeSetOf(writes),
+  writeSet: writeSetOf(writes, withMetadata),
   events,
   outcome: { gasUsed: 7n, status: { _tag: "Success" }, vmStatus: "Executed successfully" }
 })

@@ -1,6 +1,7 @@
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { BcsError } from "../../src/bcs/index.js"
+import { Bcs, BcsError } from "../../src/bcs/index.js"
+import { stateValueMetadataCodec } from "../../src/domain/WriteSetCodec.js"
 import type { CommittedTransaction } from "../../src/ledger/Ledger.js"
 import {
   historyKey,
@@ -15,6 +16,7 @@ import {
   decodeBlock,
   decodeHead,
   decodeStateValue,
+  decodeStateValueMetadata,
   decodeSummary,
   decodeSummaryValue,
   decodeTransactionRecord,
@@ -25,7 +27,16 @@ import {
   encodeTransactionRecord,
   headerOfTransactionRecord
 } from "../../src/ledger/lmdbRecords.js"
-import { address, bytes, contractEvent, transaction, transactionInfo, u64, writeSet } from "../domain/arbitraries.js"
+import {
+  address,
+  bytes,
+  contractEvent,
+  stateValueMetadata,
+  transaction,
+  transactionInfo,
+  u64,
+  writeSet
+} from "../domain/arbitraries.js"
 
 const plain = (b: Uint8Array) => new Uint8Array(b)
 
@@ -119,7 +130,8 @@ describe("LMDB records", () => {
           u64.map((nonce) => ({ _tag: "Nonce" as const, nonce }))
         ),
         fc.option(fc.uint8Array({ maxLength: 64 }), { nil: undefined }),
-        (block, sender, version, hash, replayProtector, value) => {
+        fc.option(stateValueMetadata, { nil: undefined }),
+        (block, sender, version, hash, replayProtector, value, metadata) => {
           expect(decodeBlock(block.height, plain(encodeBlock(block)))).toEqual(block)
           const summary = { sender, version, hash, replayProtector }
           expect(decodeSummary(plain(summaryKey(sender, version)), plain(encodeSummaryValue(summary)))).toEqual(summary)
@@ -145,6 +157,18 @@ describe("LMDB records", () => {
           expect(decodeStateValue(plain(encodeStateValue(value)), 0)).toEqual(value)
           const latest = plain(encodeStateValue(value, version))
           expect([readU64be(latest), decodeStateValue(latest, 8)]).toEqual([version, value])
+          // With metadata (format 3): kept with a value, dropped with a deletion; the value intact.
+          const withMetadata = plain(encodeStateValue(value, version, metadata))
+          expect([readU64be(withMetadata), decodeStateValue(withMetadata, 8)]).toEqual([version, value])
+          expect(decodeStateValueMetadata(withMetadata, 8)).toEqual(value === undefined ? undefined : metadata)
+          const history = plain(encodeStateValue(value, undefined, metadata))
+          expect(decodeStateValue(history, 0)).toEqual(value)
+          expect(decodeStateValueMetadata(history, 0)).toEqual(value === undefined ? undefined : metadata)
+          // A metadata record is the BCS of StateValueMetadata after flag 2.
+          if (value !== undefined && metadata !== undefined)
+            expect(history.subarray(1, history.length - value.length)).toEqual(
+              Bcs.encode(stateValueMetadataCodec, metadata)
+            )
         }
       )
     ))
@@ -152,7 +176,11 @@ describe("LMDB records", () => {
   it("garbage fails with a BcsError, never anything else", () =>
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 200 }), (garbage) => {
-        for (const decode of [() => decodeTransactionRecord(garbage, 0n), () => decodeHead(garbage)]) {
+        for (const decode of [
+          () => decodeTransactionRecord(garbage, 0n),
+          () => decodeHead(garbage),
+          () => decodeStateValueMetadata(garbage, 0)
+        ]) {
           try {
             decode()
           } catch (e) {

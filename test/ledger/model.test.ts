@@ -3,7 +3,16 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import type { BlockToCommit } from "../../src/ledger/Ledger.js"
-import { checkpointTxn, keyOf, storeKinds, toCommit, userTxn, stateValue, type Write } from "./fixtures.js"
+import {
+  checkpointTxn,
+  keyOf,
+  metadataOfValue,
+  storeKinds,
+  toCommit,
+  userTxn,
+  stateValue,
+  type Write
+} from "./fixtures.js"
 
 /**
  * Both stores against a naive model: random blocks of random writes and deletions, user and
@@ -63,7 +72,7 @@ describe.each(storeKinds)("the $name store agrees with a model", (kind) => {
                     s === undefined
                       ? checkpointTxn(first + i)
                       : userTxn(0x100 + s, seq.set(s, (seq.get(s) ?? -1n) + 1n).get(s)!)
-                  return toCommit(transaction, [...writes] as Write[])
+                  return toCommit(transaction, [...writes] as Write[], [], true)
                 })
                 yield* l.commitBlock({
                   epoch: 1n,
@@ -98,6 +107,10 @@ describe.each(storeKinds)("the $name store agrees with a model", (kind) => {
                       const w = txns[u]!.writes.get(k)
                       expected = w === undefined ? undefined : { value: w, version: u }
                     }
+                  // The slot metadata written with the value (none for deletions and legacy values).
+                  expect(state.metadata?.(keyOf(k))).toEqual(
+                    expected === undefined ? undefined : metadataOfValue(expected.value)
+                  )
                   expect(state.getVersioned(keyOf(k))).toEqual(
                     expected === undefined
                       ? undefined

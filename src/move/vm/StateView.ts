@@ -61,6 +61,8 @@ export interface StateView {
 export interface KeyValueReader {
   readonly get: (keyBytes: Uint8Array) => Uint8Array | undefined
   readonly getVersioned: (keyBytes: Uint8Array) => { readonly value: Uint8Array; readonly version: bigint } | undefined
+  /** The slot metadata recorded with the value (see `StateView.stateValueMetadata`), when the reader keeps it. */
+  readonly metadata?: ((keyBytes: Uint8Array) => StateValueMetadata | undefined) | undefined
 }
 
 const keyBytes = (write: (w: BcsWriter) => void): Uint8Array => {
@@ -131,6 +133,7 @@ export const moduleKeyBytes = (address: AccountAddress, name: string): Uint8Arra
 export const stateViewFromReader = (reader: KeyValueReader, snapshot?: string | bigint): StateView => ({
   snapshot,
   valueAt: reader.get,
+  stateValueMetadata: reader.metadata,
   module: (address, name) => {
     // Identifiers are at most 255 bytes; the concatenated form covers names under 128 (every real one).
     const fast = moduleKeyBytes(address, name)
