@@ -3,9 +3,10 @@
  * is bit n % 8 of byte n / 8), read from state once per transaction. Only the flags the executor
  * branches on are named (numbers from the reference's `FeatureFlag`).
  */
-import { BcsReader } from "../bcs/index.js"
+import { Bcs, BcsReader } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
 import type { StructTag } from "../domain/TypeTag.js"
+import { structTagCodec } from "../domain/TypeTagCodec.js"
 import type { StateView } from "../move/vm/StateView.js"
 
 export const FeatureFlag = {
@@ -58,13 +59,15 @@ export class Features {
 }
 
 const FEATURES_TAG: StructTag = { address: addressFromNumber(1), module: "features", name: "Features", typeArgs: [] }
+/** BCS(FEATURES_TAG), built once (read once per transaction). */
+const FEATURES_TAG_BYTES = Bcs.encode(structTagCodec, FEATURES_TAG)
 
 const EMPTY = new Features(new Uint8Array(0))
 let last: { bytes: Uint8Array; features: Features } | undefined
 
 /** The flags in `view` (none when the resource is absent or unreadable, as the reference defaults). */
 export const readFeatures = (view: StateView): Features => {
-  const bytes = view.resource(FEATURES_TAG.address, FEATURES_TAG)
+  const bytes = view.resource(FEATURES_TAG.address, FEATURES_TAG, FEATURES_TAG_BYTES)
   if (bytes === undefined) return EMPTY
   if (last !== undefined && last.bytes === bytes) return last.features
   let features: Features

@@ -4,9 +4,10 @@
  * params, feature flags, the block time). Built by `transactionRun`, which fails only when the
  * state lacks what any transaction needs (the reference's VM_STARTUP_FAILURE).
  */
-import { BcsReader } from "../bcs/index.js"
+import { Bcs, BcsReader } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
 import type { StructTag } from "../domain/TypeTag.js"
+import { structTagCodec } from "../domain/TypeTagCodec.js"
 import type { StateValueMetadata } from "../domain/WriteSet.js"
 import { type GasSchedule, readGasSchedule } from "../move/vm/GasSchedule.js"
 import type { MoveVm } from "../move/vm/MoveVm.js"
@@ -51,9 +52,11 @@ export interface TransactionRun {
 
 const ONE = addressFromNumber(1)
 const TIMESTAMP: StructTag = { address: ONE, module: "timestamp", name: "CurrentTimeMicroseconds", typeArgs: [] }
+/** BCS(TIMESTAMP), built once: a view then reads the resource without writing its key's tag per run. */
+const TIMESTAMP_BYTES = Bcs.encode(structTagCodec, TIMESTAMP)
 
 const readNow = (view: StateView): bigint => {
-  const bytes = view.resource(ONE, TIMESTAMP)
+  const bytes = view.resource(ONE, TIMESTAMP, TIMESTAMP_BYTES)
   if (bytes === undefined) return 0n
   try {
     return new BcsReader(bytes).u64()

@@ -105,7 +105,10 @@ export const chargeChangeSet = (run: TransactionRun, meter: TransactionMeter, cs
       keyBytes: e.keyBytes,
       kind,
       data: "data" in e.op ? e.op.data : undefined,
-      prevSize: kind === "Creation" ? 0 : (valueAt(run.view, e.key)?.length ?? 0),
+      prevSize:
+        kind === "Creation"
+          ? 0
+          : ((run.view.valueAt !== undefined ? run.view.valueAt(e.keyBytes) : valueAt(run.view, e.key))?.length ?? 0),
       prevMetadata: kind === "Creation" ? undefined : run.metadataOf(e.keyBytes)
     }
   })

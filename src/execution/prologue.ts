@@ -10,11 +10,12 @@
  * Only the versioned validation pair (flag 112) is implemented; a framework with it off is refused
  * with FEATURE_UNDER_GATING and a message saying so.
  */
-import { BcsWriter } from "../bcs/index.js"
+import { Bcs, BcsWriter } from "../bcs/index.js"
 import { addressEquals, addressFromNumber, addressToShortString } from "../domain/AccountAddress.js"
 import { writeEntryFunction } from "../domain/PayloadCodec.js"
 import type { ChangeSet } from "../domain/Transaction.js"
 import type { StructTag } from "../domain/TypeTag.js"
+import { structTagCodec } from "../domain/TypeTagCodec.js"
 import type { GasMeter } from "../move/vm/GasMeter.js"
 import type { StateView } from "../move/vm/StateView.js"
 import type { VmFailure } from "../move/vm/VmFailure.js"
@@ -39,6 +40,7 @@ export type PrologueOutcome =
 
 const ONE = addressFromNumber(1)
 const ACCOUNT: StructTag = { address: ONE, module: "account", name: "Account", typeArgs: [] }
+const ACCOUNT_BYTES = Bcs.encode(structTagCodec, ACCOUNT)
 const VALIDATION = { address: ONE, name: "transaction_validation" }
 const MULTISIG = { address: ONE, name: "multisig_account" }
 
@@ -57,7 +59,7 @@ export const shouldCreateAccountResource = (md: TransactionMetadata, features: F
     features.isEnabled("DEFAULT_ACCOUNT_RESOURCE") ||
     (features.isEnabled("SPONSORED_AUTOMATIC_ACCOUNT_V1_CREATION") && md.signers.feePayer !== undefined)
   if (!gate || md.replayProtector._tag !== "SequenceNumber" || md.replayProtector.sequenceNumber !== 0n) return false
-  return view.resource(md.sender, ACCOUNT) === undefined
+  return view.resource(md.sender, ACCOUNT, ACCOUNT_BYTES) === undefined
 }
 
 // `error` module categories (std::error).

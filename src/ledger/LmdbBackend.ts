@@ -60,6 +60,11 @@ export interface LmdbBackendOptions {
 
 const HEAD_KEY = Buffer.from("head")
 
+/** Values at least this long are kept by `stateGet` once copied (see `large`). */
+const LARGE_VALUE = 4096
+/** The most bytes of such values kept per store. */
+const LARGE_CACHE_BYTES = 8 * 1024 * 1024
+
 /** The named databases of the store; the layout is described in src/ledger/README.md. */
 interface Tables {
   readonly meta: Database<Buffer, Buffer>
@@ -290,6 +295,36 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     head = p.head
   }
 
+  /**
+   * Large latest values already copied out, by stored key: the same bytes at the same version are
+   * handed out again instead of copied (the gas schedule, 24 KB on devnet, is read by every
+   * transaction; its reader then recognises it by identity). Values are never mutated by readers
+   * (the memory store hands out its stored arrays too). Bounded by `LARGE_CACHE_BYTES`.
+   */
+  const large = new Map<string, { readonly version: bigint; readonly value: Uint8Array }>()
+  let largeBytes = 0
+  const largeValue = (key: Buffer, version: bigint, record: Buffer, start: number): Uint8Array => {
+    const k = key.toString("latin1")
+    const hit = large.get(k)
+    if (hit !== undefined && hit.version === version) return hit.value
+    const value = new Uint8Array(record.subarray(start, record.length))
+    if (hit !== undefined) {
+      large.delete(k)
+      largeBytes -= hit.value.length
+    }
+    // Oldest first out (insertion order) until the new value fits.
+    for (const [oldKey, old] of large) {
+      if (largeBytes + value.length <= LARGE_CACHE_BYTES) break
+      large.delete(oldKey)
+      largeBytes -= old.value.length
+    }
+    if (value.length <= LARGE_CACHE_BYTES) {
+      large.set(k, { version, value })
+      largeBytes += value.length
+    }
+    return value
+  }
+
   const stateGet: LedgerBackend["stateGet"] = (keyBytes, version) => {
     if (keyBytes.length === 0) return undefined // LMDB has no empty keys, and no StateKey is empty
     const key = storedStateKey(keyBytes)
@@ -301,7 +336,12 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     if (latestVersion <= version) {
       const start = stateValueStart(latest, 8)
       return {
-        value: start < 0 ? undefined : new Uint8Array(latest.subarray(start, latest.length)),
+        value:
+          start < 0
+            ? undefined
+            : latest.length - start >= LARGE_VALUE
+              ? largeValue(key, latestVersion, latest, start)
+              : new Uint8Array(latest.subarray(start, latest.length)),
         version: latestVersion
       }
     }
