@@ -21,8 +21,12 @@ import { vmStatusCode, type VmStatus, vmError } from "./VmStatus.js"
 
 /**
  * The reference's `hack_account_creation_fee_lower_bound` (V2): one slot plus
- * `size_of::<AccountResource>()` bytes, the Rust struct's in-memory size (202 bytes of fields,
- * 208 with alignment; computed here from its field types, not measured).
+ * `size_of::<AccountResource>()` bytes, the Rust struct's in-memory size on a 64-bit target,
+ * from its fields in aptos-core's types/src/account_config/resources/core_account.rs and
+ * types/src/event.rs: authentication_key Vec<u8> (24), sequence_number and guid_creation_num u64
+ * (8 + 8), two EventHandle { count u64, key EventKey { creation_number u64, account_address
+ * [u8; 32] } } (48 each), two Option<AccountAddress> (33 each: no niche in a byte array) = 202,
+ * rounded up to the 8-byte alignment = 208. Computed from the source, not measured on a binary.
  */
 const ACCOUNT_RESOURCE_SIZE = 208n
 
