@@ -270,7 +270,7 @@ export class Session {
     context?: SessionContext
   ) {
     this.node = gas.params.sized.absValNode || 40
-    this.txnHash = context?.txnHash ?? ZERO_HASH
+    this.context = context
     this.scriptHash = context?.scriptHash ?? NO_BYTES
     this.user = context?.user
     this.sessionCounter = context?.sessionCounter ?? 0
@@ -279,11 +279,16 @@ export class Session {
   /** The session's place in its transaction (see `sessionCounter` in SessionId). */
   readonly sessionCounter: number
 
+  private readonly context: SessionContext | undefined
+
   /**
    * The session id's hash: the "transaction hash" natives see (get_txn_hash, AUIDs, table
-   * handles, aggregator keys). Zero for views.
+   * handles, aggregator keys). Zero for views. Read from the context when a native asks (a
+   * context may compute it lazily: most sessions never need it).
    */
-  readonly txnHash: Uint8Array
+  get txnHash(): Uint8Array {
+    return this.context?.txnHash ?? ZERO_HASH
+  }
   /** `get_script_hash`: the script's hash in a script transaction's sessions, else empty. */
   readonly scriptHash: Uint8Array
   /** The user transaction (transaction_context natives); undefined for views and system calls. */

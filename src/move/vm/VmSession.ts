@@ -88,11 +88,17 @@ export class VmSession {
   ) {
     this.view = base
     this.chainId = options.chainId
+    const id = options.id
+    let txnHash: Uint8Array | undefined
     this.session = new Session(base, GasMeter.unmetered(), undefined, {
-      txnHash: sessionIdHash(options.id),
-      scriptHash: sessionScriptHash(options.id),
+      // Hashed on first use: only sessions whose natives derive addresses or handles need it.
+      get txnHash() {
+        txnHash ??= sessionIdHash(id)
+        return txnHash
+      },
+      scriptHash: sessionScriptHash(id),
       user: options.user,
-      sessionCounter: sessionCounter(options.id)
+      sessionCounter: sessionCounter(id)
     })
   }
 
