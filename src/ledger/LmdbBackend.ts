@@ -334,7 +334,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     if (latest === undefined) return undefined
     const latestVersion = latest.readBigUInt64BE(0)
     if (latestVersion <= version) {
-      const start = stateValueStart(latest, 8)
+      // Flags 0 and 1 inline (the hot path); 2 (metadata first) through the record decoder.
+      const flag = latest[8]
+      const start = flag === 1 ? 9 : flag === 0 ? -1 : stateValueStart(latest, 8)
       return {
         value:
           start < 0
