@@ -14,11 +14,12 @@ import { counterModule, packageMetadata } from "./execution/bytecode.js"
 const withChain = async <A>(f: (chain: LocalChainInfo) => Promise<A>): Promise<A> =>
   Effect.runPromise(
     Effect.scoped(
-      // A block every 50 ms: the SDK client runs on this process's event loop, so with instant
-      // mining the block would be made before the client's follow-up request is even sent, and
-      // "reads as pending right after submission" could not be checked.
+      // Instant mining with a long delay: a block is made only when a client waits for a
+      // transaction (wait_by_hash cuts the delay short, as the SDK's waitForTransaction does), so
+      // "reads as pending right after submission" holds however loaded the machine is. (A short
+      // interval made that check a race the block sometimes won.)
       Effect.flatMap(
-        LocalChain.spawn({ accounts: 1, graphql: { host: "127.0.0.1", port: 0 }, mining: MiningMode.interval(50) }),
+        LocalChain.spawn({ accounts: 1, graphql: { host: "127.0.0.1", port: 0 }, mining: MiningMode.instant(60_000) }),
         (chain) => Effect.promise(() => f(chain))
       )
     )
