@@ -67,6 +67,12 @@ const submit = (chain: LocalChainInfo, t: SignedTransaction) =>
     body: Bcs.encode(signedTransactionCodec, t)
   })
 
+const bytes = (url: string) =>
+  Effect.promise(async () => {
+    const r = await fetch(url, { headers: { accept: "application/x-bcs" } })
+    return { status: r.status, body: new Uint8Array(await r.arrayBuffer()) }
+  })
+
 const withChain = <A, E>(f: (chain: LocalChainInfo) => Effect.Effect<A, E>) =>
   Effect.scoped(Effect.flatMap(LocalChain.spawn({ accounts: 2, mining: MiningMode.manual }), f))
 
@@ -87,6 +93,11 @@ describe("the transaction endpoints", () => {
         assert.strictEqual(submitted.body!.sender, addressToLongString(t.rawTransaction.sender))
         const pending = yield* call(`${chain.apiUrl}/transactions/by_hash/${hashOf(t)}`)
         assert.deepStrictEqual(pending, { status: 200, body: submitted.body })
+        // BCS: the reference's TransactionData enum, Pending (1) with the SignedTransaction.
+        assert.deepStrictEqual(yield* bytes(`${chain.apiUrl}/transactions/by_hash/${hashOf(t)}`), {
+          status: 200,
+          body: Uint8Array.of(1, ...Bcs.encode(signedTransactionCodec, t))
+        })
         yield* chain.mine
         const committed = yield* call(`${chain.apiUrl}/transactions/by_hash/${hashOf(t).slice(2)}`)
         assert.strictEqual(committed.body!.type, "user_transaction")
@@ -95,6 +106,15 @@ describe("the transaction endpoints", () => {
         assert.deepStrictEqual(byVersion.body, committed.body)
         const waited = yield* call(`${chain.apiUrl}/transactions/wait_by_hash/${hashOf(t)}`)
         assert.deepStrictEqual(waited.body, committed.body)
+        // BCS: TransactionData::OnChain (0) + TransactionOnChainData, the list's element.
+        const version = committed.body!.version as string
+        const onChain = yield* bytes(`${chain.apiUrl}/transactions/by_hash/${hashOf(t)}`)
+        assert.strictEqual(onChain.body[0], 0)
+        const list = yield* bytes(`${chain.apiUrl}/transactions?start=${version}&limit=1`)
+        assert.strictEqual(list.body[0], 1) // the vector's length
+        assert.deepStrictEqual(onChain.body.slice(1), list.body.slice(1))
+        assert.deepStrictEqual(yield* bytes(`${chain.apiUrl}/transactions/by_version/${version}`), onChain)
+        assert.deepStrictEqual(yield* bytes(`${chain.apiUrl}/transactions/wait_by_hash/${hashOf(t)}`), onChain)
         const unknown = yield* call(`${chain.apiUrl}/transactions/by_hash/0x${"00".repeat(32)}`)
         assert.strictEqual(unknown.status, 404)
         assert.strictEqual(unknown.body!.error_code, "transaction_not_found")

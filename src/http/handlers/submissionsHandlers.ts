@@ -4,7 +4,7 @@ import { ApiError, ApiErrors } from "../../domain/ApiError.js"
 import type { LedgerInfo } from "../../domain/LedgerInfo.js"
 import { signedTransactionCodec } from "../../domain/PayloadCodec.js"
 import type { BatchFailure, SubmissionsService } from "../../node/Submissions.js"
-import { transactionBcs } from "../../node/render/transactionBcs.js"
+import { pendingTransactionDataBcs, transactionDataBcs } from "../../node/render/transactionBcs.js"
 import { parseJsonBody } from "../Body.js"
 import { BCS_TYPE, errorBodyJson, JSON_TYPE, type Reply } from "../Reply.js"
 import type { HandlerEnv, RequestInput, RouteSpec } from "./HandlerTypes.js"
@@ -92,12 +92,19 @@ export const submissionsHandlers = (env: HandlerEnv) => {
     if (pending !== undefined && submissions !== undefined)
       return Effect.flatMap(submissions.ledgerInfo, (ledger) =>
         bcs
-          ? Effect.succeed(withStatus(200, BCS_TYPE, Bcs.encode(signedTransactionCodec, pending.transaction), ledger))
+          ? Effect.succeed(
+              withStatus(
+                200,
+                BCS_TYPE,
+                pendingTransactionDataBcs(Bcs.encode(signedTransactionCodec, pending.transaction)),
+                ledger
+              )
+            )
           : Effect.map(submissions.pendingJson(pending, ledger), (text) => withStatus(200, JSON_TYPE, text, ledger))
       )
     return Effect.map(committed.byHash(hash), ({ ledger, value }) =>
       bcs
-        ? withStatus(200, BCS_TYPE, transactionBcs(value.transaction), ledger)
+        ? withStatus(200, BCS_TYPE, transactionDataBcs(value.transaction), ledger)
         : withStatus(200, JSON_TYPE, value.json, ledger)
     )
   }

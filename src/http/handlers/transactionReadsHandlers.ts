@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
-import { transactionBcs, transactionsBcs } from "../../node/render/transactionBcs.js"
+import { transactionDataBcs, transactionsBcs } from "../../node/render/transactionBcs.js"
 import { parseU16Query, parseU64Query } from "../Params.js"
 import { parseU64Path } from "../ReadParams.js"
 import { bcsReply, jsonReply } from "../Reply.js"
@@ -25,7 +25,7 @@ export const transactionReadsHandlers = (env: HandlerEnv) => {
       const version = parseU64Path("txn_version", input.params.txn_version!)
       if (Result.isFailure(version)) return Effect.fail(version.failure)
       return Effect.map(transactions.byVersion(version.success), ({ ledger, value }) =>
-        input.bcs ? bcsReply(transactionBcs(value.transaction), ledger) : jsonReply(value.json, ledger)
+        input.bcs ? bcsReply(transactionDataBcs(value.transaction), ledger) : jsonReply(value.json, ledger)
       )
     }
   }

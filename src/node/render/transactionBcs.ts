@@ -29,6 +29,27 @@ export const transactionBcs = (t: CommittedTransaction): Uint8Array => {
   return w.toBytes()
 }
 
+/**
+ * `TransactionData`, what by_version, by_hash and wait_by_hash answer in BCS (the reference's
+ * `get_transaction_inner` encodes the enum, and its Rust client decodes these answers as one): the
+ * variant index, then `OnChain(TransactionOnChainData)` (0) or `Pending(SignedTransaction)` (1).
+ * Lists answer bare `TransactionOnChainData`s.
+ */
+export const transactionDataBcs = (t: CommittedTransaction): Uint8Array => {
+  const w = new BcsWriter(512)
+  w.uleb128(0)
+  writeTransactionOnChainData(w, t)
+  return w.toBytes()
+}
+
+/** `TransactionData::Pending` of a pooled transaction, from its `SignedTransaction` BCS. */
+export const pendingTransactionDataBcs = (signedTransactionBcs: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(1 + signedTransactionBcs.length)
+  out[0] = 1
+  out.set(signedTransactionBcs, 1)
+  return out
+}
+
 export const transactionsBcs = (ts: ReadonlyArray<CommittedTransaction>): Uint8Array => {
   const w = new BcsWriter(1024)
   w.uleb128(ts.length)
