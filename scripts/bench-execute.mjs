@@ -97,13 +97,14 @@ const raw = (sender, to, amount, sequenceNumber) => ({
   chainId: 243
 })
 const simulate = (view, txn) => executeTransaction(vm, view, txn, { simulation: true })
-let state = base
+// One overlay the funding transfers are pushed onto, as executeBlock pushes each transaction's writes.
+const state = overlayStateView(base, [])
 for (const [to, seq] of [
   [alice, 0n],
   [bob, 1n]
 ]) {
   const out = simulate(state, { rawTransaction: raw(ROOT, to, 10_000_000_000n, seq), authenticator: NO_ACCOUNT })
-  state = overlayStateView(state, [{ writeSet: out.writeSet, version: seq + 1n }])
+  state.push({ writeSet: out.writeSet, version: seq + 1n })
 }
 const simulated = { rawTransaction: raw(ROOT, bob, 1n, 2n), authenticator: NO_ACCOUNT }
 const aliceRaw = raw(alice, bob, 1n, 0n)

@@ -51,20 +51,36 @@ export class OverlayStateView implements StateView {
     layers: ReadonlyArray<OverlayLayer> = []
   ) {
     for (const l of layers) this.push(l)
-    const baseAt = base.valueAt
-    this.baseAt = baseAt
-    this.valueAt =
-      baseAt === undefined
-        ? undefined
-        : (keyBytes) => {
-            const w = this.write(keyBytes)
-            return w === undefined ? baseAt(keyBytes) : "data" in w.op ? w.op.data : undefined
-          }
+    this.baseAt = base.valueAt
+    this.bottomAt = base instanceof OverlayStateView ? base.bottomAt : base.valueAt
+    this.valueAt = this.bottomAt === undefined ? undefined : (keyBytes) => this.readKeyed(keyBytes)
   }
 
-  /** The base's keyed read, when it has one (nested overlays then build each key once). */
+  /** The base's keyed read, when it has one. */
   private readonly baseAt: ((keyBytes: Uint8Array) => Uint8Array | undefined) | undefined
+  /**
+   * The keyed read of the first view below the overlays stacked here (a block's overlay under a
+   * transaction's session layers), when it has one: `readKeyed` then walks the overlays itself,
+   * building each key's map string once instead of once per overlay.
+   */
+  private readonly bottomAt: ((keyBytes: Uint8Array) => Uint8Array | undefined) | undefined
   readonly valueAt: ((keyBytes: Uint8Array) => Uint8Array | undefined) | undefined
+
+  /** The value at `keyBytes` through this overlay and those below it (needs `bottomAt`). */
+  private readKeyed(keyBytes: Uint8Array): Uint8Array | undefined {
+    let k: string | undefined
+    let view: OverlayStateView = this
+    for (;;) {
+      if (view.writes.size > 0) {
+        k ??= bytesKey(keyBytes)
+        const w = view.writes.get(k)
+        if (w !== undefined) return "data" in w.op ? w.op.data : undefined
+      }
+      const below = view.base
+      if (!(below instanceof OverlayStateView)) return this.bottomAt!(keyBytes)
+      view = below
+    }
+  }
 
   readonly snapshot = undefined
 
@@ -82,13 +98,23 @@ export class OverlayStateView implements StateView {
    * when the latest layer's op carries none or deleted the value.
    */
   readonly stateValueMetadata = (keyBytes: Uint8Array): StateValueMetadata | undefined => {
-    const w = this.write(keyBytes)
-    if (w === undefined) return this.base.stateValueMetadata?.(keyBytes)
-    return w.op._tag === "DeletionWithMetadata" || w.op._tag === "Deletion"
-      ? undefined
-      : "metadata" in w.op
-        ? w.op.metadata
-        : undefined
+    let k: string | undefined
+    let view: OverlayStateView = this
+    for (;;) {
+      if (view.writes.size > 0) {
+        k ??= bytesKey(keyBytes)
+        const w = view.writes.get(k)
+        if (w !== undefined)
+          return w.op._tag === "DeletionWithMetadata" || w.op._tag === "Deletion"
+            ? undefined
+            : "metadata" in w.op
+              ? w.op.metadata
+              : undefined
+      }
+      const below = view.base
+      if (!(below instanceof OverlayStateView)) return below.stateValueMetadata?.(keyBytes)
+      view = below
+    }
   }
 
   /** Adds a layer on top. */
@@ -122,6 +148,7 @@ export class OverlayStateView implements StateView {
 
   readonly resource = (address: AccountAddress, tag: StructTag, bytes?: Uint8Array): Uint8Array | undefined => {
     const key = accessPathKey(address, 1, bytes ?? tagBytes(tag))
+    if (this.bottomAt !== undefined) return this.readKeyed(key)
     const w = this.write(key)
     if (w === undefined) return this.baseAt === undefined ? this.base.resource(address, tag, bytes) : this.baseAt(key)
     return "data" in w.op ? w.op.data : undefined
@@ -129,6 +156,7 @@ export class OverlayStateView implements StateView {
 
   readonly resourceGroup = (address: AccountAddress, group: StructTag, bytes?: Uint8Array): Uint8Array | undefined => {
     const key = accessPathKey(address, 2, bytes ?? tagBytes(group))
+    if (this.bottomAt !== undefined) return this.readKeyed(key)
     const w = this.write(key)
     if (w === undefined)
       return this.baseAt === undefined ? this.base.resourceGroup(address, group, bytes) : this.baseAt(key)
@@ -137,6 +165,7 @@ export class OverlayStateView implements StateView {
 
   readonly tableItem = (handle: AccountAddress, key: Uint8Array): Uint8Array | undefined => {
     const k = handle.length === 32 ? tableItemKey(handle, key) : stateKey({ _tag: "TableItem", handle, key })
+    if (this.bottomAt !== undefined) return this.readKeyed(k)
     const w = this.write(k)
     if (w === undefined) return this.baseAt === undefined ? this.base.tableItem(handle, key) : this.baseAt(k)
     return "data" in w.op ? w.op.data : undefined
