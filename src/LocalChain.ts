@@ -208,6 +208,13 @@ export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("m
                       Effect.map((ctx) => Context.get(ctx, ReadinessServer).address)
                     )
               const producer = yield* BlockProducer
+              // A block at start when blocks come on their own. The chain's clock is its last
+              // block's timestamp (0 on a new chain), and admission checks expiration against it;
+              // the reference's validator makes a block every second or so, so its clock is near the
+              // wall clock's from the start. With this block a transaction already expired is refused
+              // at submission (TRANSACTION_EXPIRED), as there, instead of accepted and then
+              // discarded; and genesis's epoch ends here, not in the first user's block.
+              if (config.mining._tag !== "Manual") yield* Effect.forkScoped(Effect.ignoreCause(producer.produce))
               return LocalChain.of({
                 chainId: config.chainId,
                 apiUrl: apiUrlOf(apiAddress),
