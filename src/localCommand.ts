@@ -3,12 +3,15 @@
  * `LocalChainConfig` (`parseLocalArgs`, pure and tested); running prints the banner (URLs,
  * pre-funded keys) once everything listens and runs until SIGINT/SIGTERM.
  */
+import { dirname } from "node:path"
+import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import { defaultLocalChainConfig, type LocalChainConfigShape } from "./chain/LocalChainConfig.js"
 import { MiningMode } from "./chain/MiningMode.js"
 import type { CommandSpec, FlagSpec, ParsedArgs } from "./commandLine.js"
+import { packageRootOf, readGitHash } from "./gitHash.js"
 import { type ListenAddress, parseListenAddress } from "./http/HttpConfig.js"
 import { describeLocalChain, LocalChain } from "./LocalChain.js"
 
@@ -113,6 +116,11 @@ export const localCommandSpecs = <C>(toCommand: (options: LocalOptions) => C): R
   return [spec([]), spec(["local"])]
 }
 
+const gitHashOfThisCheckout = (): string | undefined => {
+  const root = packageRootOf(dirname(fileURLToPath(import.meta.url)), "movenode")
+  return root === undefined ? undefined : readGitHash(root)
+}
+
 /** The layer `movenode local` launches: the chain, its banner printed once it listens. */
 export const localLayer = (options: LocalOptions) =>
   Layer.effectDiscard(
@@ -123,6 +131,8 @@ export const localLayer = (options: LocalOptions) =>
   ).pipe(
     Layer.provideMerge(
       LocalChain.layer(options.config, {
+        // The build's commit in the ledger info when running from a checkout, as `movenode run`.
+        gitHash: gitHashOfThisCheckout(),
         log: options.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`)
       })
     )

@@ -38,6 +38,25 @@ describe("readGitHash", () => {
     )
   })
 
+  it("follows a linked worktree's .git file to its HEAD and the main checkout's refs", () => {
+    const main = checkout("main", {
+      HEAD: "ref: refs/heads/main\n",
+      "refs/heads/main": `${A}\n`,
+      "packed-refs": `${B} refs/heads/feature\n`,
+      "worktrees/wt/HEAD": "ref: refs/heads/feature\n",
+      "worktrees/wt/commondir": "../..\n"
+    })
+    const wt = join(root, "wt")
+    mkdirSync(wt)
+    writeFileSync(join(wt, ".git"), `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`)
+    assert.strictEqual(readGitHash(wt), B)
+    assert.strictEqual(readGitHash(main), A)
+    const relative = join(root, "wt-relative")
+    mkdirSync(relative)
+    writeFileSync(join(relative, ".git"), "gitdir: ../main/.git/worktrees/wt\n")
+    assert.strictEqual(readGitHash(relative), B)
+  })
+
   it("is undefined outside a checkout and for anything malformed", () => {
     assert.isUndefined(readGitHash(join(root, "nothing-here")))
     assert.isUndefined(readGitHash(checkout("garbage", { HEAD: "hello\n" })))

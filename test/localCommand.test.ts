@@ -1,7 +1,13 @@
+import { fileURLToPath } from "node:url"
+import { Context, Effect, Layer } from "effect"
 import * as Result from "effect/Result"
 import { describe, expect, it } from "vitest"
+import { testLocalChainConfig } from "../src/chain/LocalChainConfig.js"
 import { MiningMode } from "../src/chain/MiningMode.js"
 import { parseCommand } from "../src/cli.js"
+import { readGitHash } from "../src/gitHash.js"
+import { LocalChain } from "../src/LocalChain.js"
+import { localLayer } from "../src/localCommand.js"
 
 /** The local chain's options as the command line gives them (with no command, or `local`). */
 const ok = (args: string[]) => {
@@ -73,5 +79,24 @@ describe("parseLocalCommand", () => {
       ["local", "extra"]
     ])
       expect(refused(bad)).toBe(true)
+  })
+})
+
+describe("the local chain's layer", () => {
+  it("serves the checkout's commit as the ledger info's git_hash, as `movenode run` does", async () => {
+    const info = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const ctx = yield* Layer.build(localLayer({ config: { ...testLocalChainConfig, accounts: 0 }, quiet: true }))
+          const chain = Context.get(ctx, LocalChain)
+          return yield* Effect.promise(
+            () => fetch(chain.apiUrl).then((r) => r.json()) as Promise<{ chain_id: number; git_hash?: string }>
+          )
+        })
+      )
+    )
+    expect(info.chain_id).toBe(4)
+    expect(info.git_hash).toBe(readGitHash(fileURLToPath(new URL("..", import.meta.url))))
+    expect(info.git_hash).toMatch(/^[0-9a-f]{40}$/)
   })
 })
