@@ -11,14 +11,13 @@ const textDecoder = new TextDecoder("utf-8", { fatal: true })
 export class BcsReader {
   offset = 0
   depth = 0
-  private readonly view: DataView
+  /** Made on the first u64 read: most readers (small resources, keys) never need one. */
+  private view: DataView | undefined
 
   constructor(
     readonly bytes: Uint8Array,
     readonly limits: BcsLimits = defaultLimits
-  ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  }
+  ) {}
 
   get remaining(): number {
     return this.bytes.length - this.offset
@@ -39,20 +38,24 @@ export class BcsReader {
 
   u16(): number {
     this.need(2)
-    const v = this.view.getUint16(this.offset, true)
-    this.offset += 2
-    return v
+    const b = this.bytes
+    const o = this.offset
+    this.offset = o + 2
+    return b[o]! | (b[o + 1]! << 8)
   }
 
   u32(): number {
     this.need(4)
-    const v = this.view.getUint32(this.offset, true)
-    this.offset += 4
-    return v
+    const b = this.bytes
+    const o = this.offset
+    this.offset = o + 4
+    return (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0
   }
 
   u64(): bigint {
     this.need(8)
+    const b = this.bytes
+    this.view ??= new DataView(b.buffer, b.byteOffset, b.byteLength)
     const v = this.view.getBigUint64(this.offset, true)
     this.offset += 8
     return v

@@ -9,12 +9,12 @@ const U64_MAX = (1n << 64n) - 1n
  */
 export class BcsWriter {
   private buf: Uint8Array
-  private view: DataView
+  /** Over `buf`, made on the first u64 write (most writers build keys and never need one). */
+  private view: DataView | undefined
   private len = 0
 
   constructor(initialCapacity = 256) {
     this.buf = new Uint8Array(initialCapacity)
-    this.view = new DataView(this.buf.buffer)
   }
 
   private ensure(n: number): void {
@@ -24,7 +24,7 @@ export class BcsWriter {
     const next = new Uint8Array(cap)
     next.set(this.buf.subarray(0, this.len))
     this.buf = next
-    this.view = new DataView(next.buffer)
+    this.view = undefined
   }
 
   get length(): number {
@@ -39,21 +39,30 @@ export class BcsWriter {
 
   u16(v: number): this {
     this.ensure(2)
-    this.view.setUint16(this.len, v, true)
-    this.len += 2
+    const b = this.buf
+    const o = this.len
+    b[o] = v & 0xff
+    b[o + 1] = (v >>> 8) & 0xff
+    this.len = o + 2
     return this
   }
 
   u32(v: number): this {
     this.ensure(4)
-    this.view.setUint32(this.len, v, true)
-    this.len += 4
+    const b = this.buf
+    const o = this.len
+    b[o] = v & 0xff
+    b[o + 1] = (v >>> 8) & 0xff
+    b[o + 2] = (v >>> 16) & 0xff
+    b[o + 3] = (v >>> 24) & 0xff
+    this.len = o + 4
     return this
   }
 
   u64(v: bigint): this {
     if (v < 0n || v > U64_MAX) throw new RangeError(`u64 out of range: ${v}`)
     this.ensure(8)
+    this.view ??= new DataView(this.buf.buffer)
     this.view.setBigUint64(this.len, v, true)
     this.len += 8
     return this

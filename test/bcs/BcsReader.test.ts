@@ -1,0 +1,52 @@
+/**
+ * Fixed-width integers as BCS writes them (little-endian), checked against DataView (the reader and
+ * writer compose bytes themselves for u16/u32 and make a DataView only for u64), at every offset
+ * and in subarrays of a larger buffer; truncated input fails with a BcsError.
+ */
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { BcsError, BcsReader, BcsWriter } from "../../src/bcs/index.js"
+
+describe("BcsReader / BcsWriter fixed-width integers", () => {
+  it("write and read u8, u16, u32, u64, u128 as DataView does, at any offset, in a subarray", () =>
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: 0, max: 0xffff }),
+        fc.nat({ max: 0xffffffff }),
+        fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+        fc.bigInt({ min: 0n, max: 2n ** 128n - 1n }),
+        (pad, a, b, c, d) => {
+          const w = new BcsWriter(1) // grows several times: the u64 view follows the new buffer
+          for (let i = 0; i < pad; i++) w.u8(0xee)
+          w.u16(a).u32(b).u64(c).u128(d).u16(a).u64(c)
+          const bytes = w.toBytes()
+          const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+          expect(dv.getUint16(pad, true)).toBe(a)
+          expect(dv.getUint32(pad + 2, true)).toBe(b)
+          expect(dv.getBigUint64(pad + 6, true)).toBe(c)
+          // Read back from inside a larger buffer (a subarray with a non-zero byteOffset).
+          const outer = new Uint8Array(bytes.length + 13).fill(0x55)
+          outer.set(bytes, 5)
+          const r = new BcsReader(outer.subarray(5, 5 + bytes.length))
+          for (let i = 0; i < pad; i++) expect(r.u8()).toBe(0xee)
+          expect([r.u16(), r.u32(), r.u64(), r.u128(), r.u16(), r.u64()]).toEqual([a, b, c, d, a, c])
+          r.expectEnd()
+        }
+      )
+    ))
+
+  it("wraps u16/u32 as DataView's setters do", () => {
+    const w = new BcsWriter().u16(-1).u16(0x12345).u32(-1).u32(2 ** 32 + 7).u16(1.9)
+    expect(Array.from(w.toBytes())).toEqual([0xff, 0xff, 0x45, 0x23, 0xff, 0xff, 0xff, 0xff, 7, 0, 0, 0, 1, 0])
+  })
+
+  it("fails on truncated integers with a BcsError", () => {
+    for (const [n, read] of [
+      [1, (r: BcsReader) => r.u16()],
+      [3, (r: BcsReader) => r.u32()],
+      [7, (r: BcsReader) => r.u64()]
+    ] as const)
+      expect(() => read(new BcsReader(new Uint8Array(n)))).toThrow(BcsError)
+  })
+})
