@@ -1,7 +1,5 @@
-import * as Result from "effect/Result"
 import { addressFromNumber, addressToShortString } from "../../domain/AccountAddress.js"
 import type { ModuleId, TypeTag } from "../../domain/TypeTag.js"
-import { deserializeModule } from "../binary/deserialize.js"
 import { GasMeter } from "./GasMeter.js"
 import { type GasSchedule, meterFor, readGasSchedule } from "./GasSchedule.js"
 import { Interpreter } from "./Interpreter.js"
@@ -9,6 +7,7 @@ import { type LoadedFunction, Loader, type ModuleDecoder } from "./Loader.js"
 import { frameworkNatives } from "./natives/index.js"
 import type { NativeTable } from "./natives/NativeContext.js"
 import { Session } from "./Session.js"
+import { sharedModuleDecoder } from "./sharedModuleDecoder.js"
 import { StateCache } from "./StateCache.js"
 import type { StateView } from "./StateView.js"
 import { abilitiesOf, checkTypeSize, K, primitiveNamed, structOf, substituteAll, type Type, vectorOf } from "./Type.js"
@@ -74,11 +73,6 @@ export type CallOutcome =
 
 const ONE = addressFromNumber(1)
 
-const defaultDecoder: ModuleDecoder = (bytes) => {
-  const r = deserializeModule(bytes)
-  return Result.isSuccess(r) ? r.success : r.failure.message
-}
-
 /**
  * The Move VM: a loader (with its module cache, shared by every call) and the entry point that runs
  * one function against a `StateView` in a throw-away session.
@@ -91,7 +85,7 @@ export class MoveVm {
   private readonly stateCache = new StateCache()
 
   constructor(options: MoveVmOptions = {}) {
-    this.loader = new Loader(options.natives ?? frameworkNatives, options.decode ?? defaultDecoder)
+    this.loader = new Loader(options.natives ?? frameworkNatives, options.decode ?? sharedModuleDecoder)
   }
 
   /** A runtime type from a type tag, loading the structs it names. */
