@@ -11,12 +11,13 @@
  *
  * Not done here (the bytecode verifier is not implemented; docs/gas.md lists it): type safety,
  * reference safety, stack balance, ability and acquires checks, the module complexity budget,
- * resource-group and event metadata validation.
+ * resource-group metadata validation. Event metadata is validated (`moduleEventsError`).
  */
 import * as Result from "effect/Result"
 import { addressEquals, addressToShortString } from "../domain/AccountAddress.js"
 import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import { deserializeModule } from "../move/binary/deserialize.js"
+import { moduleEventsError } from "../move/vm/eventValidation.js"
 import type { PublishRequest } from "../move/vm/Session.js"
 import type { VmSession } from "../move/vm/VmSession.js"
 import { VmError } from "../move/vm/VmError.js"
@@ -90,6 +91,13 @@ export const publishModules = (
       }
   }
   if (expected.size > 0) return metadataMismatch("not all registered modules published")
+  // event_validation::validate_module_events: event::emit only with this module's #[event] structs.
+  for (const [i, m] of modules.entries()) {
+    const old = existing[i]
+    const prev = old === undefined ? undefined : deserializeModule(old.bytes)
+    const why = moduleEventsError(m, prev !== undefined && Result.isSuccess(prev) ? prev.success : undefined)
+    if (why !== undefined) return fail("EVENT_METADATA_VALIDATION_ERROR", why)
+  }
 
   // finish_with_module_publishing_and_initialization: addresses, names, linking, compatibility.
   const names = new Set<string>()

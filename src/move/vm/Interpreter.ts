@@ -66,7 +66,7 @@ export class Interpreter {
     readonly deadline: number = Number.POSITIVE_INFINITY,
     readonly now: () => number = performance.now.bind(performance)
   ) {
-    this.ctx = { session, loader, gas, chainId, module: undefined! }
+    this.ctx = { session, loader, gas, chainId, module: undefined!, caller: undefined }
     this.node = gas.params.sized.absValNode || 40
   }
 
@@ -116,6 +116,7 @@ export class Interpreter {
         const args = given ?? stack.splice(stack.length - nParams, nParams)
         const ctx = this.ctx
         ctx.module = callee.module.id
+        ctx.caller = frames.length > 0 ? frames[frames.length - 1]!.m.id : undefined
         const r = native(ctx, calleeTyArgs, args)
         if (Array.isArray(r)) {
           for (const v of r) {

@@ -7,6 +7,7 @@ import { BcsWriter } from "../../bcs/index.js"
 import { deserializeScript } from "../binary/deserialize.js"
 import { AttributeKind } from "../metadata/ModuleMetadata.js"
 import { type Construct, decodeArguments, entryArguments, isSignerParam, signerArg } from "./callArguments.js"
+import { scriptNamesEventEmit } from "./eventValidation.js"
 import { GasMeter } from "./GasMeter.js"
 import { Interpreter } from "./Interpreter.js"
 import type { LoadedFunction } from "./Loader.js"
@@ -144,6 +145,8 @@ export class VmSession {
     return this.run(options, (gas) => {
       const decoded = deserializeScript(script.code)
       if (Result.isFailure(decoded)) return vmError("CODE_DESERIALIZATION_ERROR", decoded.failure.message)
+      if (scriptNamesEventEmit(decoded.success))
+        return vmError("INVALID_OPERATION_IN_SCRIPT", "scripts cannot call 0x1::event::emit")
       const m = this.vm.loader.loadScript(decoded.success, script.code.length)
       const fn = m.functions[0]!
       const tyArgs = this.vm.instantiate(fn, script.typeArgs)

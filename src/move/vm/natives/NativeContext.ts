@@ -14,6 +14,12 @@ export interface NativeContext {
   readonly chainId: () => number
   /** The module of the native being called (the location of its aborts). */
   readonly module: ModuleId
+  /**
+   * The module of the function that called the native's enclosing function (the reference's
+   * `stack_frames(1)`: `event::emit`'s caller for `write_module_event_to_store`); undefined when
+   * there is none (the native was the entry function, or its wrapper was).
+   */
+  readonly caller: ModuleId | undefined
 }
 
 /**

@@ -30,7 +30,8 @@ const context = (gas: GasMeter = GasMeter.unmetered()): NativeContext =>
     loader: undefined as never,
     gas,
     chainId: () => 4,
-    module: { address: ONE, name: "ristretto255" }
+    module: { address: ONE, name: "ristretto255" },
+    caller: undefined
   }) as NativeContext
 
 /** Calls a native, returning its results (never a NativeCall for these). */
