@@ -56,6 +56,8 @@ const startNode = (accounts, { dataDir, fresh = true } = {}) => {
     process.execPath,
     [
       "--max-semi-space-size=8",
+      // Extra flags for the node (e.g. LOADGEN_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof").
+      ...(process.env.LOADGEN_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
       join(root, "dist", "bin", "movenode.js"),
       "--data-dir", dir, ...(fresh ? ["--fresh"] : []), "--quiet",
       "--accounts", String(accounts),
@@ -96,6 +98,18 @@ const memoryOf = (pid) => {
     return m === null ? 0 : Math.round(Number(m[1]) / 1024)
   }
   return { rssMb: mb("VmRSS"), anonMb: mb("RssAnon"), fileMb: mb("RssFile") }
+}
+
+/** A process's user + system CPU seconds so far (/proc/<pid>/stat, clock ticks of 10 ms). */
+const cpuSecsOf = (pid, thread = false) => {
+  // The main thread's (the event loop's) own: /proc/<pid>/task/<pid>/stat.
+  const fields = readFileSync(`/proc/${pid}${thread ? `/task/${pid}` : ""}/stat`, "utf8").split(") ")[1].split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+/** This process's CPU seconds so far. */
+const ownCpuSecs = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e6
 }
 
 const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex")
@@ -139,8 +153,10 @@ const submit = (bytes) =>
  * wait_by_hash until committed. The node answers a pending transaction at once when 100 requests
  * already wait (the reference's bound), so a quick "pending" is followed by a short pause, not a spin.
  */
-const waitCommitted = async (hash) => {
+const waitCommitted = async (hash, deadlineMs = 60_000) => {
+  const until = performance.now() + deadlineMs
   for (;;) {
+    if (performance.now() > until) throw new Error(`not committed within ${deadlineMs} ms`)
     const t0 = performance.now()
     const r = await fetch(`${API}/transactions/wait_by_hash/0x${hash}`)
     const body = await r.json()
@@ -151,6 +167,7 @@ const waitCommitted = async (hash) => {
 }
 
 const percentile = (xs, p) => {
+  if (xs.length === 0) return Number.NaN
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
 }
@@ -272,6 +289,7 @@ const main = async () => {
     const txns = Array.from({ length: total }, (_, i) => transfer(senders[i % senders.length], senders[(i + 1) % senders.length].address, 1n, expiration))
     const info0 = await (await fetch(API)).json()
     const start = performance.now()
+    const cpu0 = { node: cpuSecsOf(node.child.pid), nodeMain: cpuSecsOf(node.child.pid, true), loadgen: ownCpuSecs() }
     let next = 0
     let refused = 0
     // A fixed number of concurrent submitters; the pool holds up to 100 per sender, so with 64
@@ -296,7 +314,15 @@ const main = async () => {
       committed += BigInt(a.sequence_number)
     }
     const info1 = await (await fetch(API)).json()
-    console.log(JSON.stringify({ mode, seconds, submitted, refused, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), rssMb: Math.round(rss(node.child.pid) / 1048576) }))
+    // CPU seconds each process used while the transfers flowed (the node's per committed transfer).
+    const cpu = {
+      nodeSecs: +(cpuSecsOf(node.child.pid) - cpu0.node).toFixed(1),
+      nodeMainThreadSecs: +(cpuSecsOf(node.child.pid, true) - cpu0.nodeMain).toFixed(1),
+      loadgenSecs: +(ownCpuSecs() - cpu0.loadgen).toFixed(1)
+    }
+    cpu.nodeMsPerTransfer = +((cpu.nodeSecs * 1000) / Math.max(1, Number(committed))).toFixed(3)
+    cpu.nodeMainThreadMsPerTransfer = +((cpu.nodeMainThreadSecs * 1000) / Math.max(1, Number(committed))).toFixed(3)
+    console.log(JSON.stringify({ cpu, load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), mode, seconds, submitted, refused, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), rssMb: Math.round(rss(node.child.pid) / 1048576) }))
     await node.stop()
   }
 }

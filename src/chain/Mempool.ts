@@ -26,6 +26,7 @@ import {
 import { ChainVm } from "./ChainVm.js"
 import { MempoolConfig } from "./mempool/MempoolConfig.js"
 import { poolEntryOf } from "./mempool/poolEntryOf.js"
+import { preverifySignature } from "./mempool/preverifySignature.js"
 import { type CommittedSender, type PoolEntry, TxPool } from "./mempool/TxPool.js"
 
 /** StatusCode 3 and 4 (types/src/vm_status.rs). */
@@ -81,7 +82,18 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
         for (const resume of all) resume()
       }
 
-      const submit = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> =>
+      const submit = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> => {
+        // The signature's curve equation first, on the thread pool (see preverifySignature).
+        const preverified = preverifySignature(transaction)
+        return preverified === undefined
+          ? admit(transaction, signedBcs)
+          : Effect.andThen(
+              Effect.promise(() => preverified),
+              admit(transaction, signedBcs)
+            )
+      }
+
+      const admit = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> =>
         Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
           Effect.flatMap(
             Effect.mapError(

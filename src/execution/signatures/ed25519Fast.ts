@@ -78,6 +78,48 @@ const sameBytes = (a: Uint8Array, b: Uint8Array): boolean =>
   a.length === b.length &&
   Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length))
 
+const remember = (sigHex: string, pkHex: string, msg: Uint8Array) => {
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string)
+  memo.set(sigHex, { pk: pkHex, msg: msg.slice() })
+}
+
+/**
+ * `verifyStrictFast`'s OpenSSL step on libuv's thread pool (node:crypto's callback form), off the
+ * event loop: a signature that verifies is remembered, so the synchronous `verifyStrictFast` of
+ * the same triple (the mempool's validation, then the block's execution) is a memo hit. Resolves
+ * whether it verified here; false also for what only the synchronous path decides (a non-canonical
+ * y, a key OpenSSL will not load), so false means "not verified yet", never "invalid": callers
+ * always run the synchronous check, which stays the one answer.
+ */
+export const preverifyStrictFast = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array): Promise<boolean> => {
+  if (sig.length !== 64 || pk.length !== 32 || !canonicalS(sig)) return Promise.resolve(false)
+  if (!canonicalY(pk, 0) || !canonicalY(sig, 0) || smallOrderY(pk, 0) || smallOrderY(sig, 0))
+    return Promise.resolve(false)
+  const sigHex = Buffer.from(sig.buffer, sig.byteOffset, 64).toString("hex")
+  const pkHex = Buffer.from(pk.buffer, pk.byteOffset, 32).toString("hex")
+  const seen = memo.get(sigHex)
+  if (seen !== undefined && seen.pk === pkHex && sameBytes(seen.msg, msg)) return Promise.resolve(true)
+  let key: KeyObject
+  try {
+    key = keyOf(pk, pkHex)
+  } catch {
+    return Promise.resolve(false)
+  }
+  // The thread pool reads the buffers later: hand it copies the caller cannot change meanwhile.
+  const message = msg.slice()
+  const signature = sig.slice()
+  return new Promise((resolve) => {
+    try {
+      nodeVerify(null, message, key, signature, (error, ok) => {
+        if (error === null && ok) remember(sigHex, pkHex, message)
+        resolve(error === null && ok)
+      })
+    } catch {
+      resolve(false)
+    }
+  })
+}
+
 /** Whether `sig` is a strict Ed25519 signature of `msg` under `pk` (as `verifyStrict`); false on malformed input. */
 export const verifyStrictFast = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array): boolean => {
   if (sig.length !== 64 || pk.length !== 32) return false
@@ -95,9 +137,6 @@ export const verifyStrictFast = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Arra
     // A key OpenSSL will not load (not on the curve): the reference implementation decides.
     return verifyStrict(sig, pk, msg)
   }
-  if (ok) {
-    if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string)
-    memo.set(sigHex, { pk: pkHex, msg: msg.slice() })
-  }
+  if (ok) remember(sigHex, pkHex, msg)
   return ok
 }

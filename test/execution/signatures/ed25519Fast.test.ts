@@ -8,7 +8,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { verifyStrictFast } from "../../../src/execution/signatures/ed25519Fast.js"
+import { preverifyStrictFast, verifyStrictFast } from "../../../src/execution/signatures/ed25519Fast.js"
 import { verifyStrict } from "../../../src/move/vm/natives/ed25519.js"
 
 const Point = ed25519.Point
@@ -162,5 +162,57 @@ describe("verifyStrictFast answers as verifyStrict", () => {
     // Wrong lengths.
     expect(verifyStrictFast(sig.subarray(0, 63), pk, msg)).toBe(false)
     expect(verifyStrictFast(sig, pk.subarray(0, 31), msg)).toBe(false)
+  })
+})
+
+describe("preverifyStrictFast (the thread pool's verification) never contradicts verifyStrict", () => {
+  it("true only for what verifyStrict accepts; valid signatures verify; every one-byte change is refused", async () => {
+    await fc.assert(
+      fc.asyncProperty(keyAndMessage, fc.nat(), fc.integer({ min: 1, max: 255 }), async ({ secret, msg }, at, flip) => {
+        const pk = ed25519.getPublicKey(secret)
+        const sig = ed25519.sign(msg, secret)
+        expect(await preverifyStrictFast(sig, pk, msg)).toBe(true)
+        // Remembered: the synchronous check answers the same (a memo hit).
+        expect(verifyStrictFast(sig, pk, msg)).toBe(true)
+        const bad = sig.slice()
+        bad[at % 64] = (bad[at % 64] as number) ^ flip
+        const pre = await preverifyStrictFast(bad, pk, msg)
+        const expected = verifyStrict(bad, pk, msg)
+        if (pre) expect(expected).toBe(true)
+        expect(verifyStrictFast(bad, pk, msg)).toBe(expected)
+      }),
+      { numRuns: 100 }
+    )
+  })
+
+  it("small-order keys and R, non-canonical S, wrong lengths: not verified here (false), as verifyStrict refuses", async () => {
+    const msg = new TextEncoder().encode("small order")
+    for (const so of SMALL_ORDER) {
+      const sig = new Uint8Array(64)
+      sig.set(so, 0)
+      expect(await preverifyStrictFast(sig, so, msg)).toBe(false)
+      expect(verifyStrict(sig, so, msg)).toBe(false)
+    }
+    const secret = new Uint8Array(32).fill(9)
+    const pk = ed25519.getPublicKey(secret)
+    const sig = ed25519.sign(msg, secret)
+    const highS = sig.slice()
+    highS.set(le(fromLe(sig.subarray(32)) + L), 32)
+    expect(await preverifyStrictFast(highS, pk, msg)).toBe(false)
+    expect(await preverifyStrictFast(sig.subarray(0, 63), pk, msg)).toBe(false)
+    expect(await preverifyStrictFast(sig, pk.subarray(0, 31), msg)).toBe(false)
+  })
+
+  it("the buffers may change while the thread pool works: the answer is for the bytes given", async () => {
+    const secret = new Uint8Array(32).fill(11)
+    const pk = ed25519.getPublicKey(secret)
+    const msg = new TextEncoder().encode("changed meanwhile")
+    const sig = ed25519.sign(msg, secret)
+    const buffer = msg.slice()
+    const pending = preverifyStrictFast(sig, pk, buffer)
+    buffer[0] = 0
+    expect(await pending).toBe(true)
+    expect(verifyStrictFast(sig, pk, msg)).toBe(true)
+    expect(verifyStrictFast(sig, pk, buffer)).toBe(false)
   })
 })

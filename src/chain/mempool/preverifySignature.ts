@@ -1,0 +1,31 @@
+/**
+ * Admission's signature check started off the event loop: for the common single-key Ed25519
+ * transactions (authenticator Ed25519, or SingleSender with an Ed25519 SingleKey) the curve
+ * equation runs on libuv's thread pool (`preverifyStrictFast`), so the second core does it while
+ * the event loop serves other requests. A success is remembered; the mempool's synchronous
+ * validation that follows (and the block's execution) then finds it verified. Nothing is decided
+ * here: whatever the outcome, validation runs the full check as before.
+ */
+import type { SignedTransaction } from "../../domain/Transaction.js"
+import { preverifyStrictFast } from "../../execution/signatures/ed25519Fast.js"
+import { rawTransactionSubject } from "../../execution/signatures/SigningSubject.js"
+
+/** The pending pre-verification, or undefined when the transaction's kind is not pre-verified. */
+export const preverifySignature = (transaction: SignedTransaction): Promise<boolean> | undefined => {
+  const a = transaction.authenticator
+  let publicKey: Uint8Array
+  let signature: Uint8Array
+  if (a._tag === "Ed25519") {
+    publicKey = a.publicKey
+    signature = a.signature
+  } else if (
+    a._tag === "SingleSender" &&
+    a.sender._tag === "SingleKey" &&
+    a.sender.publicKey._tag === "Ed25519" &&
+    a.sender.signature._tag === "Ed25519"
+  ) {
+    publicKey = a.sender.publicKey.publicKey
+    signature = a.sender.signature.signature
+  } else return undefined
+  return preverifyStrictFast(signature, publicKey, rawTransactionSubject(transaction.rawTransaction).message)
+}
