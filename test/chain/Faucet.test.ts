@@ -61,9 +61,14 @@ describe("Faucet", () => {
       const fiber = yield* Effect.forkChild(
         Effect.forEach([1, 2, 3, 4, 5], (n) => faucet.fund(addressFromNumber(n), 10n), { concurrency: "unbounded" })
       )
-      yield* Effect.yieldNow
-      // Three in flight (the limit); the other two wait for slots.
-      assert.strictEqual((yield* Mempool).size(), 3)
+      // Admission verifies the signature on the thread pool first (real time, not the test clock):
+      // wait until the pool holds the three in flight (the limit), then a little longer to see
+      // that the other two wait for slots.
+      const mempool = yield* Mempool
+      const realPause = Effect.promise(() => new Promise((r) => setTimeout(r, 5)))
+      for (let i = 0; i < 400 && mempool.size() < 3; i++) yield* realPause
+      for (let i = 0; i < 4; i++) yield* realPause
+      assert.strictEqual(mempool.size(), 3)
       yield* producer.produce
       const all = yield* Fiber.join(fiber)
       const seqs = all.map(([t]) => t!.transaction.rawTransaction.sequenceNumber).sort((a, b) => Number(a - b))
