@@ -108,9 +108,12 @@ export interface LedgerBackend {
   readonly statePage: (version: bigint, query: StatePageQuery) => StatePage
   /**
    * Appends the block and its head in one atomic, durable step; in the same step deletes at most
-   * `pruneBudget` entries below the head's window.
+   * `pruneBudget` entries below the head's window. A store that makes the step durable off the
+   * event loop (LMDB: the fsync on lmdb's write thread) returns a Promise, resolved once the block
+   * is durable and readable; until then reads (and `head`) answer as before the block. One commit
+   * at a time: the caller waits for it before the next (makeLedgerService serialises them).
    */
-  readonly commit: (prepared: PreparedBlock, pruneBudget: number) => void
+  readonly commit: (prepared: PreparedBlock, pruneBudget: number) => void | Promise<void>
   /**
    * Deletes at most `budget` entries that lie below the head's oldest version/height.
    * Returns the number deleted (0 = nothing left to prune).

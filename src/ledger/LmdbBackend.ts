@@ -271,28 +271,48 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     return done
   }
 
-  const commit = (p: PreparedBlock, pruneBudget: number): void => {
-    root.transactionSync(() => {
-      for (const tx of p.transactions) {
-        const versionKey = u64be(tx.version)
-        t.txns.putSync(versionKey, view(encodeTransactionRecord(tx)))
-        t.hashes.putSync(view(tx.hash), versionKey)
-        for (const entry of tx.writeSet.entries) writeState(entry.keyBytes, tx.version, entry.op)
-      }
-      for (const s of p.summaries) t.summaries.putSync(summaryKey(s.sender, s.version), encodeSummaryValue(s))
-      for (const s of p.accountSequences)
-        t.accountSeqs.putSync(accountSequenceKey(s.sender, s.sequenceNumber), u64be(s.version))
-      for (const e of p.events)
-        t.events.putSync(
-          eventIndexKey(e.event.key.accountAddress, e.event.key.creationNumber, e.event.sequenceNumber),
-          view(encodeIndexedEvent(e))
-        )
-      t.blocks.putSync(u64be(p.block.height), encodeBlock(p.block))
-      t.blockEnds.putSync(u64be(p.block.lastVersion), u64be(p.block.height))
-      t.meta.putSync(HEAD_KEY, view(encodeHead(p.head)))
-      if (pruneBudget > 0) pruneIn(p.head, pruneBudget)
-    })
-    head = p.head
+  /** The block's records and its head, inside the caller's write transaction. */
+  const writeBlock = (p: PreparedBlock, pruneBudget: number): void => {
+    for (const tx of p.transactions) {
+      const versionKey = u64be(tx.version)
+      t.txns.putSync(versionKey, view(encodeTransactionRecord(tx)))
+      t.hashes.putSync(view(tx.hash), versionKey)
+      for (const entry of tx.writeSet.entries) writeState(entry.keyBytes, tx.version, entry.op)
+    }
+    for (const s of p.summaries) t.summaries.putSync(summaryKey(s.sender, s.version), encodeSummaryValue(s))
+    for (const s of p.accountSequences)
+      t.accountSeqs.putSync(accountSequenceKey(s.sender, s.sequenceNumber), u64be(s.version))
+    for (const e of p.events)
+      t.events.putSync(
+        eventIndexKey(e.event.key.accountAddress, e.event.key.creationNumber, e.event.sequenceNumber),
+        view(encodeIndexedEvent(e))
+      )
+    t.blocks.putSync(u64be(p.block.height), encodeBlock(p.block))
+    t.blockEnds.putSync(u64be(p.block.lastVersion), u64be(p.block.height))
+    t.meta.putSync(HEAD_KEY, view(encodeHead(p.head)))
+    if (pruneBudget > 0) pruneIn(p.head, pruneBudget)
+  }
+
+  /**
+   * One block in one write transaction. With fsync on (the default), committed on lmdb-js's write
+   * thread (`transaction`): the puts run here, on the event loop, but the commit and its fsync
+   * (milliseconds) do not block it; the Promise resolves once the block is on disk, and only then
+   * does `head` move, so no reader is told of a block before it is durable and visible. With sync
+   * off (throwaway stores) there is no fsync to move: synchronous, as a test expects of it.
+   */
+  const commit = (p: PreparedBlock, pruneBudget: number): void | Promise<void> => {
+    if (options.sync === false) {
+      root.transactionSync(() => writeBlock(p, pruneBudget))
+      head = p.head
+      return
+    }
+    return root
+      .transaction(() => writeBlock(p, pruneBudget))
+      .then(() => {
+        // This thread's read transaction may predate the commit: the next read sees the block.
+        root.resetReadTxn()
+        head = p.head
+      })
   }
 
   /**

@@ -1,4 +1,5 @@
 import * as Effect from "effect/Effect"
+import * as Semaphore from "effect/Semaphore"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type {
@@ -239,16 +240,24 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
       )
     )
 
+  // One commit at a time: a block is prepared on the head the previous commit left, and an
+  // asynchronous store's head moves only when its commit is durable.
+  const commitPermit = Semaphore.makeUnsafe(1)
   const commitWith = (block: BlockToCommit, chainId: number | undefined): Effect.Effect<BlockInfo, LedgerError> =>
-    attempt(() => {
-      const prepared = prepareBlock(backend.head(), block, {
-        chainId: chainId ?? options.chainId ?? DEFAULT_CHAIN_ID,
-        window,
-        blockOfVersion: backend.blockOfVersion
-      })
-      backend.commit(prepared, window === undefined ? 0 : pruneBatch)
-      return prepared.block
-    })
+    Effect.flatMap(
+      attempt(() => {
+        const prepared = prepareBlock(backend.head(), block, {
+          chainId: chainId ?? options.chainId ?? DEFAULT_CHAIN_ID,
+          window,
+          blockOfVersion: backend.blockOfVersion
+        })
+        return { block: prepared.block, durable: backend.commit(prepared, window === undefined ? 0 : pruneBatch) }
+      }),
+      ({ block, durable }): Effect.Effect<BlockInfo, StorageError> =>
+        durable === undefined
+          ? Effect.succeed(block)
+          : Effect.as(Effect.tryPromise({ try: () => durable, catch: storage }), block)
+    ).pipe(Semaphore.withPermit(commitPermit))
 
   const service: LedgerService = {
     ledgerInfo,
