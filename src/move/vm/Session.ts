@@ -588,6 +588,24 @@ interface GroupChange {
  * `StructTag → bytes` (sorted by the tags' BCS bytes, as BCS orders maps). Creation when the group
  * did not exist, deletion when no member is left.
  */
+/** Bytes of `n` as ULEB128. */
+const ulebLength = (n: number): number => {
+  let len = 1
+  for (let x = n; x >= 0x80; x = Math.floor(x / 128)) len++
+  return len
+}
+
+/** Writes `n` as ULEB128 at `o`; the offset after it. */
+const putUleb = (out: Uint8Array, o: number, n: number): number => {
+  let x = n
+  while (x >= 0x80) {
+    out[o++] = (x & 0x7f) | 0x80
+    x = Math.floor(x / 128)
+  }
+  out[o++] = x
+  return o
+}
+
 const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
   const { bytes, offsets } = change.index
   const members = new Map<string, { tag: Uint8Array; data: Uint8Array }>()
@@ -609,12 +627,17 @@ const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
   const keyBytes = accessPathKey(change.address, 2, change.group.bytes)
   if (members.size === 0) return existed ? { key, keyBytes, op: { _tag: "Deletion" } } : undefined
   const sorted = [...members.values()].sort((a, b) => compareKeyBytes(a.tag, b.tag))
-  let size = 0
-  for (const m of sorted) size += m.tag.length + m.data.length + 5
-  const w = new BcsWriter(size + 5)
-  w.uleb128(sorted.length)
-  for (const m of sorted) w.fixed(m.tag).bytesWithLength(m.data)
-  const data = w.toBytes()
+  // BCS(BTreeMap<StructTag, Vec<u8>>) written into an array of its exact size (no copy at the end).
+  let size = ulebLength(sorted.length)
+  for (const m of sorted) size += m.tag.length + ulebLength(m.data.length) + m.data.length
+  const data = new Uint8Array(size)
+  let o = putUleb(data, 0, sorted.length)
+  for (const m of sorted) {
+    data.set(m.tag, o)
+    o = putUleb(data, o + m.tag.length, m.data.length)
+    data.set(m.data, o)
+    o += m.data.length
+  }
   return { key, keyBytes, op: existed ? { _tag: "Modification", data } : { _tag: "Creation", data } }
 }
 
