@@ -11,7 +11,8 @@
  * It sits above `src/http` (it starts servers), beside `cli.ts`, which only maps flags onto
  * `LocalChainConfig`; `src/chain` holds the parts, which import nothing above `src/ledger`.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ed25519 } from "@noble/curves/ed25519.js"
@@ -67,6 +68,11 @@ export interface LocalChainInfo {
   readonly root: { readonly address: AccountAddress; readonly privateKey: Uint8Array }
   readonly accounts: ReadonlyArray<LocalAccount>
   readonly dataDir: string | undefined
+  /**
+   * Where the genesis came from: the data directory's (`kept`), this process's earlier build
+   * (`cached`), the one `npm run build` made for the default parameters (`prebuilt`), or `built` now.
+   */
+  readonly genesisSource: GenesisSource
   /** Makes one block now, with whatever is ready (the library's "mine"; Manual mining needs it). */
   readonly mine: Effect.Effect<BlockInfo, ChainUnavailable>
 }
@@ -83,12 +89,23 @@ export const localKeys = (config: LocalChainConfigShape) => {
 
 const genesisCache = new Map<string, Uint8Array>()
 
+export type GenesisSource = "kept" | "cached" | "prebuilt" | "built"
+
+/** The genesis parameters of a configuration and the devnet genesis it starts from (its content's SHA-256). */
+const genesisInputsOf = (config: LocalChainConfigShape) => ({
+  seed: config.seed,
+  chainId: config.chainId,
+  accounts: config.accounts,
+  accountBalance: `${config.accountBalance}`,
+  epochIntervalSecs: config.epochIntervalSecs,
+  base: createHash("sha256").update(readFileSync(devnetGenesisPath())).digest("hex")
+})
+
 /**
- * What a built genesis depends on: the configuration's genesis parameters, the devnet genesis it
- * starts from (its size and time) and the code that built it (the package version and commit).
+ * What a genesis kept in a data directory depends on: its inputs and the code that built it (the
+ * package version and commit), so a new movenode rebuilds it.
  */
 const genesisKeyOf = (config: LocalChainConfigShape): string => {
-  const base = statSync(devnetGenesisPath())
   const root = packageRootOf(dirname(fileURLToPath(import.meta.url)), "movenode")
   let version = "?"
   try {
@@ -97,44 +114,80 @@ const genesisKeyOf = (config: LocalChainConfigShape): string => {
     // unreadable: the commit and the base still tell builds apart
   }
   return JSON.stringify({
-    seed: config.seed,
-    chainId: config.chainId,
-    accounts: config.accounts,
-    accountBalance: `${config.accountBalance}`,
-    epochIntervalSecs: config.epochIntervalSecs,
-    base: [base.size, Math.floor(base.mtimeMs)],
+    ...genesisInputsOf(config),
     movenode: [version, root === undefined ? undefined : readGitHash(root)]
   })
 }
 
+/** Builds the genesis of a configuration (`buildLocalGenesis`: 0.5–1.5 s of CPU). */
+export const buildGenesisFor = (config: LocalChainConfigShape): Uint8Array => {
+  const { rootPrivateKey, accounts } = localKeys(config)
+  const built = buildLocalGenesis(readDevnetGenesis(), {
+    chainId: config.chainId,
+    rootPublicKey: ed25519.getPublicKey(rootPrivateKey),
+    accounts: accounts.map((a) => ({ address: a.address, amount: a.balance })),
+    epochIntervalSecs: config.epochIntervalSecs
+  })
+  if (Result.isFailure(built)) throw new Error(`cannot build the local genesis: ${built.failure}`)
+  return built.success
+}
+
 /**
- * The genesis of a configuration: built by the framework's genesis functions from the shipped devnet
- * genesis's framework and parameters (`buildLocalGenesis`: 0.5-1.5 s, most of a start's time),
- * cached in the process and kept in the data directory with what it was built from
- * (`genesis.blob`, `genesis.key`). A ledger there keeps the genesis it started from; a fresh ledger
- * (`--fresh`, or a deleted `ledger/`) reuses the kept genesis when it was built from the same
- * parameters and code, so starting over is as fast as a restart.
+ * Where `npm run build` keeps the default configuration's genesis (`dist/genesis/`, one file per
+ * set of inputs, named by their hash): the default parameters are a constant (the keys come from
+ * the fixed seed), so the first start in a new data directory imports it instead of building it.
+ * The code is not part of the name: the file is rebuilt with the rest of dist/ (an installed
+ * package has no commit to compare; `test/LocalChain.prebuiltGenesis.test.ts` checks it equals a
+ * build by the sources).
  */
-const genesisOf = (config: LocalChainConfigShape): Uint8Array => {
+export const prebuiltGenesisFile = (config: LocalChainConfigShape): string | undefined => {
+  const root = packageRootOf(dirname(fileURLToPath(import.meta.url)), "movenode")
+  if (root === undefined) return undefined
+  const inputs = JSON.stringify(genesisInputsOf(config))
+  return join(root, "dist", "genesis", `local-${createHash("sha256").update(inputs).digest("hex").slice(0, 32)}.blob`)
+}
+
+/**
+ * Builds the genesis of `config` (the default configuration unless given) and keeps it where
+ * `genesisOf` looks for a prebuilt one; returns the file. `npm run build` runs it
+ * (scripts/build-local-genesis.mjs), so it is always built by the code it ships with.
+ */
+export const writePrebuiltLocalGenesis = (config: LocalChainConfigShape = defaultLocalChainConfig): string => {
+  const file = prebuiltGenesisFile(config)
+  if (file === undefined) throw new Error("movenode's package root was not found")
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, buildGenesisFor(config))
+  return file
+}
+
+/**
+ * The genesis of a configuration, from the first of: the data directory (a ledger there keeps the
+ * genesis it started from; a fresh ledger — `--fresh`, or a deleted `ledger/` — reuses the kept
+ * genesis when it was built from the same parameters and code), this process's cache, the
+ * prebuilt one for the default parameters (`writePrebuiltLocalGenesis`), or a build
+ * (`buildLocalGenesis` from the shipped devnet genesis's framework and parameters). Kept in the
+ * data directory with what it was built from (`genesis.blob`, `genesis.key`).
+ */
+const genesisOf = (config: LocalChainConfigShape): { bytes: Uint8Array; source: GenesisSource } => {
   const dir = config.dataDir
   const file = dir === undefined ? undefined : join(dir, "genesis.blob")
   const keyFile = dir === undefined ? undefined : join(dir, "genesis.key")
   if (file !== undefined && existsSync(file) && existsSync(join(dir!, "ledger")))
-    return new Uint8Array(readFileSync(file))
+    return { bytes: new Uint8Array(readFileSync(file)), source: "kept" }
   const key = genesisKeyOf(config)
   if (file !== undefined && existsSync(file) && existsSync(keyFile!) && readFileSync(keyFile!, "utf8") === key)
-    return new Uint8Array(readFileSync(file))
+    return { bytes: new Uint8Array(readFileSync(file)), source: "kept" }
   let bytes = genesisCache.get(key)
+  let source: GenesisSource = "cached"
   if (bytes === undefined) {
-    const { rootPrivateKey, accounts } = localKeys(config)
-    const built = buildLocalGenesis(readDevnetGenesis(), {
-      chainId: config.chainId,
-      rootPublicKey: ed25519.getPublicKey(rootPrivateKey),
-      accounts: accounts.map((a) => ({ address: a.address, amount: a.balance })),
-      epochIntervalSecs: config.epochIntervalSecs
-    })
-    if (Result.isFailure(built)) throw new Error(`cannot build the local genesis: ${built.failure}`)
-    bytes = built.success
+    const prebuilt = prebuiltGenesisFile(config)
+    if (prebuilt !== undefined && existsSync(prebuilt)) {
+      bytes = new Uint8Array(readFileSync(prebuilt))
+      source = "prebuilt"
+    } else {
+      bytes = buildGenesisFor(config)
+      source = "built"
+    }
     genesisCache.set(key, bytes)
   }
   if (file !== undefined) {
@@ -142,7 +195,7 @@ const genesisOf = (config: LocalChainConfigShape): Uint8Array => {
     writeFileSync(file, bytes)
     writeFileSync(keyFile!, key)
   }
-  return bytes
+  return { bytes, source }
 }
 
 /**
@@ -166,7 +219,7 @@ export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("m
         try: () => {
           const config = { ...defaultLocalChainConfig, ...overrides }
           if (config.dataDir !== undefined && config.fresh) forget(config.dataDir)
-          const genesis = genesisOf(config)
+          const { bytes: genesis, source: genesisSource } = genesisOf(config)
           const { rootPrivateKey, accounts } = localKeys(config)
           const ledger =
             config.dataDir === undefined
@@ -224,6 +277,7 @@ export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("m
                 root: { address: CORE_RESOURCES, privateKey: rootPrivateKey },
                 accounts,
                 dataDir: config.dataDir,
+                genesisSource,
                 mine: producer.produce
               })
             })
@@ -252,6 +306,13 @@ export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("m
     )
 }
 
+const genesisSourceText: Record<GenesisSource, string> = {
+  kept: "the data directory's",
+  cached: "built earlier in this process",
+  prebuilt: "the default one npm run build made (dist/genesis)",
+  built: "built now from the shipped devnet framework"
+}
+
 /** The start-up banner: where everything listens and the pre-funded keys (anvil prints the same). */
 export const describeLocalChain = (info: LocalChainInfo): string => {
   const lines = [
@@ -264,6 +325,7 @@ export const describeLocalChain = (info: LocalChainInfo): string => {
       ? []
       : [`  GraphQL    ${info.graphqlUrl}  (processor_status only: not an indexer)`]),
     `  Data       ${info.dataDir ?? "(in memory)"}`,
+    `  Genesis    ${genesisSourceText[info.genesisSource]}`,
     "",
     `Root account ${addressToLongString(info.root.address)} (the faucet's funder)`,
     `  private key 0x${toHex(info.root.privateKey)}`,
