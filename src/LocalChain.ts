@@ -15,7 +15,6 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { ed25519 } from "@noble/curves/ed25519.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -23,10 +22,11 @@ import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
 import { toHex } from "./bcs/index.js"
 import { BlockProducer, BlockProducerConfig } from "./chain/BlockProducer.js"
+import { buildLocalGenesis, CORE_RESOURCES, ed25519AuthKey } from "./chain/buildLocalGenesis.js"
 import type { ChainUnavailable } from "./chain/ChainError.js"
 import { ChainEvents } from "./chain/ChainEvents.js"
 import { ChainVmLive } from "./chain/ChainVmLive.js"
-import { buildLocalGenesis, CORE_RESOURCES, ed25519AuthKey } from "./chain/buildLocalGenesis.js"
+import { ed25519PublicKey } from "./chain/ed25519Signer.js"
 import { Faucet } from "./chain/Faucet.js"
 import {
   defaultLocalChainConfig,
@@ -44,8 +44,8 @@ import { GraphqlStub } from "./http/GraphqlStub.js"
 import type { HttpConfig } from "./http/HttpConfig.js"
 import { MovenodeServer } from "./http/MovenodeServer.js"
 import { type HealthCheck, ReadinessServer, urlOf } from "./http/ReadinessServer.js"
-import type { BlockInfo } from "./ledger/Ledger.js"
 import { LedgerLmdb, LedgerMemory } from "./ledger/index.js"
+import type { BlockInfo } from "./ledger/Ledger.js"
 import { TransactionEncoderLive } from "./node/encode/TransactionEncoderLive.js"
 import { Node } from "./node/Node.js"
 import { Submissions } from "./node/Submissions.js"
@@ -82,7 +82,7 @@ export const localKeys = (config: LocalChainConfigShape) => {
   const rootPrivateKey = derivedKey(config.seed, "root")
   const accounts: LocalAccount[] = Array.from({ length: config.accounts }, (_, i) => {
     const privateKey = derivedKey(config.seed, `account/${i}`)
-    return { address: ed25519AuthKey(ed25519.getPublicKey(privateKey)), privateKey, balance: config.accountBalance }
+    return { address: ed25519AuthKey(ed25519PublicKey(privateKey)), privateKey, balance: config.accountBalance }
   })
   return { rootPrivateKey, accounts }
 }
@@ -124,7 +124,7 @@ export const buildGenesisFor = (config: LocalChainConfigShape): Uint8Array => {
   const { rootPrivateKey, accounts } = localKeys(config)
   const built = buildLocalGenesis(readDevnetGenesis(), {
     chainId: config.chainId,
-    rootPublicKey: ed25519.getPublicKey(rootPrivateKey),
+    rootPublicKey: ed25519PublicKey(rootPrivateKey),
     accounts: accounts.map((a) => ({ address: a.address, amount: a.balance })),
     epochIntervalSecs: config.epochIntervalSecs
   })

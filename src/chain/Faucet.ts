@@ -10,7 +10,6 @@
  * so concurrent requests get consecutive numbers; at most `maxInFlight` of its transactions wait in
  * the pool at once (the pool holds 100 per sender), the others wait for a block to free a slot.
  */
-import { ed25519 } from "@noble/curves/ed25519.js"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -26,6 +25,7 @@ import { Ledger } from "../ledger/Ledger.js"
 import { accountResourceKey, accountSequenceNumber } from "./accountSequenceNumber.js"
 import type { SubmitError } from "./ChainError.js"
 import { ChainEvents } from "./ChainEvents.js"
+import { type Ed25519Signer, ed25519Signer } from "./ed25519Signer.js"
 import { Mempool } from "./Mempool.js"
 
 /** The reference faucet's `AptosTapErrorCode` names used here, with their HTTP status. */
@@ -87,7 +87,7 @@ const CORE_RESOURCES = addressFromNumber(0xa550c18)
 /** `0x1::aptos_coin::mint(receiver, amount)` signed by the funder. */
 const mintTransaction = (
   config: Required<FaucetConfigShape>,
-  publicKey: Uint8Array,
+  signer: Ed25519Signer,
   sequenceNumber: bigint,
   nowSecs: bigint,
   receiver: AccountAddress,
@@ -110,8 +110,8 @@ const mintTransaction = (
     expirationTimestampSecs: nowSecs + BigInt(config.expirationSecs),
     chainId: config.chainId
   }
-  const signature = ed25519.sign(signingMessage(raw), config.rootPrivateKey)
-  return { rawTransaction: raw, authenticator: { _tag: "Ed25519", publicKey, signature } }
+  const signature = signer.sign(signingMessage(raw))
+  return { rawTransaction: raw, authenticator: { _tag: "Ed25519", publicKey: signer.publicKey, signature } }
 }
 
 const submitErrorMessage = (e: SubmitError): string =>
@@ -134,7 +134,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
           expirationSecs: options.expirationSecs ?? 30,
           maxInFlight: options.maxInFlight ?? 50
         }
-        const publicKey = ed25519.getPublicKey(config.rootPrivateKey)
+        const signer = ed25519Signer(config.rootPrivateKey)
         const slots = Semaphore.makeUnsafe(config.maxInFlight)
         /** Faucet transactions in the pool: each holds a slot until a block commits, discards or drops it. */
         const inFlight = new Set<string>()
@@ -178,7 +178,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
             const sequenceNumber = next
             next = sequenceNumber + 1n
             const nowSecs = BigInt(Math.floor((yield* Clock.currentTimeMillis) / 1000))
-            const signed = mintTransaction(config, publicKey, sequenceNumber, nowSecs, receiver, amount)
+            const signed = mintTransaction(config, signer, sequenceNumber, nowSecs, receiver, amount)
             const entry = yield* Effect.mapError(
               mempool.submit(signed, Bcs.encode(signedTransactionCodec, signed)),
               (e) => {

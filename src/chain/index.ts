@@ -7,10 +7,12 @@
  * - `Mempool`: admission (sequence number, VM validation, pool insert) and maintenance.
  * - `ChainVm`: what the chain needs of the VM (validate, block prologue, user transaction, block
  *   epilogue) as one small interface; `ChainError`: why a submission is refused.
+ * - `executeBlock`: one block through the VM on an overlay of the latest state: the block
  *   metadata, user transactions, the block end the execution config asks for, epoch endings.
  * - `BlockProducer`: serialised block production (`produce`) and the mining loop (`MiningMode`);
  *   `ChainEvents`: committed blocks with their committed / discarded / dropped transactions.
- * - `Faucet`: funding as an ordinary mempool client (aptos_coin::mint signed by the root key).
+ * - `Faucet`: funding as an ordinary mempool client (aptos_coin::mint signed by the root key);
+ *   `ed25519Signer`: the keys the chain holds, signing through node:crypto.
  * - `onChainConfig`, `accountSequenceNumber`: the few on-chain values the chain reads.
  */
 export * from "./accountSequenceNumber.js"
@@ -19,6 +21,7 @@ export * from "./ChainError.js"
 export * from "./ChainEvents.js"
 export * from "./ChainVm.js"
 export * from "./ChainVmLive.js"
+export * from "./ed25519Signer.js"
 export * from "./executeBlock.js"
 export * from "./buildLocalGenesis.js"
 export * from "./Faucet.js"

@@ -69,7 +69,8 @@ export const makeRequestListener = (
   lifecycle: ServerLifecycle = { closing: false }
 ) => {
   const headers = makeLedgerHeaders(config.headerPrefix)
-  const specJson = JSON.stringify(openApiDocument(headers))
+  let spec: string | undefined
+  const specJson = () => (spec ??= JSON.stringify(openApiDocument(headers)))
   const specs = makeRouteSpecs({ node, config, headers, specJson })
   const route = makeRouter(apiRoutes)
   const log = config.log

@@ -31,6 +31,6 @@ export interface HandlerEnv {
   readonly node: NodeService
   readonly config: HttpConfig
   readonly headers: LedgerHeaders
-  /** The OpenAPI document, serialized once. */
-  readonly specJson: string
+  /** The OpenAPI document, serialized on the first request for it (building it is ~100 ms of a start). */
+  readonly specJson: () => string
 }

@@ -34,8 +34,8 @@ export const generalHandlers = (env: HandlerEnv) => {
   const spec: RouteSpec = {
     handler: () =>
       env.node.ledgerInfo.pipe(
-        Effect.map((info) => jsonReply(env.specJson, info)),
-        Effect.orElseSucceed(() => jsonReply(env.specJson, undefined))
+        Effect.map((info) => jsonReply(env.specJson(), info)),
+        Effect.orElseSucceed(() => jsonReply(env.specJson(), undefined))
       )
   }
   return { "general.ledgerInfo": ledgerInfo, "general.healthy": healthy, "general.spec": spec } as const
