@@ -4,6 +4,12 @@
  * - `Api` (with its groups) is the one definition of what is served; the OpenAPI document
  *   (`openApiDocument`, served at `/v1/spec.json`), the typed client (`MovenodeClient`) and the
  *   server's route table (`apiRoutes`) all come from it.
+ * - The groups (`groups/`, shared query fields in `queryFields.ts`): `GeneralGroup` (ledger info, health,
+ *   spec), `AccountsGroup` (transaction summaries, module, balance), `AccountStateGroup` (account,
+ *   resources, modules, account transactions, events), `TransactionsGroup` (encode_submission,
+ *   gas estimate), `TransactionReadsGroup`, `BlocksGroup`, `TablesGroup`, `ViewGroup`,
+ *   `SimulationGroup` (`POST /v1/transactions/simulate`) and `SubmissionsGroup` (`POST
+ *   /v1/transactions` and batch, by_hash, wait_by_hash); their JSON shapes in `json/`.
  * - `MovenodeServer.layer(config)` (alias `serverLayer`) serves it on `node:http` over `Node`:
  *   ledger headers, Accept negotiation (JSON/BCS), POST framing (411/413/415/400), the error body,
  *   request logs, Prometheus metrics on a separate port, graceful shutdown when its scope closes.
@@ -18,6 +24,9 @@
  *   every refusal has the JSON error body and a metrics count (`clientErrorHandler.ts`).
  * - `MovenodeClient.layer(baseUrl)` (alias `clientLayer`): the typed client (derived from the Api;
  *   optional query objects may be left out; a non-2xx answer fails with `MovenodeApiError`).
+ * - The local chain's side servers (`sideServer.ts`): the faucet (`FaucetServer.ts`, the reference
+ *   faucet's API), readiness (`ReadinessServer.ts`) and the GraphQL `processor_status` stub
+ *   (`GraphqlStub.ts`); CORS (`Cors.ts`) for the API server.
  */
 export { wantsBcs } from "./Accept.js"
 export { Api } from "./Api.js"
@@ -27,6 +36,8 @@ export { AccountStateGroup } from "./groups/AccountStateGroup.js"
 export { AccountsGroup } from "./groups/AccountsGroup.js"
 export { BlocksGroup } from "./groups/BlocksGroup.js"
 export { GeneralGroup } from "./groups/GeneralGroup.js"
+export { SimulationGroup } from "./groups/SimulationGroup.js"
+export { SubmissionsGroup } from "./groups/SubmissionsGroup.js"
 export { TablesGroup } from "./groups/TablesGroup.js"
 export { TransactionReadsGroup } from "./groups/TransactionReadsGroup.js"
 export { TransactionsGroup } from "./groups/TransactionsGroup.js"

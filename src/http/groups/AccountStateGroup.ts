@@ -5,9 +5,7 @@ import { versionedErrors } from "../ErrorBody.js"
 import { AccountDataJson, MoveResourceJson } from "../json/AccountJson.js"
 import { TransactionJson, VersionedEventJson } from "../json/TransactionJson.js"
 import { MoveModuleBytecodeJson } from "./AccountsGroup.js"
-
-const ledgerVersionQuery = { ledger_version: Schema.optional(Schema.String) }
-const pageQuery = { start: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) }
+import { ledgerVersionQuery, pageQuery } from "./queryFields.js"
 
 /**
  * An account and its state (local-chain.md §2.1): the account (sequence number, authentication

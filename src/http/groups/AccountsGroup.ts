@@ -2,6 +2,7 @@ import * as Schema from "effect/Schema"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { endpointDoc } from "../endpointDoc.js"
 import { versionedErrors } from "../ErrorBody.js"
+import { ledgerVersionQuery } from "./queryFields.js"
 
 export const ReplayProtectorJson = Schema.Union([
   Schema.Struct({ type: Schema.Literal("sequence_number"), sequence_number: Schema.String }),
@@ -63,8 +64,6 @@ export const MoveModuleBytecodeJson = Schema.Struct({
  * not go through `JSON.parse`: the body is declared as JSON text and decoded from its digits.
  */
 export const BalanceJson = Schema.BigIntFromString.pipe(HttpApiSchema.asText({ contentType: "application/json" }))
-
-const ledgerVersionQuery = { ledger_version: Schema.optional(Schema.String) }
 
 /** The account endpoints: transaction summaries, a module, a balance. */
 export class AccountsGroup extends HttpApiGroup.make("accounts")

@@ -2,16 +2,11 @@ import * as Schema from "effect/Schema"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { endpointDoc } from "../endpointDoc.js"
 import { ErrorBody, postErrors, versionedErrors } from "../ErrorBody.js"
-import { PendingTransactionJson, TransactionJson } from "../json/TransactionJson.js"
+import { PendingTransactionJson, TransactionJson, userTransactionRequestFields } from "../json/TransactionJson.js"
 
 /** The JSON `SubmitTransactionRequest`: the request fields and the signature (converted by the node). */
 export const SubmitTransactionRequestJson = Schema.Struct({
-  sender: Schema.String,
-  sequence_number: Schema.String,
-  max_gas_amount: Schema.String,
-  gas_unit_price: Schema.String,
-  expiration_timestamp_secs: Schema.String,
-  payload: Schema.Record(Schema.String, Schema.Unknown),
+  ...userTransactionRequestFields,
   signature: Schema.Record(Schema.String, Schema.Unknown),
   replay_protection_nonce: Schema.optional(Schema.NullOr(Schema.String))
 }).annotate({ identifier: "SubmitTransactionRequest" })

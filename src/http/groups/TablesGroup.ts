@@ -3,8 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { endpointDoc } from "../endpointDoc.js"
 import { ErrorBody, postErrors } from "../ErrorBody.js"
 import { RawTableItemRequestJson, TableItemRequestJson } from "../json/AccountJson.js"
-
-const ledgerVersionQuery = { ledger_version: Schema.optional(Schema.String) }
+import { ledgerVersionQuery } from "./queryFields.js"
 
 /** `raw_item` answers BCS only: a JSON `Accept` is 403 `api_disabled`. */
 const rawItemErrors = [...postErrors, ErrorBody.pipe(HttpApiSchema.status(403))] as const

@@ -3,12 +3,13 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { endpointDoc } from "../endpointDoc.js"
 import { versionedErrors } from "../ErrorBody.js"
 import { TransactionJson } from "../json/TransactionJson.js"
+import { pageQuery } from "./queryFields.js"
 
 /** Committed transactions: the ledger's list (the latest page without `start`), one by version. */
 export class TransactionReadsGroup extends HttpApiGroup.make("transactionReads")
   .add(
     HttpApiEndpoint.get("list", "/v1/transactions", {
-      query: { start: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) },
+      query: pageQuery,
       success: Schema.Array(TransactionJson),
       error: versionedErrors
     }).annotateMerge(

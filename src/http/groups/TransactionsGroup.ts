@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { endpointDoc } from "../endpointDoc.js"
 import { commonErrors, postErrors } from "../ErrorBody.js"
 import { U64Json } from "../IntegerSchemas.js"
+import { userTransactionRequestFields } from "../json/TransactionJson.js"
 
 /** The reference's `GasEstimation`: only `gas_estimate` is required (the node always sends all three). */
 export const GasEstimationJson = Schema.Struct({
@@ -13,12 +14,7 @@ export const GasEstimationJson = Schema.Struct({
 
 /** The request is converted by the node against the target function's ABI; here it is open JSON. */
 export const EncodeSubmissionRequestJson = Schema.Struct({
-  sender: Schema.String,
-  sequence_number: Schema.String,
-  max_gas_amount: Schema.String,
-  gas_unit_price: Schema.String,
-  expiration_timestamp_secs: Schema.String,
-  payload: Schema.Record(Schema.String, Schema.Unknown),
+  ...userTransactionRequestFields,
   replay_protection_nonce: Schema.optional(Schema.String),
   secondary_signers: Schema.optional(Schema.Array(Schema.String))
 }).annotate({ identifier: "EncodeSubmissionRequest" })

@@ -2,6 +2,7 @@ import * as Schema from "effect/Schema"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { endpointDoc } from "../endpointDoc.js"
 import { viewErrors } from "../ErrorBody.js"
+import { ledgerVersionQuery } from "./queryFields.js"
 
 export const ViewRequestJson = Schema.Struct({
   function: Schema.String,
@@ -13,7 +14,7 @@ export const ViewRequestJson = Schema.Struct({
 export class ViewGroup extends HttpApiGroup.make("view")
   .add(
     HttpApiEndpoint.post("view", "/v1/view", {
-      query: { ledger_version: Schema.optional(Schema.String) },
+      query: ledgerVersionQuery,
       payload: ViewRequestJson,
       success: Schema.Array(Schema.Unknown),
       error: viewErrors

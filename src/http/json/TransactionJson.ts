@@ -58,13 +58,21 @@ const info = {
   changes: Schema.Array(WriteSetChangeJson)
 }
 
-const request = {
+/**
+ * The reference's `UserTransactionRequestInner` without the replay nonce, whose optionality differs
+ * by use: the fields every request and every user transaction starts with (payload as open JSON).
+ */
+export const userTransactionRequestFields = {
   sender: Schema.String,
   sequence_number: Schema.String,
   max_gas_amount: Schema.String,
   gas_unit_price: Schema.String,
   expiration_timestamp_secs: Schema.String,
-  payload: Schema.Record(Schema.String, Schema.Unknown),
+  payload: Schema.Record(Schema.String, Schema.Unknown)
+}
+
+const request = {
+  ...userTransactionRequestFields,
   signature: Schema.Record(Schema.String, Schema.Unknown),
   replay_protection_nonce: Schema.NullOr(Schema.String)
 }
