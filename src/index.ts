@@ -12,7 +12,9 @@
  *
  * The layers, top to bottom: `bcs` (codec) → `domain` (types, parsers, hashes) → `move` (bytecode,
  * ABIs, value layouts, JSON ⇄ BCS, the VM; under `Move`) and `ledger` (the `Ledger` service and its
- * layers) → `node` (the `Node` service answering the API's questions) → `http` (server, client, OpenAPI).
+ * layers) → `execution` (the pure transaction executor and genesis builder, used by `chain`; not
+ * re-exported) → `chain` (mempool, block producer, faucet; `LocalChain` composes a local chain) →
+ * `node` (the `Node` service answering the API's questions) → `http` (server, client, OpenAPI).
  */
 export * from "./bcs/index.js"
 export * from "./chain/index.js"

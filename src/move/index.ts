@@ -1,5 +1,5 @@
 /**
- * The Move layer: the binary format and, beside it, the VM.
+ * The Move layer: the binary format, type layouts, Move values as JSON, and the VM.
  *
  * - `binary/`: the compiled-module model (`CompiledModule`, `CompiledScript`, `SignatureToken`,
  *   `Instruction`, `Opcode`), the hostile-input reader (`deserializeModule`, `deserializeScript`,
@@ -9,6 +9,9 @@
  *   `isEventStruct`, `errorDescription`).
  * - `abi/`: the REST API's module ABI (`moduleAbi`, `moduleAbiJson`), Move type strings and the CLI
  *   helpers (`moduleAbiCommand`, `listGenesisModules`).
+ * - `vm/` (exported as `Vm`): the Move VM (`MoveVm`, sessions producing change sets, natives, gas).
+ * - `layout/` and `json/` (imported by path, not re-exported here): Move type layouts
+ *   (`resolveLayout`) and Move values as the API's JSON both ways (`jsonToBcs`, `bcsToJson`).
  *
  * Pure code: no I/O, no Effect runtime needed.
  */

@@ -1,6 +1,7 @@
 /**
- * The node services: the answers to the API's questions, computed over the `Ledger` (and, later,
- * the Move VM). The HTTP layer depends on `Node` only.
+ * The node services: the answers to the API's questions, computed over the `Ledger`, the Move VM
+ * (views, simulation, the encoder's ABIs) and, on a local chain, the mempool. The HTTP layer
+ * depends on `Node` only.
  *
  * - `Node` (`Node.ts`): the `NodeService` interface and `Node.layer`, which composes the services
  *   below over a `Ledger`; `makeNode` does the delegation.
@@ -8,9 +9,11 @@
  *   `Balances` (coin store + paired primary fungible store, exact bigints), `GasEstimator`
  *   (on-chain minimum price, recent full blocks of the current epoch, per-epoch / per-block /
  *   500 ms caches), `Summaries` (an account's transaction summaries, paged with a cursor),
- *   `Modules` (module bytes and the ABI JSON, cached per stored module version), and the
- *   interfaces `Views` and `TransactionEncoder`, whose interim layers answer 500 until the VM and
- *   the encoder provide theirs.
+ *   `Modules` (module bytes and the ABI JSON, cached per stored module version), `Views` (the VM
+ *   over the ledger, `view/`), `TransactionEncoder` (encode_submission, `encode/`) and
+ *   `Simulations` (the executor in simulation mode, `Simulations.ts`).
+ * - Submissions (`Submissions.ts`, `submit/`: BCS or JSON bodies converted and checked, then the
+ *   mempool decides, `apiErrorFromChain`): present on a local chain, absent on a read-only node.
  * - `NodeConfig`: page size, gas estimation, view gas budget, ABI cache size, with the reference's
  *   defaults; a `Context.Reference`, so nothing has to provide it.
  * - The reads (issue 15, `Reads.ts` composes them): `Accounts` (account info, the stateless
