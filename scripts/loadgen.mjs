@@ -5,9 +5,10 @@
  * accounts, derives the same account keys from the seed, and measures one of:
  *
  *   node scripts/loadgen.mjs start [--repeat 5]
- *        process start → first faucet-funded account committed, three ways on one data directory:
- *        a new directory (the genesis is built), a restart (the chain reopened), --fresh (a new
- *        chain on the kept genesis)
+ *        process start → first faucet-funded account committed, with the default parameters (as
+ *        `npm start`), three ways on one data directory: a new directory (the genesis `npm run
+ *        build` made is imported), a restart (the chain reopened), --fresh (a new chain on the kept
+ *        genesis)
  *   node scripts/loadgen.mjs latency [--rate 100] [--seconds 30] [--warmup 5]
  *        submit → committed (visible to wait_by_hash) per transfer, at a fixed rate: p50 / p99 of
  *        the transfers sent after the warm-up (sent at the same rate, not counted)
@@ -61,7 +62,7 @@ const startNode = (accounts, { dataDir, fresh = true } = {}) => {
       ...(process.env.LOADGEN_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
       join(root, "dist", "bin", "movenode.js"),
       "--data-dir", dir, ...(fresh ? ["--fresh"] : []), "--quiet",
-      "--accounts", String(accounts),
+      ...(accounts === undefined ? [] : ["--accounts", String(accounts)]),
       "--listen", `127.0.0.1:${PORTS.api}`,
       "--faucet-listen", `127.0.0.1:${PORTS.faucet}`,
       "--ready-listen", `127.0.0.1:${PORTS.ready}`,
@@ -204,7 +205,8 @@ const main = async () => {
     const who = `0x${"cd".repeat(32)}`
     /** Start → the faucet answers → its transaction committed; then stop. */
     const once = async (options) => {
-      const node = startNode(1, options)
+      // The default parameters, as `npm start` runs (a new directory imports the prebuilt genesis).
+      const node = startNode(undefined, options)
       let hash
       for (;;) {
         try {
