@@ -27,6 +27,16 @@ export class BcsReader {
     throw new BcsError(reason, this.offset)
   }
 
+  /** A BCS `Option`'s tag: true for Some (1), false for None (0); any other byte fails at the tag. */
+  optionTag(): boolean {
+    const t = this.u8()
+    if (t > 1) {
+      this.offset--
+      this.fail(`invalid option tag ${t}`)
+    }
+    return t === 1
+  }
+
   private need(n: number): void {
     if (this.bytes.length - this.offset < n) this.fail(`needed ${n} bytes, ${this.remaining} left`)
   }

@@ -28,15 +28,6 @@ export const writeHashValue = (w: BcsWriter, h: Uint8Array): void => {
 
 export const readHashValue = (r: BcsReader): Uint8Array => r.fixed(32).slice()
 
-const optionTag = (r: BcsReader): boolean => {
-  const t = r.u8()
-  if (t > 1) {
-    r.offset--
-    r.fail(`invalid option tag ${t}`)
-  }
-  return t === 1
-}
-
 export const writeBlockMetadata = (w: BcsWriter, m: BlockMetadata): void => {
   writeHashValue(w, m.id)
   w.u64(m.epoch).u64(m.round).fixed(m.proposer).bytesWithLength(m.previousBlockVotesBitvec)
@@ -68,7 +59,7 @@ const writeRandomness = (w: BcsWriter, x: Randomness | undefined): void => {
 }
 
 const readRandomness = (r: BcsReader): Randomness | undefined => {
-  if (!optionTag(r)) return undefined
+  if (!r.optionTag()) return undefined
   const epoch = r.u64()
   const round = r.u64()
   const blockId = readHashValue(r)
@@ -81,7 +72,7 @@ const writeDecryptionKey = (w: BcsWriter, k: BlockTxnDecryptionKey | undefined):
 }
 
 const readDecryptionKey = (r: BcsReader): BlockTxnDecryptionKey | undefined =>
-  optionTag(r) ? { epoch: r.u64(), round: r.u64(), decryptionKey: r.bytesWithLength() } : undefined
+  r.optionTag() ? { epoch: r.u64(), round: r.u64(), decryptionKey: r.bytesWithLength() } : undefined
 
 export const writeBlockMetadataExt = (w: BcsWriter, m: BlockMetadataExt): void => {
   w.u8(m._tag === "V0" ? 0 : m._tag === "V1" ? 1 : m._tag === "V2" ? 2 : 3)
@@ -149,7 +140,7 @@ export const readValidatorTransaction = (r: BcsReader): ValidatorTransaction => 
   const jwks: JwkMoveStruct[] = new Array(n)
   for (let i = 0; i < n; i++) jwks[i] = { typeName: r.string(), data: r.bytesWithLength() }
   const validatorBitmask = r.bytesWithLength()
-  const signature = optionTag(r) ? r.bytesWithLength() : undefined
+  const signature = r.optionTag() ? r.bytesWithLength() : undefined
   return { _tag: "ObservedJWKUpdate", issuer, version, jwks, validatorBitmask, signature }
 }
 

@@ -42,16 +42,7 @@ const writeOptionString = (w: BcsWriter, s: string | undefined): void => {
   else w.u8(1).string(s)
 }
 
-const readOption = <A>(r: BcsReader, read: (r: BcsReader) => A): A | undefined => {
-  const start = r.offset
-  const t = r.u8()
-  if (t === 0) return undefined
-  if (t !== 1) {
-    r.offset = start
-    r.fail(`invalid option tag ${t}`)
-  }
-  return read(r)
-}
+const readOption = <A>(r: BcsReader, read: (r: BcsReader) => A): A | undefined => (r.optionTag() ? read(r) : undefined)
 
 export const writeKeylessPublicKey = (w: BcsWriter, k: KeylessPublicKey): void => {
   w.string(k.issVal).bytesWithLength(k.idc)

@@ -19,16 +19,6 @@ export const readAbortLocation = (r: BcsReader): AbortLocation => {
   return r.fail(`invalid AbortLocation variant ${tag}`)
 }
 
-const readOptionTag = (r: BcsReader): boolean => {
-  const start = r.offset
-  const t = r.u8()
-  if (t > 1) {
-    r.offset = start
-    r.fail(`invalid option tag ${t}`)
-  }
-  return t === 1
-}
-
 export const writeExecutionStatus = (w: BcsWriter, s: ExecutionStatus): void => {
   switch (s._tag) {
     case "Success":
@@ -68,13 +58,13 @@ export const readExecutionStatus = (r: BcsReader): ExecutionStatus => {
     case 2: {
       const location = readAbortLocation(r)
       const code = r.u64()
-      const info = readOptionTag(r) ? { reasonName: r.string(), description: r.string() } : undefined
+      const info = r.optionTag() ? { reasonName: r.string(), description: r.string() } : undefined
       return { _tag: "MoveAbort", location, code, info }
     }
     case 3:
       return { _tag: "ExecutionFailure", location: readAbortLocation(r), function: r.u16(), codeOffset: r.u16() }
     case 4:
-      return { _tag: "MiscellaneousError", statusCode: readOptionTag(r) ? r.u64() : undefined }
+      return { _tag: "MiscellaneousError", statusCode: r.optionTag() ? r.u64() : undefined }
     default:
       r.offset = start
       return r.fail(`invalid ExecutionStatus variant ${tag}`)

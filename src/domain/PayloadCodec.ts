@@ -66,15 +66,6 @@ const writeExtraConfig = (w: BcsWriter, c: TransactionExtraConfig): void => {
   else w.u8(1).u64(c.replayProtectionNonce)
 }
 
-const optionTag = (r: BcsReader): boolean => {
-  const t = r.u8()
-  if (t > 1) {
-    r.offset--
-    r.fail(`invalid option tag ${t}`)
-  }
-  return t === 1
-}
-
 const readExtraConfig = (r: BcsReader): TransactionExtraConfig => {
   const start = r.offset
   const tag = r.uleb128()
@@ -82,8 +73,8 @@ const readExtraConfig = (r: BcsReader): TransactionExtraConfig => {
     r.offset = start
     r.fail(`invalid TransactionExtraConfig variant ${tag}`)
   }
-  const multisigAddress = optionTag(r) ? r.fixed(ADDRESS_LENGTH) : undefined
-  const replayProtectionNonce = optionTag(r) ? r.u64() : undefined
+  const multisigAddress = r.optionTag() ? r.fixed(ADDRESS_LENGTH) : undefined
+  const replayProtectionNonce = r.optionTag() ? r.u64() : undefined
   return { multisigAddress, replayProtectionNonce }
 }
 
@@ -123,7 +114,7 @@ export const readTransactionPayload = (r: BcsReader): TransactionPayload => {
       return { _tag: "EntryFunction", entryFunction: readEntryFunction(r) }
     case 3: {
       const multisigAddress = r.fixed(ADDRESS_LENGTH)
-      if (!optionTag(r)) return { _tag: "Multisig", multisigAddress, entryFunction: undefined }
+      if (!r.optionTag()) return { _tag: "Multisig", multisigAddress, entryFunction: undefined }
       const inner = r.uleb128()
       if (inner !== 0) {
         r.offset--

@@ -54,18 +54,30 @@ export const writeAccountAuthenticator = (w: BcsWriter, a: AccountAuthenticator)
   }
 }
 
+// Variants 0 and 1 are the same bytes in both enums (a single signer's Ed25519 / MultiEd25519).
+type Ed25519Variant = Extract<AccountAuthenticator, { _tag: "Ed25519" }>
+type MultiEd25519Variant = Extract<AccountAuthenticator, { _tag: "MultiEd25519" }>
+
+const readEd25519 = (r: BcsReader): Ed25519Variant => ({
+  _tag: "Ed25519",
+  publicKey: readSizedBytes(r, 32, "Ed25519 public key"),
+  signature: readSizedBytes(r, 64, "Ed25519 signature")
+})
+
+const readMultiEd25519 = (r: BcsReader): MultiEd25519Variant => ({
+  _tag: "MultiEd25519",
+  publicKey: r.bytesWithLength(),
+  signature: r.bytesWithLength()
+})
+
 export const readAccountAuthenticator = (r: BcsReader): AccountAuthenticator => {
   const start = r.offset
   const tag = r.uleb128()
   switch (tag) {
     case 0:
-      return {
-        _tag: "Ed25519",
-        publicKey: readSizedBytes(r, 32, "Ed25519 public key"),
-        signature: readSizedBytes(r, 64, "Ed25519 signature")
-      }
+      return readEd25519(r)
     case 1:
-      return { _tag: "MultiEd25519", publicKey: r.bytesWithLength(), signature: r.bytesWithLength() }
+      return readMultiEd25519(r)
     case 2:
       return { _tag: "SingleKey", publicKey: readAnyPublicKey(r), signature: readAnySignature(r) }
     case 3: {
@@ -168,13 +180,9 @@ export const readTransactionAuthenticator = (r: BcsReader): TransactionAuthentic
   const tag = r.uleb128()
   switch (tag) {
     case 0:
-      return {
-        _tag: "Ed25519",
-        publicKey: readSizedBytes(r, 32, "Ed25519 public key"),
-        signature: readSizedBytes(r, 64, "Ed25519 signature")
-      }
+      return readEd25519(r)
     case 1:
-      return { _tag: "MultiEd25519", publicKey: r.bytesWithLength(), signature: r.bytesWithLength() }
+      return readMultiEd25519(r)
     case 2:
       return {
         _tag: "MultiAgent",

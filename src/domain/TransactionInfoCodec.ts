@@ -13,15 +13,7 @@ const writeOptionalHash = (w: BcsWriter, h: Uint8Array | undefined): void => {
   }
 }
 
-const readOptionalHash = (r: BcsReader): Uint8Array | undefined => {
-  const start = r.offset
-  const t = r.u8()
-  if (t > 1) {
-    r.offset = start
-    r.fail(`invalid option tag ${t}`)
-  }
-  return t === 1 ? readHashValue(r) : undefined
-}
+const readOptionalHash = (r: BcsReader): Uint8Array | undefined => (r.optionTag() ? readHashValue(r) : undefined)
 
 export const writeTransactionInfo = (w: BcsWriter, i: TransactionInfo): void => {
   w.u8(0).u64(i.gasUsed)

@@ -50,3 +50,24 @@ describe("BcsReader / BcsWriter fixed-width integers", () => {
       expect(() => read(new BcsReader(new Uint8Array(n)))).toThrow(BcsError)
   })
 })
+
+describe("BcsReader.optionTag", () => {
+  it("reads 0 as None and 1 as Some; any other byte fails at the tag's offset", () =>
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 4 }), (tag, pad) => {
+        const r = new BcsReader(new Uint8Array([...new Array(pad).fill(0), tag]))
+        r.offset = pad
+        if (tag <= 1) {
+          expect(r.optionTag()).toBe(tag === 1)
+          expect(r.offset).toBe(pad + 1)
+        } else {
+          expect(() => r.optionTag()).toThrow(new BcsError(`invalid option tag ${tag}`, pad))
+          expect(r.offset).toBe(pad)
+        }
+      })
+    ))
+
+  it("fails on an empty input with a BcsError", () => {
+    expect(() => new BcsReader(new Uint8Array(0)).optionTag()).toThrow(BcsError)
+  })
+})
