@@ -460,6 +460,17 @@ export class Loader {
     return m
   }
 
+  /**
+   * A function by module and name as of the current view (an entry point's target): LINKER_ERROR
+   * when the module is absent, FUNCTION_RESOLUTION_FAILURE when the function is.
+   */
+  loadFunction(address: Uint8Array, moduleName: string, name: string): LoadedFunction {
+    const m = this.load(address, moduleName)
+    const f = m.function(name)
+    if (f === undefined) return vmError("FUNCTION_RESOLUTION_FAILURE", `function ${m.key}::${name} not found`)
+    return f
+  }
+
   tryLoad(address: Uint8Array, name: string): LoadedModule | undefined {
     const key = moduleKey(address, name)
     const cached = this.cache.get(key)

@@ -17,6 +17,7 @@ import { decodeArguments, isSignerParam } from "./callArguments.js"
 import { type SessionOptions, VmSession } from "./VmSession.js"
 import { abortInfo } from "./moduleMetadata.js"
 import { MoveAbort, VmError, vmError } from "./VmError.js"
+import type { VmFailure } from "./VmFailure.js"
 
 export interface MoveVmOptions {
   readonly natives?: NativeTable
@@ -52,6 +53,7 @@ export const DEFAULT_VIEW_DEADLINE_MS = 50
 
 const clock = (): number => performance.now()
 
+/** A call's end: its results, or a `VmFailure` (abort or VM error); either way the gas it used. */
 export type CallOutcome =
   | {
       readonly _tag: "Success"
@@ -60,16 +62,7 @@ export type CallOutcome =
       readonly returnTypes: ReadonlyArray<Type>
       readonly gasUsed: bigint
     }
-  | {
-      readonly _tag: "Abort"
-      readonly code: bigint
-      readonly location: ModuleId | undefined
-      /** Name and description from the aborting module's error map, when it has one. */
-      readonly info: { readonly name: string; readonly description: string } | undefined
-      readonly message: string | undefined
-      readonly gasUsed: bigint
-    }
-  | { readonly _tag: "Error"; readonly error: VmError; readonly gasUsed: bigint }
+  | (VmFailure & { readonly gasUsed: bigint })
 
 const ONE = addressFromNumber(1)
 
@@ -149,15 +142,8 @@ export class MoveVm {
         gas = schedule === undefined ? GasMeter.unmetered() : meterFor(schedule, options.maxGas!)
         const meter = gas
         this.loader.onFirstUse = (address, size) => meter.chargeDependency(address, size)
-        const m = this.loader.tryLoad(call.module.address, call.module.name)
-        if (m === undefined)
-          return vmError(
-            "LINKER_ERROR",
-            `module ${addressToShortString(call.module.address)}::${call.module.name} not found`
-          )
-        const fn = m.function(call.function)
-        if (fn === undefined)
-          return vmError("FUNCTION_RESOLUTION_FAILURE", `function ${m.key}::${call.function} not found`)
+        const fn = this.loader.loadFunction(call.module.address, call.module.name, call.function)
+        const m = fn.module
         if (options.view === true) {
           if (!m.metadata.views.has(fn.name))
             return vmError("INVALID_MAIN_FUNCTION_SIGNATURE", "function not marked as view function")

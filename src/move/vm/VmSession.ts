@@ -108,15 +108,8 @@ export class VmSession {
     const mode = options.mode ?? "system"
     return this.run(options, (gas) => {
       const loader = this.vm.loader
-      const m = loader.tryLoad(call.module.address, call.module.name)
-      if (m === undefined)
-        return vmError(
-          "LINKER_ERROR",
-          `module ${addressToShortString(call.module.address)}::${call.module.name} not found`
-        )
-      const fn = m.function(call.function)
-      if (fn === undefined)
-        return vmError("FUNCTION_RESOLUTION_FAILURE", `function ${m.key}::${call.function} not found`)
+      const fn = loader.loadFunction(call.module.address, call.module.name, call.function)
+      const m = fn.module
       if (mode === "entry") {
         if (!fn.def.isEntry)
           return vmError(
