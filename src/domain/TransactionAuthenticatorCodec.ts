@@ -8,7 +8,13 @@ import {
   writeAnyPublicKey,
   writeAnySignature
 } from "./CryptoMaterialCodec.js"
-import type { AccountAuthenticator, AnyPublicKey, AnySignature, TransactionAuthenticator } from "./TransactionAuthenticator.js"
+import type {
+  AbstractionAuthData,
+  AccountAuthenticator,
+  AnyPublicKey,
+  AnySignature,
+  TransactionAuthenticator
+} from "./TransactionAuthenticator.js"
 
 const ACCOUNT_INDEX = {
   Ed25519: 0,
@@ -18,6 +24,16 @@ const ACCOUNT_INDEX = {
   NoAccountAuthenticator: 4,
   Abstraction: 5
 } as const
+
+/** BCS of `AbstractionAuthData` (enum V1 | DerivableV1), as the authenticator and the API's JSON carry it. */
+export const writeAbstractionAuthData = (w: BcsWriter, d: AbstractionAuthData): void => {
+  if (d._tag === "V1") w.u8(0).bytesWithLength(d.signingMessageDigest).bytesWithLength(d.authenticator)
+  else
+    w.u8(1)
+      .bytesWithLength(d.signingMessageDigest)
+      .bytesWithLength(d.abstractSignature)
+      .bytesWithLength(d.abstractPublicKey)
+}
 
 export const writeAccountAuthenticator = (w: BcsWriter, a: AccountAuthenticator): void => {
   w.u8(ACCOUNT_INDEX[a._tag])
@@ -42,13 +58,7 @@ export const writeAccountAuthenticator = (w: BcsWriter, a: AccountAuthenticator)
       return
     case "Abstraction": {
       w.fixed(a.functionInfo.moduleAddress).string(a.functionInfo.moduleName).string(a.functionInfo.functionName)
-      const d = a.authData
-      if (d._tag === "V1") w.u8(0).bytesWithLength(d.signingMessageDigest).bytesWithLength(d.authenticator)
-      else
-        w.u8(1)
-          .bytesWithLength(d.signingMessageDigest)
-          .bytesWithLength(d.abstractSignature)
-          .bytesWithLength(d.abstractPublicKey)
+      writeAbstractionAuthData(w, a.authData)
       return
     }
   }

@@ -12,6 +12,7 @@ import type {
   AnySignature,
   TransactionAuthenticator
 } from "../../domain/TransactionAuthenticator.js"
+import { writeAbstractionAuthData } from "../../domain/TransactionAuthenticatorCodec.js"
 import { hexJson, type JsonObject } from "./moveJson.js"
 
 const bcsOf = (write: (w: BcsWriter) => void): Uint8Array => {
@@ -82,15 +83,7 @@ const bitmapIndices = (bitmap: Uint8Array): number[] => {
   return out
 }
 
-const authDataBcs = (d: AbstractionAuthData): Uint8Array =>
-  bcsOf((w) => {
-    if (d._tag === "V1") w.u8(0).bytesWithLength(d.signingMessageDigest).bytesWithLength(d.authenticator)
-    else
-      w.u8(1)
-        .bytesWithLength(d.signingMessageDigest)
-        .bytesWithLength(d.abstractSignature)
-        .bytesWithLength(d.abstractPublicKey)
-  })
+const authDataBcs = (d: AbstractionAuthData): Uint8Array => bcsOf((w) => writeAbstractionAuthData(w, d))
 
 /** One signer's signature (`AccountSignature`). */
 export const accountSignatureJson = (a: AccountAuthenticator): JsonObject => {
