@@ -1,5 +1,6 @@
 import { BcsError } from "./BcsError.js"
 import { type BcsLimits, defaultLimits } from "./limits.js"
+import { ByteCursor } from "./ByteCursor.js"
 
 const textDecoder = new TextDecoder("utf-8", { fatal: true })
 
@@ -7,17 +8,17 @@ const textDecoder = new TextDecoder("utf-8", { fatal: true })
  * A cursor over BCS bytes. Every read checks the remaining length first, so a truncated or hostile
  * input fails with a BcsError before anything is allocated. Lengths are checked against both the
  * configured maximum and the bytes actually left (a vector of N elements needs at least N bytes).
+ * The fixed-width integers are `ByteCursor`'s, bounded by the end of `bytes`.
  */
-export class BcsReader {
-  offset = 0
+export class BcsReader extends ByteCursor {
   depth = 0
-  /** Made on the first u64 read: most readers (small resources, keys) never need one. */
-  private view: DataView | undefined
 
   constructor(
-    readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     readonly limits: BcsLimits = defaultLimits
-  ) {}
+  ) {
+    super(bytes, 0)
+  }
 
   get remaining(): number {
     return this.bytes.length - this.offset
@@ -37,50 +38,8 @@ export class BcsReader {
     return t === 1
   }
 
-  private need(n: number): void {
+  protected need(n: number): void {
     if (this.bytes.length - this.offset < n) this.fail(`needed ${n} bytes, ${this.remaining} left`)
-  }
-
-  u8(): number {
-    this.need(1)
-    return this.bytes[this.offset++]!
-  }
-
-  u16(): number {
-    this.need(2)
-    const b = this.bytes
-    const o = this.offset
-    this.offset = o + 2
-    return b[o]! | (b[o + 1]! << 8)
-  }
-
-  u32(): number {
-    this.need(4)
-    const b = this.bytes
-    const o = this.offset
-    this.offset = o + 4
-    return (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0
-  }
-
-  u64(): bigint {
-    this.need(8)
-    const b = this.bytes
-    this.view ??= new DataView(b.buffer, b.byteOffset, b.byteLength)
-    const v = this.view.getBigUint64(this.offset, true)
-    this.offset += 8
-    return v
-  }
-
-  u128(): bigint {
-    const lo = this.u64()
-    const hi = this.u64()
-    return (hi << 64n) | lo
-  }
-
-  u256(): bigint {
-    const a = this.u128()
-    const b = this.u128()
-    return (b << 128n) | a
   }
 
   /** Two's complement signed integers of `bits` width, read from the unsigned form. */

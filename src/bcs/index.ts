@@ -1,7 +1,8 @@
 /**
  * BCS (Binary Canonical Serialization), the wire format of every Aptos type.
  *
- * - `BcsReader` / `BcsWriter`: the low-level cursor and buffer, with length and depth limits.
+ * - `BcsReader` / `BcsWriter`: the low-level cursor and buffer, with length and depth limits;
+ *   `ByteCursor` (not re-exported): the fixed-width reads `BcsReader` and the Move binary reader share.
  * - `Codec`: composable encoders/decoders (vector, option, struct, map, lazy) and the `encode` /
  *   `decode` entry points; `decode` returns a Result and never throws.
  * - `hex`: hex at the edges.

@@ -1,67 +1,29 @@
+import { ByteCursor } from "../../bcs/ByteCursor.js"
 import { fail } from "./BinaryError.js"
 
 /**
  * A bounded cursor over part of a module's bytes. Every read checks the bytes left first; uleb128
  * reads are canonical (no trailing zero group) and bounded by the caller's maximum before the value
- * is used for anything, so a hostile count can never drive an allocation.
+ * is used for anything, so a hostile count can never drive an allocation. The fixed-width integers
+ * are `ByteCursor`'s (shared with `BcsReader`), bounded here by the section's `end`.
  */
-export class BinaryCursor {
-  offset: number
-  private readonly view: DataView
-
+export class BinaryCursor extends ByteCursor {
   constructor(
-    readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     start: number,
     readonly end: number,
     /** Real bytecode version, for version-gated features. */
     readonly version: number
   ) {
-    this.offset = start
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    super(bytes, start)
   }
 
   get atEnd(): boolean {
     return this.offset >= this.end
   }
 
-  private need(n: number): void {
+  protected need(n: number): void {
     if (this.end - this.offset < n) fail("UnexpectedEof", `needed ${n} bytes, ${this.end - this.offset} left`, this.offset)
-  }
-
-  u8(): number {
-    this.need(1)
-    return this.bytes[this.offset++]!
-  }
-
-  u16(): number {
-    this.need(2)
-    const v = this.view.getUint16(this.offset, true)
-    this.offset += 2
-    return v
-  }
-
-  u32(): number {
-    this.need(4)
-    const v = this.view.getUint32(this.offset, true)
-    this.offset += 4
-    return v
-  }
-
-  u64(): bigint {
-    this.need(8)
-    const v = this.view.getBigUint64(this.offset, true)
-    this.offset += 8
-    return v
-  }
-
-  u128(): bigint {
-    const lo = this.u64()
-    return (this.u64() << 64n) | lo
-  }
-
-  u256(): bigint {
-    const lo = this.u128()
-    return (this.u128() << 128n) | lo
   }
 
   fixed(n: number): Uint8Array {
