@@ -66,7 +66,9 @@ const startNode = (accounts, { dataDir, fresh = true } = {}) => {
       "--listen", `127.0.0.1:${PORTS.api}`,
       "--faucet-listen", `127.0.0.1:${PORTS.faucet}`,
       "--ready-listen", `127.0.0.1:${PORTS.ready}`,
-      "--graphql-listen", `127.0.0.1:${PORTS.graphql}`
+      "--graphql-listen", `127.0.0.1:${PORTS.graphql}`,
+      // Extra flags for movenode (e.g. LOADGEN_MOVENODE_ARGS="--prune-window 100000").
+      ...(process.env.LOADGEN_MOVENODE_ARGS ?? "").split(" ").filter((a) => a !== "")
     ],
     { stdio: ["ignore", "ignore", "inherit"] }
   )
