@@ -24,6 +24,7 @@ import { LedgerMemory } from "../../src/ledger/index.js"
 import { MoveVm } from "../../src/move/vm/MoveVm.js"
 import { stateViewFromReader } from "../../src/move/vm/StateView.js"
 import { loadGenesisBytes } from "../support/genesis.js"
+import { transferPayload } from "../execution/fixtures.js"
 
 const ONE = addressFromNumber(1)
 const ROOT_KEY = new Uint8Array(32).fill(11)
@@ -70,15 +71,7 @@ const transfer = (sequenceNumber: bigint, to: AccountAddress, amount: bigint, ke
   const raw: RawTransaction = {
     sender: ed25519AuthKey(ed25519.getPublicKey(key)),
     sequenceNumber,
-    payload: {
-      _tag: "EntryFunction",
-      entryFunction: {
-        module: { address: ONE, name: "aptos_account" },
-        function: "transfer",
-        typeArgs: [],
-        args: [to, Bcs.encode(Bcs.u64, amount)]
-      }
-    },
+    payload: transferPayload(to, amount),
     maxGasAmount: 200_000n,
     gasUnitPrice: 100n,
     expirationTimestampSecs: 4_000_000_000n,

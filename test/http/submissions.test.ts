@@ -16,8 +16,8 @@ import { signedTransactionCodec } from "../../src/domain/PayloadCodec.js"
 import { signingMessage } from "../../src/domain/signingMessage.js"
 import type { RawTransaction, SignedTransaction } from "../../src/domain/Transaction.js"
 import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
+import { transferPayload } from "../execution/fixtures.js"
 
-const ONE = addressFromNumber(1)
 const BCS_BODY = "application/x.aptos.signed_transaction+bcs"
 
 const transfer = (
@@ -30,15 +30,7 @@ const transfer = (
   const raw: RawTransaction = {
     sender: ed25519AuthKey(publicKey),
     sequenceNumber,
-    payload: {
-      _tag: "EntryFunction",
-      entryFunction: {
-        module: { address: ONE, name: "aptos_account" },
-        function: "transfer",
-        typeArgs: [],
-        args: [to, Bcs.encode(Bcs.u64, amount)]
-      }
-    },
+    payload: transferPayload(to, amount),
     maxGasAmount,
     gasUnitPrice: 100n,
     expirationTimestampSecs: BigInt(Math.floor(Date.now() / 1000) + 600),

@@ -10,6 +10,7 @@ import type { ContractEvent } from "../../src/domain/ContractEvent.js"
 import type { BlockMetadata, Transaction } from "../../src/domain/Transaction.js"
 import { makeWriteSetEntry, sortWriteSet } from "../../src/domain/WriteSetCodec.js"
 import type { LedgerService, TransactionToCommit } from "../../src/ledger/Ledger.js"
+import { transferPayload } from "../execution/fixtures.js"
 
 export const ONE = addressFromNumber(1)
 export const CAFE = addressFromNumber(0xcafe)
@@ -84,15 +85,7 @@ const user = (sequenceNumber: bigint): Transaction => ({
     rawTransaction: {
       sender: CAFE,
       sequenceNumber,
-      payload: {
-        _tag: "EntryFunction",
-        entryFunction: {
-          module: { address: ONE, name: "aptos_account" },
-          function: "transfer",
-          typeArgs: [],
-          args: [addressFromNumber(0xb0b), u64(10n)]
-        }
-      },
+      payload: transferPayload(addressFromNumber(0xb0b), 10n),
       maxGasAmount: 1000n,
       gasUnitPrice: 100n,
       expirationTimestampSecs: 2_000_000_000n,
