@@ -26,18 +26,16 @@ const keyObjectOf = (privateKey: Uint8Array): KeyObject => {
   return createPrivateKey({ key: Buffer.from(der), format: "der", type: "pkcs8" })
 }
 
+const publicKeyOf = (key: KeyObject): Uint8Array =>
+  new Uint8Array(createPublicKey(key).export({ format: "der", type: "spki" }).subarray(SPKI_PREFIX_LENGTH))
+
 /** The public key of a 32-byte Ed25519 private key (seed). */
-export const ed25519PublicKey = (privateKey: Uint8Array): Uint8Array =>
-  new Uint8Array(
-    createPublicKey(keyObjectOf(privateKey)).export({ format: "der", type: "spki" }).subarray(SPKI_PREFIX_LENGTH)
-  )
+export const ed25519PublicKey = (privateKey: Uint8Array): Uint8Array => publicKeyOf(keyObjectOf(privateKey))
 
 export const ed25519Signer = (privateKey: Uint8Array): Ed25519Signer => {
   const key = keyObjectOf(privateKey)
   return {
-    publicKey: new Uint8Array(
-      createPublicKey(key).export({ format: "der", type: "spki" }).subarray(SPKI_PREFIX_LENGTH)
-    ),
+    publicKey: publicKeyOf(key),
     sign: (message) => new Uint8Array(sign(null, message, key))
   }
 }
