@@ -1,7 +1,7 @@
 import * as Result from "effect/Result"
 import { type AccountAddress, parseAddress } from "../domain/AccountAddress.js"
 import { type ApiError, ApiErrors } from "../domain/ApiError.js"
-import type { AssetType } from "../node/Node.js"
+import type { AssetType } from "../node/Balances.js"
 import { boundedPrefix } from "../domain/boundedText.js"
 
 /**

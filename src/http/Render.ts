@@ -1,6 +1,7 @@
 import { BcsWriter } from "../bcs/index.js"
 import type { TransactionSummary } from "../ledger/Ledger.js"
-import type { GasEstimate, ModuleAnswer } from "../node/Node.js"
+import type { GasEstimate } from "../domain/gasEstimate.js"
+import type { ModuleAnswer } from "../node/Modules.js"
 import { summariesJson } from "./renderSummaries.js"
 
 /**

@@ -8,9 +8,14 @@ import { parseStructTag } from "../domain/TypeTagString.js"
 import type { StructTag } from "../domain/TypeTag.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { cachedStateAtLedgerVersion } from "./LedgerVersion.js"
-import type { AssetType, WithLedger } from "./Node.js"
+import type { WithLedger } from "./WithLedger.js"
 import { LruCache } from "./LruCache.js"
 import { type BalanceKeys, balanceAt, coinBalanceKeys, fungibleAssetBalanceKeys } from "./readBalance.js"
+
+/** `asset_type` path segment, already parsed: a coin type (struct tag string) or an FA metadata address. */
+export type AssetType =
+  | { readonly _tag: "Coin"; readonly structTag: string }
+  | { readonly _tag: "FungibleAsset"; readonly metadata: AccountAddress }
 
 export interface BalancesService {
   readonly balance: (

@@ -11,7 +11,7 @@ import { type BlockInfo, Ledger } from "../ledger/Ledger.js"
 import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
 import { blockMinInclusionPrice, readBlockGasFacts } from "./blockMinInclusionPrice.js"
 import { minGasUnitPrice } from "./minGasUnitPrice.js"
-import type { GasEstimate } from "./Node.js"
+import type { GasEstimate } from "../domain/gasEstimate.js"
 import { NodeConfig } from "./NodeConfig.js"
 
 export interface GasEstimatorService {

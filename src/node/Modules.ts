@@ -9,10 +9,16 @@ import { Ledger } from "../ledger/Ledger.js"
 import { moduleAbiJsonOf } from "./moduleAbiJsonOf.js"
 import { LruCache } from "./LruCache.js"
 import { cachedStateAtLedgerVersion } from "./LedgerVersion.js"
-import type { ModuleAnswer, WithLedger } from "./Node.js"
+import type { WithLedger } from "./WithLedger.js"
 import { NodeConfig } from "./NodeConfig.js"
 import { moduleKey } from "./stateKeys.js"
 import { quoteString } from "../domain/boundedText.js"
+
+export interface ModuleAnswer {
+  readonly bytecode: Uint8Array
+  /** The ABI as its JSON text, computed once per stored module version and reused. */
+  readonly abiJson: string
+}
 
 export interface ModulesService {
   readonly module: (

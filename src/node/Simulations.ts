@@ -35,7 +35,7 @@ import { MoveVm } from "../move/vm/MoveVm.js"
 import { type StateView, stateViewFromReader } from "../move/vm/StateView.js"
 import { GasEstimator } from "./GasEstimator.js"
 import { stateAtLedgerVersion } from "./LedgerVersion.js"
-import type { WithLedger } from "./Node.js"
+import type { WithLedger } from "./WithLedger.js"
 import { transactionBcs, transactionJson } from "./render/index.js"
 import { signedTransactionFromJson } from "./submit/signedTransactionFromJson.js"
 

@@ -4,11 +4,17 @@ import * as Layer from "effect/Layer"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import { ApiErrors, type ApiError } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
-import { Ledger } from "../ledger/Ledger.js"
+import { Ledger, type TransactionSummary } from "../ledger/Ledger.js"
 import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
 import { readLedgerInfo } from "./LedgerVersion.js"
-import type { SummaryPage, WithLedger } from "./Node.js"
+import type { WithLedger } from "./WithLedger.js"
 import { NodeConfig } from "./NodeConfig.js"
+
+export interface SummaryPage {
+  readonly summaries: ReadonlyArray<TransactionSummary>
+  /** When the page is full: the `start_version` of the next page (the `CURSOR` header). */
+  readonly cursor: bigint | undefined
+}
 
 export interface SummaryRequest {
   readonly startVersion?: bigint | undefined

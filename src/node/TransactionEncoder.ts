@@ -1,7 +1,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type { ApiError } from "../domain/ApiError.js"
-import type { WithLedger } from "./Node.js"
+import type { WithLedger } from "./WithLedger.js"
 
 export interface TransactionEncoderService {
   /**

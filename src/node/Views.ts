@@ -1,7 +1,20 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type { ApiError } from "../domain/ApiError.js"
-import type { ViewAnswer, ViewRequest, WithLedger } from "./Node.js"
+import type { WithLedger } from "./WithLedger.js"
+
+export interface ViewAnswer {
+  /** One BCS value per return value (for BCS responses). */
+  readonly bcsValues: ReadonlyArray<Uint8Array>
+  /** The values rendered as JSON (for JSON responses), one per return value. */
+  readonly json: ReadonlyArray<unknown>
+  readonly gasUsed: bigint
+}
+
+/** A POST /view body, either JSON (unconverted arguments) or BCS (`ViewFunction`). */
+export type ViewRequest =
+  | { readonly _tag: "Json"; readonly body: unknown }
+  | { readonly _tag: "Bcs"; readonly body: Uint8Array }
 
 export interface ViewsService {
   /**

@@ -3,8 +3,11 @@
  * (views, simulation, the encoder's ABIs) and, on a local chain, the mempool. The HTTP layer
  * depends on `Node` only.
  *
- * - `Node` (`Node.ts`): the `NodeService` interface and `Node.layer`, which composes the services
- *   below over a `Ledger`; `makeNode` does the delegation.
+ * - `NodeService` (`NodeService.ts`): the interface the HTTP layer asks; each answer type lives with
+ *   the service that produces it (`AssetType` in Balances, `ModuleAnswer` in Modules, `ViewAnswer`
+ *   in Views, `SummaryPage` in Summaries). `Node` (`Node.ts`) is its tag and `Node.layer`, which
+ *   composes the services below over a `Ledger`; `makeNode` does the delegation. The services
+ *   never import `Node.ts`, so the composition root is imported by nothing it composes.
  * - One service per concern, each with its own `Context.Service` and layer:
  *   `Balances` (coin store + paired primary fungible store, exact bigints), `GasEstimator`
  *   (on-chain minimum price, recent full blocks of the current epoch, per-epoch / per-block /
@@ -40,6 +43,7 @@ export * from "./moduleAbiJsonOf.js"
 export * from "./Modules.js"
 export * from "./Node.js"
 export * from "./NodeConfig.js"
+export * from "./NodeService.js"
 export * from "./readBalance.js"
 export * from "./readErrors.js"
 export * from "./Reads.js"

@@ -3,7 +3,7 @@ import { addressEquals, addressFromNumber } from "../../src/domain/AccountAddres
 import { ApiError, ApiErrors } from "../../src/domain/ApiError.js"
 import type { LedgerInfo } from "../../src/domain/LedgerInfo.js"
 import type { TransactionSummary } from "../../src/ledger/Ledger.js"
-import type { NodeService } from "../../src/node/Node.js"
+import type { NodeService } from "../../src/node/NodeService.js"
 import type { ReadServices } from "../../src/node/Reads.js"
 
 /** The read services are tested over real ledgers (test/reads); here every call answers 400. */

@@ -1,7 +1,8 @@
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import type { HttpConfig } from "../../src/http/HttpConfig.js"
 import { MovenodeServer } from "../../src/http/MovenodeServer.js"
-import { Node, type NodeService } from "../../src/node/Node.js"
+import { Node } from "../../src/node/Node.js"
+import type { NodeService } from "../../src/node/NodeService.js"
 
 /** Starts the real server layer on an ephemeral port over the given node; `close` releases it. */
 export const startServer = async (node: NodeService, config: Partial<HttpConfig> = {}) => {

@@ -9,7 +9,7 @@ import { primaryStoreAddress } from "../../src/domain/objectAddress.js"
 import type { StructTag } from "../../src/domain/TypeTag.js"
 import { structTagCodec } from "../../src/domain/TypeTagCodec.js"
 import { Balances } from "../../src/node/Balances.js"
-import type { AssetType } from "../../src/node/Node.js"
+import type { AssetType } from "../../src/node/Balances.js"
 import {
   APTOS_COIN,
   block,

@@ -7,7 +7,8 @@ import { MovenodeServer } from "../../src/http/MovenodeServer.js"
 import { Ledger } from "../../src/ledger/Ledger.js"
 import { LedgerMemory } from "../../src/ledger/index.js"
 import type { LedgerHandle } from "../../src/ledger/makeLedgerService.js"
-import { Node, type NodeService } from "../../src/node/Node.js"
+import { Node } from "../../src/node/Node.js"
+import type { NodeService } from "../../src/node/NodeService.js"
 import { type GenesisName, loadGenesisBytes } from "../support/genesis.js"
 
 export interface ReadsNode {

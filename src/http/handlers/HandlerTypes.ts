@@ -1,6 +1,6 @@
 import type * as Effect from "effect/Effect"
 import type { ApiError } from "../../domain/ApiError.js"
-import type { NodeService } from "../../node/Node.js"
+import type { NodeService } from "../../node/NodeService.js"
 import type { HttpConfig } from "../HttpConfig.js"
 import type { LedgerHeaders } from "../LedgerHeaders.js"
 import type { Reply } from "../Reply.js"

@@ -1,5 +1,5 @@
 import { type ResourceLimits, Worker } from "node:worker_threads"
-import type { ViewAnswer, ViewRequest } from "../Node.js"
+import type { ViewAnswer, ViewRequest } from "../Views.js"
 import type { ViewError } from "./executeView.js"
 import {
   type ViewJob,

@@ -3,7 +3,7 @@ import type { StateReader } from "../../ledger/Ledger.js"
 import type { ModuleSource } from "../../move/layout/ModuleSource.js"
 import type { MoveVm } from "../../move/vm/MoveVm.js"
 import { stateViewFromReader } from "../../move/vm/StateView.js"
-import type { ViewAnswer, ViewRequest } from "../Node.js"
+import type { ViewAnswer, ViewRequest } from "../Views.js"
 import {
   type BcsViewCall,
   type JsonViewCall,

@@ -1,4 +1,4 @@
-import type { ViewAnswer, ViewRequest } from "../Node.js"
+import type { ViewAnswer, ViewRequest } from "../Views.js"
 import type { ViewError } from "./executeView.js"
 import type { ViewFilter } from "./ViewFilter.js"
 
