@@ -45,7 +45,7 @@ import type { HttpConfig } from "./http/HttpConfig.js"
 import { MovenodeServer } from "./http/MovenodeServer.js"
 import { type HealthCheck, ReadinessServer, urlOf } from "./http/ReadinessServer.js"
 import { LedgerLmdb, LedgerMemory } from "./ledger/index.js"
-import type { BlockInfo } from "./ledger/Ledger.js"
+import { type BlockInfo, Ledger } from "./ledger/Ledger.js"
 import { TransactionEncoderLive } from "./node/encode/TransactionEncoderLive.js"
 import { Node } from "./node/Node.js"
 import { Submissions } from "./node/Submissions.js"
@@ -218,7 +218,7 @@ export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("m
   static readonly layer = (
     overrides: Partial<LocalChainConfigShape> = {},
     http: Partial<HttpConfig> = {}
-  ): Layer.Layer<LocalChain | MovenodeServer, Error> =>
+  ): Layer.Layer<LocalChain | MovenodeServer | Ledger, Error> =>
     Layer.unwrap(
       Effect.try({
         try: () => {

@@ -1,0 +1,25 @@
+/**
+ * The indexer's processors: pure functions from committed transactions to table rows, one per
+ * reference processor (indexer.md §2), as the `Indexer` service runs them on every committed block.
+ *
+ * Data path:
+ *   ledger ─ readIndexerBatch (input/) ─▶ IndexerTransaction[] ─ processor.process ─▶ TableWrite[]
+ *   ─ the engine ─▶ one SQL transaction per batch (with processor_status)
+ *
+ * - `Processor.ts`: the contract (input, `Insert`/`Upsert` writes, processor names).
+ * - `input/`: the processors' view of a committed transaction (`IndexerTransaction`) and how it is
+ *   read from the ledger.
+ * - `rows.ts`: value formats (addresses, timestamps) and the in-batch collapse of `current_*` rows.
+ * - one file per processor; `processors` lists them all, in the order the engine runs them.
+ */
+import type { Processor } from "./Processor.js"
+import { userTransactionProcessor } from "./userTransactions.js"
+
+export * from "./input/IndexerTransaction.js"
+export * from "./input/indexerTransactionOf.js"
+export * from "./input/readIndexerBatch.js"
+export * from "./Processor.js"
+export * from "./rows.js"
+
+/** Every processor the indexer runs. */
+export const processors: ReadonlyArray<Processor> = [userTransactionProcessor]

@@ -1,0 +1,293 @@
+import * as Result from "effect/Result"
+import { Bcs, toHex0x } from "../../../bcs/index.js"
+import {
+  type AccountAddress,
+  addressToLongString,
+  addressToShortString,
+  parseAddress
+} from "../../../domain/AccountAddress.js"
+import type { ContractEvent } from "../../../domain/ContractEvent.js"
+import { resourceGroupCodec } from "../../../domain/ResourceGroupCodec.js"
+import { stateKeyHash } from "../../../domain/stateKeyHash.js"
+import type { EntryFunction, RawTransaction, TransactionPayload } from "../../../domain/Transaction.js"
+import type { StructTag } from "../../../domain/TypeTag.js"
+import { structTagToString, typeTagToString } from "../../../domain/TypeTagString.js"
+import type { WriteSetEntry } from "../../../domain/WriteSet.js"
+import type { CommittedTransaction, StateReader } from "../../../ledger/Ledger.js"
+import type { CompiledModule } from "../../../move/binary/CompiledModule.js"
+import type { ModuleSource } from "../../../move/layout/ModuleSource.js"
+import { makeSnapshotModules, stateModuleSource } from "../../../node/encode/stateModuleSource.js"
+import { LruCache } from "../../../node/LruCache.js"
+import { moveValueJson } from "../../../node/render/moveJson.js"
+import { resourceGroupKey, resourceKey } from "../../../node/stateKeys.js"
+import type {
+  EntryFunctionId,
+  IndexerChange,
+  IndexerEvent,
+  IndexerTransaction,
+  JsonValue,
+  PriorState,
+  TransactionKind,
+  UserRequest
+} from "./IndexerTransaction.js"
+
+/** Decoded modules kept across transactions (by address, name and the version that wrote them). */
+const MODULE_CACHE_SIZE = 512
+
+const ZERO_ADDRESS = "0x" + "0".repeat(64)
+
+/** Memoizes a decode: the first call decodes, later calls return the same value. */
+const lazy = (decode: () => JsonValue | undefined): (() => JsonValue | undefined) => {
+  let done = false
+  let value: JsonValue | undefined
+  return () => {
+    if (!done) {
+      done = true
+      value = decode()
+    }
+    return value
+  }
+}
+
+const kindOf = (t: CommittedTransaction): TransactionKind => {
+  switch (t.transaction._tag) {
+    case "UserTransaction":
+      return "user"
+    case "GenesisTransaction":
+      return "genesis"
+    case "BlockMetadata":
+    case "BlockMetadataExt":
+      return "block_metadata"
+    case "StateCheckpoint":
+      return "state_checkpoint"
+    case "BlockEpilogue":
+      return "block_epilogue"
+    case "ValidatorTransaction":
+      return "validator"
+  }
+}
+
+const entryFunctionOf = (p: TransactionPayload): EntryFunction | undefined => {
+  switch (p._tag) {
+    case "EntryFunction":
+      return p.entryFunction
+    case "Multisig":
+      return p.entryFunction
+    case "Script":
+      return undefined
+    case "PayloadV1":
+      return p.executable._tag === "EntryFunction" ? p.executable.entryFunction : undefined
+  }
+}
+
+const payloadTypeOf = (p: TransactionPayload): string => {
+  switch (p._tag) {
+    case "EntryFunction":
+      return "entry_function_payload"
+    case "Multisig":
+      return "multisig_payload"
+    case "Script":
+      return "script_payload"
+    case "PayloadV1":
+      if (p.extraConfig.multisigAddress !== undefined) return "multisig_payload"
+      return p.executable._tag === "Script" ? "script_payload" : "entry_function_payload"
+  }
+}
+
+const entryFunctionIdOf = (f: EntryFunction): EntryFunctionId => ({
+  address: addressToLongString(f.module.address),
+  module: f.module.name,
+  function: f.function,
+  idStr: `${addressToShortString(f.module.address)}::${f.module.name}::${f.function}`,
+  typeArguments: f.typeArgs.map(typeTagToString)
+})
+
+const userRequestOf = (raw: RawTransaction, t: CommittedTransaction): UserRequest | undefined => {
+  if (t.transaction._tag !== "UserTransaction") return undefined
+  const auth = t.transaction.signed.authenticator
+  const p = raw.payload
+  const nonce = p._tag === "PayloadV1" ? p.extraConfig.replayProtectionNonce : undefined
+  const entry = entryFunctionOf(p)
+  return {
+    sender: addressToLongString(raw.sender),
+    sequenceNumber: nonce === undefined ? raw.sequenceNumber : undefined,
+    replayProtectionNonce: nonce,
+    maxGasAmount: raw.maxGasAmount,
+    gasUnitPrice: raw.gasUnitPrice,
+    expirationTimestampSecs: raw.expirationTimestampSecs,
+    entryFunction: entry === undefined ? undefined : entryFunctionIdOf(entry),
+    payloadType: payloadTypeOf(p),
+    feePayer: auth._tag === "FeePayer" ? addressToLongString(auth.feePayerAddress) : undefined,
+    secondarySigners:
+      auth._tag === "FeePayer" || auth._tag === "MultiAgent"
+        ? auth.secondarySignerAddresses.map(addressToLongString)
+        : [],
+    authenticator: auth
+  }
+}
+
+/** The changes of one write-set entry, numbered from `index` (see `IndexerChange`). */
+const changesOf = (modules: ModuleSource, entry: WriteSetEntry, index: number): IndexerChange[] => {
+  const key = entry.key
+  const hash = toHex0x(stateKeyHash(entry.keyBytes))
+  const data = "data" in entry.op ? entry.op.data : undefined
+  if (key._tag === "Raw") return []
+  if (key._tag === "TableItem") {
+    const handle = addressToLongString(key.handle)
+    const k = toHex0x(key.key)
+    return data === undefined
+      ? [{ type: "delete_table_item", index, stateKeyHash: hash, handle, key: k }]
+      : [{ type: "write_table_item", index, stateKeyHash: hash, handle, key: k, value: data }]
+  }
+  const address = addressToLongString(key.address)
+  const path = key.path
+  if (path._tag === "Code")
+    return data === undefined
+      ? [{ type: "delete_module", index, stateKeyHash: hash, address, module: path.module.name }]
+      : [{ type: "write_module", index, stateKeyHash: hash, address, bytes: data }]
+  const struct = path.struct
+  if (data === undefined)
+    return [
+      {
+        type: "delete_resource",
+        index,
+        stateKeyHash: hash,
+        address,
+        struct,
+        typeStr: structTagToString(struct),
+        isGroup: path._tag === "ResourceGroup"
+      }
+    ]
+  const resourceData = (s: StructTag, bytes: Uint8Array) =>
+    lazy(() => {
+      const json = moveValueJson(modules, { _tag: "struct", struct: s }, bytes)
+      return Result.isSuccess(json) ? json.success : undefined
+    })
+  if (path._tag === "Resource")
+    return [
+      {
+        type: "write_resource",
+        index,
+        stateKeyHash: hash,
+        address,
+        struct,
+        typeStr: structTagToString(struct),
+        group: undefined,
+        data: resourceData(struct, data)
+      }
+    ]
+  // A group: one change per member, as the API shows it; a group that does not decode shows none.
+  const members = Bcs.decode(resourceGroupCodec, data)
+  if (Result.isFailure(members)) return []
+  return members.success.map((m, i) => ({
+    type: "write_resource" as const,
+    index: index + i,
+    stateKeyHash: hash,
+    address,
+    struct: m.struct,
+    typeStr: structTagToString(m.struct),
+    group: struct,
+    data: resourceData(m.struct, m.bytes)
+  }))
+}
+
+const eventOf = (modules: ModuleSource, e: ContractEvent, index: number): IndexerEvent => {
+  const data = lazy(() => {
+    const json = moveValueJson(modules, e.typeTag, e.data)
+    return Result.isSuccess(json) ? json.success : undefined
+  })
+  const type = typeTagToString(e.typeTag)
+  return e._tag === "V1"
+    ? {
+        index,
+        accountAddress: addressToLongString(e.key.accountAddress),
+        creationNumber: e.key.creationNumber,
+        sequenceNumber: e.sequenceNumber,
+        isModuleEvent: false,
+        typeTag: e.typeTag,
+        type,
+        data,
+        raw: e
+      }
+    : {
+        index,
+        accountAddress: ZERO_ADDRESS,
+        creationNumber: 0n,
+        sequenceNumber: 0n,
+        isModuleEvent: true,
+        typeTag: e.typeTag,
+        type,
+        data,
+        raw: e
+      }
+}
+
+const NO_STATE: PriorState = { resource: () => undefined }
+
+const priorStateOf = (state: StateReader, modules: ModuleSource): PriorState => ({
+  resource: (address, struct, group) => {
+    const parsed = parseAddress(address)
+    if (Result.isFailure(parsed)) return undefined
+    const at: AccountAddress = parsed.success
+    const decode = (bytes: Uint8Array) => {
+      const json = moveValueJson(modules, { _tag: "struct", struct }, bytes)
+      return Result.isSuccess(json) ? json.success : undefined
+    }
+    if (group === undefined) {
+      const bytes = state.get(resourceKey(at, struct))
+      return bytes === undefined ? undefined : decode(bytes)
+    }
+    const groupBytes = state.get(resourceGroupKey(at, group))
+    if (groupBytes === undefined) return undefined
+    const members = Bcs.decode(resourceGroupCodec, groupBytes)
+    if (Result.isFailure(members)) return undefined
+    const wanted = structTagToString(struct)
+    const member = members.success.find((m) => structTagToString(m.struct) === wanted)
+    return member === undefined ? undefined : decode(member.bytes)
+  }
+})
+
+/**
+ * Builds `IndexerTransaction`s from the ledger's committed transactions. One instance keeps the
+ * decoded modules its layouts need (bounded), so make one per indexer and reuse it.
+ */
+export const makeIndexerInput = () => {
+  const decoded = new LruCache<string, CompiledModule | null>(MODULE_CACHE_SIZE)
+  const modulesOf = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, makeSnapshotModules())
+  return {
+    /**
+     * `t` with the epoch of its block, the state after it (`after`, whose modules give the layouts
+     * of its values, as the API renders a committed transaction) and before it (undefined for
+     * version 0).
+     */
+    transactionOf: (
+      t: CommittedTransaction,
+      epoch: bigint,
+      after: StateReader,
+      before: StateReader | undefined
+    ): IndexerTransaction => {
+      const modules = modulesOf(after)
+      const changes: IndexerChange[] = []
+      for (const entry of t.writeSet.entries) changes.push(...changesOf(modules, entry, changes.length))
+      const tx = t.transaction
+      return {
+        version: t.version,
+        hash: toHex0x(t.hash),
+        kind: kindOf(t),
+        blockHeight: t.blockHeight,
+        epoch,
+        timestampMicros: t.timestampUsec,
+        success: t.info.status._tag === "Success",
+        vmStatus: t.outcome.vmStatus,
+        gasUsed: t.info.gasUsed,
+        user: tx._tag === "UserTransaction" ? userRequestOf(tx.signed.rawTransaction, t) : undefined,
+        changes,
+        events: t.events.map((e, i) => eventOf(modules, e, i)),
+        before: before === undefined ? NO_STATE : priorStateOf(before, modulesOf(before)),
+        committed: t
+      }
+    }
+  }
+}
+
+export type IndexerInput = ReturnType<typeof makeIndexerInput>

@@ -1,0 +1,55 @@
+import * as Effect from "effect/Effect"
+import type { BlockInfo, LedgerService } from "../../../ledger/Ledger.js"
+import type { LedgerError } from "../../../ledger/LedgerError.js"
+import type { IndexerInput } from "./indexerTransactionOf.js"
+import type { IndexerTransaction } from "./IndexerTransaction.js"
+
+/**
+ * The processors' input for whole committed blocks: every transaction of `blocks` (ascending, as the
+ * ledger committed them), each with its block's epoch and the states after and before it.
+ */
+export const readIndexerBatch = (
+  ledger: LedgerService,
+  input: IndexerInput,
+  blocks: ReadonlyArray<BlockInfo>
+): Effect.Effect<ReadonlyArray<IndexerTransaction>, LedgerError> =>
+  Effect.gen(function* () {
+    const out: IndexerTransaction[] = []
+    for (const block of blocks) {
+      const count = Number(block.lastVersion - block.firstVersion + 1n)
+      const transactions = yield* ledger.transactionsFrom(block.firstVersion, count)
+      let before = block.firstVersion === 0n ? undefined : yield* ledger.stateAt(block.firstVersion - 1n)
+      for (const t of transactions) {
+        const after = yield* ledger.stateAt(t.version)
+        out.push(input.transactionOf(t, block.epoch, after, before))
+        before = after
+      }
+    }
+    return out
+  })
+
+/**
+ * The blocks from the one holding `nextVersion` on, up to `maxTransactions` transactions in all (at
+ * least one block however large), stopping at the ledger's latest: what an indexer catching up
+ * reads next. Empty when `nextVersion` is past the latest.
+ */
+export const blocksFrom = (
+  ledger: LedgerService,
+  nextVersion: bigint,
+  maxTransactions: number
+): Effect.Effect<ReadonlyArray<BlockInfo>, LedgerError> =>
+  Effect.gen(function* () {
+    const info = yield* ledger.ledgerInfo
+    if (nextVersion > info.ledgerVersion) return []
+    const first = yield* ledger.blockByVersion(nextVersion)
+    const out: BlockInfo[] = [first]
+    let total = Number(first.lastVersion - first.firstVersion + 1n)
+    let height = first.height + 1n
+    while (total < maxTransactions && height <= info.blockHeight) {
+      const block = yield* ledger.blockByHeight(height)
+      out.push(block)
+      total += Number(block.lastVersion - block.firstVersion + 1n)
+      height++
+    }
+    return out
+  })
