@@ -17,10 +17,11 @@
 //     [--only gas,balance,module,summaries,account,resource,view,encode] [--pin] [--no-build] [--blocks 40]
 //     [--per-block 25] [--genesis genesis/devnet.blob] [--skip-load] [--skip-cold]
 //     [--node-config FILE]   (a movenode --config file for the measured node, e.g. the page cache off)
+//     [--log file|pipe]      (the request log's cost: the node with and without it, and the bare server)
 //
 // Every child is stopped by its PID (SIGTERM, then SIGKILL after 5 s); every wait is bounded.
 import { execFileSync, spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { createServer, get } from "node:http"
 import { cpus, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -309,13 +310,18 @@ const { NODE_FLAGS, NODE_SCRIPT } = (() => {
  * Spawns `node [NODE_FLAGS] NODE_SCRIPT run` and polls `GET /v1` every 5 ms until it answers 200: the
  * time from spawn to that answer is the cold start. Bounded by READY_TIMEOUT_MS.
  */
-const startNode = async (genesis, dataDir, port) => {
+const startNode = async (genesis, dataDir, port, logTo = undefined) => {
   const t0 = performance.now()
   const [cmd, ...args] = withPin([
-    process.execPath, ...NODE_FLAGS, join(root, NODE_SCRIPT), "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet",
+    process.execPath, ...NODE_FLAGS, join(root, NODE_SCRIPT), "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`,
+    ...(logTo === undefined ? ["--quiet"] : []),
     ...(NODE_CONFIG === undefined ? [] : ["--config", resolve(NODE_CONFIG)])
   ])
-  const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit"] })
+  // With the request log on (`--log`): stdout to a file (`logTo`), or to a pipe this script drains.
+  const out = logTo === undefined ? "inherit" : logTo === "pipe" ? "pipe" : openSync(logTo, "w")
+  const child = spawn(cmd, args, { stdio: ["ignore", out, "inherit"] })
+  if (out === "pipe") child.stdout.resume()
+  if (typeof out === "number") closeSync(out)
   let exited = false
   child.once("exit", () => {
     exited = true
@@ -340,7 +346,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const fmt = (ms) => `${ms.toFixed(0)} ms`
 
 /** Interleaved rounds, best of each: on a shared machine the best run is the least disturbed. */
-const loadRows = (list, bare, ours, options, dir) => {
+const loadRows = (list, bare, ours, options, dir, logged = undefined) => {
   const [barePort, barePid] = bare
   const [ourPort, ourPid] = ours
   const { duration, connections, rounds } = options
@@ -353,10 +359,13 @@ const loadRows = (list, bare, ours, options, dir) => {
     }
     wrk(`http://127.0.0.1:${barePort}${e.path}`, script, "1s", connections) // warm-up (JIT)
     wrk(`http://127.0.0.1:${ourPort}${e.path}`, script, "1s", connections)
+    if (logged !== undefined) wrk(`http://127.0.0.1:${logged[0]}${e.path}`, script, "1s", connections)
     let b = { rps: 0 }
     let m = { rps: 0 }
+    let l = { rps: 0 }
     let bCpu = Number.POSITIVE_INFINITY
     let mCpu = Number.POSITIVE_INFINITY
+    let lCpu = Number.POSITIVE_INFINITY
     for (let round = 0; round < rounds; round++) {
       const rb = wrk(`http://127.0.0.1:${barePort}${e.path}`, script, duration, connections, barePid)
       const rm = wrk(`http://127.0.0.1:${ourPort}${e.path}`, script, duration, connections, ourPid)
@@ -364,6 +373,27 @@ const loadRows = (list, bare, ours, options, dir) => {
       if (rm.rps > m.rps) m = rm
       bCpu = Math.min(bCpu, rb.cpuUs)
       mCpu = Math.min(mCpu, rm.cpuUs)
+      if (logged !== undefined) {
+        const rl = wrk(`http://127.0.0.1:${logged[0]}${e.path}`, script, duration, connections, logged[1])
+        if (rl.rps > l.rps) l = rl
+        lCpu = Math.min(lCpu, rl.cpuUs)
+      }
+    }
+    if (logged !== undefined) {
+      rows.push({
+        endpoint: e.name,
+        bare_rps: Math.round(b.rps),
+        quiet_rps: Math.round(m.rps),
+        logged_rps: Math.round(l.rps),
+        logged_p99: l.p99,
+        "logged/quiet": `${((l.rps / m.rps) * 100).toFixed(0)}%`,
+        bare_cpu_us: Number(bCpu.toFixed(1)),
+        quiet_cpu_us: Number(mCpu.toFixed(1)),
+        logged_cpu_us: Number(lCpu.toFixed(1)),
+        "log cost (cpu)": `${(((lCpu - mCpu) / mCpu) * 100).toFixed(0)}%`,
+        non2xx: m.non2xx + l.non2xx
+      })
+      continue
     }
     const ratio = m.rps / b.rps
     const p99ok = e.p99Ms === undefined || m.p99ms < e.p99Ms
@@ -475,6 +505,27 @@ const mainReal = async () => {
         `cold start to first 200 on GET /v1 (target < 2000 ms): fresh data dir ${fresh.map(fmt).join(", ")} (median ${fmt(median(fresh))}); ` +
           `existing ${existing.map(fmt).join(", ")} (median ${fmt(median(existing))})`
       )
+    }
+
+    if (has("log")) {
+      // The request log's cost: the same node with and without it (a copy of the data dir each),
+      // and the bare server, interleaved in the same rounds.
+      const logTo = arg("log", "file") === "pipe" ? "pipe" : join(dir, "requests.log")
+      const loggedDir = join(dir, "data-logged")
+      cpSync(dataDir, loggedDir, { recursive: true })
+      const [barePort, quietPort, loggedPort] = [await freePort(), await freePort(), await freePort()]
+      const bare = await startRole("bare", barePort)
+      children.push(bare)
+      const quiet = await startNode(genesis, dataDir, quietPort)
+      children.push(quiet.child)
+      const logged = await startNode(genesis, loggedDir, loggedPort, logTo)
+      children.push(logged.child)
+      const list = endpoints(true, setup.sender).filter((e) => opts.only === undefined || opts.only.includes(e.name))
+      const quietRows = loadRows(list, [barePort, bare.pid], [quietPort, quiet.child.pid], opts, dir, [loggedPort, logged.child.pid])
+      console.log(`request log: movenode --quiet vs movenode logging to ${logTo === "pipe" ? "a pipe (drained by this script)" : "a file"}; wrk -t1 -c${opts.connections} -d${opts.duration}, best of ${opts.rounds} interleaved rounds (bare, quiet, logged)`)
+      console.table(quietRows)
+      if (logTo !== "pipe") console.log(`log file: ${statSync(logTo).size} bytes`)
+      return
     }
 
     if (!has("skip-load")) {

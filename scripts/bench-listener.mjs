@@ -12,6 +12,9 @@
 //   --no-cors: the listener with CORS off (HttpConfig.cors false); --origin: requests carry an
 //   Origin header (a browser's), so the echoed-origin CORS headers are added
 //   default URLs: gas estimate, balance of 0xa550c18, module 0x1::coin, summaries of 0xa550c18
+//   --log: the request log on, as `movenode run` writes it (RequestLog.ts) to stdout; --log-per-line:
+//   the log as it was before (one process.stdout.write per request). Redirect stdout to a file or
+//   a pipe (`> /tmp/requests.log`): the figures are printed on stderr.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -20,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const lib = await import(pathToFileURL(join(root, "dist/index.js")).href)
 const { Effect, Layer } = await import("effect")
-const { LedgerLmdb, Node, makeRequestListener, defaultHttpConfig } = lib
+const { LedgerLmdb, Node, makeRequestListener, makeRequestLog, defaultHttpConfig } = lib
 
 const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith("--")))
 const args = process.argv.slice(2).filter((a) => !a.startsWith("--"))
@@ -81,10 +84,15 @@ try {
       Effect.gen(function* () {
         const context = yield* Layer.build(layer)
         const node = context.mapUnsafe.get(Node.key)
-        const listener = makeRequestListener(node, { ...defaultHttpConfig, cors: flags.has("--no-cors") ? false : "any" }, undefined)
+        const log = flags.has("--log")
+          ? makeRequestLog().line
+          : flags.has("--log-per-line")
+            ? (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`)
+            : undefined
+        const listener = makeRequestListener(node, { ...defaultHttpConfig, log, cors: flags.has("--no-cors") ? false : "any" }, undefined)
         for (const url of urls) {
           const r = yield* Effect.promise(() => measure(listener, url))
-          console.log(
+          console.error(
             `${r.url}  status ${r.status}  CPU µs/request: ${r.rounds.map((x) => x.toFixed(2)).join(", ")} (best ${Math.min(...r.rounds).toFixed(2)})`
           )
         }

@@ -34,6 +34,7 @@ import { packageRootOf, readGitHash } from "./gitHash.js"
 import type { CorsPolicy } from "./http/Cors.js"
 import { type HttpConfig, type ListenAddress, parseListenAddress } from "./http/HttpConfig.js"
 import { MovenodeServer } from "./http/MovenodeServer.js"
+import { makeRequestLog } from "./http/RequestLog.js"
 import { LedgerLmdb } from "./ledger/index.js"
 import { type GenesisImport, importGenesis } from "./ledger/importGenesis.js"
 import { Ledger } from "./ledger/Ledger.js"
@@ -302,11 +303,12 @@ export const runLayer = (options: RunOptions) => {
     // The build's commit when running from a checkout (`npm start`), as the reference reports its own.
     gitHash: options.gitHash ?? gitHashOfThisCheckout(),
     // The server's own "listening on" line is left out: the start-up line says it.
+    // Lines of one event-loop turn leave in one write (RequestLog.ts).
     log: options.quiet
       ? undefined
-      : (line) => {
-          if (!line.startsWith("movenode listening on ")) process.stdout.write(`${new Date().toISOString()} ${line}\n`)
-        },
+      : ((requestLog) => (line: string) => {
+          if (!line.startsWith("movenode listening on ")) requestLog.line(line)
+        })(makeRequestLog()),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
     ...(options.cors === undefined ? {} : { cors: options.cors })

@@ -13,6 +13,7 @@ import { MiningMode } from "./chain/MiningMode.js"
 import type { CommandSpec, FlagSpec, ParsedArgs } from "./commandLine.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
 import { type ListenAddress, parseListenAddress } from "./http/HttpConfig.js"
+import { makeRequestLog } from "./http/RequestLog.js"
 import { describeLocalChain, LocalChain } from "./LocalChain.js"
 
 export interface LocalOptions {
@@ -133,7 +134,8 @@ export const localLayer = (options: LocalOptions) =>
       LocalChain.layer(options.config, {
         // The build's commit in the ledger info when running from a checkout, as `movenode run`.
         gitHash: gitHashOfThisCheckout(),
-        log: options.quiet ? undefined : (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`)
+        // Lines of one event-loop turn leave in one write (RequestLog.ts).
+        log: options.quiet ? undefined : makeRequestLog().line
       })
     )
   )

@@ -64,4 +64,5 @@ export {
 export { MovenodeServer, type MovenodeServerInfo, serverLayer } from "./MovenodeServer.js"
 export { openApiDocument } from "./OpenApiDoc.js"
 export { makeRequestListener, type RequestListener } from "./RequestListener.js"
+export { makeRequestLog, type RequestLog, type RequestLogOptions } from "./RequestLog.js"
 export { apiRoutes, makeRouter, type Route, type RouteId } from "./Routes.js"
