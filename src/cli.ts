@@ -5,6 +5,7 @@
  *   movenode [local] [--data-dir DIR] [--fresh] [--block-time MS] …   the local chain (the default)
  *   movenode run [--genesis FILE] [--data-dir DIR] [--listen ADDR:PORT] [--metrics-listen ADDR:PORT]
  *                [--header-prefix P] [--config FILE.json] [--prune-window N] [--quiet]
+ *   movenode follow URL [--data-dir DIR] [--listen ADDR:PORT] …   a read replica (src/follow)
  *   movenode module abi FILE.mv
  *   movenode module list [--genesis FILE]
  *   movenode --help | help [COMMAND] | COMMAND --help | --version
@@ -45,6 +46,7 @@ import { defaultNodeConfig, makeNodeConfig, nodeConfigLayer, validateNodeConfig 
 import { parseViewFilterJson } from "./node/view/ViewFilter.js"
 import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
 import { type LocalOptions, localCommandSpecs, localLayer } from "./localCommand.js"
+import { type FollowCommandOptions, followCommandSpec, followProgram } from "./follow/followCommand.js"
 import { runMain } from "./runMain.js"
 import { tuneV8ForServing } from "./tuneV8.js"
 
@@ -79,6 +81,7 @@ export type Command =
   | { readonly _tag: "ModuleAbi"; readonly file: string }
   | { readonly _tag: "ModuleList"; readonly genesis: string | undefined }
   | { readonly _tag: "Local"; readonly options: LocalOptions }
+  | { readonly _tag: "Follow"; readonly options: FollowCommandOptions }
 
 const PROGRAM = "movenode"
 const DESCRIPTION = "movenode: an Aptos-compatible node (the Aptos REST API over its own ledger store and Move VM)."
@@ -254,7 +257,8 @@ export const commands = (
   runSpec(readConfig),
   moduleAbiSpec,
   moduleListSpec,
-  ...localCommandSpecs<Command>((options) => ({ _tag: "Local", options }))
+  ...localCommandSpecs<Command>((options) => ({ _tag: "Local", options })),
+  followCommandSpec<Command>((options) => ({ _tag: "Follow", options }))
 ]
 
 /** Parses the command line: a command, its help, the version, or one usage error. */
@@ -401,6 +405,17 @@ const execute = (command: Command): void => {
       tuneV8ForServing()
       Layer.launch(localLayer(command.options)).pipe(
         Effect.tapError((e) => Effect.sync(() => process.stderr.write(`movenode: ${describeError(e)}\n`))),
+        runMain({
+          disableErrorReporting: true,
+          teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
+        })
+      )
+      return
+    }
+    case "Follow": {
+      tuneV8ForServing()
+      followProgram(command.options).pipe(
+        Effect.tapError((e) => Effect.sync(() => process.stderr.write(`movenode follow: ${describeError(e)}\n`))),
         runMain({
           disableErrorReporting: true,
           teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)

@@ -22,6 +22,8 @@ export * from "./domain/index.js"
 export * from "./http/index.js"
 export * from "./ledger/index.js"
 export * as Move from "./move/index.js"
+// Read replicas (`movenode follow`): under `Follow`, as its names (SourceInvalid, …) are its own.
+export * as Follow from "./follow/index.js"
 export * from "./node/index.js"
 export { devnetGenesisPath, readDevnetGenesis } from "./devnetGenesis.js"
 export { describeLocalChain, type LocalAccount, LocalChain, type LocalChainInfo, localKeys } from "./LocalChain.js"

@@ -7,19 +7,16 @@
  * One `MoveVm` serves them all, so loaded modules are shared between blocks.
  */
 import * as Layer from "effect/Layer"
-import * as Result from "effect/Result"
 import { BcsWriter } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
 import type { BlockMetadata } from "../domain/Transaction.js"
-import type { ModuleId } from "../domain/TypeTag.js"
 import { executeSystemCall, type SystemCallOutcome } from "../execution/executeSystemCall.js"
 import { executeTransaction } from "../execution/executeTransaction.js"
 import { explainExecutionStatus } from "../execution/explainVmStatus.js"
+import { functionNameIn } from "../execution/functionNameIn.js"
 import { statusNumber } from "../execution/StatusCode.js"
 import { validateTransaction } from "../execution/validateTransaction.js"
-import { deserializeModule } from "../move/binary/deserialize.js"
 import { MoveVm } from "../move/vm/MoveVm.js"
-import type { StateView } from "../move/vm/StateView.js"
 import type { VmFailure } from "../move/vm/VmFailure.js"
 import { ChainVm, type ChainVmService, type SystemCallResult } from "./ChainVm.js"
 
@@ -86,7 +83,7 @@ export const makeChainVm = (vm: MoveVm = new MoveVm()): ChainVmService => ({
       events: out.events,
       gasUsed: out.gasUsed,
       status: out.status.status,
-      vmStatus: explainExecutionStatus(out.status.status, (module, index) => functionName(view, module, index))
+      vmStatus: explainExecutionStatus(out.status.status, (module, index) => functionNameIn(view, module, index))
     }
   },
   blockEpilogue: (view, blockId, fees) =>
@@ -105,16 +102,6 @@ export const makeChainVm = (vm: MoveVm = new MoveVm()): ChainVmService => ({
       )
     )
 })
-
-/** The name of function handle `index` of a module, for "Execution failed in 0x1::m::f at code offset N". */
-const functionName = (view: StateView, module: ModuleId, index: number): string | undefined => {
-  const stored = view.module(module.address, module.name)
-  if (stored === undefined) return undefined
-  const compiled = deserializeModule(stored.bytes)
-  if (Result.isFailure(compiled)) return undefined
-  const handle = compiled.success.functionHandles[index]
-  return handle === undefined ? undefined : compiled.success.identifiers[handle.name]
-}
 
 /** The `ChainVm` layer over the real executor (a fresh `MoveVm`). */
 export const ChainVmLive: Layer.Layer<ChainVm> = Layer.sync(ChainVm, () => makeChainVm())

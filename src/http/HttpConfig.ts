@@ -1,4 +1,5 @@
 import type { CorsPolicy } from "./Cors.js"
+import type { ReplicaHooks } from "./ReplicaHooks.js"
 
 /** Where a server listens. */
 export interface ListenAddress {
@@ -30,6 +31,13 @@ export interface HttpConfig {
   readonly maxConnections: number
   /** Which browser origins may call the API (CORS): any (default), a list, or none (`false`). */
   readonly cors: CorsPolicy
+  /** A read replica's behaviour (`movenode follow`); undefined on every other node. */
+  readonly replica?: ReplicaHooks | undefined
+  /**
+   * The most a request may wait for a ledger version it asks for (`X-Movenode-Wait-Ms`, see
+   * `versionGate.ts`); 0 turns waiting off.
+   */
+  readonly maxVersionWaitMs: number
 }
 
 export const defaultHttpConfig: HttpConfig = {
@@ -42,7 +50,8 @@ export const defaultHttpConfig: HttpConfig = {
   shutdownGraceMs: 10_000,
   requestTimeoutMs: 30_000,
   maxConnections: 4096,
-  cors: "any"
+  cors: "any",
+  maxVersionWaitMs: 5000
 }
 
 export const makeHttpConfig = (overrides: Partial<HttpConfig> = {}): HttpConfig => ({ ...defaultHttpConfig, ...overrides })

@@ -107,7 +107,7 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
           const metricsServer = createServer((req, res) => {
             const ok = req.method === "GET" && (req.url === "/metrics" || req.url === "/")
             res.writeHead(ok ? 200 : 404, { "content-type": ok ? "text/plain; version=0.0.4" : "text/plain" })
-            res.end(ok ? metrics.render() : "not found\n")
+            res.end(ok ? metrics.render() + (config.replica?.prometheus() ?? "") : "not found\n")
           })
           metricsAddress = yield* serve(metricsServer, config.metricsListen, 1000)
         }

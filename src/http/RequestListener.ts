@@ -25,6 +25,7 @@ import { openApiDocument } from "./OpenApiDoc.js"
 import { parseQuery } from "./Query.js"
 import { errorReply, type Reply } from "./Reply.js"
 import { apiRoutes, makeRouter, type RouteId } from "./Routes.js"
+import { makeVersionGate, versionWishOf } from "./versionGate.js"
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -75,6 +76,7 @@ export const makeRequestListener = (
   const route = makeRouter(apiRoutes)
   const log = config.log
   const cors = makeCors(config.cors, headers)
+  const gate = makeVersionGate(node)
 
   const send = (req: IncomingMessage, res: ServerResponse, reply: Reply, routeId: string, start: number) => {
     if (res.headersSent || res.destroyed) return
@@ -111,7 +113,11 @@ export const makeRequestListener = (
   const run = (req: IncomingMessage, res: ServerResponse, spec: RouteSpec, input: RequestInput, id: string, start: number) => {
     let effect: Effect.Effect<Reply, ApiError>
     try {
-      effect = spec.handler(input)
+      // A request that names a ledger version this node may not hold yet (versionGate.ts).
+      const wish = versionWishOf(req.headers, input.query, config.maxVersionWaitMs)
+      if (wish === undefined) effect = spec.handler(input)
+      else if ("target" in wish) effect = Effect.andThen(gate.admit(wish), () => spec.handler(input))
+      else effect = Effect.fail(wish)
     } catch (e) {
       return defect(req, res, e, id, start)
     }

@@ -50,6 +50,14 @@ export interface TransactionToCommit {
   readonly writeSet: WriteSet
   readonly events: ReadonlyArray<ContractEvent>
   readonly outcome: TransactionOutcome
+  /**
+   * The transaction info as its source committed it (a follower replaying another node's blocks,
+   * src/follow): stored as given instead of computed, and the transaction accumulator continued
+   * from its hash. The caller has checked it against the transaction, write set and events
+   * (src/follow/checkTransaction.ts); a source's info may carry hashes movenode does not compute
+   * (state checkpoint, auxiliary info), which is why it is kept rather than recomputed.
+   */
+  readonly sourceInfo?: TransactionInfo | undefined
 }
 
 /**

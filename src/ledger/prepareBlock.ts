@@ -43,8 +43,8 @@ export const prepareBlock = (
   let accumulator = before?.accumulator ?? emptyAccumulator
   block.transactions.forEach((t, i) => {
     const version = firstVersion + BigInt(i)
-    const hash = transactionHashOf(t.transaction)
-    const txInfo: TransactionInfo = {
+    const hash = t.sourceInfo?.transactionHash ?? transactionHashOf(t.transaction)
+    const txInfo: TransactionInfo = t.sourceInfo ?? {
       gasUsed: t.outcome.gasUsed,
       status: t.outcome.status,
       transactionHash: hash,
@@ -56,7 +56,10 @@ export const prepareBlock = (
     }
     accumulator = appendLeaf("TransactionAccumulator", accumulator, transactionInfoHash(txInfo))
     transactions.push({
-      ...t,
+      transaction: t.transaction,
+      writeSet: t.writeSet,
+      events: t.events,
+      outcome: t.outcome,
       version,
       hash,
       blockHeight: height,

@@ -49,6 +49,16 @@ const batchJson = (failures: ReadonlyArray<BatchFailure>): string =>
 export const submissionsHandlers = (env: HandlerEnv) => {
   const submissions: SubmissionsService | undefined = env.node.submissions
   const committed = env.node.reads.transactions
+  const replica = env.config.replica
+
+  /** A replica passes a submission to its source as received and answers what the source answered. */
+  const forward = (path: string, input: RequestInput) =>
+    replica!.forward({
+      path,
+      contentType: input.mediaType ?? JSON_TYPE,
+      accept: input.bcs ? BCS_TYPE : JSON_TYPE,
+      body: input.body ?? new Uint8Array()
+    })
 
   const json = (input: RequestInput): Effect.Effect<unknown, ApiError> => {
     const parsed = parseJsonBody(input.body ?? new Uint8Array())
@@ -58,7 +68,7 @@ export const submissionsHandlers = (env: HandlerEnv) => {
   const submit: RouteSpec = {
     bodyTypes: [JSON_TYPE, SIGNED_TRANSACTION_BCS],
     handler: (input) => {
-      if (submissions === undefined) return Effect.fail(disabled)
+      if (submissions === undefined) return replica === undefined ? Effect.fail(disabled) : forward("/v1/transactions", input)
       const pooled =
         input.mediaType === SIGNED_TRANSACTION_BCS
           ? submissions.submitBcs(input.body ?? new Uint8Array())
@@ -75,7 +85,8 @@ export const submissionsHandlers = (env: HandlerEnv) => {
   const submitBatch: RouteSpec = {
     bodyTypes: [JSON_TYPE, SIGNED_TRANSACTION_BCS],
     handler: (input) => {
-      if (submissions === undefined) return Effect.fail(disabled)
+      if (submissions === undefined)
+        return replica === undefined ? Effect.fail(disabled) : forward("/v1/transactions/batch", input)
       const done =
         input.mediaType === SIGNED_TRANSACTION_BCS
           ? submissions.submitBatchBcs(input.body ?? new Uint8Array())
@@ -116,11 +127,30 @@ export const submissionsHandlers = (env: HandlerEnv) => {
     }
   }
 
+  /**
+   * A replica's wait: until the transaction is committed here (it was submitted through the source,
+   * so the follower applies it with the source's block) or `ms` pass; the lookup then answers.
+   */
+  const appliedHere = (hash: Uint8Array, ms: number): Effect.Effect<void> =>
+    Effect.gen(function* () {
+      const deadline = Date.now() + ms
+      while (Date.now() < deadline) {
+        const found = yield* Effect.exit(committed.byHash(hash))
+        if (found._tag === "Success") return
+        yield* Effect.sleep(5)
+      }
+    })
+
   const waitByHash: RouteSpec = {
     handler: (input) => {
       const hash = parseHash(input.params.txn_hash!)
       if (!(hash instanceof Uint8Array)) return Effect.fail(hash)
-      const wait = submissions === undefined ? Effect.void : submissions.awaitSettled(hash)
+      const wait =
+        submissions !== undefined
+          ? submissions.awaitSettled(hash)
+          : replica !== undefined
+            ? appliedHere(hash, replica.waitByHashMs)
+            : Effect.void
       // The lookup after the wait (not built before it: it reads the mempool when it runs).
       return Effect.andThen(wait, () => lookup(hash, input.bcs))
     }

@@ -1,0 +1,102 @@
+/**
+ * The checks a follower makes on each transaction a source sends, before storing it. They are the
+ * ones Aptos output sync makes, minus signatures (REST carries no signed ledger info, so a REST
+ * follower trusts its source for what was committed, and checks that what it was sent is
+ * internally consistent and continues the history it holds):
+ *
+ * 1. the version is the next one;
+ * 2. `info.transaction_hash` = CryptoHash of the transaction's bytes;
+ * 3. `info.state_change_hash` = CryptoHash of the write set's bytes;
+ * 4. `info.event_root_hash` = the event accumulator's root over the events' hashes;
+ * 5. `accumulator_root_hash` = the transaction accumulator, continued from the follower's own
+ *    frozen subtree roots with the hash of the info's bytes (so any difference in any earlier
+ *    version, or a skipped one, shows here: `SourceDiverged`);
+ * 6. the bytes re-encode identically: the ledger stores decoded values and serves their encoding,
+ *    so a part this movenode would not re-encode byte for byte (a newer format) is refused rather
+ *    than altered.
+ *
+ * Hashes are over the bytes as received, never a re-encoding.
+ */
+import { BcsWriter } from "../bcs/index.js"
+import { writeContractEvent } from "../domain/ContractEventCodec.js"
+import { hashWithPrefix } from "../domain/hash.js"
+import { type Accumulator, accumulatorRoot, accumulatorRootOf, appendLeaf } from "../domain/MerkleAccumulator.js"
+import { writeTransaction } from "../domain/TransactionCodec.js"
+import { writeTransactionInfo } from "../domain/TransactionInfoCodec.js"
+import { writeWriteSet } from "../domain/WriteSetCodec.js"
+import { SourceDiverged, SourceInvalid } from "./FollowError.js"
+import type { SourceTransaction } from "./sourceBlock.js"
+
+const hex = (b: Uint8Array) => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex")}`
+
+const equal = (a: Uint8Array, b: Uint8Array): boolean =>
+  a.length === b.length &&
+  Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length))
+
+const encoded = (write: (w: BcsWriter) => void, sizeHint: number): Uint8Array => {
+  const w = new BcsWriter(sizeHint)
+  write(w)
+  return w.toBytes()
+}
+
+/**
+ * Checks `t` as the transaction at `expectedVersion` after `accumulator`; returns the accumulator
+ * with it appended, or the first failed check (naming the version and both values).
+ */
+export const checkTransaction = (
+  t: SourceTransaction,
+  expectedVersion: bigint,
+  accumulator: Accumulator
+): Accumulator | SourceInvalid | SourceDiverged => {
+  const at = `version ${expectedVersion}`
+  if (t.version !== expectedVersion)
+    return new SourceInvalid({ message: `the source sent version ${t.version} where ${at} was expected` })
+  const txHash = hashWithPrefix("Transaction", t.bytes.transaction)
+  if (!equal(txHash, t.info.transactionHash))
+    return new SourceInvalid({
+      message: `${at}: the transaction hashes to ${hex(txHash)}, its info says ${hex(t.info.transactionHash)}`
+    })
+  const changeHash = hashWithPrefix("WriteSet", t.bytes.writeSet)
+  if (!equal(changeHash, t.info.stateChangeHash))
+    return new SourceInvalid({
+      message: `${at}: the write set hashes to ${hex(changeHash)}, its info's state_change_hash is ${hex(t.info.stateChangeHash)}`
+    })
+  const eventRoot = accumulatorRootOf(
+    "EventAccumulator",
+    t.bytes.events.map((e) => hashWithPrefix("ContractEvent", e))
+  )
+  if (!equal(eventRoot, t.info.eventRootHash))
+    return new SourceInvalid({
+      message: `${at}: the events' root is ${hex(eventRoot)}, its info's event_root_hash is ${hex(t.info.eventRootHash)} (a source that translates module events to handle events cannot be followed: ask one without translation)`
+    })
+  const next = appendLeaf("TransactionAccumulator", accumulator, hashWithPrefix("TransactionInfo", t.bytes.info))
+  const root = accumulatorRoot("TransactionAccumulator", next)
+  if (!equal(root, t.accumulatorRootHash))
+    return new SourceDiverged({
+      message: `${at}: the source's history diverges from this follower's (the transaction accumulator continued from what this follower holds has root ${hex(root)}, the source says ${hex(t.accumulatorRootHash)})`
+    })
+  const exact =
+    equal(
+      encoded((w) => writeTransaction(w, t.transaction), t.bytes.transaction.length),
+      t.bytes.transaction
+    ) &&
+    equal(
+      encoded((w) => writeTransactionInfo(w, t.info), t.bytes.info.length),
+      t.bytes.info
+    ) &&
+    equal(
+      encoded((w) => writeWriteSet(w, t.writeSet), t.bytes.writeSet.length),
+      t.bytes.writeSet
+    ) &&
+    t.events.every((e, i) =>
+      equal(
+        encoded((w) => writeContractEvent(w, e), t.bytes.events[i]!.length),
+        t.bytes.events[i]!
+      )
+    )
+  if (!exact)
+    return new SourceInvalid({
+      message: `${at}: this movenode would not store the source's bytes unchanged (a transaction, info, write set or event format it decodes but does not re-encode identically)`
+    })
+  return next
+}

@@ -1,0 +1,186 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { assert, describe, it } from "@effect/vitest"
+import { Cause, Context, Effect, Exit, Fiber, Layer } from "effect"
+import { MovenodeServer } from "../../src/http/MovenodeServer.js"
+import { Follower } from "../../src/follow/FollowerNode.js"
+import { LocalChain } from "../../src/LocalChain.js"
+
+const fetchBytes = (url: string, init?: RequestInit) =>
+  Effect.promise(async () => {
+    const r = await fetch(url, init)
+    const headers: Record<string, string> = {}
+    for (const [k, v] of r.headers) headers[k] = v
+    return { status: r.status, headers, body: Buffer.from(await r.arrayBuffer()) }
+  })
+
+const json = (url: string, init?: RequestInit) =>
+  Effect.promise(async () => {
+    const r = await fetch(url, init)
+    return { status: r.status, body: (await r.json()) as any }
+  })
+
+const fund = (faucetUrl: string, address: string, amount: number) =>
+  json(`${faucetUrl}/fund`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ address, amount })
+  })
+
+const follower = (source: string, dataDir: string) =>
+  Effect.map(
+    Layer.build(
+      Follower.layer({
+        source,
+        dataDir,
+        views: "inline",
+        sync: false,
+        http: { listen: { host: "127.0.0.1", port: 0 } },
+        pollMs: 5,
+        log: (line) => process.stderr.write(`${line}\n`)
+      })
+    ),
+    (ctx) => ({
+      follower: Context.get(ctx, Follower),
+      url: `http://127.0.0.1:${Context.get(ctx, MovenodeServer).address.port}/v1`
+    })
+  )
+
+/** Polls the follower's GET /v1 until it reports `version`. */
+const reaches = (url: string, version: bigint) =>
+  Effect.gen(function* () {
+    let last: unknown
+    for (let i = 0; i < 500; i++) {
+      const { status, body } = yield* json(url)
+      last = body
+      if (status === 200 && BigInt(body.ledger_version) >= version) return body
+      yield* Effect.sleep(10)
+    }
+    return assert.fail(`the follower did not reach version ${version}: ${JSON.stringify(last)}`)
+  })
+
+const who = (n: number) => `0x${n.toString(16).padStart(64, "0")}`
+
+describe("movenode follow", () => {
+  it.live(
+    "tails a local chain from its genesis, stores its blocks and answers reads byte for byte as the leader at the same version",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const chain = yield* LocalChain.spawn({ accounts: 2 })
+          for (let i = 1; i <= 5; i++) yield* fund(chain.faucetUrl!, who(0xa0 + i), 1000 * i)
+          const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
+          yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+          const f = yield* follower(chain.apiUrl, dataDir)
+          // Let the leader commit the funding, then the follower catch up.
+          yield* Effect.sleep(200)
+          const { body: leaderInfo } = yield* json(chain.apiUrl)
+          const version = BigInt(leaderInfo.ledger_version)
+          const info = yield* reaches(f.url, version)
+          assert.strictEqual(info.chain_id, 4)
+          assert.strictEqual(info.follow.source, chain.apiUrl)
+          const paths = [
+            `/transactions?start=0&limit=100`,
+            `/blocks/by_version/${version}?with_transactions=true`,
+            `/blocks/by_height/1?with_transactions=true`,
+            `/accounts/${who(0xa3)}/resources?ledger_version=${version}`,
+            `/accounts/${who(0xa3)}/balance/0x1::aptos_coin::AptosCoin?ledger_version=${version}`,
+            `/accounts/0x1/module/coin?ledger_version=${version}`,
+            `/transactions/by_version/${version}`,
+            `/accounts/${who(0xa5)}/transactions`
+          ]
+          for (const path of paths)
+            for (const accept of ["application/json", "application/x-bcs"]) {
+              const a = yield* fetchBytes(`${chain.apiUrl}${path}`, { headers: { accept } })
+              const b = yield* fetchBytes(`${f.url}${path}`, { headers: { accept } })
+              assert.strictEqual(b.status, a.status, `${path} ${accept}`)
+              // The leader is idle: same version, so the ledger headers match too.
+              for (const h of Object.keys(a.headers).filter((k) => k.startsWith("x-aptos-")))
+                assert.strictEqual(b.headers[h], a.headers[h], `${path}: ${h}`)
+              assert.isTrue(
+                a.body.equals(b.body),
+                `${path} (${accept}): the follower's answer differs from the leader's`
+              )
+            }
+          const view = {
+            function: "0x1::coin::balance",
+            type_arguments: ["0x1::aptos_coin::AptosCoin"],
+            arguments: [who(0xa4)]
+          }
+          const viewAt = (url: string) =>
+            fetchBytes(`${url}/view?ledger_version=${version}`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify(view)
+            })
+          const [va, vb] = [yield* viewAt(chain.apiUrl), yield* viewAt(f.url)]
+          assert.strictEqual(vb.status, 200)
+          assert.isTrue(va.body.equals(vb.body))
+          // Beyond what the follower holds: 404 version_not_found, as the reference.
+          const ahead = yield* json(`${f.url}/accounts/0x1/resources?ledger_version=${version + 1000n}`)
+          assert.strictEqual(ahead.status, 404)
+          assert.strictEqual(ahead.body.error_code, "version_not_found")
+          // A submission through the follower reaches the leader, and wait_by_hash on the follower
+          // answers once the follower applied it.
+          const healthy = yield* fetchBytes(`${f.url}/-/healthy?duration_secs=5`)
+          assert.strictEqual(healthy.status, 200)
+        })
+      ),
+    60_000
+  )
+
+  it.live(
+    "resumes after a restart where it stopped, and refuses a source with another history",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
+        try {
+          yield* Effect.scoped(
+            Effect.gen(function* () {
+              const chain = yield* LocalChain.spawn({ accounts: 1 })
+              yield* fund(chain.faucetUrl!, who(0xb1), 10)
+              yield* Effect.sleep(150)
+              const before = BigInt((yield* json(chain.apiUrl)).body.ledger_version)
+              // First run: from genesis to the leader's version.
+              yield* Effect.scoped(
+                Effect.gen(function* () {
+                  const f = yield* follower(chain.apiUrl, dataDir)
+                  yield* reaches(f.url, before)
+                })
+              )
+              yield* fund(chain.faucetUrl!, who(0xb2), 20)
+              yield* fund(chain.faucetUrl!, who(0xb3), 30)
+              yield* Effect.sleep(150)
+              const after = BigInt((yield* json(chain.apiUrl)).body.ledger_version)
+              assert.isTrue(after > before)
+              // Second run: only the blocks after `before` are fetched and applied.
+              yield* Effect.scoped(
+                Effect.gen(function* () {
+                  const f = yield* follower(chain.apiUrl, dataDir)
+                  yield* reaches(f.url, after)
+                  const s = f.follower.status.snapshot()
+                  assert.isTrue(s.appliedTransactions > 0 && BigInt(s.appliedTransactions) <= after - before)
+                  const balance = yield* json(`${f.url}/accounts/${who(0xb3)}/balance/0x1::aptos_coin::AptosCoin`)
+                  assert.strictEqual(balance.body, 30)
+                })
+              )
+            })
+          )
+          // Another chain (another genesis: 3 accounts): refused with a clear error, nothing applied.
+          const refused = yield* Effect.scoped(
+            Effect.gen(function* () {
+              const other = yield* LocalChain.spawn({ accounts: 3 })
+              const f = yield* follower(other.apiUrl, dataDir)
+              return yield* Fiber.await(f.follower.loop)
+            })
+          )
+          assert.isTrue(Exit.isFailure(refused))
+          if (Exit.isFailure(refused)) assert.match(String(Cause.squash(refused.cause)), /another (genesis|history)/)
+        } finally {
+          rmSync(dataDir, { recursive: true, force: true })
+        }
+      }),
+    60_000
+  )
+})
