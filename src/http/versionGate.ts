@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { type ApiError, ApiErrors } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
-import type { NodeService } from "../node/Node.js"
+import type { NodeService } from "../node/NodeService.js"
 
 export const MIN_LEDGER_VERSION_HEADER = "x-movenode-min-ledger-version"
 export const WAIT_MS_HEADER = "x-movenode-wait-ms"
