@@ -23,11 +23,11 @@ import type * as Scope from "effect/Scope"
 import { toHex } from "./bcs/index.js"
 import { BlockProducer, BlockProducerConfig } from "./chain/BlockProducer.js"
 import { buildLocalGenesis, CORE_RESOURCES, ed25519AuthKey } from "./chain/buildLocalGenesis.js"
-import type { ChainUnavailable } from "./chain/ChainError.js"
+import { ChainUnavailable } from "./chain/ChainError.js"
 import { ChainEvents } from "./chain/ChainEvents.js"
 import { ChainVmLive } from "./chain/ChainVmLive.js"
 import { ed25519PublicKey } from "./chain/ed25519Signer.js"
-import { Faucet } from "./chain/Faucet.js"
+import { Faucet, FaucetError } from "./chain/Faucet.js"
 import {
   defaultLocalChainConfig,
   derivedKey,
@@ -38,6 +38,10 @@ import {
 import { Mempool } from "./chain/Mempool.js"
 import { devnetGenesisPath, readDevnetGenesis } from "./devnetGenesis.js"
 import { type AccountAddress, addressToLongString } from "./domain/AccountAddress.js"
+import { ApiError } from "./domain/ApiError.js"
+import type { ForkConfig } from "./fork/ForkConfig.js"
+import { type ForkIdentity, openForkLedger } from "./fork/ForkLedger.js"
+import { ForkRuntime, guardLayer } from "./fork/guardServices.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
 import { FaucetServer } from "./http/FaucetServer.js"
 import { GraphqlStub } from "./http/GraphqlStub.js"
@@ -73,6 +77,8 @@ export interface LocalChainInfo {
    * (`cached`), the one `npm run build` made for the default parameters (`prebuilt`), or `built` now.
    */
   readonly genesisSource: GenesisSource
+  /** What the chain is a fork of (`fork` in the config); undefined for a chain of its own. */
+  readonly fork: ForkIdentity | undefined
   /** Makes one block now, with whatever is ready (the library's "mine"; Manual mining needs it). */
   readonly mine: Effect.Effect<BlockInfo, ChainUnavailable>
 }
@@ -89,7 +95,7 @@ export const localKeys = (config: LocalChainConfigShape) => {
 
 const genesisCache = new Map<string, Uint8Array>()
 
-export type GenesisSource = "kept" | "cached" | "prebuilt" | "built"
+export type GenesisSource = "kept" | "cached" | "prebuilt" | "built" | "fork"
 
 let devnetDigest: string | undefined
 /** SHA-256 of the shipped devnet genesis (1.4 MB), read and hashed once per process. */
@@ -213,6 +219,121 @@ const forget = (dataDir: string) => {
 
 const apiUrlOf = (a: ServerAddress) => `${urlOf(a)}v1`
 
+/** What differs between a chain of its own and a fork (`src/fork`): the ledger and its identity. */
+interface ChainBase {
+  readonly ledger: Layer.Layer<Ledger, Error>
+  readonly chainId: number
+  readonly genesisSource: GenesisSource
+  /** A fork: its identity, and guards putting the node, producer and faucet under retry-on-miss. */
+  readonly fork: { readonly identity: ForkIdentity; readonly runtime: Layer.Layer<ForkRuntime> } | undefined
+}
+
+/** The local chain over `base`: mempool, producer, faucet, node services, servers, the info service. */
+const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chainBase: ChainBase) => {
+  const { rootPrivateKey, accounts } = localKeys(config)
+  const fork = chainBase.fork
+  const base = Layer.mergeAll(chainBase.ledger, ChainVmLive, ChainEvents.layer)
+  const parts = Layer.mergeAll(BlockProducer.layer, Faucet.layer({ rootPrivateKey, chainId: chainBase.chainId }))
+  const guardedParts =
+    fork === undefined
+      ? parts
+      : Layer.mergeAll(
+          guardLayer(BlockProducer, (e) => new ChainUnavailable({ message: e.message })),
+          guardLayer(Faucet, (e) => new FaucetError({ code: "AptosApiError", message: e.message, txnHashes: [] }))
+        ).pipe(Layer.provide(parts), Layer.provide(fork.runtime))
+  const chain = guardedParts.pipe(Layer.provideMerge(Layer.provideMerge(Mempool.layer, base)))
+  // The node's services with the mempool's endpoints added (a read-only node has none).
+  const withSubmissions = Layer.effect(
+    Node,
+    Effect.gen(function* () {
+      const base = yield* Node
+      return Node.of({ ...base, submissions: yield* Submissions })
+    })
+  ).pipe(Layer.provide(Node.layerWith(ViewsVmLayer, TransactionEncoderLive)))
+  const guardedNode =
+    fork === undefined
+      ? withSubmissions
+      : guardLayer(Node, (e) => new ApiError({ status: 503, code: "internal_error", message: e.message })).pipe(
+          Layer.provide(withSubmissions),
+          Layer.provide(fork.runtime)
+        )
+  const node = guardedNode.pipe(
+    Layer.provideMerge(Layer.mergeAll(Submissions.layer, BlockProducer.loop)),
+    Layer.provideMerge(chain)
+  )
+  const api = MovenodeServer.layer({ headerPrefix: "X-APTOS-", ...http, listen: config.api })
+  const faucet = config.faucet === undefined ? Layer.empty : FaucetServer.layer(config.faucet)
+  const graphql = config.graphql === undefined ? Layer.empty : GraphqlStub.layer(config.graphql)
+  const servers = Layer.mergeAll(api, faucet, graphql).pipe(Layer.provideMerge(node))
+  const info = Layer.effect(
+    LocalChain,
+    Effect.gen(function* () {
+      const apiAddress = (yield* MovenodeServer).address
+      const faucetAddress = config.faucet === undefined ? undefined : (yield* FaucetServer).address
+      const graphqlAddress = config.graphql === undefined ? undefined : (yield* GraphqlStub).address
+      const checks: HealthCheck[] = [{ _tag: "NodeApi", url: urlOf(apiAddress) }]
+      if (faucetAddress !== undefined) checks.push({ _tag: "Http", url: urlOf(faucetAddress), name: "Faucet" })
+      const readiness =
+        config.readiness === undefined
+          ? undefined
+          : yield* Layer.build(ReadinessServer.layer(config.readiness, checks)).pipe(
+              Effect.map((ctx) => Context.get(ctx, ReadinessServer).address)
+            )
+      const producer = yield* BlockProducer
+      // A block at start when blocks come on their own. The chain's clock is its last
+      // block's timestamp (0 on a new chain), and admission checks expiration against it;
+      // the reference's validator makes a block every second or so, so its clock is near the
+      // wall clock's from the start. With this block a transaction already expired is refused
+      // at submission (TRANSACTION_EXPIRED), as there, instead of accepted and then
+      // discarded; and genesis's epoch ends here, not in the first user's block.
+      if (config.mining._tag !== "Manual") yield* Effect.forkScoped(Effect.ignoreCause(producer.produce))
+      return LocalChain.of({
+        chainId: chainBase.chainId,
+        apiUrl: apiUrlOf(apiAddress),
+        faucetUrl: faucetAddress === undefined ? undefined : urlOf(faucetAddress).replace(/\/$/, ""),
+        readinessUrl: readiness === undefined ? undefined : urlOf(readiness),
+        graphqlUrl: graphqlAddress === undefined ? undefined : `${urlOf(graphqlAddress)}v1/graphql`,
+        root: { address: CORE_RESOURCES, privateKey: rootPrivateKey },
+        accounts,
+        dataDir: config.dataDir,
+        genesisSource: chainBase.genesisSource,
+        fork: fork?.identity,
+        mine: producer.produce
+      })
+    })
+  )
+  return Layer.provideMerge(info, servers).pipe(
+    // The block limits of the caller's BlockProducerConfig (the defaults unless provided), the mining mode of `config`.
+    Layer.provide(
+      Layer.effect(
+        BlockProducerConfig,
+        Effect.map(Effect.service(BlockProducerConfig), (c) => ({ ...c, mining: config.mining }))
+      )
+    )
+  )
+}
+
+/**
+ * A chain on a fork (`src/fork`, docs/fork.md): the fork's ledger is opened (pinned version, remote
+ * cache, prefetch) in the layer's scope, then the chain is assembled over it with its chain id.
+ */
+const forkedChain = (config: LocalChainConfigShape, forkConfig: ForkConfig, http: Partial<HttpConfig>) =>
+  Layer.unwrap(
+    Effect.map(
+      Effect.mapError(
+        openForkLedger(forkConfig, config.dataDir, forkConfig.progress ?? (() => {})),
+        (e): Error => e
+      ),
+      (opened) =>
+        assemble(config, http, {
+          ledger: Layer.succeed(Ledger, opened.handle.service),
+          chainId: opened.identity.chainId,
+          genesisSource: "fork",
+          fork: { identity: opened.identity, runtime: Layer.succeed(ForkRuntime, { state: opened.state }) }
+        })
+    )
+  )
+
 export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("movenode/LocalChain") {
   /** The whole local chain for `overrides` on top of run-localnet's defaults. */
   static readonly layer = (
@@ -224,78 +345,13 @@ export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("m
         try: () => {
           const config = { ...defaultLocalChainConfig, ...overrides }
           if (config.dataDir !== undefined && config.fresh) forget(config.dataDir)
+          if (config.fork !== undefined) return forkedChain(config, config.fork, http)
           const { bytes: genesis, source: genesisSource } = genesisOf(config)
-          const { rootPrivateKey, accounts } = localKeys(config)
           const ledger =
             config.dataDir === undefined
               ? LedgerMemory.layer({ genesis, pruneWindow: config.pruneWindow })
               : LedgerLmdb.layer({ path: join(config.dataDir, "ledger"), genesis, pruneWindow: config.pruneWindow })
-          const base = Layer.mergeAll(ledger, ChainVmLive, ChainEvents.layer)
-          const chain = Layer.mergeAll(
-            BlockProducer.layer,
-            Faucet.layer({ rootPrivateKey, chainId: config.chainId })
-          ).pipe(Layer.provideMerge(Layer.provideMerge(Mempool.layer, base)))
-          // The node's services with the mempool's endpoints added (a read-only node has none).
-          const withSubmissions = Layer.effect(
-            Node,
-            Effect.gen(function* () {
-              const base = yield* Node
-              return Node.of({ ...base, submissions: yield* Submissions })
-            })
-          ).pipe(Layer.provide(Node.layerWith(ViewsVmLayer, TransactionEncoderLive)))
-          const node = withSubmissions.pipe(
-            Layer.provideMerge(Layer.mergeAll(Submissions.layer, BlockProducer.loop)),
-            Layer.provideMerge(chain)
-          )
-          const api = MovenodeServer.layer({ headerPrefix: "X-APTOS-", ...http, listen: config.api })
-          const faucet = config.faucet === undefined ? Layer.empty : FaucetServer.layer(config.faucet)
-          const graphql = config.graphql === undefined ? Layer.empty : GraphqlStub.layer(config.graphql)
-          const servers = Layer.mergeAll(api, faucet, graphql).pipe(Layer.provideMerge(node))
-          const info = Layer.effect(
-            LocalChain,
-            Effect.gen(function* () {
-              const apiAddress = (yield* MovenodeServer).address
-              const faucetAddress = config.faucet === undefined ? undefined : (yield* FaucetServer).address
-              const graphqlAddress = config.graphql === undefined ? undefined : (yield* GraphqlStub).address
-              const checks: HealthCheck[] = [{ _tag: "NodeApi", url: urlOf(apiAddress) }]
-              if (faucetAddress !== undefined) checks.push({ _tag: "Http", url: urlOf(faucetAddress), name: "Faucet" })
-              const readiness =
-                config.readiness === undefined
-                  ? undefined
-                  : yield* Layer.build(ReadinessServer.layer(config.readiness, checks)).pipe(
-                      Effect.map((ctx) => Context.get(ctx, ReadinessServer).address)
-                    )
-              const producer = yield* BlockProducer
-              // A block at start when blocks come on their own. The chain's clock is its last
-              // block's timestamp (0 on a new chain), and admission checks expiration against it;
-              // the reference's validator makes a block every second or so, so its clock is near the
-              // wall clock's from the start. With this block a transaction already expired is refused
-              // at submission (TRANSACTION_EXPIRED), as there, instead of accepted and then
-              // discarded; and genesis's epoch ends here, not in the first user's block.
-              if (config.mining._tag !== "Manual") yield* Effect.forkScoped(Effect.ignoreCause(producer.produce))
-              return LocalChain.of({
-                chainId: config.chainId,
-                apiUrl: apiUrlOf(apiAddress),
-                faucetUrl: faucetAddress === undefined ? undefined : urlOf(faucetAddress).replace(/\/$/, ""),
-                readinessUrl: readiness === undefined ? undefined : urlOf(readiness),
-                graphqlUrl: graphqlAddress === undefined ? undefined : `${urlOf(graphqlAddress)}v1/graphql`,
-                root: { address: CORE_RESOURCES, privateKey: rootPrivateKey },
-                accounts,
-                dataDir: config.dataDir,
-                genesisSource,
-                mine: producer.produce
-              })
-            })
-          )
-          return Layer.provideMerge(info, servers).pipe(
-            // The block limits of the caller's BlockProducerConfig (the defaults unless provided), the mining mode of `config`.
-            Layer.provide(
-              Layer.effect(
-                BlockProducerConfig,
-                Effect.map(Effect.service(BlockProducerConfig), (c) => ({ ...c, mining: config.mining }))
-              )
-            )
-          )
+          return assemble(config, http, { ledger, chainId: config.chainId, genesisSource, fork: undefined })
         },
         catch: (e) => (e instanceof Error ? e : new Error(String(e)))
       })
@@ -315,7 +371,8 @@ const genesisSourceText: Record<GenesisSource, string> = {
   kept: "the data directory's",
   cached: "built earlier in this process",
   prebuilt: "the default one npm run build made (dist/genesis)",
-  built: "built now from the shipped devnet framework"
+  built: "built now from the shipped devnet framework",
+  fork: "none: a fork of its source's state"
 }
 
 /** The start-up banner: where everything listens and the pre-funded keys (anvil prints the same). */

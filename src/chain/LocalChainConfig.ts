@@ -7,6 +7,7 @@
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import { sha3 } from "../domain/hash.js"
+import type { ForkConfig } from "../fork/ForkConfig.js"
 import { MiningMode } from "./MiningMode.js"
 
 /** Where a server listens (the same shape as the HTTP layer's `ServerAddress`). */
@@ -35,6 +36,8 @@ export interface LocalChainConfigShape {
   readonly seed: string
   /** Keep the last N versions (the ledger's pruning window); undefined keeps everything. */
   readonly pruneWindow: bigint | undefined
+  /** A fork of another chain's state (`--fork-url`, docs/fork.md); undefined = a chain of its own. */
+  readonly fork?: ForkConfig | undefined
 }
 
 const localhost = (port: number): ServerAddress => ({ host: "127.0.0.1", port })

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountStateGroup } from "./groups/AccountStateGroup.js"
 import { AccountsGroup } from "./groups/AccountsGroup.js"
 import { BlocksGroup } from "./groups/BlocksGroup.js"
+import { ExperimentalGroup } from "./groups/ExperimentalGroup.js"
 import { GeneralGroup } from "./groups/GeneralGroup.js"
 import { SubmissionsGroup } from "./groups/SubmissionsGroup.js"
 import { TablesGroup } from "./groups/TablesGroup.js"
@@ -25,6 +26,7 @@ export class Api extends HttpApi.make("movenode")
   .add(TablesGroup)
   .add(SimulationGroup)
   .add(SubmissionsGroup)
+  .add(ExperimentalGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "movenode",

@@ -10,6 +10,7 @@ import { checkFraming, mediaType, readBody, unsupportedMediaType } from "./Body.
 import { accountStateHandlers } from "./handlers/accountStateHandlers.js"
 import { accountsHandlers } from "./handlers/accountsHandlers.js"
 import { blocksHandlers } from "./handlers/blocksHandlers.js"
+import { experimentalHandlers } from "./handlers/experimentalHandlers.js"
 import type { HandlerEnv, RequestInput, RouteSpec } from "./handlers/HandlerTypes.js"
 import { generalHandlers } from "./handlers/generalHandlers.js"
 import { postHandlers } from "./handlers/postHandlers.js"
@@ -49,7 +50,8 @@ export const makeRouteSpecs = (env: HandlerEnv): Record<RouteId, RouteSpec> => {
     ...blocksHandlers(env),
     ...tablesHandlers(env),
     ...simulateHandlers(env),
-    ...submissionsHandlers(env)
+    ...submissionsHandlers(env),
+    ...experimentalHandlers(env)
   }
   const declared = new Set(apiRoutes.map((r) => r.id))
   for (const id of Object.keys(specs)) if (!declared.has(id as RouteId)) throw new Error(`handler without route: ${id}`)

@@ -4,11 +4,12 @@ import { Blocks } from "./Blocks.js"
 import { Events } from "./Events.js"
 import { Renderer } from "./Renderer.js"
 import { Resources } from "./Resources.js"
+import { StateValues } from "./StateValues.js"
 import { Tables } from "./Tables.js"
 import { Transactions } from "./Transactions.js"
 
 /** The services behind the read endpoints of issue 15, with their shared `Renderer`, over a `Ledger`. */
-export const ReadsLayer = Layer.mergeAll(Resources.layer, Blocks.layer, Events.layer, Tables.layer).pipe(
+export const ReadsLayer = Layer.mergeAll(Resources.layer, Blocks.layer, Events.layer, Tables.layer, StateValues.layer).pipe(
   Layer.provideMerge(Transactions.layer),
   Layer.provideMerge(Layer.mergeAll(Renderer.layer, Accounts.layer))
 )
@@ -21,4 +22,6 @@ export interface ReadServices {
   readonly blocks: Blocks["Service"]
   readonly events: Events["Service"]
   readonly tables: Tables["Service"]
+  /** `POST /experimental/state_values/raw` (what a fork reads from its source). */
+  readonly stateValues: StateValues["Service"]
 }

@@ -9,6 +9,7 @@ import { GasEstimator } from "./GasEstimator.js"
 import { readLedgerInfo } from "./LedgerVersion.js"
 import { Modules } from "./Modules.js"
 import { Resources } from "./Resources.js"
+import { StateValues } from "./StateValues.js"
 import { Tables } from "./Tables.js"
 import { Transactions } from "./Transactions.js"
 import type { GasEstimate } from "../domain/gasEstimate.js"
@@ -34,7 +35,8 @@ export const makeNode = Effect.gen(function* () {
     transactions: yield* Transactions,
     blocks: yield* Blocks,
     events: yield* Events,
-    tables: yield* Tables
+    tables: yield* Tables,
+    stateValues: yield* StateValues
   }
   const simulations = yield* Simulations
   const ledgerInfo = readLedgerInfo(ledger)

@@ -42,7 +42,7 @@ describe("OpenAPI document", () => {
       .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
       .sort()
     expect(documented).toEqual(served)
-    expect(served).toHaveLength(27)
+    expect(served).toHaveLength(28)
   })
   it("has a handler for every route of the definition", () => {
     const env = { node: makeTestNode(), config: {} as never, headers: makeLedgerHeaders("X-"), specJson: () => "{}" }

@@ -23,3 +23,8 @@ export const TableItemRequestJson = Schema.Struct({
 export const RawTableItemRequestJson = Schema.Struct({ key: Schema.String }).annotate({
   identifier: "RawTableItemRequest"
 })
+
+/** `POST /v1/experimental/state_values/raw`'s body: BCS(StateKey) in hex. */
+export const RawStateValueRequestJson = Schema.Struct({ key: Schema.String }).annotate({
+  identifier: "RawStateValueRequest"
+})

@@ -1,0 +1,171 @@
+/**
+ * History at or below the pinned version, answered from the source (as Anvil forwards reads of
+ * blocks and transactions that predate its fork): transactions by version and by hash, blocks by
+ * height and by version, decoded from the source's BCS answers into the ledger's own records, so
+ * every endpoint renders them as it renders local ones. What the source answered is immutable
+ * (it is at or below V), so it is kept in the remote cache's environment too: read once, it is
+ * there offline. A block holding V that continues past it on the source ends at V on the fork.
+ */
+import { BcsReader } from "../bcs/index.js"
+import { readHashValue } from "../domain/BlockCodec.js"
+import type { ContractEvent } from "../domain/ContractEvent.js"
+import { readContractEvent } from "../domain/ContractEventCodec.js"
+import { readTransaction } from "../domain/TransactionCodec.js"
+import { readTransactionInfo } from "../domain/TransactionInfoCodec.js"
+import { readWriteSet } from "../domain/WriteSetCodec.js"
+import type { BlockInfo, CommittedTransaction } from "../ledger/Ledger.js"
+import { type ForkSourceClient, ForkSourceError } from "./ForkSourceClient.js"
+import type { RemoteStateCache } from "./RemoteStateCache.js"
+
+export interface ForkHistory {
+  readonly transactionByVersion: (version: bigint) => Promise<CommittedTransaction | undefined>
+  /** The source's transaction with this hash when it is at or below V; undefined otherwise. */
+  readonly transactionByHash: (hash: Uint8Array) => Promise<CommittedTransaction | undefined>
+  readonly blockByHeight: (height: bigint) => Promise<BlockInfo | undefined>
+  readonly blockByVersion: (version: bigint) => Promise<BlockInfo | undefined>
+}
+
+interface OnChainData {
+  readonly version: bigint
+  readonly transaction: CommittedTransaction["transaction"]
+  readonly info: CommittedTransaction["info"]
+  readonly events: ReadonlyArray<ContractEvent>
+  readonly accumulatorRootHash: Uint8Array
+  readonly writeSet: CommittedTransaction["writeSet"]
+}
+
+const readOnChainData = (r: BcsReader): OnChainData => {
+  const version = r.u64()
+  const transaction = readTransaction(r)
+  const info = readTransactionInfo(r)
+  const n = r.uleb128()
+  const events: ContractEvent[] = []
+  for (let i = 0; i < n; i++) events.push(readContractEvent(r))
+  const accumulatorRootHash = readHashValue(r)
+  const writeSet = readWriteSet(r)
+  return { version, transaction, info, events, accumulatorRootHash, writeSet }
+}
+
+export const makeForkHistory = (
+  client: ForkSourceClient | undefined,
+  cache: RemoteStateCache,
+  pinned: { readonly version: bigint; readonly height: bigint }
+): ForkHistory => {
+  const offline = (what: string) =>
+    new ForkSourceError(`fork: ${what} is at or below the fork version and not in the cache; the fork runs offline`)
+
+  /** A GET through the persistent cache (answers at or below V never change). */
+  const cachedGet = async (path: string, bcs: boolean): Promise<Uint8Array | undefined> => {
+    const name = `${bcs ? "bcs" : "json"} ${path}`
+    const held = cache.meta.get(name)
+    if (held !== undefined) return held === "" ? undefined : new Uint8Array(Buffer.from(held, "base64"))
+    if (client === undefined) throw offline(path)
+    const bytes = bcs
+      ? await client.getBcs(path)
+      : await client.getJson(path).then((j) => (j === undefined ? undefined : new TextEncoder().encode(JSON.stringify(j))))
+    cache.meta.put(name, bytes === undefined ? "" : Buffer.from(bytes).toString("base64"))
+    return bytes
+  }
+
+  const decode = <A>(what: string, bytes: Uint8Array, read: (r: BcsReader) => A): A => {
+    try {
+      const r = new BcsReader(bytes)
+      const a = read(r)
+      r.expectEnd()
+      return a
+    } catch (e) {
+      throw new ForkSourceError(`the fork source answered ${what} with bytes that do not decode: ${String(e)}`)
+    }
+  }
+
+  /** BcsBlock without its transactions: height, hash, timestamp, first and last version. */
+  const blockAt = async (path: string): Promise<BlockInfo | undefined> => {
+    const bytes = await cachedGet(path, true)
+    if (bytes === undefined) return undefined
+    const b = decode(path, bytes, (r) => {
+      const height = r.u64()
+      readHashValue(r)
+      const timestampUsec = r.u64()
+      const firstVersion = r.u64()
+      const lastVersion = r.u64()
+      if (r.optionTag()) {
+        // with_transactions=false: the source sends None; skip whatever it sent.
+        r.offset = r.bytes.length
+      }
+      return { height, timestampUsec, firstVersion, lastVersion }
+    })
+    if (b.firstVersion > pinned.version) return undefined
+    const first = await onChain(b.firstVersion)
+    const t = first?.transaction
+    const epoch =
+      t?._tag === "BlockMetadata" ? t.metadata.epoch : t?._tag === "BlockMetadataExt" ? t.metadata.metadata.epoch : 0n
+    return { ...b, lastVersion: b.lastVersion > pinned.version ? pinned.version : b.lastVersion, epoch }
+  }
+
+  const onChain = async (version: bigint): Promise<OnChainData | undefined> => {
+    const path = `/transactions/by_version/${version}`
+    const bytes = await cachedGet(path, true)
+    if (bytes === undefined) return undefined
+    return decode(path, bytes, (r) => {
+      if (r.uleb128() !== 0) throw new Error("not a committed transaction")
+      return readOnChainData(r)
+    })
+  }
+
+  const vmStatusOf = async (data: OnChainData): Promise<string> => {
+    if (data.info.status._tag === "Success") return "Executed successfully"
+    const bytes = await cachedGet(`/transactions/by_version/${data.version}`, false)
+    const json = bytes === undefined ? undefined : (JSON.parse(new TextDecoder().decode(bytes)) as { vm_status?: unknown })
+    return typeof json?.vm_status === "string" ? json.vm_status : ""
+  }
+
+  const committed = async (data: OnChainData): Promise<CommittedTransaction> => {
+    const block = await blockByVersion(data.version)
+    if (block === undefined) throw new ForkSourceError(`the fork source has no block holding version ${data.version}`)
+    return {
+      transaction: data.transaction,
+      writeSet: data.writeSet,
+      events: data.events,
+      outcome: { gasUsed: data.info.gasUsed, status: data.info.status, vmStatus: await vmStatusOf(data) },
+      version: data.version,
+      hash: data.info.transactionHash,
+      blockHeight: block.height,
+      timestampUsec: block.timestampUsec,
+      info: data.info,
+      accumulatorRootHash: data.accumulatorRootHash
+    }
+  }
+
+  // Blocks seen, by first version (a transaction's block is found without asking again).
+  const blocks: BlockInfo[] = []
+  const blockByVersion = async (version: bigint): Promise<BlockInfo | undefined> => {
+    if (version > pinned.version) return undefined
+    const known = blocks.find((b) => b.firstVersion <= version && version <= b.lastVersion)
+    if (known !== undefined) return known
+    const b = await blockAt(`/blocks/by_version/${version}?with_transactions=false`)
+    if (b !== undefined && blocks.length < 10_000) blocks.push(b)
+    return b
+  }
+
+  return {
+    transactionByVersion: async (version) => {
+      if (version > pinned.version) return undefined
+      const data = await onChain(version)
+      return data === undefined ? undefined : committed(data)
+    },
+    transactionByHash: async (hash) => {
+      const path = `/transactions/by_hash/0x${Buffer.from(hash).toString("hex")}`
+      if (client === undefined && cache.meta.get(`bcs ${path}`) === undefined) return undefined
+      const bytes = await cachedGet(path, true)
+      if (bytes === undefined || bytes[0] !== 0) return undefined
+      const data = decode(path, bytes, (r) => {
+        r.uleb128()
+        return readOnChainData(r)
+      })
+      return data.version > pinned.version ? undefined : committed(data)
+    },
+    blockByHeight: (height) =>
+      height > pinned.height ? Promise.resolve(undefined) : blockAt(`/blocks/by_height/${height}?with_transactions=false`),
+    blockByVersion
+  }
+}

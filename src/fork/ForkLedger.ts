@@ -1,0 +1,287 @@
+/**
+ * A fork's ledger: `forkBackend` (local store over the source's state at V) under the ledger
+ * service, with history at or below V from the source (`ForkHistory`) and a commit that refuses a
+ * block executed on incomplete state (`StateMisses`). `openForkLedger` pins the version, opens the
+ * remote cache for (source chain id, V), prefetches the on-chain configs and the framework's
+ * modules, and returns everything the chain needs.
+ *
+ * Offline: the fork's identity (source URL, chain id, V) is kept in the data directory
+ * (`fork.json`) and the pinned block in the cache, so a restart with the same data directory (or
+ * one after `--fresh`, which keeps both) asks the source nothing until a key is not in the cache.
+ */
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs"
+import { join } from "node:path"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import { Bcs } from "../bcs/index.js"
+import { addressFromNumber } from "../domain/AccountAddress.js"
+import { stateKeyCodec } from "../domain/StateKeyCodec.js"
+import type { StructTag } from "../domain/TypeTag.js"
+import { emptyAccumulator } from "../domain/MerkleAccumulator.js"
+import type { BlockInfo, CommittedTransaction, LedgerService } from "../ledger/Ledger.js"
+import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
+import { BlockNotFound, StorageError, TransactionNotFound, type LedgerError } from "../ledger/LedgerError.js"
+import { openLmdbBackend } from "../ledger/LmdbBackend.js"
+import { makeLedgerService, type LedgerHandle } from "../ledger/makeLedgerService.js"
+import { makeMemoryBackend } from "../ledger/MemoryBackend.js"
+import { ConfigKeys, decodeConfiguration } from "../chain/onChainConfig.js"
+import type { ForkConfig } from "./ForkConfig.js"
+import { forkBackend } from "./forkBackend.js"
+import { makeForkHistory, type ForkHistory } from "./ForkHistory.js"
+import { type ForkSourceClient, ForkSourceError, makeForkSourceClient } from "./ForkSourceClient.js"
+import { makeForkStateSource, type ForkStateSource } from "./ForkStateSource.js"
+import { memoryRemoteStateCache, persistentRemoteStateCache, type RemoteStateCache } from "./RemoteStateCache.js"
+import { hasMissed } from "./StateMisses.js"
+
+
+/** What a fork is of: kept in the data directory and in the cache, so an offline start knows it. */
+export interface ForkIdentity {
+  readonly url: string
+  readonly chainId: number
+  readonly version: bigint
+  readonly height: bigint
+  readonly epoch: bigint
+  readonly timestampUsec: bigint
+  readonly oldestVersion: bigint
+}
+
+export interface OpenedFork {
+  readonly handle: LedgerHandle
+  readonly identity: ForkIdentity
+  readonly state: ForkStateSource
+  /** undefined when the fork started offline from its cache. */
+  readonly client: ForkSourceClient | undefined
+  /** How the start went (for the banner). */
+  readonly startedOffline: boolean
+}
+
+const ONE = addressFromNumber(1)
+const fw = (module: string, name: string, typeArgs: StructTag["typeArgs"] = []): StructTag => ({
+  address: ONE,
+  module,
+  name,
+  typeArgs
+})
+const resource = (tag: StructTag) =>
+  Bcs.encode(stateKeyCodec, { _tag: "AccessPath", address: ONE, path: { _tag: "Resource", struct: tag } })
+
+/** On-chain configs every block and transaction reads: prefetched at start. */
+export const PREFETCHED_CONFIGS: ReadonlyArray<Uint8Array> = [
+  ...Object.values(ConfigKeys),
+  resource(fw("gas_schedule", "GasScheduleV2")),
+  resource(fw("storage_gas", "StorageGas")),
+  resource(fw("storage_gas", "StorageGasConfig")),
+  resource(fw("state_storage", "StateStorageUsage")),
+  resource(fw("version", "Version")),
+  resource(fw("consensus_config", "ConsensusConfig")),
+  resource(fw("randomness_config", "RandomnessConfig")),
+  resource(fw("randomness", "PerBlockRandomness")),
+  resource(fw("stake", "ValidatorPerformance")),
+  resource(fw("staking_config", "StakingConfig")),
+  resource(fw("transaction_fee", "AptosCoinCapabilities")),
+  resource(fw("transaction_fee", "AptosFABurnCapabilities")),
+  resource(fw("aggregator_factory", "AggregatorFactory")),
+  resource(fw("coin", "CoinInfo", [{ _tag: "struct", struct: fw("aptos_coin", "AptosCoin") }])),
+  resource(fw("coin", "CoinConversionMap")),
+  resource(fw("reconfiguration_state", "State")),
+  resource(fw("jwk_consensus_config", "JWKConsensusConfig")),
+  resource(fw("account", "OriginatingAddress")),
+  resource(fw("chain_status", "GenesisEndMarker")),
+  resource(fw("block", "CommitHistory")),
+  resource(fw("transaction_validation", "TransactionValidation"))
+]
+
+const PREFETCH_DONE = "prefetched"
+
+const identityOf = (text: string): ForkIdentity | undefined => {
+  try {
+    const j = JSON.parse(text) as Record<string, string | number>
+    return {
+      url: String(j.url),
+      chainId: Number(j.chainId),
+      version: BigInt(j.version!),
+      height: BigInt(j.height!),
+      epoch: BigInt(j.epoch!),
+      timestampUsec: BigInt(j.timestampUsec!),
+      oldestVersion: BigInt(j.oldestVersion ?? 0)
+    }
+  } catch {
+    return undefined
+  }
+}
+
+const identityText = (i: ForkIdentity) =>
+  JSON.stringify({
+    url: i.url,
+    chainId: i.chainId,
+    version: `${i.version}`,
+    height: `${i.height}`,
+    epoch: `${i.epoch}`,
+    timestampUsec: `${i.timestampUsec}`,
+    oldestVersion: `${i.oldestVersion}`
+  })
+
+const fail = (message: string) => new ForkSourceError(message)
+
+/**
+ * Opens a fork's ledger (scoped: the local store and the cache close with the scope). `dataDir`
+ * undefined = the local store in memory; `progress` receives the start's progress lines.
+ */
+export const openForkLedger = (
+  config: ForkConfig,
+  dataDir: string | undefined,
+  progress: (line: string) => void
+): Effect.Effect<OpenedFork, ForkSourceError | StorageError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const client = makeForkSourceClient({
+      url: config.url,
+      headers: config.headers,
+      attempts: config.attempts,
+      timeoutMs: config.timeoutMs
+    })
+    const identityFile = dataDir === undefined ? undefined : join(dataDir, "fork.json")
+    const kept = identityFile !== undefined && existsSync(identityFile) ? identityOf(readFileSync(identityFile, "utf8")) : undefined
+    const reuse =
+      kept !== undefined && kept.url === client.base && (config.version === undefined || config.version === kept.version)
+    if (kept !== undefined && !reuse && dataDir !== undefined && existsSync(join(dataDir, "ledger")))
+      return yield* Effect.fail(
+        fail(
+          `the data directory ${dataDir} holds a fork of ${kept.url} at version ${kept.version}; start with --fresh (or another --data-dir) to fork ${client.base}${config.version === undefined ? "" : ` at ${config.version}`}`
+        )
+      )
+
+    // The identity: the kept one (no network), else asked of the source.
+    const identity: ForkIdentity = reuse
+      ? kept!
+      : yield* Effect.tryPromise({
+          try: async () => {
+            const info = await client.ledgerInfo()
+            const version = config.version ?? info.ledgerVersion
+            if (version > info.ledgerVersion)
+              throw fail(`--fork-version ${version} is above the source's latest version ${info.ledgerVersion}`)
+            if (version < info.oldestLedgerVersion)
+              throw fail(
+                `--fork-version ${version} is below the source's oldest version ${info.oldestLedgerVersion} (pruned there: fork from an archive node)`
+              )
+            const block = await client.blockByVersion(version)
+            const epochBytes = await client.rawStateValue(ConfigKeys.configuration, version)
+            const epoch = decodeConfiguration(epochBytes?.data)?.epoch
+            if (epoch === undefined) throw fail(`the fork source has no readable 0x1::reconfiguration::Configuration at ${version}`)
+            return {
+              url: client.base,
+              chainId: info.chainId,
+              version,
+              height: block.height,
+              epoch,
+              timestampUsec: block.timestampUsec,
+              oldestVersion: info.oldestLedgerVersion
+            }
+          },
+          catch: (e) => (e instanceof ForkSourceError ? e : fail(String(e)))
+        })
+    if (identityFile !== undefined) {
+      mkdirSync(dataDir!, { recursive: true })
+      writeFileSync(identityFile, identityText(identity))
+    }
+
+    const cacheRoot = config.cacheDir ?? (dataDir === undefined ? undefined : join(dataDir, "fork-cache"))
+    const cache: RemoteStateCache = yield* Effect.acquireRelease(
+      Effect.try({
+        try: () =>
+          cacheRoot === undefined
+            ? memoryRemoteStateCache()
+            : persistentRemoteStateCache(join(cacheRoot, `${identity.chainId}-${identity.version}`)),
+        catch: (e) => new StorageError({ message: `cannot open the fork cache: ${String(e)}` })
+      }),
+      (c) => Effect.promise(() => c.flushed().then(() => c.close(), () => c.close()))
+    )
+    // Started from kept facts: the source is still asked for what the cache lacks, when it answers.
+    const state = makeForkStateSource(client, cache, identity.version)
+
+    if (cache.meta.get(PREFETCH_DONE) === undefined) {
+      const started = Date.now()
+      progress(`fork: prefetching on-chain configs and the framework (0x1, 0x3, 0x4) from ${client.base} at version ${identity.version}`)
+      yield* state.fetch(PREFETCHED_CONFIGS)
+      let modules = 0
+      for (const a of [1, 3, 4]) modules += yield* state.fetchModules(addressFromNumber(a))
+      progress(
+        `fork: prefetched ${PREFETCHED_CONFIGS.length} configs and ${modules} modules in ${Date.now() - started} ms (${client.requests()} requests)`
+      )
+      cache.meta.put(PREFETCH_DONE, "1")
+    }
+
+    const base: LedgerHead = {
+      chainId: identity.chainId,
+      latestVersion: identity.version,
+      latestHeight: identity.height,
+      epoch: identity.epoch,
+      timestampUsec: identity.timestampUsec,
+      oldestVersion: identity.version,
+      oldestHeight: identity.height,
+      genesisHash: new Uint8Array(32),
+      accumulator: emptyAccumulator
+    }
+    const local: LedgerBackend = yield* Effect.try({
+      try: () => (dataDir === undefined ? makeMemoryBackend() : openLmdbBackend({ path: join(dataDir, "ledger") })),
+      catch: (e) => new StorageError({ message: `cannot open the fork's ledger: ${String(e)}` })
+    })
+    const inner = makeLedgerService(forkBackend(local, state, base), { chainId: identity.chainId })
+    yield* Effect.addFinalizer(() => Effect.sync(() => inner.close()))
+    const history = makeForkHistory(client, cache, { version: identity.version, height: identity.height })
+    const handle: LedgerHandle = { ...inner, service: forkLedgerService(inner.service, history, identity) }
+    return { handle, identity, state, client, startedOffline: reuse }
+  })
+
+const historyError = (e: unknown) =>
+  new StorageError({ message: e instanceof Error ? e.message : String(e) })
+
+/** The ledger service of a fork: history at or below V from the source; no commit from a run that missed. */
+export const forkLedgerService = (
+  service: LedgerService,
+  history: ForkHistory,
+  identity: ForkIdentity
+): LedgerService => {
+  const V = identity.version
+  const H = identity.height
+  const fromSource = <A>(f: () => Promise<A | undefined>, notFound: () => LedgerError): Effect.Effect<A, LedgerError> =>
+    Effect.flatMap(Effect.tryPromise({ try: f, catch: historyError }), (a) =>
+      a === undefined ? Effect.fail(notFound()) : Effect.succeed(a)
+    )
+  return {
+    ...service,
+    transactionByVersion: (version) =>
+      version <= V
+        ? fromSource(
+            () => history.transactionByVersion(version),
+            () => new TransactionNotFound({ query: `version ${version}` })
+          )
+        : service.transactionByVersion(version),
+    transactionByHash: (hash) =>
+      Effect.catchTag(service.transactionByHash(hash), "TransactionNotFound", (e) =>
+        fromSource<CommittedTransaction>(
+          () => history.transactionByHash(hash),
+          () => e
+        )
+      ),
+    blockByHeight: (height) =>
+      height <= H
+        ? fromSource<BlockInfo>(
+            () => history.blockByHeight(height),
+            () => new BlockNotFound({ query: `height ${height}` })
+          )
+        : service.blockByHeight(height),
+    blockByVersion: (version) =>
+      version <= V
+        ? fromSource<BlockInfo>(
+            () => history.blockByVersion(version),
+            () => new BlockNotFound({ query: `version ${version}` })
+          )
+        : service.blockByVersion(version),
+    commitBlock: (block) =>
+      hasMissed()
+        ? Effect.fail(
+            new StorageError({ message: "fork: the block read state not fetched yet; it is executed again once fetched" })
+          )
+        : service.commitBlock(block)
+  }
+}

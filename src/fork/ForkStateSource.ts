@@ -1,0 +1,105 @@
+/**
+ * The fork's state below local writes: the remote cache in front of the source, pinned at one
+ * version. Reads are synchronous (`read`: the VM's inner loop) and answer only from the cache; a
+ * key not fetched yet is a miss (`StateMisses`), fetched by `fetch` (asynchronous) before the work
+ * runs again. One request in flight per key: a second fetch of a key joins the first.
+ */
+import * as Effect from "effect/Effect"
+import { toHex } from "../bcs/index.js"
+import type { AccountAddress } from "../domain/AccountAddress.js"
+import type { StateValue } from "../domain/StateValueCodec.js"
+import type { ForkSourceClient } from "./ForkSourceClient.js"
+import { ForkSourceError } from "./ForkSourceClient.js"
+import { ABSENT, type RemoteStateCache } from "./RemoteStateCache.js"
+import { recordMiss } from "./StateMisses.js"
+
+export interface ForkStateSource {
+  /** The pinned version: the source's state after it. */
+  readonly version: bigint
+  readonly cache: RemoteStateCache
+  /**
+   * The source's value of `keyBytes` at the pinned version (undefined = absent there), from the
+   * cache; a key never fetched is logged as a miss and the read throws (see `StateMisses`).
+   */
+  readonly read: (keyBytes: Uint8Array) => StateValue | undefined
+  /** Fetches every key not cached yet (8 at a time); fails naming the first key the source could not answer. */
+  readonly fetch: (keys: ReadonlyArray<Uint8Array>) => Effect.Effect<void, ForkSourceError>
+  /** Caches every module of `address` in one request (a bulk prefetch). */
+  readonly fetchModules: (address: AccountAddress) => Effect.Effect<number, ForkSourceError>
+  /** Source requests made by this process (what the benchmarks count). */
+  readonly requests: () => number
+}
+
+export const makeForkStateSource = (
+  client: ForkSourceClient | undefined,
+  cache: RemoteStateCache,
+  version: bigint
+): ForkStateSource => {
+  const inFlight = new Map<string, Promise<void>>()
+
+  const fetchOne = (keyBytes: Uint8Array): Promise<void> => {
+    const hex = toHex(keyBytes)
+    if (cache.get(keyBytes) !== undefined) return Promise.resolve()
+    const joined = inFlight.get(hex)
+    if (joined !== undefined) return joined
+    if (client === undefined)
+      return Promise.reject(
+        new ForkSourceError(`fork: state key 0x${hex} is not in the cache and the fork runs offline (no source)`)
+      )
+    const p = client
+      .rawStateValue(keyBytes, version)
+      .then((answer) => cache.put(keyBytes, answer ?? ABSENT))
+      .finally(() => inFlight.delete(hex))
+    inFlight.set(hex, p)
+    return p
+  }
+
+  const fetchAll = async (keys: ReadonlyArray<Uint8Array>): Promise<void> => {
+    let next = 0
+    let failure: unknown
+    const worker = async () => {
+      while (failure === undefined && next < keys.length) {
+        const k = keys[next++]!
+        try {
+          await fetchOne(k)
+        } catch (e) {
+          failure ??= e
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(8, keys.length) }, worker))
+    if (failure !== undefined) throw failure
+  }
+
+  const asError = (e: unknown) => (e instanceof ForkSourceError ? e : new ForkSourceError(String(e)))
+
+  // A miss outside any unit of work (nothing will retry it): fetched in the background, so the
+  // next attempt finds it; a failure shows again on that attempt, with the key named.
+  const orphan = (keyBytes: Uint8Array) => {
+    fetchOne(keyBytes).catch(() => undefined)
+  }
+
+  return {
+    version,
+    cache,
+    read: (keyBytes) => {
+      const hit = cache.get(keyBytes)
+      if (hit === ABSENT) return undefined
+      if (hit !== undefined) return hit
+      return recordMiss(keyBytes, orphan)
+    },
+    fetch: (keys) => Effect.tryPromise({ try: () => fetchAll(keys), catch: asError }),
+    fetchModules: (address) =>
+      Effect.tryPromise({
+        try: async () => {
+          if (client === undefined) throw new ForkSourceError("fork: no source to prefetch modules from (offline)")
+          const modules = await client.modules(address, version)
+          for (const m of modules)
+            if (cache.get(m.keyBytes) === undefined) cache.put(m.keyBytes, { data: m.bytes, metadata: undefined })
+          return modules.length
+        },
+        catch: asError
+      }),
+    requests: () => client?.requests() ?? 0
+  }
+}

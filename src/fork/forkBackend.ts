@@ -1,0 +1,36 @@
+/**
+ * A ledger store for a fork: the local store (memory or LMDB) holds what happened after the pinned
+ * version V (blocks V+1 on, their state writes), and state reads fall through to the source's state
+ * at V (`ForkStateSource`) for keys the local store never wrote. A local deletion is a tombstone in
+ * the local store (a `stateGet` answer with no value) and never falls through: a key deleted on
+ * the fork stays deleted whatever the source holds.
+ *
+ * Before the first local block the store has no head of its own: `base` (the source's version,
+ * block height, epoch and timestamp at V, its chain id) stands in, so the first local block gets
+ * version V+1 and height H+1 (`prepareBlock` continues from whatever head it is given). The
+ * transaction accumulator starts empty: local root hashes cover local transactions only.
+ */
+import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
+import type { ForkStateSource } from "./ForkStateSource.js"
+
+export const forkBackend = (local: LedgerBackend, remote: ForkStateSource, base: LedgerHead): LedgerBackend => {
+  const remoteVersion = remote.version
+  const stateGet = (keyBytes: Uint8Array, version: bigint) => {
+    const mine = local.stateGet(keyBytes, version)
+    if (mine !== undefined) return mine
+    const theirs = remote.read(keyBytes)
+    return theirs === undefined ? undefined : { value: theirs.data, version: remoteVersion }
+  }
+  return {
+    ...local,
+    head: () => local.head() ?? base,
+    stateGet,
+    // Without the local store's shortcut: it cannot tell "deleted here" from "never written here".
+    stateVersion: undefined,
+    stateMetadata: (keyBytes, version) => {
+      const mine = local.stateGet(keyBytes, version)
+      if (mine !== undefined) return mine.value === undefined ? undefined : local.stateMetadata(keyBytes, version)
+      return remote.read(keyBytes)?.metadata
+    }
+  }
+}

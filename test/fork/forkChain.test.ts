@@ -1,0 +1,63 @@
+/**
+ * A movenode local chain forked from another, in one process (no network but loopback): the fork
+ * reads the source's state lazily through POST /v1/experimental/state_values/raw at the pinned
+ * version; its own writes stay local; the source's later transactions do not appear.
+ */
+import { Account, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { MiningMode } from "../../src/chain/MiningMode.js"
+import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
+
+const sdkFor = (chain: LocalChainInfo) =>
+  new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: chain.apiUrl, faucet: chain.faucetUrl }))
+
+describe("a fork of a local chain", () => {
+  it("reads the source's state at the pinned version, transfers on its own, ignores the source's later blocks", async () => {
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const source = yield* LocalChain.spawn({ accounts: 1, mining: MiningMode.instant(0) })
+          const src = sdkFor(source)
+          const alice = Account.generate()
+          const bob = Account.generate()
+          yield* Effect.promise(() => src.fundAccount({ accountAddress: alice.accountAddress, amount: 1_000_000_000, options: { waitForIndexer: false } }))
+          const pinned = BigInt((yield* Effect.promise(() => src.getLedgerInfo())).ledger_version)
+          // Later on the source: bob gets funded; the fork pinned before must not see it.
+          yield* Effect.promise(() => src.fundAccount({ accountAddress: bob.accountAddress, amount: 5_000_000, options: { waitForIndexer: false } }))
+
+          const progress: string[] = []
+          const fork = yield* LocalChain.spawn({
+            accounts: 1,
+            mining: MiningMode.instant(0),
+            fork: { url: source.apiUrl, version: pinned, progress: (l) => progress.push(l) }
+          })
+          const aptos = sdkFor(fork)
+          const info = yield* Effect.promise(() => aptos.getLedgerInfo())
+          expect(info.chain_id).toBe(4)
+          expect(BigInt(info.ledger_version)).toBeGreaterThanOrEqual(pinned)
+          expect(progress.join("\n")).toMatch(/prefetched \d+ configs and \d+ modules/)
+
+          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: alice.accountAddress }))).toBe(
+            1_000_000_000
+          )
+          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress }))).toBe(0)
+
+          const carol = Account.generate()
+          const txn = yield* Effect.promise(() =>
+            aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: carol.accountAddress, amount: 1234 })
+          )
+          const sent = yield* Effect.promise(() => aptos.signAndSubmitTransaction({ signer: alice, transaction: txn }))
+          const done = yield* Effect.promise(() => aptos.waitForTransaction({ transactionHash: sent.hash }))
+          expect(done.success).toBe(true)
+          expect(BigInt(done.version)).toBeGreaterThan(pinned)
+          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: carol.accountAddress }))).toBe(
+            1234
+          )
+          // The source is untouched by the fork's transfer.
+          expect(yield* Effect.promise(() => src.getAccountAPTAmount({ accountAddress: carol.accountAddress }))).toBe(0)
+        })
+      )
+    )
+  }, 120_000)
+})
