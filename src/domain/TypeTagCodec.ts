@@ -38,7 +38,8 @@ const PRIMITIVE_BY_INDEX: ReadonlyArray<TypeTag | undefined> = [
   { _tag: "i256" }
 ]
 
-const INDEX_BY_TAG: Record<TypeTag["_tag"], number> = {
+/** Each variant's BCS index, which is also its declaration order (what the reference's derived `Ord` compares first). */
+export const INDEX_BY_TAG: Readonly<Record<TypeTag["_tag"], number>> = {
   bool: 0,
   u8: 1,
   u64: 2,

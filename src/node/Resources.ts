@@ -7,6 +7,7 @@ import { type AccountAddress, addressToLongString, addressToShortString } from "
 import { ApiErrors, type ApiError } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import { resourceGroupCodec } from "../domain/ResourceGroupCodec.js"
+import { compareStructTags } from "../domain/StructTagOrder.js"
 import type { AccessPathKind } from "../domain/StateKey.js"
 import { readStateKey } from "../domain/StateKeyCodec.js"
 import { structTagToString, parseStructTag } from "../domain/TypeTagString.js"
@@ -255,7 +256,9 @@ export class Resources extends Context.Service<Resources, ResourcesService>()("m
               return Result.fail(
                 ApiErrors.internal(`Failed to decode resource group ${structTagToString(path.struct)}`, info)
               )
-            for (const m of members.success) items.push([m.struct, m.bytes])
+            // The reference lists a group's members as its `BTreeMap<StructTag, _>` iterates.
+            const sorted = [...members.success].sort((a, b) => compareStructTags(a.struct, b.struct))
+            for (const m of sorted) items.push([m.struct, m.bytes])
           }
         }
         const texts: string[] = []

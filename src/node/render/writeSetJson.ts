@@ -3,6 +3,7 @@ import { Bcs } from "../../bcs/index.js"
 import { addressToShortString } from "../../domain/AccountAddress.js"
 import { resourceGroupCodec } from "../../domain/ResourceGroupCodec.js"
 import { stateKeyHash } from "../../domain/stateKeyHash.js"
+import { compareStructTags } from "../../domain/StructTagOrder.js"
 import { structTagToString } from "../../domain/TypeTagString.js"
 import type { WriteSet, WriteSetEntry } from "../../domain/WriteSet.js"
 import type { ModuleSource } from "../../move/layout/ModuleSource.js"
@@ -20,7 +21,7 @@ export const moduleBytecodeJson = (bytes: Uint8Array): JsonObject => ({
 /**
  * One write-set entry as the API's changes (`WriteSetChange`): a module write or deletion, a
  * resource write or deletion (a resource group's write becomes one `write_resource` per member,
- * all with the group's `state_key_hash`), a table item write or deletion (`data` null: movenode
+ * all with the group's `state_key_hash`, in the reference's struct-tag order: `compareStructTags`), a table item write or deletion (`data` null: movenode
  * keeps no table-info index, like a reference node without the indexer). Entries that cannot be
  * shown (a raw key, a value that does not decode) are left out, as the reference's
  * `try_into_write_set_changes(…).ok()` does.
@@ -65,7 +66,7 @@ export const writeSetChangesOf = (modules: ModuleSource, entry: WriteSetEntry): 
       const members = Bcs.decode(resourceGroupCodec, data)
       if (Result.isFailure(members)) return []
       const out: JsonObject[] = []
-      for (const m of members.success) {
+      for (const m of [...members.success].sort((a, b) => compareStructTags(a.struct, b.struct))) {
         const resource = resourceJson(modules, m.struct, m.bytes)
         if (Result.isFailure(resource)) return []
         out.push({ address, state_key_hash, data: resource.success, type: "write_resource" })
