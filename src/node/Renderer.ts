@@ -6,11 +6,14 @@ import type { ApiError } from "../domain/ApiError.js"
 import { ApiErrors } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import { type CommittedTransaction, Ledger, type StateReader } from "../ledger/Ledger.js"
+import type { LedgerError } from "../ledger/LedgerError.js"
 import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import type { ModuleSource } from "../move/layout/ModuleSource.js"
 import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
 import { makeSnapshotModules, stateModuleSource } from "./encode/stateModuleSource.js"
 import { LruCache } from "./LruCache.js"
+import { followLedger } from "./tableInfo/followLedger.js"
+import type { TableTypes } from "./tableInfo/TableInfoIndex.js"
 import { NodeConfig } from "./NodeConfig.js"
 import { transactionJson } from "./render/transactionJson.js"
 
@@ -23,14 +26,19 @@ export interface RendererService {
    * (by version, by hash, in a list, in a block). Kept per version (a transaction never changes).
    */
   readonly transactionText: (t: CommittedTransaction, ledger: LedgerInfo) => Effect.Effect<string, ApiError>
+  /**
+   * The tables' key and value types known through `version` (`tableInfo/`: learned from the write
+   * sets up to it), with which table items are rendered; the indexer's table processors read them too.
+   */
+  readonly tableTypesThrough: (version: bigint) => Effect.Effect<TableTypes, LedgerError>
 }
 
 /** Rendered transactions kept, by total text size. */
 const TEXT_CACHE_BYTES = 64 * 1024 * 1024
 
 /**
- * The shared loader of the read services: decoded modules for layouts, and committed transactions
- * rendered once. A transaction is rendered at its own version, so its text is final and can be
+ * The shared loader of the read services: decoded modules for layouts, the tables' types (the
+ * table-info index, following the ledger), and committed transactions rendered once. A transaction is rendered at its own version, so its text is final and can be
  * kept for as long as the cache holds it (pruning is checked by the ledger reads that reach it).
  */
 export class Renderer extends Context.Service<Renderer, RendererService>()("movenode/node/Renderer") {
@@ -41,6 +49,7 @@ export class Renderer extends Context.Service<Renderer, RendererService>()("move
       const config = yield* NodeConfig
       const decoded = new LruCache<string, CompiledModule | null>(config.moduleAbiCacheSize)
       const modulesAt = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, makeSnapshotModules())
+      const tableInfo = followLedger(ledger, modulesAt)
 
       const texts = new Map<bigint, string>()
       let textBytes = 0
@@ -58,11 +67,12 @@ export class Renderer extends Context.Service<Renderer, RendererService>()("move
       const transactionText = (t: CommittedTransaction, info: LedgerInfo): Effect.Effect<string, ApiError> => {
         const hit = texts.get(t.version)
         if (hit !== undefined) return Effect.succeed(hit)
-        return Effect.mapError(ledger.stateAt(t.version), (e) =>
-          apiErrorFromLedger(e, info, "Failed to read the state of a transaction")
+        return Effect.mapError(
+          Effect.zip(ledger.stateAt(t.version), tableInfo.through(t.version)),
+          (e) => apiErrorFromLedger(e, info, "Failed to read the state of a transaction")
         ).pipe(
-          Effect.flatMap((state) => {
-            const json = transactionJson(modulesAt(state), t)
+          Effect.flatMap(([state, tables]) => {
+            const json = transactionJson(modulesAt(state), t, tables)
             if (Result.isFailure(json))
               return Effect.fail(
                 ApiErrors.internal(`Failed to convert transaction ${t.version}: ${json.failure.message}`, info)
@@ -74,7 +84,7 @@ export class Renderer extends Context.Service<Renderer, RendererService>()("move
         )
       }
 
-      return Renderer.of({ modulesAt, transactionText })
+      return Renderer.of({ modulesAt, transactionText, tableTypesThrough: tableInfo.through })
     })
   )
 }

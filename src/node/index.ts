@@ -22,7 +22,8 @@
  * - The reads (issue 15, `Reads.ts` composes them): `Accounts` (account info, the stateless
  *   default), `Resources` (one resource, pages of resources and modules), `Transactions` (by
  *   version, by hash, lists, by account), `Blocks`, `Events` (by key, by handle), `Tables`, over the
- *   shared `Renderer` (modules for layouts; each transaction's JSON rendered once). The renderer
+ *   shared `Renderer` (modules for layouts; each transaction's JSON rendered once; the tables' key
+ *   and value types, `tableInfo/`, so table items are decoded as a real node does). The renderer
  *   itself (`render/`) is pure: transactions of every kind, payloads, signatures, changes, events.
  * - `LedgerVersion`: the `ledger_version` rules (absent = latest, above = 404, below the window =
  *   410) shared by module, balance and view; `apiErrorFromLedger` maps ledger failures once.
@@ -59,4 +60,5 @@ export * from "./Views.js"
 export * from "./encode/index.js"
 export * from "./view/index.js"
 export * from "./render/index.js"
+export * from "./tableInfo/index.js"
 export * from "./WithLedger.js"

@@ -17,10 +17,7 @@ import { structTag, typeTag } from "./arbitraries.js"
 
 const KIND: Record<FunctionParamTag["kind"], number> = { reference: 0, mutableReference: 1, value: 2 }
 
-const list = <A>(xs: ReadonlyArray<A>, item: (x: A) => number[]): number[] => [
-  ...xs.flatMap((x) => [1, ...item(x)]),
-  0
-]
+const list = <A>(xs: ReadonlyArray<A>, item: (x: A) => number[]): number[] => [...xs.flatMap((x) => [1, ...item(x)]), 0]
 const text = (s: string): number[] => [...Buffer.from(s, "ascii"), 0]
 const typeKey = (t: TypeTag): number[] => {
   const head = INDEX_BY_TAG[t._tag]
@@ -37,9 +34,15 @@ const typeKey = (t: TypeTag): number[] => {
       return [head]
   }
 }
-const structKey = (s: StructTag): number[] => [...s.address, ...text(s.module), ...text(s.name), ...list(s.typeArgs, typeKey)]
+const structKey = (s: StructTag): number[] => [
+  ...s.address,
+  ...text(s.module),
+  ...text(s.name),
+  ...list(s.typeArgs, typeKey)
+]
 const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0)
-const modelCompare = (a: StructTag, b: StructTag) => sign(Buffer.compare(Buffer.from(structKey(a)), Buffer.from(structKey(b))))
+const modelCompare = (a: StructTag, b: StructTag) =>
+  sign(Buffer.compare(Buffer.from(structKey(a)), Buffer.from(structKey(b))))
 
 // Few addresses and names, so that ties on the leading fields (and the later fields) are common.
 const smallStruct: fc.Arbitrary<StructTag> = structTag(3).chain((s) =>
@@ -68,7 +71,8 @@ describe("compareStructTags", () => {
         expect(sign(compareStructTags(a, b)) + sign(compareStructTags(b, a))).toBe(0)
         expect(compareStructTags(a, b) === 0).toBe(structTagEquals(a, b))
         expect(compareStructTags(a, a)).toBe(0)
-        if (compareStructTags(a, b) <= 0 && compareStructTags(b, c) <= 0) expect(compareStructTags(a, c)).toBeLessThanOrEqual(0)
+        if (compareStructTags(a, b) <= 0 && compareStructTags(b, c) <= 0)
+          expect(compareStructTags(a, c)).toBeLessThanOrEqual(0)
       }),
       { numRuns: 2000 }
     )
@@ -84,9 +88,11 @@ describe("compareStructTags", () => {
   })
 
   it("0xa's object group: ConcurrentSupply, Metadata, ObjectCore (the BCS order is ObjectCore, Metadata, ConcurrentSupply)", () => {
-    const tags = ["0x1::object::ObjectCore", "0x1::fungible_asset::Metadata", "0x1::fungible_asset::ConcurrentSupply"].map(
-      (s) => Result.getOrThrow(parseStructTag(s))
-    )
+    const tags = [
+      "0x1::object::ObjectCore",
+      "0x1::fungible_asset::Metadata",
+      "0x1::fungible_asset::ConcurrentSupply"
+    ].map((s) => Result.getOrThrow(parseStructTag(s)))
     expect(tags.sort(compareStructTags).map(structTagToString)).toEqual([
       "0x1::fungible_asset::ConcurrentSupply",
       "0x1::fungible_asset::Metadata",
@@ -97,6 +103,13 @@ describe("compareStructTags", () => {
       .map((s) => Result.getOrThrow(parseStructTag(s)))
       .sort(compareStructTags)
       .map(structTagToString)
-    expect(order).toEqual(["0x1::m::A", "0x1::m::A<u8>", "0x1::m::A<u64>", "0x1::m::A<vector<u8>>", "0x1::m::AB", "0x1::mm::A"])
+    expect(order).toEqual([
+      "0x1::m::A",
+      "0x1::m::A<u8>",
+      "0x1::m::A<u64>",
+      "0x1::m::A<vector<u8>>",
+      "0x1::m::AB",
+      "0x1::mm::A"
+    ])
   })
 })

@@ -19,6 +19,7 @@ import type { ModuleSource } from "../../move/layout/ModuleSource.js"
 import { signatureToTypeTag } from "../../move/layout/signatureToTypeTag.js"
 import { eventsJson } from "./eventsJson.js"
 import { hexJson, type JsonObject, type JsonValue, moveValueJson } from "./moveJson.js"
+import { noTableTypes, type TableTypes } from "../tableInfo/TableInfoIndex.js"
 import { writeSetChangesJson } from "./writeSetJson.js"
 
 /** A payload that has no JSON form in the reference (an empty executable without a multisig address). */
@@ -156,11 +157,15 @@ const scriptWriteSetScript = (modules: ModuleSource, s: Script): JsonObject => {
  * The genesis payload: `{"write_set": {"changes", "events", "type": "direct_write_set"},
  * "type": "write_set_payload"}`, or a script write set `{"execute_as", "script"}`.
  */
-export const writeSetPayloadJson = (modules: ModuleSource, p: WriteSetPayload): JsonObject => ({
+export const writeSetPayloadJson = (
+  modules: ModuleSource,
+  p: WriteSetPayload,
+  tables: TableTypes = noTableTypes
+): JsonObject => ({
   write_set:
     p._tag === "Direct"
       ? {
-          changes: writeSetChangesJson(modules, p.changeSet.writeSet),
+          changes: writeSetChangesJson(modules, p.changeSet.writeSet, tables),
           events: eventsJson(modules, p.changeSet.events),
           type: "direct_write_set"
         }

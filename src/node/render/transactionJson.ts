@@ -13,6 +13,7 @@ import { eventsJson } from "./eventsJson.js"
 import { hexJson, type JsonObject, type JsonValue } from "./moveJson.js"
 import { type PayloadRenderError, payloadJson, writeSetPayloadJson } from "./payloadJson.js"
 import { signatureJson } from "./signatureJson.js"
+import { noTableTypes, type TableTypes } from "../tableInfo/TableInfoIndex.js"
 import { writeSetChangesJson } from "./writeSetJson.js"
 
 /**
@@ -25,7 +26,7 @@ export type RenderableTransaction = Pick<
 >
 
 /** The `TransactionInfo` fields every committed transaction starts with, `changes` included. */
-const infoJson = (modules: ModuleSource, t: RenderableTransaction): JsonObject => ({
+const infoJson = (modules: ModuleSource, tables: TableTypes, t: RenderableTransaction): JsonObject => ({
   version: t.version.toString(),
   hash: hexJson(t.info.transactionHash),
   state_change_hash: hexJson(t.info.stateChangeHash),
@@ -35,7 +36,7 @@ const infoJson = (modules: ModuleSource, t: RenderableTransaction): JsonObject =
   success: t.info.status._tag === "Success",
   vm_status: t.outcome.vmStatus,
   accumulator_root_hash: hexJson(t.accumulatorRootHash),
-  changes: writeSetChangesJson(modules, t.writeSet)
+  changes: writeSetChangesJson(modules, t.writeSet, tables)
 })
 
 /** The request fields of a user transaction, payload rendered with the modules it calls. */
@@ -97,12 +98,13 @@ const extensionJson = (m: BlockMetadataExt): JsonObject => {
 
 const blockMetadataJson = (
   modules: ModuleSource,
+  tables: TableTypes,
   t: RenderableTransaction,
   m: BlockMetadata,
   extension: JsonObject | undefined
 ): JsonObject => {
   const out: JsonObject = {
-    ...infoJson(modules, t),
+    ...infoJson(modules, tables, t),
     ...metadataJson(m),
     events: eventsJson(modules, t.events),
     previous_block_votes_bitvec: Array.from(m.previousBlockVotesBitvec),
@@ -120,9 +122,14 @@ const blockMetadataJson = (
  * (`observed_jwk_update`; JWKs shown as their on-chain type name and hex data, an approximation of
  * the reference's JWK objects: a local chain runs no JWK consensus).
  */
-const validatorJson = (modules: ModuleSource, t: RenderableTransaction, v: ValidatorTransaction): JsonObject => {
+const validatorJson = (
+  modules: ModuleSource,
+  tables: TableTypes,
+  t: RenderableTransaction,
+  v: ValidatorTransaction
+): JsonObject => {
   const common = {
-    ...infoJson(modules, t),
+    ...infoJson(modules, tables, t),
     events: eventsJson(modules, t.events),
     timestamp: t.timestampUsec.toString()
   }
@@ -166,17 +173,19 @@ const bitIndices = (bitmask: Uint8Array): number[] => {
  * `user_transaction`, `genesis_transaction`, `block_metadata_transaction`,
  * `state_checkpoint_transaction`, `block_epilogue_transaction` or `validator_transaction`, the
  * transaction info first. Move values are rendered with `modules` (the state after the
- * transaction, for a committed one). Fails only on a payload with no JSON form.
+ * transaction, for a committed one), table items with the tables' types known (`tables`: a node's
+ * table-info index; none for a simulation, whose new tables no index has seen). Fails only on a payload with no JSON form.
  */
 export const transactionJson = (
   modules: ModuleSource,
-  t: RenderableTransaction
+  t: RenderableTransaction,
+  tables: TableTypes = noTableTypes
 ): Result.Result<JsonObject, PayloadRenderError> => {
   const tx = t.transaction
   switch (tx._tag) {
     case "UserTransaction":
       return Result.map(requestJson(modules, tx.signed), (request) => ({
-        ...infoJson(modules, t),
+        ...infoJson(modules, tables, t),
         ...request,
         events: eventsJson(modules, t.events),
         timestamp: t.timestampUsec.toString(),
@@ -184,24 +193,24 @@ export const transactionJson = (
       }))
     case "GenesisTransaction":
       return Result.succeed({
-        ...infoJson(modules, t),
-        payload: writeSetPayloadJson(modules, tx.payload),
+        ...infoJson(modules, tables, t),
+        payload: writeSetPayloadJson(modules, tx.payload, tables),
         events: eventsJson(modules, t.events),
         type: "genesis_transaction"
       })
     case "BlockMetadata":
-      return Result.succeed(blockMetadataJson(modules, t, tx.metadata, undefined))
+      return Result.succeed(blockMetadataJson(modules, tables, t, tx.metadata, undefined))
     case "BlockMetadataExt":
-      return Result.succeed(blockMetadataJson(modules, t, tx.metadata.metadata, extensionJson(tx.metadata)))
+      return Result.succeed(blockMetadataJson(modules, tables, t, tx.metadata.metadata, extensionJson(tx.metadata)))
     case "StateCheckpoint":
       return Result.succeed({
-        ...infoJson(modules, t),
+        ...infoJson(modules, tables, t),
         timestamp: t.timestampUsec.toString(),
         type: "state_checkpoint_transaction"
       })
     case "BlockEpilogue":
       return Result.succeed({
-        ...infoJson(modules, t),
+        ...infoJson(modules, tables, t),
         timestamp: t.timestampUsec.toString(),
         block_end_info:
           tx.blockEndInfo === undefined
@@ -216,6 +225,6 @@ export const transactionJson = (
         type: "block_epilogue_transaction"
       })
     case "ValidatorTransaction":
-      return Result.succeed(validatorJson(modules, t, tx.transaction))
+      return Result.succeed(validatorJson(modules, tables, t, tx.transaction))
   }
 }

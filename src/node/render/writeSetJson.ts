@@ -8,9 +8,30 @@ import { structTagToString } from "../../domain/TypeTagString.js"
 import type { WriteSet, WriteSetEntry } from "../../domain/WriteSet.js"
 import type { ModuleSource } from "../../move/layout/ModuleSource.js"
 import { moduleAbiJsonOf } from "../moduleAbiJsonOf.js"
-import { hexJson, type JsonObject, resourceJson } from "./moveJson.js"
+import { noTableTypes, type TableType, type TableTypes } from "../tableInfo/TableInfoIndex.js"
+import { hexJson, type JsonObject, type JsonValue, moveValueJson, resourceJson } from "./moveJson.js"
 
 const dataOf = (entry: WriteSetEntry): Uint8Array | undefined => ("data" in entry.op ? entry.op.data : undefined)
+
+/**
+ * A table item's `data` as the reference's API decodes it with the table's types: `{key, key_type,
+ * value, value_type}` for a write, `{key, key_type}` for a deletion; null when the table is unknown
+ * or the bytes are not values of its types.
+ */
+const tableItemData = (
+  modules: ModuleSource,
+  table: TableType | undefined,
+  key: Uint8Array,
+  value: Uint8Array | undefined
+): JsonValue => {
+  if (table === undefined) return null
+  const k = moveValueJson(modules, table.key, key)
+  if (Result.isFailure(k)) return null
+  if (value === undefined) return { key: k.success, key_type: table.keyType }
+  const v = moveValueJson(modules, table.value, value)
+  if (Result.isFailure(v)) return null
+  return { key: k.success, key_type: table.keyType, value: v.success, value_type: table.valueType }
+}
 
 /** `{"bytecode", "abi"}` of a module's bytes (`abi` null when they do not deserialize). */
 export const moduleBytecodeJson = (bytes: Uint8Array): JsonObject => ({
@@ -21,21 +42,27 @@ export const moduleBytecodeJson = (bytes: Uint8Array): JsonObject => ({
 /**
  * One write-set entry as the API's changes (`WriteSetChange`): a module write or deletion, a
  * resource write or deletion (a resource group's write becomes one `write_resource` per member,
- * all with the group's `state_key_hash`, in the reference's struct-tag order: `compareStructTags`), a table item write or deletion (`data` null: movenode
- * keeps no table-info index, like a reference node without the indexer). Entries that cannot be
+ * all with the group's `state_key_hash`, in the reference's struct-tag order: `compareStructTags`),
+ * a table item write or deletion (`data` decoded with the table's types when `tables` knows them,
+ * else null, as on a reference node without its table-info indexer). Entries that cannot be
  * shown (a raw key, a value that does not decode) are left out, as the reference's
  * `try_into_write_set_changes(…).ok()` does.
  */
-export const writeSetChangesOf = (modules: ModuleSource, entry: WriteSetEntry): JsonObject[] => {
+export const writeSetChangesOf = (
+  modules: ModuleSource,
+  entry: WriteSetEntry,
+  tables: TableTypes = noTableTypes
+): JsonObject[] => {
   const key = entry.key
   const state_key_hash = hexJson(stateKeyHash(entry.keyBytes))
   const data = dataOf(entry)
   if (key._tag === "TableItem") {
     const handle = hexJson(key.handle)
     const k = hexJson(key.key)
+    const decoded = tableItemData(modules, tables(key.handle), key.key, data)
     return data === undefined
-      ? [{ state_key_hash, handle, key: k, data: null, type: "delete_table_item" }]
-      : [{ state_key_hash, handle, key: k, value: hexJson(data), data: null, type: "write_table_item" }]
+      ? [{ state_key_hash, handle, key: k, data: decoded, type: "delete_table_item" }]
+      : [{ state_key_hash, handle, key: k, value: hexJson(data), data: decoded, type: "write_table_item" }]
   }
   if (key._tag === "Raw") return []
   const address = addressToShortString(key.address)
@@ -77,5 +104,8 @@ export const writeSetChangesOf = (modules: ModuleSource, entry: WriteSetEntry): 
 }
 
 /** A write set's changes, in its (BCS key) order. */
-export const writeSetChangesJson = (modules: ModuleSource, ws: WriteSet): JsonObject[] =>
-  ws.entries.flatMap((e) => writeSetChangesOf(modules, e))
+export const writeSetChangesJson = (
+  modules: ModuleSource,
+  ws: WriteSet,
+  tables: TableTypes = noTableTypes
+): JsonObject[] => ws.entries.flatMap((e) => writeSetChangesOf(modules, e, tables))

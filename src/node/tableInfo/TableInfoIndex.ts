@@ -1,0 +1,124 @@
+/**
+ * What the node knows of each table: handle → key and value types, learned from write sets in
+ * version order (`learn`), as the reference's table-info indexer does. A write set's resources
+ * (and resource-group members) are walked first, then its table values: a table stored inside
+ * another table's value is found once the outer table is known, so the table items are revisited
+ * until a pass learns nothing new (the reference parks such items until their table appears).
+ * A table's types never change once it exists, so one map serves every version after its creation.
+ */
+import * as Result from "effect/Result"
+import { Bcs } from "../../bcs/index.js"
+import { resourceGroupCodec } from "../../domain/ResourceGroupCodec.js"
+import type { StructTag, TypeTag } from "../../domain/TypeTag.js"
+import { structTagToString, typeTagToString } from "../../domain/TypeTagString.js"
+import type { WriteSet } from "../../domain/WriteSet.js"
+import type { ModuleSource } from "../../move/layout/ModuleSource.js"
+import type { MoveTypeLayout } from "../../move/layout/MoveTypeLayout.js"
+import { resolveLayout } from "../../move/layout/resolveLayout.js"
+import { LruCache } from "../LruCache.js"
+import { tablesInValue } from "./tablesInValue.js"
+
+/** A table's types, as tags and as the API prints them (`to_canonical_string`). */
+export interface TableType {
+  readonly key: TypeTag
+  readonly value: TypeTag
+  readonly keyType: string
+  readonly valueType: string
+}
+
+/** The lookup renderers take: a handle's types, or undefined when the table is unknown. */
+export type TableTypes = (handle: Uint8Array) => TableType | undefined
+
+/** No table known (a simulation, a test). */
+export const noTableTypes: TableTypes = () => undefined
+
+const handleKey = (handle: Uint8Array): string => Buffer.from(handle).toString("hex")
+
+export class TableInfoIndex {
+  private readonly tables = new Map<string, TableType>()
+  /** Resolved layouts by type text; `null` for types that do not resolve (a missing module). */
+  private readonly layouts = new LruCache<string, MoveTypeLayout | null>(4096)
+
+  get size(): number {
+    return this.tables.size
+  }
+
+  readonly lookup: TableTypes = (handle) => this.tables.get(handleKey(handle))
+
+  /** Every known table (handle hex without 0x → types), for listing. */
+  entries(): IterableIterator<[string, TableType]> {
+    return this.tables.entries()
+  }
+
+  private layoutOf(modules: ModuleSource, type: TypeTag, text: string): MoveTypeLayout | undefined {
+    const hit = this.layouts.get(text)
+    if (hit !== undefined) return hit ?? undefined
+    const layout = resolveLayout(modules, type)
+    const value = Result.isSuccess(layout) ? layout.success : null
+    this.layouts.set(text, value)
+    return value ?? undefined
+  }
+
+  /** Records the tables in one value; false when the value could not be walked. */
+  private learnValue(modules: ModuleSource, type: TypeTag, text: string, bytes: Uint8Array): void {
+    const layout = this.layoutOf(modules, type, text)
+    if (layout === undefined) return
+    let found = tablesInValue(layout, bytes)
+    if (Result.isFailure(found)) {
+      // A cached layout may predate an upgrade that added an enum variant: resolve once more.
+      this.layouts.set(text, null)
+      const fresh = resolveLayout(modules, type)
+      if (Result.isFailure(fresh)) return
+      this.layouts.set(text, fresh.success)
+      found = tablesInValue(fresh.success, bytes)
+      if (Result.isFailure(found)) return
+    }
+    for (const t of found.success) {
+      const id = handleKey(t.handle)
+      if (!this.tables.has(id))
+        this.tables.set(id, {
+          key: t.key,
+          value: t.value,
+          keyType: typeTagToString(t.key),
+          valueType: typeTagToString(t.value)
+        })
+    }
+  }
+
+  private learnStruct(modules: ModuleSource, struct: StructTag, bytes: Uint8Array): void {
+    this.learnValue(modules, { _tag: "struct", struct }, structTagToString(struct), bytes)
+  }
+
+  /**
+   * Learns the tables one write set creates or stores, with `modules` at (or after) its version.
+   * Values that do not decode are passed over, as the reference logs and skips them.
+   */
+  learn(modules: ModuleSource, ws: WriteSet): void {
+    let items: Array<{ handle: Uint8Array; bytes: Uint8Array }> = []
+    for (const e of ws.entries) {
+      if (!("data" in e.op)) continue
+      const data = e.op.data
+      const key = e.key
+      if (key._tag === "TableItem") items.push({ handle: key.handle, bytes: data })
+      else if (key._tag === "AccessPath") {
+        const path = key.path
+        if (path._tag === "Resource") this.learnStruct(modules, path.struct, data)
+        else if (path._tag === "ResourceGroup") {
+          const members = Bcs.decode(resourceGroupCodec, data)
+          if (Result.isSuccess(members)) for (const m of members.success) this.learnStruct(modules, m.struct, m.bytes)
+        }
+      }
+    }
+    // Table values, revisited while a pass makes progress (a table inside a table's value).
+    while (items.length > 0) {
+      const waiting: typeof items = []
+      for (const item of items) {
+        const t = this.lookup(item.handle)
+        if (t === undefined) waiting.push(item)
+        else this.learnValue(modules, t.value, t.valueType, item.bytes)
+      }
+      if (waiting.length === items.length) return
+      items = waiting
+    }
+  }
+}
