@@ -387,6 +387,11 @@ export const describeLocalChain = (info: LocalChainInfo): string => {
       ? []
       : [`  GraphQL    ${info.graphqlUrl}  (processor_status only: not an indexer)`]),
     `  Data       ${info.dataDir ?? "(in memory)"}`,
+    ...(info.fork === undefined
+      ? []
+      : [
+          `  Fork       ${info.fork.url} at version ${info.fork.version} (block ${info.fork.height}, chain id ${info.fork.chainId}); state fetched on first use and cached`
+        ]),
     `  Genesis    ${genesisSourceText[info.genesisSource]}`,
     "",
     `Root account ${addressToLongString(info.root.address)} (the faucet's funder)`,

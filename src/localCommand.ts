@@ -13,6 +13,8 @@ import { MiningMode } from "./chain/MiningMode.js"
 import type { CommandSpec, FlagSpec, ParsedArgs } from "./commandLine.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
 import { type ListenAddress, parseListenAddress } from "./http/HttpConfig.js"
+import type { ForkConfig } from "./fork/ForkConfig.js"
+import { parseHeader } from "./fork/ForkSourceClient.js"
 import { makeRequestLog } from "./http/RequestLog.js"
 import { describeLocalChain, LocalChain } from "./LocalChain.js"
 
@@ -40,7 +42,19 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
   { name: "--accounts", value: "N", description: "pre-funded accounts (default 10)" },
   { name: "--epoch-secs", value: "N", description: "epoch length in seconds (default 60)" },
   { name: "--prune-window", value: "N", description: "keep the last N versions (default: keep all)" },
-  { name: "--quiet", description: "no request log" }
+  { name: "--quiet", description: "no request log" },
+  {
+    name: "--fork-url",
+    value: "URL",
+    description: "fork another chain: its state at a pinned version, fetched lazily (any Aptos REST API; docs/fork.md)"
+  },
+  { name: "--fork-version", value: "V", description: "the version to fork at (default: the source's latest at start)" },
+  {
+    name: "--fork-header",
+    value: "'NAME: VALUE'",
+    description: "a header sent with every request to the fork source (an API key)"
+  },
+  { name: "--fork-cache", value: "DIR", description: "where fork caches are kept (default <data-dir>/fork-cache)" }
 ]
 
 const DETAILS = `A local Aptos chain: chain id 4 (the SDK's Network.LOCAL), its own genesis built from the
@@ -66,6 +80,41 @@ const listen = (
     : Result.succeed(a)
 }
 
+/** `--fork-url`, `--fork-version`, `--fork-header`, `--fork-cache` (the last three need the first). */
+const parseForkFlags = (values: ReadonlyMap<string, string>): Result.Result<ForkConfig | undefined, string> => {
+  const url = values.get("--fork-url")
+  const version = values.get("--fork-version")
+  const header = values.get("--fork-header")
+  const cacheDir = values.get("--fork-cache")
+  if (url === undefined) {
+    const stray = [
+      ["--fork-version", version],
+      ["--fork-header", header],
+      ["--fork-cache", cacheDir]
+    ].find(([, v]) => v !== undefined)
+    return stray === undefined ? Result.succeed(undefined) : Result.fail(`${stray[0]} needs --fork-url`)
+  }
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(url)
+  } catch {
+    parsed = undefined
+  }
+  if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:"))
+    return Result.fail(`--fork-url: expected an http(s) URL of an Aptos REST API, got "${url}"`)
+  if (version !== undefined && !/^[0-9]{1,20}$/.test(version))
+    return Result.fail(`--fork-version: expected a version number, got "${version}"`)
+  const pair = header === undefined ? undefined : parseHeader(header)
+  if (header !== undefined && pair === undefined)
+    return Result.fail(`--fork-header: expected 'Name: value', got "${header}"`)
+  return Result.succeed({
+    url,
+    version: version === undefined ? undefined : BigInt(version),
+    headers: pair === undefined ? undefined : { [pair[0]]: pair[1] },
+    cacheDir
+  })
+}
+
 /** The local chain's options from its parsed flags. */
 export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, string> =>
   Result.gen(function* () {
@@ -79,6 +128,7 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
     if (api === undefined) return yield* Result.fail("--listen: the API cannot be off")
     const accounts = values.get("--accounts")
     const epoch = values.get("--epoch-secs")
+    const fork = yield* parseForkFlags(values)
     return {
       quiet: args.switches.has("--quiet"),
       config: {
@@ -96,7 +146,8 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
         accounts: accounts === undefined ? d.accounts : yield* integer("--accounts", accounts, 0, 1000),
         epochIntervalSecs:
           epoch === undefined ? d.epochIntervalSecs : yield* integer("--epoch-secs", epoch, 1, 1_000_000_000),
-        pruneWindow: prune === undefined ? undefined : BigInt(prune)
+        pruneWindow: prune === undefined ? undefined : BigInt(prune),
+        fork
       }
     }
   })
@@ -122,6 +173,12 @@ const gitHashOfThisCheckout = (): string | undefined => {
   return root === undefined ? undefined : readGitHash(root)
 }
 
+/** A fork's start prints its progress (the prefetch) as it goes. */
+const withForkProgress = (config: LocalChainConfigShape): LocalChainConfigShape =>
+  config.fork === undefined
+    ? config
+    : { ...config, fork: { ...config.fork, progress: (line) => process.stdout.write(`${line}\n`) } }
+
 /** The layer `movenode local` launches: the chain, its banner printed once it listens. */
 export const localLayer = (options: LocalOptions) =>
   Layer.effectDiscard(
@@ -131,7 +188,7 @@ export const localLayer = (options: LocalOptions) =>
     })
   ).pipe(
     Layer.provideMerge(
-      LocalChain.layer(options.config, {
+      LocalChain.layer(withForkProgress(options.config), {
         // The build's commit in the ledger info when running from a checkout, as `movenode run`.
         gitHash: gitHashOfThisCheckout(),
         // Lines of one event-loop turn leave in one write (RequestLog.ts).

@@ -38,6 +38,31 @@ describe("parseLocalCommand", () => {
     expect(config.mining._tag).toBe("Instant")
   })
 
+  it("maps the fork flags onto the configuration, and refuses them when they do not parse", () => {
+    expect(ok([]).config.fork).toBeUndefined()
+    const { config } = ok([
+      "--fork-url",
+      "https://api.mainnet.aptoslabs.com/v1",
+      "--fork-version=123",
+      "--fork-header",
+      "Authorization: Bearer abc:def",
+      "--fork-cache",
+      "/tmp/cache"
+    ])
+    expect(config.fork).toEqual({
+      url: "https://api.mainnet.aptoslabs.com/v1",
+      version: 123n,
+      headers: { Authorization: "Bearer abc:def" },
+      cacheDir: "/tmp/cache"
+    })
+    expect(refused(["--fork-url", "ftp://x"])).toBe(true)
+    expect(refused(["--fork-url", "not a url"])).toBe(true)
+    expect(refused(["--fork-url", "http://x", "--fork-version", "-1"])).toBe(true)
+    expect(refused(["--fork-url", "http://x", "--fork-header", "no colon"])).toBe(true)
+    expect(refused(["--fork-version", "5"])).toBe(true)
+    expect(refused(["--fork-cache", "/tmp/c"])).toBe(true)
+  })
+
   it("maps flags onto the configuration", () => {
     const { config, quiet } = ok([
       "--data-dir=/tmp/x",

@@ -17,7 +17,8 @@ import { Bcs } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
 import { stateKeyCodec } from "../domain/StateKeyCodec.js"
 import type { StructTag } from "../domain/TypeTag.js"
-import { emptyAccumulator } from "../domain/MerkleAccumulator.js"
+import type { Accumulator } from "../domain/MerkleAccumulator.js"
+import { sha3 } from "../domain/hash.js"
 import type { BlockInfo, CommittedTransaction, LedgerService } from "../ledger/Ledger.js"
 import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
 import { BlockNotFound, StorageError, TransactionNotFound, type LedgerError } from "../ledger/LedgerError.js"
@@ -26,6 +27,7 @@ import { makeLedgerService, type LedgerHandle } from "../ledger/makeLedgerServic
 import { makeMemoryBackend } from "../ledger/MemoryBackend.js"
 import { ConfigKeys, decodeConfiguration } from "../chain/onChainConfig.js"
 import type { ForkConfig } from "./ForkConfig.js"
+import { COMMIT_HISTORY_KEY, commitHistorySlotsAhead } from "./commitHistoryAhead.js"
 import { forkBackend } from "./forkBackend.js"
 import { makeForkHistory, type ForkHistory } from "./ForkHistory.js"
 import { type ForkSourceClient, ForkSourceError, makeForkSourceClient } from "./ForkSourceClient.js"
@@ -124,6 +126,21 @@ const identityText = (i: ForkIdentity) =>
 const fail = (message: string) => new ForkSourceError(message)
 
 /**
+ * The transaction accumulator the fork's first block continues: V+1 leaves (stores derive the leaf
+ * count from the latest version), whose frozen subtree roots the fork does not know (the API gives
+ * no way to ask); one stand-in hash per root, derived from the fork's identity, so local root
+ * hashes are deterministic and continue across restarts, but are not the source's.
+ */
+const baseAccumulator = (identity: { readonly chainId: number; readonly version: bigint }): Accumulator => {
+  const leaves = identity.version + 1n
+  const frozen: Uint8Array[] = []
+  for (let n = leaves, i = 0; n > 0n; n >>= 1n, i++)
+    if ((n & 1n) === 1n) frozen.push(sha3(new TextEncoder().encode(`movenode fork ${identity.chainId} ${identity.version} ${i}`)))
+  // Leftmost (largest) subtree first.
+  return { frozen: frozen.reverse(), leaves }
+}
+
+/**
  * Opens a fork's ledger (scoped: the local store and the cache close with the scope). `dataDir`
  * undefined = the local store in memory; `progress` receives the start's progress lines.
  */
@@ -219,16 +236,32 @@ export const openForkLedger = (
       oldestVersion: identity.version,
       oldestHeight: identity.height,
       genesisHash: new Uint8Array(32),
-      accumulator: emptyAccumulator
+      accumulator: baseAccumulator(identity)
     }
     const local: LedgerBackend = yield* Effect.try({
       try: () => (dataDir === undefined ? makeMemoryBackend() : openLmdbBackend({ path: join(dataDir, "ledger") })),
       catch: (e) => new StorageError({ message: `cannot open the fork's ledger: ${String(e)}` })
     })
-    const inner = makeLedgerService(forkBackend(local, state, base), { chainId: identity.chainId })
+    const backend = forkBackend(local, state, base)
+    const inner = makeLedgerService(backend, { chainId: identity.chainId })
+    // The CommitHistory ring slots the next blocks will read (commitHistoryAhead.ts): a window now,
+    // topped up after each block.
+    const commitHistoryAt = () => {
+      try {
+        const head = backend.head()!
+        return backend.stateGet(COMMIT_HISTORY_KEY, head.latestVersion)?.value
+      } catch {
+        return undefined
+      }
+    }
+    yield* Effect.ignore(state.fetch(commitHistorySlotsAhead(commitHistoryAt(), 64)))
+    const afterCommit = () => state.fetchInBackground(commitHistorySlotsAhead(commitHistoryAt(), 32))
     yield* Effect.addFinalizer(() => Effect.sync(() => inner.close()))
     const history = makeForkHistory(client, cache, { version: identity.version, height: identity.height })
-    const handle: LedgerHandle = { ...inner, service: forkLedgerService(inner.service, history, identity) }
+    const handle: LedgerHandle = {
+      ...inner,
+      service: forkLedgerService(inner.service, history, identity, afterCommit)
+    }
     return { handle, identity, state, client, startedOffline: reuse }
   })
 
@@ -239,7 +272,8 @@ const historyError = (e: unknown) =>
 export const forkLedgerService = (
   service: LedgerService,
   history: ForkHistory,
-  identity: ForkIdentity
+  identity: ForkIdentity,
+  afterCommit: () => void = () => {}
 ): LedgerService => {
   const V = identity.version
   const H = identity.height
@@ -282,6 +316,6 @@ export const forkLedgerService = (
         ? Effect.fail(
             new StorageError({ message: "fork: the block read state not fetched yet; it is executed again once fetched" })
           )
-        : service.commitBlock(block)
+        : Effect.tap(service.commitBlock(block), () => Effect.sync(afterCommit))
   }
 }

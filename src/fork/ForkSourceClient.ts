@@ -15,6 +15,7 @@ import { Bcs } from "../bcs/index.js"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import { addressToLongString } from "../domain/AccountAddress.js"
 import { type StateValue, stateValueCodec } from "../domain/StateValueCodec.js"
+import { describeStateKey } from "./describeStateKey.js"
 import { accessPathBytes } from "../domain/StateKeyCodec.js"
 import { BcsWriter } from "../bcs/index.js"
 
@@ -192,7 +193,7 @@ export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClie
   }
 
   const rawStateValue = async (keyBytes: Uint8Array, version: bigint): Promise<RawAnswer> => {
-    const what = `state key 0x${toHex(keyBytes)} at version ${version}`
+    const what = `${describeStateKey(keyBytes)} at version ${version}`
     const r = await call(what, `/experimental/state_values/raw?ledger_version=${version}`, {
       method: "POST",
       headers: { accept: "application/x-bcs", "content-type": "application/json" },

@@ -11,6 +11,7 @@ import type { StateValue } from "../domain/StateValueCodec.js"
 import type { ForkSourceClient } from "./ForkSourceClient.js"
 import { ForkSourceError } from "./ForkSourceClient.js"
 import { ABSENT, type RemoteStateCache } from "./RemoteStateCache.js"
+import { describeStateKey } from "./describeStateKey.js"
 import { recordMiss } from "./StateMisses.js"
 
 export interface ForkStateSource {
@@ -26,6 +27,8 @@ export interface ForkStateSource {
   readonly fetch: (keys: ReadonlyArray<Uint8Array>) => Effect.Effect<void, ForkSourceError>
   /** Caches every module of `address` in one request (a bulk prefetch). */
   readonly fetchModules: (address: AccountAddress) => Effect.Effect<number, ForkSourceError>
+  /** Fetches what is not cached in the background (a prefetch ahead of need); failures are ignored. */
+  readonly fetchInBackground: (keys: ReadonlyArray<Uint8Array>) => void
   /** Source requests made by this process (what the benchmarks count). */
   readonly requests: () => number
 }
@@ -44,7 +47,7 @@ export const makeForkStateSource = (
     if (joined !== undefined) return joined
     if (client === undefined)
       return Promise.reject(
-        new ForkSourceError(`fork: state key 0x${hex} is not in the cache and the fork runs offline (no source)`)
+        new ForkSourceError(`fork: ${describeStateKey(keyBytes)} is not in the cache and the fork has no source`)
       )
     const p = client
       .rawStateValue(keyBytes, version)
@@ -100,6 +103,11 @@ export const makeForkStateSource = (
         },
         catch: asError
       }),
+    fetchInBackground: (keys) => {
+      if (client === undefined) return
+      const missing = keys.filter((k) => cache.get(k) === undefined)
+      if (missing.length > 0) fetchAll(missing).catch(() => undefined)
+    },
     requests: () => client?.requests() ?? 0
   }
 }
