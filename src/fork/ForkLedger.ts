@@ -19,6 +19,7 @@ import { stateKeyCodec } from "../domain/StateKeyCodec.js"
 import type { StructTag } from "../domain/TypeTag.js"
 import type { Accumulator } from "../domain/MerkleAccumulator.js"
 import { sha3 } from "../domain/hash.js"
+import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type { BlockInfo, CommittedTransaction, LedgerService } from "../ledger/Ledger.js"
 import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
 import { BlockNotFound, StorageError, TransactionNotFound, type LedgerError } from "../ledger/LedgerError.js"
@@ -44,7 +45,9 @@ export interface ForkIdentity {
   readonly height: bigint
   readonly epoch: bigint
   readonly timestampUsec: bigint
+  /** The source's oldest version and block height (history below them is pruned there too). */
   readonly oldestVersion: bigint
+  readonly oldestHeight: bigint
 }
 
 export interface OpenedFork {
@@ -105,7 +108,8 @@ const identityOf = (text: string): ForkIdentity | undefined => {
       height: BigInt(j.height!),
       epoch: BigInt(j.epoch!),
       timestampUsec: BigInt(j.timestampUsec!),
-      oldestVersion: BigInt(j.oldestVersion ?? 0)
+      oldestVersion: BigInt(j.oldestVersion ?? 0),
+      oldestHeight: BigInt(j.oldestHeight ?? 0)
     }
   } catch {
     return undefined
@@ -120,7 +124,8 @@ const identityText = (i: ForkIdentity) =>
     height: `${i.height}`,
     epoch: `${i.epoch}`,
     timestampUsec: `${i.timestampUsec}`,
-    oldestVersion: `${i.oldestVersion}`
+    oldestVersion: `${i.oldestVersion}`,
+    oldestHeight: `${i.oldestHeight}`
   })
 
 const fail = (message: string) => new ForkSourceError(message)
@@ -191,7 +196,8 @@ export const openForkLedger = (
               height: block.height,
               epoch,
               timestampUsec: block.timestampUsec,
-              oldestVersion: info.oldestLedgerVersion
+              oldestVersion: info.oldestLedgerVersion,
+              oldestHeight: info.oldestBlockHeight
             }
           },
           catch: (e) => (e instanceof ForkSourceError ? e : fail(String(e)))
@@ -281,8 +287,46 @@ export const forkLedgerService = (
     Effect.flatMap(Effect.tryPromise({ try: f, catch: historyError }), (a) =>
       a === undefined ? Effect.fail(notFound()) : Effect.succeed(a)
     )
+  // The oldest version and height are the source's: history down to them is answered (from the
+  // source). Mapped once per ledger info object (readers cache by its identity).
+  let lastInner: LedgerInfo | undefined
+  let lastOuter: LedgerInfo | undefined
+  const ledgerInfo = Effect.map(service.ledgerInfo, (info) => {
+    if (info !== lastInner || lastOuter === undefined) {
+      lastInner = info
+      lastOuter = { ...info, oldestLedgerVersion: identity.oldestVersion, oldestBlockHeight: identity.oldestHeight }
+    }
+    return lastOuter
+  })
+  const sourceTransactions = (start: bigint, limit: number) =>
+    Effect.tryPromise({
+      try: async () => {
+        const out: CommittedTransaction[] = []
+        for (let v = start; v <= V && out.length < limit; v++) {
+          const t = await history.transactionByVersion(v)
+          if (t === undefined) throw new Error(`the fork source has no transaction ${v}`)
+          out.push(t)
+        }
+        return out
+      },
+      catch: historyError
+    })
   return {
     ...service,
+    ledgerInfo,
+    transactionsFrom: (start, limit) =>
+      start > V
+        ? service.transactionsFrom(start, limit)
+        : Effect.flatMap(sourceTransactions(start, limit), (older) =>
+            older.length >= limit
+              ? Effect.succeed(older)
+              : Effect.map(
+                  Effect.catchTag(service.transactionsFrom(V + 1n, limit - older.length), "VersionNotFound", () =>
+                    Effect.succeed([] as ReadonlyArray<CommittedTransaction>)
+                  ),
+                  (newer) => [...older, ...newer]
+                )
+          ),
     transactionByVersion: (version) =>
       version <= V
         ? fromSource(

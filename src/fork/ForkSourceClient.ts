@@ -46,6 +46,7 @@ export interface SourceLedgerInfo {
   readonly chainId: number
   readonly ledgerVersion: bigint
   readonly oldestLedgerVersion: bigint
+  readonly oldestBlockHeight: bigint
   readonly blockHeight: bigint
   readonly epoch: bigint
   readonly ledgerTimestampUsec: bigint
@@ -174,6 +175,7 @@ export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClie
       chainId: Number(bigintField(j, "chain_id", "GET /v1")),
       ledgerVersion: bigintField(j, "ledger_version", "GET /v1"),
       oldestLedgerVersion: bigintField(j, "oldest_ledger_version", "GET /v1"),
+      oldestBlockHeight: bigintField(j, "oldest_block_height", "GET /v1"),
       blockHeight: bigintField(j, "block_height", "GET /v1"),
       epoch: bigintField(j, "epoch", "GET /v1"),
       ledgerTimestampUsec: bigintField(j, "ledger_timestamp", "GET /v1")

@@ -14,6 +14,10 @@ import { afterAll, describe, expect, it } from "vitest"
 import { MiningMode } from "../../src/chain/MiningMode.js"
 import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
 
+/** The latest version, asked of GET /v1 (the SDK memoizes getLedgerInfo on a custom network). */
+const latestVersion = async (apiUrl: string): Promise<bigint> =>
+  BigInt(((await (await fetch(apiUrl)).json()) as { ledger_version: string }).ledger_version)
+
 const sdkFor = (chain: LocalChainInfo) =>
   new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: chain.apiUrl, faucet: chain.faucetUrl }))
 
@@ -33,7 +37,7 @@ describe("a fork without its source", () => {
     const src = sdkFor(source.chain)
     const alice = Account.generate()
     await src.fundAccount({ accountAddress: alice.accountAddress, amount: 1_000_000_000, options: { waitForIndexer: false } })
-    const pinned = BigInt((await src.getLedgerInfo()).ledger_version)
+    const pinned = await latestVersion(source.chain.apiUrl)
     const fork = { url: source.chain.apiUrl, version: pinned, attempts: 2, timeoutMs: 2000 }
 
     const first = await start({ accounts: 1, mining: MiningMode.instant(0), dataDir: dir, fork })

@@ -1,0 +1,157 @@
+/**
+ * What issue 23 is judged on, through the TypeScript SDK: a movenode local chain with history
+ * (funded accounts, APT's fungible asset in primary stores, an NFT collection and a token — objects
+ * in resource groups — and the SDK's `transfer` package published) is forked at a pinned version.
+ * On the fork, balances, resources and views equal the source's at that version (read there with
+ * `ledgerVersion`); the source's later transactions do not appear; transfers, module calls,
+ * publishing and moving the NFT work on the fork, and leave the source as it was.
+ */
+import { Account, type AccountAddressInput, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
+import { Effect, Exit, Scope } from "effect"
+import { describe, expect, it } from "vitest"
+import { MiningMode } from "../../src/chain/MiningMode.js"
+import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
+import { sdkBytecode } from "../support/sdkBytecode.js"
+
+/** The latest version, asked of GET /v1 (the SDK memoizes getLedgerInfo on a custom network). */
+const latestVersion = async (apiUrl: string): Promise<bigint> =>
+  BigInt(((await (await fetch(apiUrl)).json()) as { ledger_version: string }).ledger_version)
+
+const sdkFor = (chain: LocalChainInfo) =>
+  new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: chain.apiUrl, faucet: chain.faucetUrl }))
+
+const start = async (config: Parameters<typeof LocalChain.spawn>[0]) => {
+  const scope = await Effect.runPromise(Scope.make())
+  const chain = await Effect.runPromise(Scope.provide(LocalChain.spawn(config), scope))
+  return { chain, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+const hexOf = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex")
+const noPrefix = (a: Account) => a.accountAddress.toStringLong().slice(2)
+
+/** The address of the object a transaction created with a resource of `type` (from its changes). */
+const createdObject = (txn: { changes?: unknown }, type: string): string => {
+  const change = (txn.changes as Array<{ type: string; address: string; data?: { type: string } }>).find(
+    (c) => c.type === "write_resource" && c.data?.type === type
+  )
+  if (change === undefined) throw new Error(`no ${type} written`)
+  return change.address
+}
+
+describe("a fork of a local chain with history, through the TypeScript SDK", () => {
+  it("equals the source at the pinned version, then lives its own life", async () => {
+    const source = await start({ accounts: 0, mining: MiningMode.instant(0) })
+    const forked: Array<() => Promise<void>> = []
+    try {
+      const src = sdkFor(source.chain)
+      const [alice, bob, publisher, carol] = [Account.generate(), Account.generate(), Account.generate(), Account.generate()]
+      for (const a of [alice, bob, publisher])
+        await src.fundAccount({ accountAddress: a.accountAddress, amount: 1_000_000_000, options: { waitForIndexer: false } })
+      const run = async (signer: Account, transaction: Awaited<ReturnType<typeof src.transaction.build.simple>>, aptos = src) => {
+        const sent = await aptos.signAndSubmitTransaction({ signer, transaction })
+        const done = await aptos.waitForTransaction({ transactionHash: sent.hash })
+        expect(done.success, done.vm_status).toBe(true)
+        return done
+      }
+      // History: a transfer, the SDK's transfer package, an NFT collection and a token.
+      await run(alice, await src.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount: 4242 }))
+      const publishTransfer = (account: Account, aptos: Aptos) =>
+        aptos.publishPackageTransaction({
+          account: account.accountAddress,
+          metadataBytes: hexOf(sdkBytecode("publishTransferPackage metadata", noPrefix(account))),
+          moduleBytecode: [hexOf(sdkBytecode("publishTransferPackage transfer", noPrefix(account)))]
+        })
+      await run(publisher, await publishTransfer(publisher, src))
+      const collectionTxn = await run(
+        alice,
+        await src.createCollectionTransaction({ creator: alice, description: "fork test", name: "Forked", uri: "https://x" })
+      )
+      const collection = createdObject(collectionTxn, "0x4::collection::Collection")
+      const mintTxn = await run(
+        alice,
+        await src.mintDigitalAssetTransaction({ creator: alice, collection: "Forked", description: "t", name: "Token1", uri: "https://t" })
+      )
+      const token = createdObject(mintTxn, "0x4::token::Token")
+      const pinned = await latestVersion(source.chain.apiUrl)
+
+      // After the pin, on the source only: more APT to bob, a second token.
+      await run(alice, await src.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount: 1 }))
+      await run(
+        alice,
+        await src.mintDigitalAssetTransaction({ creator: alice, collection: "Forked", description: "t", name: "Token2", uri: "https://t" })
+      )
+
+      const fork = await start({ accounts: 0, mining: MiningMode.instant(0), fork: { url: source.chain.apiUrl, version: pinned } })
+      forked.push(fork.stop)
+      const aptos = sdkFor(fork.chain)
+      const atPin = { ledgerVersion: pinned }
+
+      // Balances (APT as coin and as fungible asset), resources (plain and group members), views.
+      for (const who of [alice, bob, publisher]) {
+        const accountAddress = who.accountAddress
+        const balance = {
+          function: "0x1::coin::balance" as const,
+          typeArguments: ["0x1::aptos_coin::AptosCoin"],
+          functionArguments: [accountAddress]
+        }
+        const [atSource] = await src.view({ payload: balance, options: atPin })
+        expect(await aptos.view({ payload: balance })).toEqual([atSource])
+        expect(await aptos.getAccountAPTAmount({ accountAddress })).toBe(Number(atSource))
+        expect(await (await fetch(`${fork.chain.apiUrl}/accounts/${accountAddress}`)).json()).toEqual(
+          await (await fetch(`${source.chain.apiUrl}/accounts/${accountAddress}?ledger_version=${pinned}`)).json()
+        )
+      }
+      const views: Array<{ function: `${string}::${string}::${string}`; typeArguments?: string[]; functionArguments: AccountAddressInput[] }> = [
+        { function: "0x1::primary_fungible_store::balance", typeArguments: ["0x1::fungible_asset::Metadata"], functionArguments: [bob.accountAddress, "0xa"] },
+        { function: "0x1::coin::supply", typeArguments: ["0x1::aptos_coin::AptosCoin"], functionArguments: [] },
+        { function: "0x4::collection::count", typeArguments: ["0x4::collection::Collection"], functionArguments: [collection] },
+        { function: "0x4::token::name", typeArguments: ["0x4::token::Token"], functionArguments: [token] },
+        { function: "0x1::object::owner", typeArguments: ["0x4::token::Token"], functionArguments: [token] }
+      ]
+      for (const payload of views)
+        expect(await aptos.view({ payload }), payload.function).toEqual(await src.view({ payload, options: atPin }))
+      for (const [accountAddress, resourceType] of [
+        [alice.accountAddress.toString(), "0x1::account::Account"],
+        [collection, "0x4::collection::Collection"],
+        [collection, "0x1::object::ObjectCore"],
+        [token, "0x4::token::Token"],
+        [token, "0x1::object::ObjectCore"]
+      ] as const)
+        expect(await aptos.getAccountResource({ accountAddress, resourceType }), `${resourceType} of ${accountAddress}`).toEqual(
+          await src.getAccountResource({ accountAddress, resourceType, options: atPin })
+        )
+      const moduleAbi = await aptos.getAccountModule({ accountAddress: publisher.accountAddress, moduleName: "transfer" })
+      expect(moduleAbi).toEqual(
+        await src.getAccountModule({ accountAddress: publisher.accountAddress, moduleName: "transfer", options: atPin })
+      )
+      // The source's later transactions are not there; history at or below the pin is.
+      expect(await aptos.view({ payload: views[2]! })).toEqual([{ vec: ["1"] }])
+      for (const ledgerVersion of [pinned, BigInt(mintTxn.version)])
+        expect(await aptos.getTransactionByVersion({ ledgerVersion })).toEqual(await src.getTransactionByVersion({ ledgerVersion }))
+      expect(await aptos.getTransactionByHash({ transactionHash: mintTxn.hash })).toEqual(mintTxn)
+
+      // The fork's own life: a transfer, a call of the published module, a publish, an NFT moved.
+      await run(alice, await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: carol.accountAddress, amount: 777 }), aptos)
+      await run(
+        bob,
+        await aptos.transaction.build.simple({
+          sender: bob.accountAddress,
+          data: { function: `${publisher.accountAddress}::transfer::transfer`, functionArguments: [7, carol.accountAddress] }
+        }),
+        aptos
+      )
+      expect(await aptos.getAccountAPTAmount({ accountAddress: carol.accountAddress })).toBe(784)
+      await run(bob, await publishTransfer(bob, aptos), aptos)
+      expect((await aptos.getAccountModule({ accountAddress: bob.accountAddress, moduleName: "transfer" })).abi?.name).toBe("transfer")
+      await run(alice, await aptos.transferDigitalAssetTransaction({ sender: alice, digitalAssetAddress: token, recipient: carol.accountAddress }), aptos)
+      expect(await aptos.view({ payload: views[4]! })).toEqual([carol.accountAddress.toStringLong()])
+
+      // The source saw none of it.
+      expect(await src.getAccountAPTAmount({ accountAddress: carol.accountAddress })).toBe(0)
+      expect(await src.view({ payload: views[4]! })).toEqual([alice.accountAddress.toStringLong()])
+    } finally {
+      for (const stop of forked) await stop()
+      await source.stop()
+    }
+  }, 240_000)
+})
