@@ -41,7 +41,7 @@ import { type AccountAddress, addressToLongString } from "./domain/AccountAddres
 import { ApiError } from "./domain/ApiError.js"
 import type { ForkConfig } from "./fork/ForkConfig.js"
 import { type ForkIdentity, openForkLedger } from "./fork/ForkLedger.js"
-import { ForkRuntime, guardLayer } from "./fork/guardServices.js"
+import { guardLayer } from "./fork/guardServices.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
 import { FaucetServer } from "./http/FaucetServer.js"
 import { GraphqlStub } from "./http/GraphqlStub.js"
@@ -225,7 +225,7 @@ interface ChainBase {
   readonly chainId: number
   readonly genesisSource: GenesisSource
   /** A fork: its identity, and guards putting the node, producer and faucet under retry-on-miss. */
-  readonly fork: { readonly identity: ForkIdentity; readonly runtime: Layer.Layer<ForkRuntime> } | undefined
+  readonly fork: { readonly identity: ForkIdentity } | undefined
 }
 
 /** The local chain over `base`: mempool, producer, faucet, node services, servers, the info service. */
@@ -240,7 +240,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
       : Layer.mergeAll(
           guardLayer(BlockProducer, (e) => new ChainUnavailable({ message: e.message })),
           guardLayer(Faucet, (e) => new FaucetError({ code: "AptosApiError", message: e.message, txnHashes: [] }))
-        ).pipe(Layer.provide(parts), Layer.provide(fork.runtime))
+        ).pipe(Layer.provide(parts))
   const chain = guardedParts.pipe(Layer.provideMerge(Layer.provideMerge(Mempool.layer, base)))
   // The node's services with the mempool's endpoints added (a read-only node has none).
   const withSubmissions = Layer.effect(
@@ -254,8 +254,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
     fork === undefined
       ? withSubmissions
       : guardLayer(Node, (e) => new ApiError({ status: 503, code: "internal_error", message: e.message })).pipe(
-          Layer.provide(withSubmissions),
-          Layer.provide(fork.runtime)
+          Layer.provide(withSubmissions)
         )
   const node = guardedNode.pipe(
     Layer.provideMerge(Layer.mergeAll(Submissions.layer, BlockProducer.loop)),
@@ -329,7 +328,7 @@ const forkedChain = (config: LocalChainConfigShape, forkConfig: ForkConfig, http
           ledger: Layer.succeed(Ledger, opened.handle.service),
           chainId: opened.identity.chainId,
           genesisSource: "fork",
-          fork: { identity: opened.identity, runtime: Layer.succeed(ForkRuntime, { state: opened.state }) }
+          fork: { identity: opened.identity }
         })
     )
   )

@@ -20,9 +20,15 @@ import type { StructTag } from "../domain/TypeTag.js"
 import type { Accumulator } from "../domain/MerkleAccumulator.js"
 import { sha3 } from "../domain/hash.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
-import type { BlockInfo, CommittedTransaction, LedgerService } from "../ledger/Ledger.js"
+import type { BlockInfo, CommittedTransaction, LedgerService, StateReader } from "../ledger/Ledger.js"
 import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
-import { BlockNotFound, StorageError, TransactionNotFound, type LedgerError } from "../ledger/LedgerError.js"
+import {
+  BlockNotFound,
+  type LedgerError,
+  StorageError,
+  TransactionNotFound,
+  VersionPruned
+} from "../ledger/LedgerError.js"
 import { openLmdbBackend } from "../ledger/LmdbBackend.js"
 import { makeLedgerService, type LedgerHandle } from "../ledger/makeLedgerService.js"
 import { makeMemoryBackend } from "../ledger/MemoryBackend.js"
@@ -264,12 +270,35 @@ export const openForkLedger = (
     const afterCommit = () => state.fetchInBackground(commitHistorySlotsAhead(commitHistoryAt(), 32))
     yield* Effect.addFinalizer(() => Effect.sync(() => inner.close()))
     const history = makeForkHistory(client, cache, { version: identity.version, height: identity.height })
+    // State below V, for reads at an older ledger_version and for rendering history: the source
+    // at that version, through a cache of its own in memory (a few versions kept).
+    const older = new Map<bigint, ForkStateSource>()
+    const sourceAt = (version: bigint): ForkStateSource => {
+      let s = older.get(version)
+      if (s === undefined) {
+        if (older.size >= 16) older.delete(older.keys().next().value!)
+        s = makeForkStateSource(client, memoryRemoteStateCache(), version)
+        older.set(version, s)
+      }
+      return s
+    }
     const handle: LedgerHandle = {
       ...inner,
-      service: forkLedgerService(inner.service, history, identity, afterCommit)
+      service: forkLedgerService(inner.service, history, identity, afterCommit, sourceAt)
     }
     return { handle, identity, state, client, startedOffline: reuse }
   })
+
+/** The source's state at a version below V, as a reader (nothing local lies below V). */
+const remoteReader = (source: ForkStateSource): StateReader => ({
+  version: source.version,
+  get: (keyBytes) => source.read(keyBytes)?.data,
+  getVersioned: (keyBytes) => {
+    const v = source.read(keyBytes)
+    return v === undefined ? undefined : { value: v.data, version: source.version }
+  },
+  metadata: (keyBytes) => source.read(keyBytes)?.metadata
+})
 
 const historyError = (e: unknown) =>
   new StorageError({ message: e instanceof Error ? e.message : String(e) })
@@ -279,7 +308,8 @@ export const forkLedgerService = (
   service: LedgerService,
   history: ForkHistory,
   identity: ForkIdentity,
-  afterCommit: () => void = () => {}
+  afterCommit: () => void = () => {},
+  sourceAt?: (version: bigint) => ForkStateSource
 ): LedgerService => {
   const V = identity.version
   const H = identity.height
@@ -314,6 +344,12 @@ export const forkLedgerService = (
   return {
     ...service,
     ledgerInfo,
+    stateAt: (version) =>
+      version >= V || sourceAt === undefined
+        ? service.stateAt(version)
+        : version < identity.oldestVersion
+          ? Effect.fail(new VersionPruned({ version }))
+          : Effect.succeed(remoteReader(sourceAt(version))),
     transactionsFrom: (start, limit) =>
       start > V
         ? service.transactionsFrom(start, limit)

@@ -12,7 +12,7 @@ import type { ForkSourceClient } from "./ForkSourceClient.js"
 import { ForkSourceError } from "./ForkSourceClient.js"
 import { ABSENT, type RemoteStateCache } from "./RemoteStateCache.js"
 import { describeStateKey } from "./describeStateKey.js"
-import { recordMiss } from "./StateMisses.js"
+import { fetchMisses, recordMiss } from "./StateMisses.js"
 
 export interface ForkStateSource {
   /** The pinned version: the source's state after it. */
@@ -57,30 +57,10 @@ export const makeForkStateSource = (
     return p
   }
 
-  const fetchAll = async (keys: ReadonlyArray<Uint8Array>): Promise<void> => {
-    let next = 0
-    let failure: unknown
-    const worker = async () => {
-      while (failure === undefined && next < keys.length) {
-        const k = keys[next++]!
-        try {
-          await fetchOne(k)
-        } catch (e) {
-          failure ??= e
-        }
-      }
-    }
-    await Promise.all(Array.from({ length: Math.min(8, keys.length) }, worker))
-    if (failure !== undefined) throw failure
-  }
+  const fetchAll = (keys: ReadonlyArray<Uint8Array>): Promise<void> =>
+    fetchMisses(keys.map((keyBytes) => ({ keyBytes, fetch: () => fetchOne(keyBytes) })))
 
   const asError = (e: unknown) => (e instanceof ForkSourceError ? e : new ForkSourceError(String(e)))
-
-  // A miss outside any unit of work (nothing will retry it): fetched in the background, so the
-  // next attempt finds it; a failure shows again on that attempt, with the key named.
-  const orphan = (keyBytes: Uint8Array) => {
-    fetchOne(keyBytes).catch(() => undefined)
-  }
 
   return {
     version,
@@ -89,7 +69,7 @@ export const makeForkStateSource = (
       const hit = cache.get(keyBytes)
       if (hit === ABSENT) return undefined
       if (hit !== undefined) return hit
-      return recordMiss(keyBytes, orphan)
+      return recordMiss(keyBytes, version, () => fetchOne(keyBytes))
     },
     fetch: (keys) => Effect.tryPromise({ try: () => fetchAll(keys), catch: asError }),
     fetchModules: (address) =>

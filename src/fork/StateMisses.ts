@@ -12,20 +12,11 @@
  * touches. A block is never committed from a run that missed (`ForkLedger`'s commit checks the
  * log), and a request's answer is never sent from one.
  */
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
 import { toHex } from "../bcs/index.js"
+import { CurrentMissLog, currentMissLog, hasMissed, type Miss, MissLog } from "../ledger/stateMisses.js"
 
-/** The keys one unit of work read and could not get (hex of BCS(StateKey) → bytes). */
-export class MissLog {
-  readonly keys = new Map<string, Uint8Array>()
-}
-
-/** The miss log of the running unit of work; undefined outside `retryOnMiss`. */
-export const CurrentMissLog = Context.Reference<MissLog | undefined>("movenode/fork/CurrentMissLog", {
-  defaultValue: () => undefined
-})
+export { CurrentMissLog, currentMissLog, hasMissed, type Miss, MissLog }
 
 /** Thrown by a read of a key not fetched yet (after logging it); never an answer. */
 export class RemoteStateMissing extends Error {
@@ -35,37 +26,50 @@ export class RemoteStateMissing extends Error {
   }
 }
 
-/** The running fiber's miss log, read synchronously (readers are plain functions). */
-export const currentMissLog = (): MissLog | undefined => Fiber.getCurrent()?.getRef(CurrentMissLog)
-
 /**
- * Logs a miss of `keyBytes` in the running unit of work (or hands it to `orphan` outside any:
- * then the read still fails, and the key is fetched in the background for the next try).
+ * Logs a miss of `keyBytes` at `version` in the running unit of work; outside any, the key is
+ * fetched in the background for the next try. Either way the read fails (throws).
  */
-export const recordMiss = (keyBytes: Uint8Array, orphan: (keyBytes: Uint8Array) => void): never => {
+export const recordMiss = (keyBytes: Uint8Array, version: bigint, fetch: () => Promise<void>): never => {
   const hex = toHex(keyBytes)
   const log = currentMissLog()
-  if (log === undefined) orphan(keyBytes)
-  else log.keys.set(hex, keyBytes)
+  if (log === undefined) fetch().catch(() => undefined)
+  else log.keys.set(`${version}/${hex}`, { keyBytes, fetch })
   throw new RemoteStateMissing(hex)
 }
 
-/** Whether the running unit of work has read a key it could not get (its result must not be kept). */
-export const hasMissed = (): boolean => (currentMissLog()?.keys.size ?? 0) > 0
+/** Runs the fetches, 8 at a time; fails with the first failure (the others still settle). */
+export const fetchMisses = async (misses: ReadonlyArray<Miss>): Promise<void> => {
+  let next = 0
+  let failure: unknown
+  const worker = async () => {
+    while (failure === undefined && next < misses.length) {
+      const m = misses[next++]!
+      try {
+        await m.fetch()
+      } catch (e) {
+        failure ??= e
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(8, misses.length) }, worker))
+  if (failure !== undefined) throw failure
+}
 
 /**
  * Runs `effect` until it completes without a miss, fetching what each run missed in between;
  * `maxRounds` bounds a pathological run (each round fetches at least one new key).
  */
 export const retryOnMiss =
-  <E2>(fetchKeys: (keys: ReadonlyArray<Uint8Array>) => Effect.Effect<void, E2>, tooMany: (rounds: number) => E2, maxRounds = 10_000) =>
+  <E2>(toError: (e: unknown) => E2, maxRounds = 10_000) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | E2, R> =>
     Effect.gen(function* () {
       for (let round = 0; ; round++) {
-        if (round >= maxRounds) return yield* Effect.fail(tooMany(round))
+        if (round >= maxRounds) return yield* Effect.fail(toError(new Error(`fork: state still missing after ${round} rounds of fetching`)))
         const log = new MissLog()
         const exit = yield* Effect.exit(Effect.provideService(effect, CurrentMissLog, log))
         if (log.keys.size === 0) return yield* exit
-        yield* fetchKeys([...log.keys.values()])
+        const misses = [...log.keys.values()]
+        yield* Effect.tryPromise({ try: () => fetchMisses(misses), catch: toError })
       }
     })

@@ -7,13 +7,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ForkSourceError } from "./ForkSourceClient.js"
-import type { ForkStateSource } from "./ForkStateSource.js"
 import { retryOnMiss } from "./StateMisses.js"
-
-/** What the chain's guards need of the fork: its state source. */
-export class ForkRuntime extends Context.Service<ForkRuntime, { readonly state: ForkStateSource }>()(
-  "movenode/fork/ForkRuntime"
-) {}
 
 type Guard = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 
@@ -34,25 +28,25 @@ export const guardDeep = <S>(service: S, guard: Guard, depth = 0): S => {
   return service
 }
 
-/** A guard whose source failures become the service's own error (`toError`). */
+/**
+ * A guard whose source failures become the service's own error (`toError`), so the guarded
+ * service keeps its error type (the cast says so; `toError` is what makes it true).
+ */
 export const missGuard =
-  <E2>(state: ForkStateSource, toError: (e: ForkSourceError) => E2): Guard =>
+  <E2>(toError: (e: ForkSourceError) => E2): Guard =>
   <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    retryOnMiss(
-      (keys) => Effect.mapError(state.fetch(keys), toError),
-      (rounds) => toError(new ForkSourceError(`fork: state still missing after ${rounds} rounds of fetching`))
-    )(effect) as Effect.Effect<A, E, R>
+    retryOnMiss((e) => toError(e instanceof ForkSourceError ? e : new ForkSourceError(String(e))))(effect) as Effect.Effect<
+      A,
+      E,
+      R
+    >
 
 /** `tag`'s service, guarded, in place of the one below it. */
 export const guardLayer = <I, S, E2>(
   tag: Context.Service<I, S>,
   toError: (e: ForkSourceError) => E2
-): Layer.Layer<I, never, I | ForkRuntime> =>
+): Layer.Layer<I, never, I> =>
   Layer.effect(
     tag,
-    Effect.gen(function* () {
-      const service = yield* tag
-      const { state } = yield* ForkRuntime
-      return guardDeep(service, missGuard(state, toError))
-    })
+    Effect.map(tag, (service) => guardDeep(service, missGuard(toError)))
   )

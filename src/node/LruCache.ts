@@ -5,6 +5,8 @@
  * on it (a client polling one account, one page) is a key comparison, with no hashing of the key
  * and no reordering, since it is already last.
  */
+import { hasMissed } from "../ledger/stateMisses.js"
+
 export class LruCache<K, V> {
   private readonly entries = new Map<K, V>()
   private hasNewest = false
@@ -30,6 +32,8 @@ export class LruCache<K, V> {
   }
 
   set(key: K, value: V): void {
+    // On a fork, an answer computed while state was missing is dropped, not kept (ledger/stateMisses.ts).
+    if (hasMissed()) return
     this.entries.delete(key)
     this.entries.set(key, value)
     this.remember(key, value)

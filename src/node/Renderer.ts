@@ -9,6 +9,7 @@ import { type CommittedTransaction, Ledger, type StateReader } from "../ledger/L
 import type { LedgerError } from "../ledger/LedgerError.js"
 import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import type { ModuleSource } from "../move/layout/ModuleSource.js"
+import { hasMissed } from "../ledger/stateMisses.js"
 import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
 import { makeSnapshotModules, stateModuleSource } from "./encode/stateModuleSource.js"
 import { LruCache } from "./LruCache.js"
@@ -54,7 +55,8 @@ export class Renderer extends Context.Service<Renderer, RendererService>()("move
       const texts = new Map<bigint, string>()
       let textBytes = 0
       const keep = (version: bigint, text: string) => {
-        if (text.length > TEXT_CACHE_BYTES / 4) return
+        // On a fork, a text rendered while state was missing is dropped, not kept (ledger/stateMisses.ts).
+        if (text.length > TEXT_CACHE_BYTES / 4 || hasMissed()) return
         for (const [v, t] of texts) {
           if (textBytes + text.length <= TEXT_CACHE_BYTES) break
           texts.delete(v)
