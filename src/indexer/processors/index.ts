@@ -10,8 +10,17 @@
  * - `input/`: the processors' view of a committed transaction (`IndexerTransaction`) and how it is
  *   read from the ledger.
  * - `rows.ts`: value formats (addresses, timestamps) and the in-batch collapse of `current_*` rows.
- * - one file per processor; `processors` lists them all, in the order the engine runs them.
+ * - `moveValues.ts`: readers for Move values in the API's JSON (never throw: garbage is skipped).
+ * - `objectResources.ts`: the object and fungible-store resources a transaction wrote, by address.
+ * - one file (or folder) per processor: `userTransactions.ts`, `accountTransactions.ts`,
+ *   `events.ts`, `fungibleAsset/` (metadata, activities, paired balances, coin mappings),
+ *   `objects.ts`, `ledgerInfos.ts`; `processors` lists them all, in the order the engine runs them.
  */
+import { accountTransactionsProcessor } from "./accountTransactions.js"
+import { eventsProcessor } from "./events.js"
+import { fungibleAssetProcessor } from "./fungibleAsset/fungibleAssetProcessor.js"
+import { ledgerInfosProcessor } from "./ledgerInfos.js"
+import { objectsProcessor } from "./objects.js"
 import type { Processor } from "./Processor.js"
 import { userTransactionProcessor } from "./userTransactions.js"
 
@@ -22,4 +31,13 @@ export * from "./Processor.js"
 export * from "./rows.js"
 
 /** Every processor the indexer runs. */
-export const processors: ReadonlyArray<Processor> = [userTransactionProcessor]
+export const processors: ReadonlyArray<Processor> = [
+  // idx-proc (issue 19)
+  userTransactionProcessor,
+  accountTransactionsProcessor,
+  eventsProcessor,
+  fungibleAssetProcessor,
+  objectsProcessor,
+  ledgerInfosProcessor
+  // issue 20 (token v2, table items, stake) below
+]

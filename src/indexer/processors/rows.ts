@@ -113,3 +113,9 @@ export const upsertRows = (rules: UpsertRules, rows: ReadonlyArray<Row>): TableW
   }
   return [write]
 }
+
+/** The first `max` characters (code points) of `s`: the reference truncates names, symbols, URIs. */
+export const truncate = (s: string, max: number): string => {
+  if (s.length <= max) return s
+  return Array.from(s).slice(0, max).join("")
+}
