@@ -1,7 +1,8 @@
 /**
  * `account_transactions_processor` (pv2 `processors/account_transactions/account_transactions_model.rs`):
  * one `account_transactions` row per (account, transaction) the transaction touched: its signers
- * (sender, secondary signers, fee payer), every event's key address (module events have `0x0`, so
+ * as the reference's `signatures` rows name them (sender and secondary signers; not the fee payer,
+ * whose signature the reference does not record — its paying store usually names it anyway), every event's key address (module events have `0x0`, so
  * `0x000…0` collects them, as in the reference), every address with a written or deleted resource,
  * and the owner of every written object. User, genesis, block-metadata and validator transactions
  * only (state checkpoints and block epilogues touch nobody).
@@ -18,7 +19,6 @@ export const accountsOf = (t: IndexerTransaction): Set<string> => {
   if (u !== undefined) {
     accounts.add(u.sender)
     for (const s of u.secondarySigners) accounts.add(s)
-    if (u.feePayer !== undefined) accounts.add(u.feePayer)
   }
   for (const e of t.events) accounts.add(e.accountAddress)
   for (const c of t.changes) {

@@ -13,9 +13,10 @@
  * - `moveValues.ts`: readers for Move values in the API's JSON (never throw: garbage is skipped).
  * - `objectResources.ts`: the object and fungible-store resources a transaction wrote, by address.
  * - one file (or folder) per processor: `userTransactions.ts`, `accountTransactions.ts`,
- *   `events.ts`, `fungibleAsset/` (metadata, activities, paired balances, coin mappings),
+ *   `events.ts`, `accountRestoration.ts`, `fungibleAsset/` (metadata, activities, paired balances, coin mappings),
  *   `objects.ts`, `ledgerInfos.ts`; `processors` lists them all, in the order the engine runs them.
  */
+import { accountRestorationProcessor } from "./accountRestoration.js"
 import { accountTransactionsProcessor } from "./accountTransactions.js"
 import { eventsProcessor } from "./events.js"
 import { fungibleAssetProcessor } from "./fungibleAsset/fungibleAssetProcessor.js"
@@ -38,6 +39,7 @@ export const processors: ReadonlyArray<Processor> = [
   eventsProcessor,
   fungibleAssetProcessor,
   objectsProcessor,
-  ledgerInfosProcessor
+  ledgerInfosProcessor,
+  accountRestorationProcessor
   // issue 20 (token v2, table items, stake) below
 ]

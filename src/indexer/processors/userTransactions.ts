@@ -1,11 +1,13 @@
 /**
  * `user_transaction_processor` (pv2 `processors/user_transaction/models/user_transactions.rs`):
- * one `user_transactions` row per user transaction, successful or not.
+ * one `user_transactions` row per user transaction, successful or not, and its `signatures` rows
+ * (`signatures.ts`).
  */
 import type { TransactionAuthenticator } from "../../domain/TransactionAuthenticator.js"
 import type { IndexerTransaction } from "./input/IndexerTransaction.js"
 import type { Processor, Row } from "./Processor.js"
 import { insertRows, timestampOfMicros, timestampOfSeconds } from "./rows.js"
+import { signatureRows } from "./signatures.js"
 
 /** The top layer of the signature, as the reference names it (`get_parent_signature_type`). */
 export const parentSignatureType = (auth: TransactionAuthenticator): string => {
@@ -48,13 +50,15 @@ export const userTransactionRow = (t: IndexerTransaction): Row | undefined => {
 
 export const userTransactionProcessor: Processor = {
   name: "user_transaction_processor",
-  tables: ["user_transactions"],
+  tables: ["user_transactions", "signatures"],
   process: (batch) => {
     const rows: Row[] = []
+    const signatures: Row[] = []
     for (const t of batch) {
       const row = userTransactionRow(t)
       if (row !== undefined) rows.push(row)
+      signatures.push(...signatureRows(t))
     }
-    return insertRows("user_transactions", rows)
+    return [...insertRows("user_transactions", rows), ...insertRows("signatures", signatures)]
   }
 }

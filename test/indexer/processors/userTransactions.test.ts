@@ -47,6 +47,30 @@ describe("user_transaction_processor", () => {
       const micros = BigInt((committed as { timestamp: string }).timestamp)
       const iso = new Date(Number(micros / 1000n)).toISOString().slice(0, 19)
       expect(String(row!.timestamp).startsWith(iso)).toBe(true)
+
+      // Its signature: one row, the sender's Ed25519 key and signature as the API shows them.
+      const signatures = rowsOf(userTransactionProcessor.process(batch), "signatures").filter(
+        (r) => r.transaction_version === BigInt(committed.version)
+      )
+      const shown = (committed as { signature?: { public_key: string; signature: string } }).signature!
+      expect(signatures).toEqual([
+        {
+          transaction_version: BigInt(committed.version),
+          multi_agent_index: 0n,
+          multi_sig_index: 0n,
+          transaction_block_height: t.blockHeight,
+          signer: alice.accountAddress.toStringLong(),
+          is_sender_primary: true,
+          type: "ed25519_signature",
+          public_key: shown.public_key,
+          signature: shown.signature,
+          threshold: 1n,
+          public_key_indices: [],
+          any_signature_type: null,
+          public_key_type: null,
+          function_info: null
+        }
+      ])
     })
   }, 60_000)
 })
