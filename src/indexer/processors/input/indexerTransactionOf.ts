@@ -9,6 +9,7 @@ import {
 import type { ContractEvent } from "../../../domain/ContractEvent.js"
 import { resourceGroupCodec } from "../../../domain/ResourceGroupCodec.js"
 import { stateKeyHash } from "../../../domain/stateKeyHash.js"
+import { compareStructTags } from "../../../domain/StructTagOrder.js"
 import type { EntryFunction, RawTransaction, TransactionPayload } from "../../../domain/Transaction.js"
 import type { StructTag } from "../../../domain/TypeTag.js"
 import { structTagToString, typeTagToString } from "../../../domain/TypeTagString.js"
@@ -176,19 +177,21 @@ const changesOf = (modules: ModuleSource, entry: WriteSetEntry, index: number): 
         data: resourceData(struct, data)
       }
     ]
-  // A group: one change per member, as the API shows it; a group that does not decode shows none.
+  // A group: one change per member, in the API's (struct tag) order; a group that does not decode shows none.
   const members = Bcs.decode(resourceGroupCodec, data)
   if (Result.isFailure(members)) return []
-  return members.success.map((m, i) => ({
-    type: "write_resource" as const,
-    index: index + i,
-    stateKeyHash: hash,
-    address,
-    struct: m.struct,
-    typeStr: structTagToString(m.struct),
-    group: struct,
-    data: resourceData(m.struct, m.bytes)
-  }))
+  return [...members.success]
+    .sort((a, b) => compareStructTags(a.struct, b.struct))
+    .map((m, i) => ({
+      type: "write_resource" as const,
+      index: index + i,
+      stateKeyHash: hash,
+      address,
+      struct: m.struct,
+      typeStr: structTagToString(m.struct),
+      group: struct,
+      data: resourceData(m.struct, m.bytes)
+    }))
 }
 
 const eventOf = (modules: ModuleSource, e: ContractEvent, index: number): IndexerEvent => {

@@ -1,0 +1,58 @@
+/**
+ * The processors' input against the REST API's rendering of the same transactions: the changes in
+ * the same order (so `write_set_change_index` is the reference's), with the same types, addresses,
+ * state key hashes and Move values; the events with the same keys, types and data.
+ */
+import { Account, Ed25519PrivateKey } from "@aptos-labs/ts-sdk"
+import { describe, expect, it } from "vitest"
+import { withIndexedChain } from "./support/indexedChain.js"
+
+const long = (a: string) => "0x" + a.slice(2).padStart(64, "0")
+
+describe("IndexerTransaction", () => {
+  it("lists changes and events as GET /transactions/by_version does", async () => {
+    await withIndexedChain(async ({ chain, aptos, transactions }) => {
+      const alice = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
+      const transaction = await aptos.transferCoinTransaction({
+        sender: alice.accountAddress,
+        recipient: Account.generate().accountAddress,
+        amount: 5
+      })
+      const pending = await aptos.signAndSubmitTransaction({ signer: alice, transaction })
+      await aptos.waitForTransaction({ transactionHash: pending.hash })
+      const batch = await transactions()
+      expect(batch.length).toBeGreaterThan(3)
+      for (const t of batch) {
+        const rest = (await aptos.getTransactionByVersion({ ledgerVersion: t.version })) as unknown as {
+          hash: string
+          changes: Array<{
+            type: string
+            address?: string
+            state_key_hash: string
+            data?: { type: string; data: unknown }
+          }>
+          events?: Array<{ guid: { account_address: string; creation_number: string }; type: string; data: unknown }>
+        }
+        expect(t.hash).toBe(rest.hash)
+        const ours = t.changes.map((c) => ({
+          type: c.type,
+          address: "address" in c ? c.address : undefined,
+          state_key_hash: c.stateKeyHash,
+          resource: c.type === "write_resource" ? c.typeStr : undefined,
+          data: c.type === "write_resource" ? c.data() : undefined
+        }))
+        const theirs = rest.changes.map((c) => ({
+          type: c.type,
+          address: c.address === undefined ? undefined : long(c.address),
+          state_key_hash: c.state_key_hash,
+          resource: c.type === "write_resource" ? c.data!.type : undefined,
+          data: c.type === "write_resource" ? c.data!.data : undefined
+        }))
+        expect(ours).toEqual(theirs)
+        expect(t.events.map((e) => [e.accountAddress, e.creationNumber.toString(), e.type, e.data()])).toEqual(
+          (rest.events ?? []).map((e) => [long(e.guid.account_address), e.guid.creation_number, e.type, e.data])
+        )
+      }
+    })
+  }, 120_000)
+})
