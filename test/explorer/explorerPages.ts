@@ -23,7 +23,7 @@ export interface PageReport {
   /** Everything that makes the page fail, one line each. */
   readonly problems: ReadonlyArray<string>
   /** GraphQL documents the page sent (operation or first root field) and their outcome. */
-  readonly graphql: ReadonlyArray<{ readonly query: string; readonly outcome: string }>
+  readonly graphql: ReadonlyArray<{ readonly query: string; readonly outcome: string; readonly request?: string }>
   /** Answers from the node the reference gives too (404 probes, aborting views), with the reason. */
   readonly expected: ReadonlyArray<string>
   /** Requests that would have left the machine, stubbed. */
@@ -120,7 +120,7 @@ export const visit = async (
   const timeoutMs = options.timeoutMs ?? 20_000
   const page = await context.newPage()
   const problems: string[] = []
-  const graphql: Array<{ query: string; outcome: string }> = []
+  const graphql: Array<{ query: string; outcome: string; request?: string }> = []
   const expectedAnswers: string[] = []
   const consoleErrors: Array<{ text: string; url: string }> = []
   const external: string[] = []
@@ -151,7 +151,8 @@ export const visit = async (
             } catch {
               outcome = `HTTP ${status}, not JSON: ${body.slice(0, 80)}`
             }
-            graphql.push({ query, outcome })
+            // A failing document keeps its whole request, for whoever fixes the server.
+            graphql.push(outcome === "ok" ? { query, outcome } : { query, outcome, request: request.postData() ?? "" })
             if (outcome !== "ok") problems.push(`GraphQL ${query} → ${outcome}`)
           },
           () => undefined
