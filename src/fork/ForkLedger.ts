@@ -34,12 +34,21 @@ import { makeLedgerService, type LedgerHandle } from "../ledger/makeLedgerServic
 import { makeMemoryBackend } from "../ledger/MemoryBackend.js"
 import { ConfigKeys, decodeConfiguration } from "../chain/onChainConfig.js"
 import type { ForkConfig } from "./ForkConfig.js"
-import { COMMIT_HISTORY_KEY, commitHistorySlotsAhead } from "./commitHistoryAhead.js"
+import {
+  COMMIT_HISTORY_KEY,
+  commitHistorySlotsAbsentAtSource,
+  commitHistorySlotsAhead
+} from "./commitHistoryAhead.js"
 import { forkBackend } from "./forkBackend.js"
 import { makeForkHistory, type ForkHistory } from "./ForkHistory.js"
 import { type ForkSourceClient, ForkSourceError, makeForkSourceClient } from "./ForkSourceClient.js"
 import { makeForkStateSource, type ForkStateSource } from "./ForkStateSource.js"
-import { memoryRemoteStateCache, persistentRemoteStateCache, type RemoteStateCache } from "./RemoteStateCache.js"
+import {
+  ABSENT,
+  memoryRemoteStateCache,
+  persistentRemoteStateCache,
+  type RemoteStateCache
+} from "./RemoteStateCache.js"
 import { hasMissed } from "./StateMisses.js"
 
 
@@ -103,6 +112,7 @@ export const PREFETCHED_CONFIGS: ReadonlyArray<Uint8Array> = [
 ]
 
 const PREFETCH_DONE = "prefetched"
+const SLOTS_DERIVED = "commit-history-absent-slots"
 
 const identityOf = (text: string): ForkIdentity | undefined => {
   try {
@@ -265,6 +275,12 @@ export const openForkLedger = (
       } catch {
         return undefined
       }
+    }
+    if (cache.meta.get(SLOTS_DERIVED) === undefined) {
+      const atSource = cache.get(COMMIT_HISTORY_KEY)
+      for (const k of commitHistorySlotsAbsentAtSource(atSource === undefined || atSource === ABSENT ? undefined : atSource.data))
+        if (cache.get(k) === undefined) cache.put(k, ABSENT)
+      cache.meta.put(SLOTS_DERIVED, "1")
     }
     yield* Effect.ignore(state.fetch(commitHistorySlotsAhead(commitHistoryAt(), 64)))
     const afterCommit = () => state.fetchInBackground(commitHistorySlotsAhead(commitHistoryAt(), 32))

@@ -15,7 +15,7 @@
  */
 import { mkdirSync } from "node:fs"
 import { open, type RootDatabase } from "lmdb"
-import { Bcs, toHex } from "../bcs/index.js"
+import { Bcs } from "../bcs/index.js"
 import { type StateValue, stateValueCodec } from "../domain/StateValueCodec.js"
 import { storedStateKey } from "../ledger/lmdbKeys.js"
 
@@ -61,6 +61,10 @@ export const persistentRemoteStateCache = (dir: string): RemoteStateCache => {
   return makeCache(db)
 }
 
+/** A map key for key bytes: latin1 is one native call, no hex digits to build (every VM read passes here). */
+const mapKey = (keyBytes: Uint8Array): string =>
+  Buffer.from(keyBytes.buffer, keyBytes.byteOffset, keyBytes.byteLength).toString("latin1")
+
 const makeCache = (db: RootDatabase | undefined): RemoteStateCache => {
   const memory = new Map<string, CachedAnswer>()
   const metaMemory = new Map<string, string>()
@@ -68,17 +72,17 @@ const makeCache = (db: RootDatabase | undefined): RemoteStateCache => {
   const metaKey = (name: string) => Buffer.concat([META_PREFIX, Buffer.from(name, "utf8")])
   return {
     get: (keyBytes) => {
-      const hex = toHex(keyBytes)
-      const hit = memory.get(hex)
+      const k = mapKey(keyBytes)
+      const hit = memory.get(k)
       if (hit !== undefined || db === undefined) return hit
       const stored = db.getBinary(storedStateKey(keyBytes))
       if (stored === undefined) return undefined
       const answer = decodeAnswer(stored)
-      if (answer !== undefined) memory.set(hex, answer)
+      if (answer !== undefined) memory.set(k, answer)
       return answer
     },
     put: (keyBytes, answer) => {
-      memory.set(toHex(keyBytes), answer)
+      memory.set(mapKey(keyBytes), answer)
       if (db !== undefined) pending = db.put(storedStateKey(keyBytes), encodeAnswer(answer))
     },
     size: () => memory.size,
