@@ -98,6 +98,8 @@ export interface ForkSourceClient {
   readonly getJson: (path: string) => Promise<unknown>
   /** A GET of `path` (under /v1) as BCS, or undefined on a 404. */
   readonly getBcs: (path: string) => Promise<Uint8Array | undefined>
+  /** The same with the page's cursor (the `X-Aptos-Cursor` header), for paged listings. */
+  readonly getBcsPage: (path: string) => Promise<{ readonly bytes: Uint8Array | undefined; readonly cursor: string | undefined }>
 }
 
 export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClient => {
@@ -159,6 +161,14 @@ export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClie
     if (r.status === 404) return undefined
     if (r.status !== 200) throw errorOf(`GET ${path}`, r)
     return r.body
+  }
+
+  const getBcsPage = async (path: string) => {
+    const r = await call(`GET ${path}`, path, { headers: { accept: "application/x-bcs" } })
+    if (r.status === 404) return { bytes: undefined, cursor: undefined }
+    if (r.status !== 200) throw errorOf(`GET ${path}`, r)
+    const cursor = r.headers.get("x-aptos-cursor")
+    return { bytes: r.body, cursor: cursor === null || cursor === "" ? undefined : cursor }
   }
 
   const bigintField = (o: Record<string, unknown>, name: string, what: string): bigint => {
@@ -246,5 +256,5 @@ export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClie
     return out
   }
 
-  return { base, requests: () => requests, ledgerInfo, blockByVersion, rawStateValue, modules, getJson, getBcs }
+  return { base, requests: () => requests, ledgerInfo, blockByVersion, rawStateValue, modules, getJson, getBcs, getBcsPage }
 }

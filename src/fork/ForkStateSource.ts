@@ -11,6 +11,7 @@ import type { StateValue } from "../domain/StateValueCodec.js"
 import type { ForkSourceClient } from "./ForkSourceClient.js"
 import { ForkSourceError } from "./ForkSourceClient.js"
 import { ABSENT, type RemoteStateCache } from "./RemoteStateCache.js"
+import { fetchAccountKeys, moduleKey } from "./accountKeys.js"
 import { describeStateKey } from "./describeStateKey.js"
 import { fetchMisses, recordMiss } from "./StateMisses.js"
 
@@ -23,6 +24,11 @@ export interface ForkStateSource {
    * cache; a key never fetched is logged as a miss and the read throws (see `StateMisses`).
    */
   readonly read: (keyBytes: Uint8Array) => StateValue | undefined
+  /**
+   * The source's state keys of `address` at the pinned version, sorted (for listings), from the
+   * cache; never fetched = a miss, like a state key (the listing is fetched by `accountKeys.ts`).
+   */
+  readonly accountKeys: (address: AccountAddress) => ReadonlyArray<Uint8Array>
   /** Fetches every key not cached yet (8 at a time); fails naming the first key the source could not answer. */
   readonly fetch: (keys: ReadonlyArray<Uint8Array>) => Effect.Effect<void, ForkSourceError>
   /** Caches every module of `address` in one request (a bulk prefetch). */
@@ -62,9 +68,34 @@ export const makeForkStateSource = (
 
   const asError = (e: unknown) => (e instanceof ForkSourceError ? e : new ForkSourceError(String(e)))
 
+  const listings = new Map<string, ReadonlyArray<Uint8Array>>()
+  const listingName = (address: AccountAddress) => `keys ${toHex(address)}`
+  const fetchListing = async (address: AccountAddress): Promise<void> => {
+    if (client === undefined)
+      throw new ForkSourceError(`fork: the keys of account 0x${toHex(address)} are not in the cache and the fork has no source`)
+    const keys = await fetchAccountKeys(client, address, version, async (a, name) => {
+      const k = moduleKey(a, name)
+      await fetchOne(k)
+      const v = cache.get(k)
+      return v === undefined || v === ABSENT ? undefined : v.data
+    })
+    cache.meta.put(listingName(address), keys.map(toHex).join(","))
+  }
+
   return {
     version,
     cache,
+    accountKeys: (address) => {
+      const name = listingName(address)
+      const held = listings.get(name)
+      if (held !== undefined) return held
+      const stored = cache.meta.get(name)
+      if (stored === undefined)
+        return recordMiss(Uint8Array.of(0xfe, ...address), version, () => fetchListing(address))
+      const keys = stored === "" ? [] : stored.split(",").map((h) => new Uint8Array(Buffer.from(h, "hex")))
+      listings.set(name, keys)
+      return keys
+    },
     read: (keyBytes) => {
       const hit = cache.get(keyBytes)
       if (hit === ABSENT) return undefined

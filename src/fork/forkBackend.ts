@@ -11,6 +11,7 @@
  * transaction accumulator starts empty: local root hashes cover local transactions only.
  */
 import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
+import { pageOf } from "../ledger/statePageOf.js"
 import type { ForkStateSource } from "./ForkStateSource.js"
 
 export const forkBackend = (local: LedgerBackend, remote: ForkStateSource, base: LedgerHead): LedgerBackend => {
@@ -27,6 +28,24 @@ export const forkBackend = (local: LedgerBackend, remote: ForkStateSource, base:
     stateGet,
     // Without the local store's shortcut: it cannot tell "deleted here" from "never written here".
     stateVersion: undefined,
+    // An account's listing: the source's keys of the account and the local ones, each read as a
+    // point read (local first: a local deletion hides the source's key).
+    statePage: (version, query) => {
+      const mine = local.statePage(version, {
+        address: query.address,
+        start: query.start,
+        accept: () => true,
+        limit: Number.MAX_SAFE_INTEGER,
+        maxScan: Number.MAX_SAFE_INTEGER
+      })
+      const theirs = remote.accountKeys(query.address)
+      const start = query.start
+      const candidates = new Map<string, Uint8Array>()
+      for (const k of theirs) if (start === undefined || Buffer.compare(k, start) >= 0) candidates.set(Buffer.from(k).toString("hex"), k)
+      for (const e of mine.entries) candidates.set(Buffer.from(e.keyBytes).toString("hex"), e.keyBytes)
+      const sorted = [...candidates.values()].sort((a, b) => Buffer.compare(a, b))
+      return pageOf(sorted, query, (keyBytes) => stateGet(keyBytes, version))
+    },
     stateMetadata: (keyBytes, version) => {
       const mine = local.stateGet(keyBytes, version)
       if (mine !== undefined) return mine.value === undefined ? undefined : local.stateMetadata(keyBytes, version)

@@ -120,6 +120,23 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
         expect(await aptos.getAccountResource({ accountAddress, resourceType }), `${resourceType} of ${accountAddress}`).toEqual(
           await src.getAccountResource({ accountAddress, resourceType, options: atPin })
         )
+      // Listings: the source's keys of the account, each read on the fork.
+      // (0x1's resources are not compared: the fork's own blocks have written some since)
+      for (const [accountAddress, kinds] of [
+        [alice.accountAddress.toString(), ["resources", "modules"]],
+        [publisher.accountAddress.toString(), ["resources", "modules"]],
+        [collection, ["resources"]],
+        [token, ["resources"]],
+        ["0x1", ["modules"]]
+      ] as const)
+        for (const what of kinds)
+          // (raw requests: the SDK's listing helpers do not pass ledger_version on)
+          expect(
+            await (await fetch(`${fork.chain.apiUrl}/accounts/${accountAddress}/${what}?limit=9999`)).json(),
+            `${what} of ${accountAddress}`
+          ).toEqual(
+            await (await fetch(`${source.chain.apiUrl}/accounts/${accountAddress}/${what}?limit=9999&ledger_version=${pinned}`)).json()
+          )
       const moduleAbi = await aptos.getAccountModule({ accountAddress: publisher.accountAddress, moduleName: "transfer" })
       expect(moduleAbi).toEqual(
         await src.getAccountModule({ accountAddress: publisher.accountAddress, moduleName: "transfer", options: atPin })
@@ -145,6 +162,11 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       expect((await aptos.getAccountModule({ accountAddress: bob.accountAddress, moduleName: "transfer" })).abi?.name).toBe("transfer")
       await run(alice, await aptos.transferDigitalAssetTransaction({ sender: alice, digitalAssetAddress: token, recipient: carol.accountAddress }), aptos)
       expect(await aptos.view({ payload: views[4]! })).toEqual([carol.accountAddress.toStringLong()])
+      // Listings after local writes: the module bob published on the fork is listed with the source's keys.
+      expect((await aptos.getAccountModules({ accountAddress: bob.accountAddress })).map((m) => m.abi?.name)).toEqual(["transfer"])
+      expect((await aptos.getAccountResources({ accountAddress: bob.accountAddress })).map((r) => r.type)).toContain(
+        "0x1::code::PackageRegistry"
+      )
 
       // The source saw none of it.
       expect(await src.getAccountAPTAmount({ accountAddress: carol.accountAddress })).toBe(0)
