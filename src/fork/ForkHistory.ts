@@ -99,7 +99,9 @@ export const makeForkHistory = (
     const t = first?.transaction
     const epoch =
       t?._tag === "BlockMetadata" ? t.metadata.epoch : t?._tag === "BlockMetadataExt" ? t.metadata.metadata.epoch : 0n
-    return { ...b, lastVersion: b.lastVersion > pinned.version ? pinned.version : b.lastVersion, epoch }
+    // A block continuing past V on the source ends at V on the fork.
+    const lastVersion = b.lastVersion <= pinned.version ? b.lastVersion : pinned.version
+    return { ...b, lastVersion, epoch }
   }
 
   const onChain = async (version: bigint): Promise<OnChainData | undefined> => {

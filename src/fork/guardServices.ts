@@ -3,7 +3,7 @@
  * of a fork are the node's answers (one per request), the block producer's blocks and the faucet's
  * fundings. Applied to a built service, so the services themselves know nothing of forks.
  */
-import * as Context from "effect/Context"
+import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ForkSourceError } from "./ForkSourceClient.js"
