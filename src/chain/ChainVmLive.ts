@@ -6,12 +6,13 @@
  * `0x1::block::block_epilogue` (BlockEpilogue V1's fee distribution, §8.5), as the VM signer 0x0.
  * One `MoveVm` serves them all, so loaded modules are shared between blocks.
  */
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { BcsWriter } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
 import type { BlockMetadata } from "../domain/Transaction.js"
 import { executeSystemCall, type SystemCallOutcome } from "../execution/executeSystemCall.js"
-import { executeTransaction } from "../execution/executeTransaction.js"
+import { checkAndRunPrologue, executeTransaction } from "../execution/executeTransaction.js"
 import { explainExecutionStatus } from "../execution/explainVmStatus.js"
 import { functionNameIn } from "../execution/functionNameIn.js"
 import { statusNumber } from "../execution/StatusCode.js"
@@ -19,6 +20,7 @@ import { validateTransaction } from "../execution/validateTransaction.js"
 import { MoveVm } from "../move/vm/MoveVm.js"
 import type { VmFailure } from "../move/vm/VmFailure.js"
 import { ChainVm, type ChainVmService, type SystemCallResult } from "./ChainVm.js"
+import { Impersonation, type ImpersonationService, isImpersonatedTransaction, makeImpersonation } from "./Impersonation.js"
 
 const VM_SIGNER = addressFromNumber(0)
 const BLOCK = { address: addressFromNumber(1), name: "block" }
@@ -57,8 +59,18 @@ const prologueArgs = (m: BlockMetadata): ReadonlyArray<Uint8Array> => {
   ]
 }
 
-export const makeChainVm = (vm: MoveVm = new MoveVm()): ChainVmService => ({
+export const makeChainVm = (
+  vm: MoveVm = new MoveVm(),
+  impersonation: ImpersonationService = makeImpersonation()
+): ChainVmService => ({
   validate: (view, transaction) => {
+    // An impersonated transaction (Impersonation.ts): the prologue as the simulate endpoint runs it.
+    if (isImpersonatedTransaction(impersonation, transaction)) {
+      const started = checkAndRunPrologue(vm, view, transaction, { simulation: true })
+      if ("run" in started) return { _tag: "Valid" }
+      const status = started.status._tag === "Discard" ? started.status.status : "UNKNOWN_VALIDATION_STATUS"
+      return { _tag: "Invalid", status: { code: BigInt(statusNumber(status)), name: status } }
+    }
     const r = validateTransaction(vm, view, transaction)
     return r._tag === "Valid"
       ? r
@@ -74,7 +86,10 @@ export const makeChainVm = (vm: MoveVm = new MoveVm()): ChainVmService => ({
       )
     ),
   executeUser: (view, transaction, index) => {
-    const out = executeTransaction(vm, view, transaction, { transactionIndex: index })
+    const out = executeTransaction(vm, view, transaction, {
+      transactionIndex: index,
+      simulation: isImpersonatedTransaction(impersonation, transaction)
+    })
     if (out.status._tag === "Discard")
       return { _tag: "Discard", status: { code: BigInt(statusNumber(out.status.status)), name: out.status.status } }
     return {
@@ -103,5 +118,8 @@ export const makeChainVm = (vm: MoveVm = new MoveVm()): ChainVmService => ({
     )
 })
 
-/** The `ChainVm` layer over the real executor (a fresh `MoveVm`). */
-export const ChainVmLive: Layer.Layer<ChainVm> = Layer.sync(ChainVm, () => makeChainVm())
+/** The `ChainVm` layer over the real executor (a fresh `MoveVm`), impersonating whom `Impersonation` says. */
+export const ChainVmLive: Layer.Layer<ChainVm> = Layer.effect(
+  ChainVm,
+  Effect.map(Effect.service(Impersonation), (impersonation) => makeChainVm(new MoveVm(), impersonation))
+)

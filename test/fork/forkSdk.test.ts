@@ -6,7 +6,15 @@
  * `ledgerVersion`); the source's later transactions do not appear; transfers, module calls,
  * publishing and moving the NFT work on the fork, and leave the source as it was.
  */
-import { Account, type AccountAddressInput, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
+import {
+  Account,
+  AccountAddress,
+  type AccountAddressInput,
+  AccountAuthenticatorNoAccountAuthenticator,
+  Aptos,
+  AptosConfig,
+  Network
+} from "@aptos-labs/ts-sdk"
 import { Effect, Exit, Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { MiningMode } from "../../src/chain/MiningMode.js"
@@ -161,16 +169,32 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       await run(bob, await publishTransfer(bob, aptos), aptos)
       expect((await aptos.getAccountModule({ accountAddress: bob.accountAddress, moduleName: "transfer" })).abi?.name).toBe("transfer")
       await run(alice, await aptos.transferDigitalAssetTransaction({ sender: alice, digitalAssetAddress: token, recipient: carol.accountAddress }), aptos)
-      expect(await aptos.view({ payload: views[4]! })).toEqual([carol.accountAddress.toStringLong()])
+      const ownerOn = async (on: Aptos) => AccountAddress.from((await on.view<[string]>({ payload: views[4]! }))[0])
+      expect((await ownerOn(aptos)).equals(carol.accountAddress)).toBe(true)
       // Listings after local writes: the module bob published on the fork is listed with the source's keys.
       expect((await aptos.getAccountModules({ accountAddress: bob.accountAddress })).map((m) => m.abi?.name)).toEqual(["transfer"])
       expect((await aptos.getAccountResources({ accountAddress: bob.accountAddress })).map((r) => r.type)).toContain(
         "0x1::code::PackageRegistry"
       )
 
+      // An account impersonated without its key spends (bob's key is not used: the transaction
+      // carries no signature at all). Refused before impersonation, accepted after.
+      const whale = bob.accountAddress
+      const keyless = async () => {
+        const transaction = await aptos.transferCoinTransaction({ sender: whale, recipient: carol.accountAddress, amount: 5000 })
+        return aptos.transaction.submit.simple({ transaction, senderAuthenticator: new AccountAuthenticatorNoAccountAuthenticator() })
+      }
+      await expect(keyless()).rejects.toThrow(/INVALID_SIGNATURE|invalid_transaction|signature/i)
+      fork.chain.impersonation.start(whale.toUint8Array())
+      const impersonated = await aptos.waitForTransaction({ transactionHash: (await keyless()).hash })
+      expect(impersonated.success).toBe(true)
+      expect(await aptos.getAccountAPTAmount({ accountAddress: carol.accountAddress })).toBe(784 + 5000)
+      fork.chain.impersonation.stop(whale.toUint8Array())
+      await expect(keyless()).rejects.toThrow()
+
       // The source saw none of it.
       expect(await src.getAccountAPTAmount({ accountAddress: carol.accountAddress })).toBe(0)
-      expect(await src.view({ payload: views[4]! })).toEqual([alice.accountAddress.toStringLong()])
+      expect((await ownerOn(src)).equals(alice.accountAddress)).toBe(true)
     } finally {
       for (const stop of forked) await stop()
       await source.stop()
