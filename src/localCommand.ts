@@ -54,7 +54,8 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
     value: "'NAME: VALUE'",
     description: "a header sent with every request to the fork source (an API key)"
   },
-  { name: "--fork-cache", value: "DIR", description: "where fork caches are kept (default <data-dir>/fork-cache)" }
+  { name: "--fork-cache", value: "DIR", description: "where fork caches are kept (default <data-dir>/fork-cache)" },
+  { name: "--fork-chain-id", value: "N", description: "the fork's chain id (default: the source's)" }
 ]
 
 const DETAILS = `A local Aptos chain: chain id 4 (the SDK's Network.LOCAL), its own genesis built from the
@@ -86,11 +87,13 @@ const parseForkFlags = (values: ReadonlyMap<string, string>): Result.Result<Fork
   const version = values.get("--fork-version")
   const header = values.get("--fork-header")
   const cacheDir = values.get("--fork-cache")
+  const chainId = values.get("--fork-chain-id")
   if (url === undefined) {
     const stray = [
       ["--fork-version", version],
       ["--fork-header", header],
-      ["--fork-cache", cacheDir]
+      ["--fork-cache", cacheDir],
+      ["--fork-chain-id", chainId]
     ].find(([, v]) => v !== undefined)
     return stray === undefined ? Result.succeed(undefined) : Result.fail(`${stray[0]} needs --fork-url`)
   }
@@ -107,11 +110,14 @@ const parseForkFlags = (values: ReadonlyMap<string, string>): Result.Result<Fork
   const pair = header === undefined ? undefined : parseHeader(header)
   if (header !== undefined && pair === undefined)
     return Result.fail(`--fork-header: expected 'Name: value', got "${header}"`)
+  if (chainId !== undefined && !(/^[0-9]{1,3}$/.test(chainId) && Number(chainId) >= 1 && Number(chainId) <= 255))
+    return Result.fail(`--fork-chain-id: expected a chain id in 1..255, got "${chainId}"`)
   return Result.succeed({
     url,
     version: version === undefined ? undefined : BigInt(version),
     headers: pair === undefined ? undefined : { [pair[0]]: pair[1] },
-    cacheDir
+    cacheDir,
+    chainId: chainId === undefined ? undefined : Number(chainId)
   })
 }
 

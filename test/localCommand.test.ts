@@ -47,14 +47,19 @@ describe("parseLocalCommand", () => {
       "--fork-header",
       "Authorization: Bearer abc:def",
       "--fork-cache",
-      "/tmp/cache"
+      "/tmp/cache",
+      "--fork-chain-id",
+      "77"
     ])
     expect(config.fork).toEqual({
       url: "https://api.mainnet.aptoslabs.com/v1",
       version: 123n,
       headers: { Authorization: "Bearer abc:def" },
-      cacheDir: "/tmp/cache"
+      cacheDir: "/tmp/cache",
+      chainId: 77
     })
+    expect(refused(["--fork-url", "http://x", "--fork-chain-id", "0"])).toBe(true)
+    expect(refused(["--fork-url", "http://x", "--fork-chain-id", "256"])).toBe(true)
     expect(refused(["--fork-url", "ftp://x"])).toBe(true)
     expect(refused(["--fork-url", "not a url"])).toBe(true)
     expect(refused(["--fork-url", "http://x", "--fork-version", "-1"])).toBe(true)

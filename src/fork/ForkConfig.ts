@@ -11,6 +11,11 @@ export interface ForkConfig {
   /** Source call attempts (default 6) and per-attempt timeout (default 15 s). */
   readonly attempts?: number | undefined
   readonly timeoutMs?: number | undefined
+  /**
+   * The fork's chain id; undefined = the source's. Overriding writes `0x1::chain_id::ChainId` over
+   * the source's value (transactions must then carry it), as a value of the fork's base.
+   */
+  readonly chainId?: number | undefined
   /** Receives the start's progress lines (prefetch). */
   readonly progress?: ((line: string) => void) | undefined
 }

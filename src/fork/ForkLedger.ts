@@ -249,8 +249,12 @@ export const openForkLedger = (
       cache.meta.put(PREFETCH_DONE, "1")
     }
 
+    // A chain id of the fork's own: the base's ChainId resource says it (forkBackend's overrides).
+    const chainId = config.chainId ?? identity.chainId
+    const overrides = new Map<string, Uint8Array>()
+    if (chainId !== identity.chainId) overrides.set(Buffer.from(ConfigKeys.chainId).toString("latin1"), Uint8Array.of(chainId))
     const base: LedgerHead = {
-      chainId: identity.chainId,
+      chainId,
       latestVersion: identity.version,
       latestHeight: identity.height,
       epoch: identity.epoch,
@@ -264,8 +268,8 @@ export const openForkLedger = (
       try: () => (dataDir === undefined ? makeMemoryBackend() : openLmdbBackend({ path: join(dataDir, "ledger") })),
       catch: (e) => new StorageError({ message: `cannot open the fork's ledger: ${String(e)}` })
     })
-    const backend = forkBackend(local, state, base)
-    const inner = makeLedgerService(backend, { chainId: identity.chainId })
+    const backend = forkBackend(local, state, base, overrides)
+    const inner = makeLedgerService(backend, { chainId })
     // The CommitHistory ring slots the next blocks will read (commitHistoryAhead.ts): a window now,
     // topped up after each block.
     const commitHistoryAt = () => {
@@ -302,7 +306,7 @@ export const openForkLedger = (
       ...inner,
       service: forkLedgerService(inner.service, history, identity, afterCommit, sourceAt)
     }
-    return { handle, identity, state, client, startedOffline: reuse }
+    return { handle, identity: { ...identity, chainId }, state, client, startedOffline: reuse }
   })
 
 /** The source's state at a version below V, as a reader (nothing local lies below V). */

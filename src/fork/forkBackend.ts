@@ -14,11 +14,21 @@ import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
 import { pageOf } from "../ledger/statePageOf.js"
 import type { ForkStateSource } from "./ForkStateSource.js"
 
-export const forkBackend = (local: LedgerBackend, remote: ForkStateSource, base: LedgerHead): LedgerBackend => {
+export const forkBackend = (
+  local: LedgerBackend,
+  remote: ForkStateSource,
+  base: LedgerHead,
+  /** Values the fork's base has instead of the source's (a chain id override), by BCS(StateKey) in latin1. */
+  overrides: ReadonlyMap<string, Uint8Array> = new Map()
+): LedgerBackend => {
   const remoteVersion = remote.version
+  const overridden = (keyBytes: Uint8Array) =>
+    overrides.size === 0 ? undefined : overrides.get(Buffer.from(keyBytes).toString("latin1"))
   const stateGet = (keyBytes: Uint8Array, version: bigint) => {
     const mine = local.stateGet(keyBytes, version)
     if (mine !== undefined) return mine
+    const patched = overridden(keyBytes)
+    if (patched !== undefined) return { value: patched, version: remoteVersion }
     const theirs = remote.read(keyBytes)
     return theirs === undefined ? undefined : { value: theirs.data, version: remoteVersion }
   }
@@ -49,6 +59,7 @@ export const forkBackend = (local: LedgerBackend, remote: ForkStateSource, base:
     stateMetadata: (keyBytes, version) => {
       const mine = local.stateGet(keyBytes, version)
       if (mine !== undefined) return mine.value === undefined ? undefined : local.stateMetadata(keyBytes, version)
+      if (overridden(keyBytes) !== undefined) return undefined
       return remote.read(keyBytes)?.metadata
     }
   }

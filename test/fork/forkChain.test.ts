@@ -3,7 +3,7 @@
  * reads the source's state lazily through POST /v1/experimental/state_values/raw at the pinned
  * version; its own writes stay local; the source's later transactions do not appear.
  */
-import { Account, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
+import { Account, Aptos, AptosConfig, ChainId, Network } from "@aptos-labs/ts-sdk"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { MiningMode } from "../../src/chain/MiningMode.js"
@@ -60,6 +60,25 @@ describe("a fork of a local chain", () => {
           )
           // The source is untouched by the fork's transfer.
           expect(yield* Effect.promise(() => src.getAccountAPTAmount({ accountAddress: carol.accountAddress }))).toBe(0)
+
+          // A fork with a chain id of its own: GET /v1 and the ChainId resource say it, transactions carry it.
+          const renamed = yield* LocalChain.spawn({
+            accounts: 1,
+            mining: MiningMode.instant(0),
+            fork: { url: source.apiUrl, version: pinned, chainId: 77 }
+          })
+          const other = sdkFor(renamed)
+          expect(((yield* Effect.promise(() => fetch(renamed.apiUrl).then((r) => r.json()))) as { chain_id: number }).chain_id).toBe(77)
+          const again = yield* Effect.promise(() =>
+            other.transferCoinTransaction({ sender: alice.accountAddress, recipient: carol.accountAddress, amount: 5 })
+          )
+          // (The SDK remembers a custom network's chain id per process: 4, from the first fork.)
+          ;(again.rawTransaction as { chain_id: ChainId }).chain_id = new ChainId(77)
+          expect(
+            yield* Effect.promise(() => other.view({ payload: { function: "0x1::chain_id::get", functionArguments: [] } }))
+          ).toEqual([77])
+          const sentAgain = yield* Effect.promise(() => other.signAndSubmitTransaction({ signer: alice, transaction: again }))
+          expect((yield* Effect.promise(() => other.waitForTransaction({ transactionHash: sentAgain.hash }))).success).toBe(true)
         })
       )
     )
