@@ -22,6 +22,15 @@ export interface ForkHistory {
   /** The source's transaction with this hash when it is at or below V; undefined otherwise. */
   readonly transactionByHash: (hash: Uint8Array) => Promise<CommittedTransaction | undefined>
   readonly blockByHeight: (height: bigint) => Promise<BlockInfo | undefined>
+  /**
+   * `sender`'s sequence-number transactions at or below V from sequence number `start` on, at most
+   * `limit`, ascending (the source's `GET /accounts/A/transactions`, its later ones dropped).
+   */
+  readonly accountTransactions: (
+    sender: Uint8Array,
+    start: bigint,
+    limit: number
+  ) => Promise<ReadonlyArray<CommittedTransaction>>
   readonly blockByVersion: (version: bigint) => Promise<BlockInfo | undefined>
 }
 
@@ -165,6 +174,20 @@ export const makeForkHistory = (
         return readOnChainData(r)
       })
       return data.version > pinned.version ? undefined : committed(data)
+    },
+    accountTransactions: async (sender, start, limit) => {
+      const path = `/accounts/0x${Buffer.from(sender).toString("hex")}/transactions?start=${start}&limit=${limit}`
+      const bytes = await cachedGet(path, true)
+      if (bytes === undefined) return []
+      const list = decode(path, bytes, (r) => {
+        const n = r.uleb128()
+        const out: OnChainData[] = []
+        for (let i = 0; i < n; i++) out.push(readOnChainData(r))
+        return out
+      })
+      const out: CommittedTransaction[] = []
+      for (const data of list) if (data.version <= pinned.version) out.push(await committed(data))
+      return out
     },
     blockByHeight: (height) =>
       height > pinned.height ? Promise.resolve(undefined) : blockAt(`/blocks/by_height/${height}?with_transactions=false`),

@@ -383,6 +383,18 @@ export const forkLedgerService = (
                   (newer) => [...older, ...newer]
                 )
           ),
+    // The sender's transactions at or below V from the source, then the fork's own.
+    accountTransactions: (sender, start, limit) =>
+      Effect.flatMap(
+        Effect.tryPromise({ try: () => history.accountTransactions(sender, start, limit), catch: historyError }),
+        (older) =>
+          older.length >= limit
+            ? Effect.succeed(older)
+            : Effect.map(service.accountTransactions(sender, start, limit - older.length), (newer) => [
+                ...older,
+                ...newer
+              ])
+      ),
     transactionByVersion: (version) =>
       version <= V
         ? fromSource(

@@ -154,6 +154,11 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       for (const ledgerVersion of [pinned, BigInt(mintTxn.version)])
         expect(await aptos.getTransactionByVersion({ ledgerVersion })).toEqual(await src.getTransactionByVersion({ ledgerVersion }))
       expect(await aptos.getTransactionByHash({ transactionHash: mintTxn.hash })).toEqual(mintTxn)
+      const atSourceBefore = (await src.getAccountTransactions({ accountAddress: alice.accountAddress })).filter(
+        (t) => BigInt((t as { version: string }).version) <= pinned
+      )
+      expect(atSourceBefore).toHaveLength(3)
+      expect(await aptos.getAccountTransactions({ accountAddress: alice.accountAddress })).toEqual(atSourceBefore)
 
       // The fork's own life: a transfer, a call of the published module, a publish, an NFT moved.
       await run(alice, await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: carol.accountAddress, amount: 777 }), aptos)
@@ -167,6 +172,10 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       )
       expect(await aptos.getAccountAPTAmount({ accountAddress: carol.accountAddress })).toBe(784)
       await run(bob, await publishTransfer(bob, aptos), aptos)
+      // bob: none at the source (funded only); on the fork, the module call and the publish.
+      expect(
+        (await aptos.getAccountTransactions({ accountAddress: bob.accountAddress })).map((t) => BigInt((t as { version: string }).version) > pinned)
+      ).toEqual([true, true])
       expect((await aptos.getAccountModule({ accountAddress: bob.accountAddress, moduleName: "transfer" })).abi?.name).toBe("transfer")
       await run(alice, await aptos.transferDigitalAssetTransaction({ sender: alice, digitalAssetAddress: token, recipient: carol.accountAddress }), aptos)
       const ownerOn = async (on: Aptos) => AccountAddress.from((await on.view<[string]>({ payload: views[4]! }))[0])
