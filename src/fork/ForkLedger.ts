@@ -181,6 +181,12 @@ export const openForkLedger = (
     const kept = identityFile !== undefined && existsSync(identityFile) ? identityOf(readFileSync(identityFile, "utf8")) : undefined
     const reuse =
       kept !== undefined && kept.url === client.base && (config.version === undefined || config.version === kept.version)
+    if (kept === undefined && dataDir !== undefined && existsSync(join(dataDir, "ledger")))
+      return yield* Effect.fail(
+        fail(
+          `the data directory ${dataDir} holds a chain of its own, not a fork; start with --fresh (or another --data-dir) to fork ${client.base}`
+        )
+      )
     if (kept !== undefined && !reuse && dataDir !== undefined && existsSync(join(dataDir, "ledger")))
       return yield* Effect.fail(
         fail(
