@@ -123,21 +123,25 @@ export const makeForkHistory = (
     })
   }
 
-  const vmStatusOf = async (data: OnChainData): Promise<string> => {
-    if (data.info.status._tag === "Success") return "Executed successfully"
-    const bytes = await cachedGet(`/transactions/by_version/${data.version}`, false)
-    const json = bytes === undefined ? undefined : (JSON.parse(new TextDecoder().decode(bytes)) as { vm_status?: unknown })
-    return typeof json?.vm_status === "string" ? json.vm_status : ""
+  /** The source's JSON of the transaction (served as is: it renders exactly as there). */
+  const jsonOf = async (version: bigint): Promise<{ text: string; vmStatus: string }> => {
+    const bytes = await cachedGet(`/transactions/by_version/${version}`, false)
+    if (bytes === undefined) throw new ForkSourceError(`the fork source has no JSON of transaction ${version}`)
+    const text = new TextDecoder().decode(bytes)
+    const json = JSON.parse(text) as { vm_status?: unknown }
+    return { text, vmStatus: typeof json.vm_status === "string" ? json.vm_status : "" }
   }
 
   const committed = async (data: OnChainData): Promise<CommittedTransaction> => {
     const block = await blockByVersion(data.version)
     if (block === undefined) throw new ForkSourceError(`the fork source has no block holding version ${data.version}`)
+    const json = await jsonOf(data.version)
     return {
+      sourceJson: json.text,
       transaction: data.transaction,
       writeSet: data.writeSet,
       events: data.events,
-      outcome: { gasUsed: data.info.gasUsed, status: data.info.status, vmStatus: await vmStatusOf(data) },
+      outcome: { gasUsed: data.info.gasUsed, status: data.info.status, vmStatus: json.vmStatus },
       version: data.version,
       hash: data.info.transactionHash,
       blockHeight: block.height,

@@ -369,6 +369,7 @@ export const forkLedgerService = (
     })
   return {
     ...service,
+    firstOwnVersion: V + 1n,
     ledgerInfo,
     stateAt: (version) =>
       version >= V || sourceAt === undefined

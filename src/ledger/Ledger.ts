@@ -73,6 +73,11 @@ export interface CommittedTransaction extends TransactionToCommit {
   readonly timestampUsec: bigint
   readonly info: TransactionInfo
   readonly accumulatorRootHash: Uint8Array
+  /**
+   * The transaction's JSON as another node rendered it (a fork's history at or below its version,
+   * src/fork/ForkHistory.ts): served as is, so it reads exactly as there. Absent for the ledger's own.
+   */
+  readonly sourceJson?: string | undefined
 }
 
 /** A block to append: the ledger assigns its height and the versions of its transactions. */
@@ -186,6 +191,12 @@ export interface LedgerService {
   readonly blockByVersion: (version: bigint) => Effect.Effect<BlockInfo, LedgerError>
   /** Appends one block atomically: all of it is visible afterwards, or none of it. */
   readonly commitBlock: (block: BlockToCommit) => Effect.Effect<BlockInfo, LedgerError>
+  /**
+   * A fork's ledger (src/fork): the first version that is its own; everything below is its source's
+   * history, answered from there. Indexes built from the ledger's write sets (table info) start
+   * here rather than walking the source's history. Undefined for a ledger of its own.
+   */
+  readonly firstOwnVersion?: bigint | undefined
 }
 
 export class Ledger extends Context.Service<Ledger, LedgerService>()("movenode/ledger/Ledger") {}

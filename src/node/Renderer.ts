@@ -67,6 +67,8 @@ export class Renderer extends Context.Service<Renderer, RendererService>()("move
       }
 
       const transactionText = (t: CommittedTransaction, info: LedgerInfo): Effect.Effect<string, ApiError> => {
+        // A fork's history: the text its source rendered (src/fork/ForkHistory.ts).
+        if (t.sourceJson !== undefined) return Effect.succeed(t.sourceJson)
         const hit = texts.get(t.version)
         if (hit !== undefined) return Effect.succeed(hit)
         return Effect.mapError(

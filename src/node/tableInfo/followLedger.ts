@@ -36,6 +36,8 @@ export const followLedger = (
       while (next <= version) {
         const info = yield* ledger.ledgerInfo
         if (next < info.oldestLedgerVersion) next = info.oldestLedgerVersion
+        // A fork learns from its own write sets only (its source's history is not walked).
+        if (ledger.firstOwnVersion !== undefined && next < ledger.firstOwnVersion) next = ledger.firstOwnVersion
         // Struct layouts do not change across upgrades, so the modules at the target version serve
         // every write set before it (and know the modules those write sets published).
         const modules = modulesAt(yield* ledger.stateAt(version))
@@ -53,7 +55,7 @@ export const followLedger = (
     })
 
   const through = (version: bigint): Effect.Effect<TableTypes, LedgerError> =>
-    next > version
+    next > version || (ledger.firstOwnVersion !== undefined && version < ledger.firstOwnVersion)
       ? Effect.succeed(index.lookup)
       : Effect.as(Semaphore.withPermit(permit)(Effect.suspend(() => catchUp(version))), index.lookup)
 
