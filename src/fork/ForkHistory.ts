@@ -13,7 +13,7 @@ import { readContractEvent } from "../domain/ContractEventCodec.js"
 import { readTransaction } from "../domain/TransactionCodec.js"
 import { readTransactionInfo } from "../domain/TransactionInfoCodec.js"
 import { readWriteSet } from "../domain/WriteSetCodec.js"
-import type { BlockInfo, CommittedTransaction } from "../ledger/Ledger.js"
+import type { BlockInfo, CommittedTransaction, VersionedEvent } from "../ledger/Ledger.js"
 import { type ForkSourceClient, ForkSourceError } from "./ForkSourceClient.js"
 import type { RemoteStateCache } from "./RemoteStateCache.js"
 
@@ -22,6 +22,16 @@ export interface ForkHistory {
   /** The source's transaction with this hash when it is at or below V; undefined otherwise. */
   readonly transactionByHash: (hash: Uint8Array) => Promise<CommittedTransaction | undefined>
   readonly blockByHeight: (height: bigint) => Promise<BlockInfo | undefined>
+  /**
+   * One event stream's events at or below V: from sequence number `start` up, or (start undefined)
+   * the newest `limit`; ascending (the source's `GET /accounts/A/events/N`, its later ones dropped).
+   */
+  readonly eventsByKey: (
+    address: Uint8Array,
+    creationNumber: bigint,
+    start: bigint | undefined,
+    limit: number
+  ) => Promise<ReadonlyArray<VersionedEvent>>
   /**
    * `sender`'s sequence-number transactions at or below V from sequence number `start` on, at most
    * `limit`, ascending (the source's `GET /accounts/A/transactions`, its later ones dropped).
@@ -192,6 +202,31 @@ export const makeForkHistory = (
       const out: CommittedTransaction[] = []
       for (const data of list) if (data.version <= pinned.version) out.push(await committed(data))
       return out
+    },
+    eventsByKey: async (address, creationNumber, start, limit) => {
+      const page = async (from: bigint | undefined) => {
+        const path = `/accounts/0x${Buffer.from(address).toString("hex")}/events/${creationNumber}?limit=${limit}${from === undefined ? "" : `&start=${from}`}`
+        // A page without a start moves with the source: not kept.
+        const bytes = from === undefined ? await client?.getBcs(path) : await cachedGet(path, true)
+        if (bytes === undefined) return []
+        return decode(path, bytes, (r) => {
+          const n = r.uleb128()
+          const out: VersionedEvent[] = []
+          for (let i = 0; i < n; i++) {
+            const version = r.u64()
+            const event = readContractEvent(r)
+            if (event._tag === "V1") out.push({ version, event })
+          }
+          return out
+        })
+      }
+      const first = await page(start)
+      const kept = first.filter((e) => e.version <= pinned.version)
+      if (start !== undefined || kept.length === first.length || kept.length >= limit) return kept.slice(-limit)
+      // The source's newest are later than V: the page just below the lowest of them.
+      const lowest = first.reduce((m, e) => (e.event.sequenceNumber < m ? e.event.sequenceNumber : m), first[0]!.event.sequenceNumber)
+      const from = lowest > BigInt(limit) ? lowest - BigInt(limit) : 0n
+      return (await page(from)).filter((e) => e.version <= pinned.version).slice(-limit)
     },
     blockByHeight: (height) =>
       height > pinned.height ? Promise.resolve(undefined) : blockAt(`/blocks/by_height/${height}?with_transactions=false`),

@@ -390,6 +390,33 @@ export const forkLedgerService = (
                   (newer) => [...older, ...newer]
                 )
           ),
+    // A stream's events at or below V from the source, then the fork's own (sequence numbers continue).
+    eventsByKey: (query) =>
+      query.start === undefined
+        ? Effect.flatMap(service.eventsByKey(query), (mine) =>
+            mine.length >= query.limit
+              ? Effect.succeed(mine)
+              : Effect.map(
+                  Effect.tryPromise({
+                    try: () => history.eventsByKey(query.address, query.creationNumber, undefined, query.limit - mine.length),
+                    catch: historyError
+                  }),
+                  (older) => [...older, ...mine]
+                )
+          )
+        : Effect.flatMap(
+            Effect.tryPromise({
+              try: () => history.eventsByKey(query.address, query.creationNumber, query.start, query.limit),
+              catch: historyError
+            }),
+            (older) =>
+              older.length >= query.limit
+                ? Effect.succeed(older)
+                : Effect.map(service.eventsByKey({ ...query, limit: query.limit - older.length }), (newer) => [
+                    ...older,
+                    ...newer
+                  ])
+          ),
     // The sender's transactions at or below V from the source, then the fork's own.
     accountTransactions: (sender, start, limit) =>
       Effect.flatMap(

@@ -154,6 +154,16 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       for (const ledgerVersion of [pinned, BigInt(mintTxn.version)])
         expect(await aptos.getTransactionByVersion({ ledgerVersion })).toEqual(await src.getTransactionByVersion({ ledgerVersion }))
       expect(await aptos.getTransactionByHash({ transactionHash: mintTxn.hash })).toEqual(mintTxn)
+      // An event stream (0x1's NewBlockEvent handle, creation number 3): the source's events at or
+      // below the pin, then the fork's own blocks', their sequence numbers continuing.
+      const stream = (api: string, query: string) =>
+        fetch(`${api}/accounts/0x1/events/3?${query}`).then((r) => r.json() as Promise<Array<{ version: string; sequence_number: string }>>)
+      const fromSource = (await stream(source.chain.apiUrl, "start=0&limit=100")).filter((e) => BigInt(e.version) <= pinned)
+      expect(await stream(fork.chain.apiUrl, `start=0&limit=${fromSource.length}`)).toEqual(fromSource)
+      const newest = await stream(fork.chain.apiUrl, "limit=100")
+      expect(newest.slice(0, fromSource.length)).toEqual(fromSource)
+      expect(newest.map((e) => Number(e.sequence_number))).toEqual(newest.map((_, i) => i))
+      expect(BigInt(newest.at(-1)!.version)).toBeGreaterThan(pinned)
       const atSourceBefore = (await src.getAccountTransactions({ accountAddress: alice.accountAddress })).filter(
         (t) => BigInt((t as { version: string }).version) <= pinned
       )
