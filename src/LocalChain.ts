@@ -231,7 +231,7 @@ interface ChainBase {
   readonly chainId: number
   readonly genesisSource: GenesisSource
   /** A fork: its identity, and guards putting the node, producer and faucet under retry-on-miss. */
-  readonly fork: { readonly identity: ForkIdentity } | undefined
+  readonly fork: { readonly identity: ForkIdentity; readonly seenLocally: (hashHex: string) => void } | undefined
 }
 
 /** The local chain over `base`: mempool, producer, faucet, node services, servers, the info service. */
@@ -250,7 +250,8 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
     fork === undefined
       ? parts
       : Layer.mergeAll(
-          guardLayer(BlockProducer, (e) => new ChainUnavailable({ message: e.message })),
+          // A block whose transactions need state the source cannot give is made without them.
+          guardLayer(BlockProducer, (e) => new ChainUnavailable({ message: e.message }), true),
           guardLayer(Faucet, (e) => new FaucetError({ code: "AptosApiError", message: e.message, txnHashes: [] }))
         ).pipe(Layer.provide(parts))
   const chain = guardedParts.pipe(Layer.provideMerge(Layer.provideMerge(Mempool.layer, base)))
@@ -268,8 +269,28 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
       : guardLayer(Node, (e) => new ApiError({ status: 503, code: "internal_error", message: e.message })).pipe(
           Layer.provide(withSubmissions)
         )
+  // A fork learns which transactions went through its own pool (discarded or dropped: never
+  // committed here), so looking their hashes up never asks the source.
+  const forkWatch =
+    fork === undefined
+      ? Layer.empty
+      : Layer.effectDiscard(
+          Effect.gen(function* () {
+            const next = yield* (yield* ChainEvents).subscription
+            yield* Effect.forkScoped(
+              Effect.forever(
+                Effect.flatMap(next, (e) =>
+                  Effect.sync(() => {
+                    for (const d of e.discarded) fork.seenLocally(d.hashKey)
+                    for (const h of e.dropped) fork.seenLocally(h)
+                  })
+                )
+              )
+            )
+          })
+        )
   const node = guardedNode.pipe(
-    Layer.provideMerge(Layer.mergeAll(Submissions.layer, BlockProducer.loop)),
+    Layer.provideMerge(Layer.mergeAll(Submissions.layer, BlockProducer.loop, forkWatch)),
     Layer.provideMerge(chain)
   )
   const api = MovenodeServer.layer({ headerPrefix: "X-APTOS-", ...http, listen: config.api })
@@ -341,7 +362,7 @@ const forkedChain = (config: LocalChainConfigShape, forkConfig: ForkConfig, http
           ledger: Layer.succeed(Ledger, opened.handle.service),
           chainId: opened.identity.chainId,
           genesisSource: "fork",
-          fork: { identity: opened.identity }
+          fork: { identity: opened.identity, seenLocally: opened.seenLocally }
         })
     )
   )

@@ -17,6 +17,7 @@ import { explainExecutionStatus } from "../execution/explainVmStatus.js"
 import { functionNameIn } from "../execution/functionNameIn.js"
 import { statusNumber } from "../execution/StatusCode.js"
 import { validateTransaction } from "../execution/validateTransaction.js"
+import { withoutMissesOf } from "../ledger/stateMisses.js"
 import { MoveVm } from "../move/vm/MoveVm.js"
 import type { VmFailure } from "../move/vm/VmFailure.js"
 import { ChainVm, type ChainVmService, type SystemCallResult } from "./ChainVm.js"
@@ -86,10 +87,15 @@ export const makeChainVm = (
       )
     ),
   executeUser: (view, transaction, index) => {
-    const out = executeTransaction(vm, view, transaction, {
-      transactionIndex: index,
-      simulation: isImpersonatedTransaction(impersonation, transaction)
-    })
+    const run = withoutMissesOf(() =>
+      executeTransaction(vm, view, transaction, {
+        transactionIndex: index,
+        simulation: isImpersonatedTransaction(impersonation, transaction)
+      })
+    )
+    // On a fork whose source is gone: this transaction needed state that cannot be fetched.
+    if (run.missed) return { _tag: "Discard", status: { code: BigInt(statusNumber("STORAGE_ERROR")), name: "STORAGE_ERROR" } }
+    const out = run.value
     if (out.status._tag === "Discard")
       return { _tag: "Discard", status: { code: BigInt(statusNumber(out.status.status)), name: out.status.status } }
     return {

@@ -73,6 +73,11 @@ export interface OpenedFork {
   readonly client: ForkSourceClient | undefined
   /** How the start went (for the banner). */
   readonly startedOffline: boolean
+  /**
+   * Tells the fork a transaction went through its own mempool (hash, hex without 0x), so it is not
+   * one of the source's history: a lookup of its hash never asks the source (offline: 404, not an error).
+   */
+  readonly seenLocally: (hashHex: string) => void
 }
 
 const ONE = addressFromNumber(1)
@@ -270,11 +275,11 @@ export const openForkLedger = (
       genesisHash: new Uint8Array(32),
       accumulator: baseAccumulator(identity)
     }
-    const local: LedgerBackend = yield* Effect.try({
+    const localStore: LedgerBackend = yield* Effect.try({
       try: () => (dataDir === undefined ? makeMemoryBackend() : openLmdbBackend({ path: join(dataDir, "ledger") })),
       catch: (e) => new StorageError({ message: `cannot open the fork's ledger: ${String(e)}` })
     })
-    const backend = forkBackend(local, state, base, overrides)
+    const backend = forkBackend(localStore, state, base, overrides)
     const inner = makeLedgerService(backend, { chainId })
     // The CommitHistory ring slots the next blocks will read (commitHistoryAhead.ts): a window now,
     // topped up after each block.
@@ -308,11 +313,17 @@ export const openForkLedger = (
       }
       return s
     }
+    // Hashes of transactions that went through this fork's mempool (bounded; oldest forgotten first).
+    const local = new Set<string>()
+    const seenLocally = (hashHex: string) => {
+      if (local.size >= 100_000) local.delete(local.values().next().value!)
+      local.add(hashHex.toLowerCase())
+    }
     const handle: LedgerHandle = {
       ...inner,
-      service: forkLedgerService(inner.service, history, identity, afterCommit, sourceAt)
+      service: forkLedgerService(inner.service, history, identity, afterCommit, sourceAt, (h) => local.has(h))
     }
-    return { handle, identity: { ...identity, chainId }, state, client, startedOffline: reuse }
+    return { handle, identity: { ...identity, chainId }, state, client, startedOffline: reuse, seenLocally }
   })
 
 /** The source's state at a version below V, as a reader (nothing local lies below V). */
@@ -335,7 +346,8 @@ export const forkLedgerService = (
   history: ForkHistory,
   identity: ForkIdentity,
   afterCommit: () => void = () => {},
-  sourceAt?: (version: bigint) => ForkStateSource
+  sourceAt?: (version: bigint) => ForkStateSource,
+  isLocal: (hashHex: string) => boolean = () => false
 ): LedgerService => {
   const V = identity.version
   const H = identity.height
@@ -438,10 +450,13 @@ export const forkLedgerService = (
         : service.transactionByVersion(version),
     transactionByHash: (hash) =>
       Effect.catchTag(service.transactionByHash(hash), "TransactionNotFound", (e) =>
-        fromSource<CommittedTransaction>(
-          () => history.transactionByHash(hash),
-          () => e
-        )
+        // One that went through this fork's mempool (discarded, expired) is not the source's.
+        isLocal(Buffer.from(hash).toString("hex"))
+          ? Effect.fail(e)
+          : fromSource<CommittedTransaction>(
+              () => history.transactionByHash(hash),
+              () => e
+            )
       ),
     blockByHeight: (height) =>
       height <= H

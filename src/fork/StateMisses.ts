@@ -14,9 +14,16 @@
  */
 import * as Effect from "effect/Effect"
 import { toHex } from "../bcs/index.js"
-import { CurrentMissLog, currentMissLog, hasMissed, type Miss, MissLog } from "../ledger/stateMisses.js"
+import {
+  CurrentMissLog,
+  currentMissLog,
+  hasMissed,
+  type Miss,
+  MissLog,
+  ToleratingMisses
+} from "../ledger/stateMisses.js"
 
-export { CurrentMissLog, currentMissLog, hasMissed, type Miss, MissLog }
+export { CurrentMissLog, currentMissLog, hasMissed, type Miss, MissLog, ToleratingMisses }
 
 /** Thrown by a read of a key not fetched yet (after logging it); never an answer. */
 export class RemoteStateMissing extends Error {
@@ -61,15 +68,26 @@ export const fetchMisses = async (misses: ReadonlyArray<Miss>): Promise<void> =>
  * `maxRounds` bounds a pathological run (each round fetches at least one new key).
  */
 export const retryOnMiss =
-  <E2>(toError: (e: unknown) => E2, maxRounds = 10_000) =>
+  <E2>(toError: (e: unknown) => E2, options: { readonly maxRounds?: number; readonly degrade?: boolean } = {}) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | E2, R> =>
     Effect.gen(function* () {
+      const maxRounds = options.maxRounds ?? 10_000
       for (let round = 0; ; round++) {
         if (round >= maxRounds) return yield* Effect.fail(toError(new Error(`fork: state still missing after ${round} rounds of fetching`)))
         const log = new MissLog()
         const exit = yield* Effect.exit(Effect.provideService(effect, CurrentMissLog, log))
         if (log.keys.size === 0) return yield* exit
         const misses = [...log.keys.values()]
-        yield* Effect.tryPromise({ try: () => fetchMisses(misses), catch: toError })
+        const fetched = yield* Effect.exit(Effect.tryPromise({ try: () => fetchMisses(misses), catch: toError }))
+        if (fetched._tag === "Success") continue
+        if (options.degrade !== true) return yield* Effect.failCause(fetched.cause)
+        // The source cannot answer: once more, tolerating misses (a block discards the transactions
+        // that missed); a miss it cannot tolerate (the block's own system calls) is the error.
+        const last = new MissLog()
+        const degraded = yield* Effect.exit(
+          Effect.provideService(Effect.provideService(effect, CurrentMissLog, last), ToleratingMisses, true)
+        )
+        if (last.keys.size === 0) return yield* degraded
+        return yield* Effect.failCause(fetched.cause)
       }
     })

@@ -33,9 +33,11 @@ export const guardDeep = <S>(service: S, guard: Guard, depth = 0): S => {
  * service keeps its error type (the cast says so; `toError` is what makes it true).
  */
 export const missGuard =
-  <E2>(toError: (e: ForkSourceError) => E2): Guard =>
+  <E2>(toError: (e: ForkSourceError) => E2, degrade = false): Guard =>
   <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    retryOnMiss((e) => toError(e instanceof ForkSourceError ? e : new ForkSourceError(String(e))))(effect) as Effect.Effect<
+    retryOnMiss((e) => toError(e instanceof ForkSourceError ? e : new ForkSourceError(String(e))), { degrade })(
+      effect
+    ) as Effect.Effect<
       A,
       E,
       R
@@ -44,9 +46,11 @@ export const missGuard =
 /** `tag`'s service, guarded, in place of the one below it. */
 export const guardLayer = <I, S, E2>(
   tag: Context.Service<I, S>,
-  toError: (e: ForkSourceError) => E2
+  toError: (e: ForkSourceError) => E2,
+  /** When the source cannot answer, run once more tolerating misses (the block producer: see StateMisses). */
+  degrade = false
 ): Layer.Layer<I, never, I> =>
   Layer.effect(
     tag,
-    Effect.map(tag, (service) => guardDeep(service, missGuard(toError)))
+    Effect.map(tag, (service) => guardDeep(service, missGuard(toError, degrade)))
   )

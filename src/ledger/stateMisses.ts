@@ -30,3 +30,27 @@ export const currentMissLog = (): MissLog | undefined => Fiber.getCurrent()?.get
 
 /** Whether the running unit of work read a key it could not get (its results must not be kept). */
 export const hasMissed = (): boolean => (currentMissLog()?.keys.size ?? 0) > 0
+
+/**
+ * Set when the state a unit of work missed cannot be fetched (the source is gone) and the work is
+ * run once more to do what it can without it: a block then discards the transactions that missed
+ * (`withoutMissesOf`), so one transaction needing an unfetchable key does not hold up the others.
+ */
+export const ToleratingMisses = Context.Reference<boolean>("movenode/ledger/ToleratingMisses", {
+  defaultValue: () => false
+})
+
+/**
+ * Runs `f`; when the running unit of work tolerates misses and `f` missed, forgets those misses
+ * (the caller drops what `f` produced) and says so: `missed` true.
+ */
+export const withoutMissesOf = <A>(f: () => A): { readonly value: A; readonly missed: boolean } => {
+  const log = currentMissLog()
+  if (log === undefined) return { value: f(), missed: false }
+  const before = new Set(log.keys.keys())
+  const value = f()
+  if (log.keys.size === before.size || Fiber.getCurrent()?.getRef(ToleratingMisses) !== true)
+    return { value, missed: false }
+  for (const k of [...log.keys.keys()]) if (!before.has(k)) log.keys.delete(k)
+  return { value, missed: true }
+}

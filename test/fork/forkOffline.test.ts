@@ -57,6 +57,24 @@ describe("a fork without its source", () => {
     expect((await transfer(200)).success).toBe(true)
     expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(300)
 
+    // A transfer to an account the fork never read needs its state: the block is made without it
+    // (discarded, STORAGE_ERROR) instead of waiting for the source, and the chain goes on.
+    const stranded = await aptos.transferCoinTransaction({
+      sender: alice.accountAddress,
+      recipient: Account.generate().accountAddress,
+      amount: 1
+    })
+    const strandedHash = (await aptos.signAndSubmitTransaction({ signer: alice, transaction: stranded })).hash
+    // Pending, then gone (discarded, never committed): GET by_hash goes from 200 to 404.
+    let status = 200
+    for (let i = 0; i < 100 && status === 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      status = (await fetch(`${first.chain.apiUrl}/transactions/by_hash/${strandedHash}`)).status
+    }
+    expect(status).toBe(404)
+    expect((await transfer(1)).success).toBe(true)
+    expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(301)
+
     // A key never fetched: a clear error naming it, quickly (2 attempts, no hang).
     const stranger = Account.generate().accountAddress
     const t0 = Date.now()
@@ -73,9 +91,9 @@ describe("a fork without its source", () => {
     // A restart of the same fork, offline: its own blocks and the cached state are there.
     const second = await start({ accounts: 1, mining: MiningMode.instant(0), dataDir: dir, fork })
     aptos = sdkFor(second.chain)
-    expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(300)
+    expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(301)
     expect((await transfer(300)).success).toBe(true)
-    expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(600)
+    expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(601)
     await second.stop()
 
     // A fresh start (the fork's ledger forgotten, its cache kept): the source's state at V again.
