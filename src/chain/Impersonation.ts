@@ -63,11 +63,11 @@ export const isImpersonatedTransaction = (impersonation: ImpersonationService, t
       break
     case "MultiAgent":
       signers.push([sender, a.sender])
-      a.secondarySignerAddresses.forEach((addr, i) => signers.push([addr, a.secondarySigners[i]!]))
+      for (const [i, addr] of a.secondarySignerAddresses.entries()) signers.push([addr, a.secondarySigners[i]!])
       break
     case "FeePayer":
       signers.push([sender, a.sender])
-      a.secondarySignerAddresses.forEach((addr, i) => signers.push([addr, a.secondarySigners[i]!]))
+      for (const [i, addr] of a.secondarySignerAddresses.entries()) signers.push([addr, a.secondarySigners[i]!])
       signers.push([a.feePayerAddress, a.feePayerSigner])
       break
     default:

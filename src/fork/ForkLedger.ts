@@ -13,22 +13,9 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import { Bcs } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
-import { stateKeyCodec } from "../domain/StateKeyCodec.js"
-import type { StructTag } from "../domain/TypeTag.js"
-import type { Accumulator } from "../domain/MerkleAccumulator.js"
-import { sha3 } from "../domain/hash.js"
-import type { LedgerInfo } from "../domain/LedgerInfo.js"
-import type { BlockInfo, CommittedTransaction, LedgerService, StateReader } from "../ledger/Ledger.js"
 import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
-import {
-  BlockNotFound,
-  type LedgerError,
-  StorageError,
-  TransactionNotFound,
-  VersionPruned
-} from "../ledger/LedgerError.js"
+import { StorageError } from "../ledger/LedgerError.js"
 import { openLmdbBackend } from "../ledger/LmdbBackend.js"
 import { makeLedgerService, type LedgerHandle } from "../ledger/makeLedgerService.js"
 import { makeMemoryBackend } from "../ledger/MemoryBackend.js"
@@ -40,7 +27,7 @@ import {
   commitHistorySlotsAhead
 } from "./commitHistoryAhead.js"
 import { forkBackend } from "./forkBackend.js"
-import { makeForkHistory, type ForkHistory } from "./ForkHistory.js"
+import { makeForkHistory } from "./ForkHistory.js"
 import { type ForkSourceClient, ForkSourceError, makeForkSourceClient } from "./ForkSourceClient.js"
 import { makeForkStateSource, type ForkStateSource } from "./ForkStateSource.js"
 import {
@@ -49,21 +36,10 @@ import {
   persistentRemoteStateCache,
   type RemoteStateCache
 } from "./RemoteStateCache.js"
-import { hasMissed } from "./StateMisses.js"
+import { baseAccumulator, type ForkIdentity, identityOf, identityText } from "./ForkIdentity.js"
+import { forkLedgerService } from "./ForkLedgerService.js"
+import { PREFETCHED_CONFIGS } from "./prefetchedConfigs.js"
 
-
-/** What a fork is of: kept in the data directory and in the cache, so an offline start knows it. */
-export interface ForkIdentity {
-  readonly url: string
-  readonly chainId: number
-  readonly version: bigint
-  readonly height: bigint
-  readonly epoch: bigint
-  readonly timestampUsec: bigint
-  /** The source's oldest version and block height (history below them is pruned there too). */
-  readonly oldestVersion: bigint
-  readonly oldestHeight: bigint
-}
 
 export interface OpenedFork {
   readonly handle: LedgerHandle
@@ -80,91 +56,10 @@ export interface OpenedFork {
   readonly seenLocally: (hashHex: string) => void
 }
 
-const ONE = addressFromNumber(1)
-const fw = (module: string, name: string, typeArgs: StructTag["typeArgs"] = []): StructTag => ({
-  address: ONE,
-  module,
-  name,
-  typeArgs
-})
-const resource = (tag: StructTag) =>
-  Bcs.encode(stateKeyCodec, { _tag: "AccessPath", address: ONE, path: { _tag: "Resource", struct: tag } })
-
-/** On-chain configs every block and transaction reads: prefetched at start. */
-export const PREFETCHED_CONFIGS: ReadonlyArray<Uint8Array> = [
-  ...Object.values(ConfigKeys),
-  resource(fw("gas_schedule", "GasScheduleV2")),
-  resource(fw("storage_gas", "StorageGas")),
-  resource(fw("storage_gas", "StorageGasConfig")),
-  resource(fw("state_storage", "StateStorageUsage")),
-  resource(fw("version", "Version")),
-  resource(fw("consensus_config", "ConsensusConfig")),
-  resource(fw("randomness_config", "RandomnessConfig")),
-  resource(fw("randomness", "PerBlockRandomness")),
-  resource(fw("stake", "ValidatorPerformance")),
-  resource(fw("staking_config", "StakingConfig")),
-  resource(fw("transaction_fee", "AptosCoinCapabilities")),
-  resource(fw("transaction_fee", "AptosFABurnCapabilities")),
-  resource(fw("aggregator_factory", "AggregatorFactory")),
-  resource(fw("coin", "CoinInfo", [{ _tag: "struct", struct: fw("aptos_coin", "AptosCoin") }])),
-  resource(fw("coin", "CoinConversionMap")),
-  resource(fw("reconfiguration_state", "State")),
-  resource(fw("jwk_consensus_config", "JWKConsensusConfig")),
-  resource(fw("account", "OriginatingAddress")),
-  resource(fw("chain_status", "GenesisEndMarker")),
-  resource(fw("block", "CommitHistory")),
-  resource(fw("transaction_validation", "TransactionValidation"))
-]
-
 const PREFETCH_DONE = "prefetched"
 const SLOTS_DERIVED = "commit-history-absent-slots"
 
-const identityOf = (text: string): ForkIdentity | undefined => {
-  try {
-    const j = JSON.parse(text) as Record<string, string | number>
-    return {
-      url: String(j.url),
-      chainId: Number(j.chainId),
-      version: BigInt(j.version!),
-      height: BigInt(j.height!),
-      epoch: BigInt(j.epoch!),
-      timestampUsec: BigInt(j.timestampUsec!),
-      oldestVersion: BigInt(j.oldestVersion ?? 0),
-      oldestHeight: BigInt(j.oldestHeight ?? 0)
-    }
-  } catch {
-    return undefined
-  }
-}
-
-const identityText = (i: ForkIdentity) =>
-  JSON.stringify({
-    url: i.url,
-    chainId: i.chainId,
-    version: `${i.version}`,
-    height: `${i.height}`,
-    epoch: `${i.epoch}`,
-    timestampUsec: `${i.timestampUsec}`,
-    oldestVersion: `${i.oldestVersion}`,
-    oldestHeight: `${i.oldestHeight}`
-  })
-
 const fail = (message: string) => new ForkSourceError(message)
-
-/**
- * The transaction accumulator the fork's first block continues: V+1 leaves (stores derive the leaf
- * count from the latest version), whose frozen subtree roots the fork does not know (the API gives
- * no way to ask); one stand-in hash per root, derived from the fork's identity, so local root
- * hashes are deterministic and continue across restarts, but are not the source's.
- */
-const baseAccumulator = (identity: { readonly chainId: number; readonly version: bigint }): Accumulator => {
-  const leaves = identity.version + 1n
-  const frozen: Uint8Array[] = []
-  for (let n = leaves, i = 0; n > 0n; n >>= 1n, i++)
-    if ((n & 1n) === 1n) frozen.push(sha3(new TextEncoder().encode(`movenode fork ${identity.chainId} ${identity.version} ${i}`)))
-  // Leftmost (largest) subtree first.
-  return { frozen: frozen.reverse(), leaves }
-}
 
 /**
  * Opens a fork's ledger (scoped: the local store and the cache close with the scope). `dataDir`
@@ -326,157 +221,3 @@ export const openForkLedger = (
     return { handle, identity: { ...identity, chainId }, state, client, startedOffline: reuse, seenLocally }
   })
 
-/** The source's state at a version below V, as a reader (nothing local lies below V). */
-const remoteReader = (source: ForkStateSource): StateReader => ({
-  version: source.version,
-  get: (keyBytes) => source.read(keyBytes)?.data,
-  getVersioned: (keyBytes) => {
-    const v = source.read(keyBytes)
-    return v === undefined ? undefined : { value: v.data, version: source.version }
-  },
-  metadata: (keyBytes) => source.read(keyBytes)?.metadata
-})
-
-const historyError = (e: unknown) =>
-  new StorageError({ message: e instanceof Error ? e.message : String(e) })
-
-/** The ledger service of a fork: history at or below V from the source; no commit from a run that missed. */
-export const forkLedgerService = (
-  service: LedgerService,
-  history: ForkHistory,
-  identity: ForkIdentity,
-  afterCommit: () => void = () => {},
-  sourceAt?: (version: bigint) => ForkStateSource,
-  isLocal: (hashHex: string) => boolean = () => false
-): LedgerService => {
-  const V = identity.version
-  const H = identity.height
-  const fromSource = <A>(f: () => Promise<A | undefined>, notFound: () => LedgerError): Effect.Effect<A, LedgerError> =>
-    Effect.flatMap(Effect.tryPromise({ try: f, catch: historyError }), (a) =>
-      a === undefined ? Effect.fail(notFound()) : Effect.succeed(a)
-    )
-  // The oldest version and height are the source's: history down to them is answered (from the
-  // source). Mapped once per ledger info object (readers cache by its identity).
-  let lastInner: LedgerInfo | undefined
-  let lastOuter: LedgerInfo | undefined
-  const ledgerInfo = Effect.map(service.ledgerInfo, (info) => {
-    if (info !== lastInner || lastOuter === undefined) {
-      lastInner = info
-      lastOuter = { ...info, oldestLedgerVersion: identity.oldestVersion, oldestBlockHeight: identity.oldestHeight }
-    }
-    return lastOuter
-  })
-  const sourceTransactions = (start: bigint, limit: number) =>
-    Effect.tryPromise({
-      try: async () => {
-        const out: CommittedTransaction[] = []
-        for (let v = start; v <= V && out.length < limit; v++) {
-          const t = await history.transactionByVersion(v)
-          if (t === undefined) throw new Error(`the fork source has no transaction ${v}`)
-          out.push(t)
-        }
-        return out
-      },
-      catch: historyError
-    })
-  return {
-    ...service,
-    firstOwnVersion: V + 1n,
-    ledgerInfo,
-    stateAt: (version) =>
-      version >= V || sourceAt === undefined
-        ? service.stateAt(version)
-        : version < identity.oldestVersion
-          ? Effect.fail(new VersionPruned({ version }))
-          : Effect.succeed(remoteReader(sourceAt(version))),
-    transactionsFrom: (start, limit) =>
-      start > V
-        ? service.transactionsFrom(start, limit)
-        : Effect.flatMap(sourceTransactions(start, limit), (older) =>
-            older.length >= limit
-              ? Effect.succeed(older)
-              : Effect.map(
-                  Effect.catchTag(service.transactionsFrom(V + 1n, limit - older.length), "VersionNotFound", () =>
-                    Effect.succeed([] as ReadonlyArray<CommittedTransaction>)
-                  ),
-                  (newer) => [...older, ...newer]
-                )
-          ),
-    // A stream's events at or below V from the source, then the fork's own (sequence numbers continue).
-    eventsByKey: (query) =>
-      query.start === undefined
-        ? Effect.flatMap(service.eventsByKey(query), (mine) =>
-            mine.length >= query.limit
-              ? Effect.succeed(mine)
-              : Effect.map(
-                  Effect.tryPromise({
-                    try: () => history.eventsByKey(query.address, query.creationNumber, undefined, query.limit - mine.length),
-                    catch: historyError
-                  }),
-                  (older) => [...older, ...mine]
-                )
-          )
-        : Effect.flatMap(
-            Effect.tryPromise({
-              try: () => history.eventsByKey(query.address, query.creationNumber, query.start, query.limit),
-              catch: historyError
-            }),
-            (older) =>
-              older.length >= query.limit
-                ? Effect.succeed(older)
-                : Effect.map(service.eventsByKey({ ...query, limit: query.limit - older.length }), (newer) => [
-                    ...older,
-                    ...newer
-                  ])
-          ),
-    // The sender's transactions at or below V from the source, then the fork's own.
-    accountTransactions: (sender, start, limit) =>
-      Effect.flatMap(
-        Effect.tryPromise({ try: () => history.accountTransactions(sender, start, limit), catch: historyError }),
-        (older) =>
-          older.length >= limit
-            ? Effect.succeed(older)
-            : Effect.map(service.accountTransactions(sender, start, limit - older.length), (newer) => [
-                ...older,
-                ...newer
-              ])
-      ),
-    transactionByVersion: (version) =>
-      version <= V
-        ? fromSource(
-            () => history.transactionByVersion(version),
-            () => new TransactionNotFound({ query: `version ${version}` })
-          )
-        : service.transactionByVersion(version),
-    transactionByHash: (hash) =>
-      Effect.catchTag(service.transactionByHash(hash), "TransactionNotFound", (e) =>
-        // One that went through this fork's mempool (discarded, expired) is not the source's.
-        isLocal(Buffer.from(hash).toString("hex"))
-          ? Effect.fail(e)
-          : fromSource<CommittedTransaction>(
-              () => history.transactionByHash(hash),
-              () => e
-            )
-      ),
-    blockByHeight: (height) =>
-      height <= H
-        ? fromSource<BlockInfo>(
-            () => history.blockByHeight(height),
-            () => new BlockNotFound({ query: `height ${height}` })
-          )
-        : service.blockByHeight(height),
-    blockByVersion: (version) =>
-      version <= V
-        ? fromSource<BlockInfo>(
-            () => history.blockByVersion(version),
-            () => new BlockNotFound({ query: `version ${version}` })
-          )
-        : service.blockByVersion(version),
-    commitBlock: (block) =>
-      hasMissed()
-        ? Effect.fail(
-            new StorageError({ message: "fork: the block read state not fetched yet; it is executed again once fetched" })
-          )
-        : Effect.tap(service.commitBlock(block), () => Effect.sync(afterCommit))
-  }
-}

@@ -13,14 +13,19 @@
  * - `forkBackend`: the ledger store of a fork: local writes (deletions are tombstones) over the
  *   source's state at V; blocks continue at V+1.
  * - `ForkHistory`: transactions and blocks at or below V, from the source (cached too).
- * - `ForkLedger`: opens all of it (pin, cache, prefetch of configs and 0x1/0x3/0x4 modules) and
- *   wraps the ledger service (history, no commit from a run that missed).
+ * - `ForkIdentity`: what a fork is of (kept in the data directory) and the head its first block continues.
+ * - `ForkLedgerService`: the ledger service of a fork (history and state below V from the source,
+ *   no commit from a run that missed); `prefetchedConfigs`, `commitHistoryAhead`: what is fetched
+ *   ahead of need; `accountKeys`: an account's keys at the source, for listings.
+ * - `ForkLedger`: opens all of it (pin, cache, prefetch of configs and 0x1/0x3/0x4 modules).
  * - `guardServices`: the node, block producer and faucet services under `retryOnMiss`.
  */
 export * from "./ForkConfig.js"
 export * from "./forkBackend.js"
 export * from "./ForkHistory.js"
+export * from "./ForkIdentity.js"
 export * from "./ForkLedger.js"
+export * from "./ForkLedgerService.js"
 export * from "./ForkSourceClient.js"
 export * from "./ForkStateSource.js"
 export * from "./guardServices.js"
