@@ -1,7 +1,8 @@
 /**
  * A movenode local chain forked from another, in one process (no network but loopback): the fork
  * reads the source's state lazily through POST /v1/experimental/state_values/raw at the pinned
- * version; its own writes stay local; the source's later transactions do not appear.
+ * version; its own writes stay local; the source's later transactions do not appear; a fork of the
+ * fork reads both (a fork serves state_values/raw over its own lazy state); a chain id of its own.
  */
 import { Account, Aptos, AptosConfig, ChainId, Network } from "@aptos-labs/ts-sdk"
 import { Effect } from "effect"
@@ -60,6 +61,15 @@ describe("a fork of a local chain", () => {
           )
           // The source is untouched by the fork's transfer.
           expect(yield* Effect.promise(() => src.getAccountAPTAmount({ accountAddress: carol.accountAddress }))).toBe(0)
+
+          // A fork of the fork: its state at the fork's latest version is the source's with the
+          // fork's transfer on top (the fork serves state_values/raw over its own lazy state).
+          const forkAt = yield* Effect.promise(() => latestVersion(fork.apiUrl))
+          const second = yield* LocalChain.spawn({ accounts: 0, mining: MiningMode.instant(0), fork: { url: fork.apiUrl, version: forkAt } })
+          const third = sdkFor(second)
+          expect(yield* Effect.promise(() => third.getAccountAPTAmount({ accountAddress: carol.accountAddress }))).toBe(1234)
+          expect(yield* Effect.promise(() => third.getAccountAPTAmount({ accountAddress: bob.accountAddress }))).toBe(0)
+          expect((yield* Effect.promise(() => third.getTransactionByVersion({ ledgerVersion: BigInt(done.version) }))).hash).toBe(done.hash)
 
           // A fork with a chain id of its own: GET /v1 and the ChainId resource say it, transactions carry it.
           const renamed = yield* LocalChain.spawn({
