@@ -70,7 +70,7 @@ export interface LocalChainInfo {
   readonly faucetUrl: string | undefined
   readonly readinessUrl: string | undefined
   readonly graphqlUrl: string | undefined
-  /** The root account (0xa550c18, the faucet's funder) and its key. */
+  /** The root account (0xa550c18, which delegates minting to the faucet's account at the first start) and its key. */
   readonly root: { readonly address: AccountAddress; readonly privateKey: Uint8Array }
   readonly accounts: ReadonlyArray<LocalAccount>
   readonly dataDir: string | undefined
@@ -246,7 +246,10 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
     ChainVmLive.pipe(Layer.provide(Layer.succeed(Impersonation, impersonation))),
     ChainEvents.layer
   )
-  const parts = Layer.mergeAll(BlockProducer.layer, Faucet.layer({ rootPrivateKey, chainId: chainBase.chainId }))
+  // The faucet delegates the root's mint capability at boot, as the reference's does, where blocks
+  // come on their own and the root key is ours (not on a fork, not on a chain mined by hand).
+  const delegate = fork === undefined && config.mining._tag !== "Manual" ? derivedKey(config.seed, "faucet") : undefined
+  const parts = Layer.mergeAll(BlockProducer.layer, Faucet.layer({ rootPrivateKey, chainId: chainBase.chainId, delegate }))
   const guardedParts =
     fork === undefined
       ? parts
@@ -428,7 +431,7 @@ export const describeLocalChain = (info: LocalChainInfo): string => {
         ]),
     `  Genesis    ${genesisSourceText[info.genesisSource]}`,
     "",
-    `Root account ${addressToLongString(info.root.address)} (the faucet's funder)`,
+    `Root account ${addressToLongString(info.root.address)} (it delegates minting to the faucet's account)`,
     `  private key 0x${toHex(info.root.privateKey)}`,
     "",
     "Pre-funded accounts (Ed25519; well-known keys: never use them on a real network)",

@@ -98,7 +98,8 @@ describe("LocalChain", () => {
             yield* Effect.sleep(20)
             info = (yield* getJson(chain.apiUrl))[1] as typeof info
           }
-          assert.strictEqual(info.block_height, "1")
+          // The start block, then the faucet's delegation at boot may have made its own blocks.
+          assert.isTrue(BigInt(info.block_height) >= 1n)
           assert.isTrue(BigInt(info.ledger_timestamp) >= started)
           const account = chain.accounts[0]!
           const publicKey = ed25519.getPublicKey(account.privateKey)

@@ -6,12 +6,21 @@
  * no maximum amount; it answers as soon as the transaction is accepted (the reference's
  * `wait_for_transactions = false`), with its hash.
  *
+ * Delegation at boot, as the reference's faucet does it (unless `--do-not-delegate`): given a
+ * `delegate` key, the root mints 100,000,000,000 octas to that account and delegates its mint
+ * capability to it, the account claims it, and from then on the faucet funds as that account (the
+ * root key stays unused by the faucet). So a new local chain has three faucet transactions before
+ * the first request, as the reference's has — clients count on them (the SDK's e2e suite reads two
+ * APT activities before funding anything). A fund request waits for the delegation; a chain
+ * restarted with the capability already claimed funds as the delegate at once.
+ *
  * Its sequence numbers are tracked here (read from the chain the first time and after a failure),
  * so concurrent requests get consecutive numbers; at most `maxInFlight` of its transactions wait in
  * the pool at once (the pool holds 100 per sender), the others wait for a block to free a slot.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
@@ -20,10 +29,12 @@ import { Bcs, toHex } from "../bcs/index.js"
 import { type AccountAddress, addressFromNumber, addressToShortString } from "../domain/AccountAddress.js"
 import { signedTransactionCodec } from "../domain/PayloadCodec.js"
 import { signingMessage } from "../domain/signingMessage.js"
+import { stateKeyCodec } from "../domain/StateKeyCodec.js"
 import type { RawTransaction, SignedTransaction } from "../domain/Transaction.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { accountResourceKey, accountSequenceNumber } from "./accountSequenceNumber.js"
 import type { SubmitError } from "./ChainError.js"
+import { ed25519AuthKey } from "./buildLocalGenesis.js"
 import { ChainEvents } from "./ChainEvents.js"
 import { type Ed25519Signer, ed25519Signer } from "./ed25519Signer.js"
 import { Mempool } from "./Mempool.js"
@@ -62,6 +73,11 @@ export interface FaucetConfigShape {
   readonly expirationSecs?: number | undefined
   /** Faucet transactions pooled at once (below the pool's 100 per sender). */
   readonly maxInFlight?: number | undefined
+  /**
+   * The key of the account the root delegates its mint capability to at boot (see above); none =
+   * the root funds (a chain mined by hand, or a fork where the root key is not ours).
+   */
+  readonly delegate?: Uint8Array | undefined
 }
 
 /** A transaction the faucet submitted, with its hash. */
@@ -71,6 +87,7 @@ export interface FundingTransaction {
 }
 
 export interface FaucetService {
+  /** The account that funds: the delegate once the delegation at boot is done, the root before. */
   readonly funder: AccountAddress
   /** Funds `receiver` with `amount` octas (none = 0, refused for an existing account): the transactions submitted. */
   readonly fund: (
@@ -84,26 +101,22 @@ export interface FaucetService {
 const ONE = addressFromNumber(1)
 const CORE_RESOURCES = addressFromNumber(0xa550c18)
 
-/** `0x1::aptos_coin::mint(receiver, amount)` signed by the funder. */
-const mintTransaction = (
+/** `0x1::aptos_coin::<function>(args…)` signed by `signer` as `sender`, with the faucet's gas settings. */
+const aptosCoinCall = (
   config: Required<FaucetConfigShape>,
+  sender: AccountAddress,
   signer: Ed25519Signer,
   sequenceNumber: bigint,
   nowSecs: bigint,
-  receiver: AccountAddress,
-  amount: bigint
+  fn: string,
+  args: ReadonlyArray<Uint8Array>
 ): SignedTransaction => {
   const raw: RawTransaction = {
-    sender: config.funder,
+    sender,
     sequenceNumber,
     payload: {
       _tag: "EntryFunction",
-      entryFunction: {
-        module: { address: ONE, name: "aptos_coin" },
-        function: "mint",
-        typeArgs: [],
-        args: [receiver, Bcs.encode(Bcs.u64, amount)]
-      }
+      entryFunction: { module: { address: ONE, name: "aptos_coin" }, function: fn, typeArgs: [], args }
     },
     maxGasAmount: config.maxGasAmount,
     gasUnitPrice: config.gasUnitPrice,
@@ -113,6 +126,17 @@ const mintTransaction = (
   const signature = signer.sign(signingMessage(raw))
   return { rawTransaction: raw, authenticator: { _tag: "Ed25519", publicKey: signer.publicKey, signature } }
 }
+
+/** What the root mints to the delegate at boot (the reference's figure): its gas for ever. */
+const DELEGATE_FUNDING = 100_000_000_000n
+
+/** BCS(StateKey) of `0x1::aptos_coin::MintCapStore` at `address`: present once the capability is claimed. */
+const mintCapStoreKey = (address: AccountAddress): Uint8Array =>
+  Bcs.encode(stateKeyCodec, {
+    _tag: "AccessPath",
+    address,
+    path: { _tag: "Resource", struct: { address: ONE, module: "aptos_coin", name: "MintCapStore", typeArgs: [] } }
+  })
 
 const submitErrorMessage = (e: SubmitError): string =>
   e._tag === "InvalidTransaction" ? `Invalid transaction: Type: Validation Code: ${e.statusName}` : e.message
@@ -132,9 +156,16 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
           maxGasAmount: options.maxGasAmount ?? 500_000n,
           gasUnitPrice: options.gasUnitPrice ?? 100n,
           expirationSecs: options.expirationSecs ?? 30,
-          maxInFlight: options.maxInFlight ?? 50
+          maxInFlight: options.maxInFlight ?? 50,
+          delegate: options.delegate ?? new Uint8Array(0)
         }
-        const signer = ed25519Signer(config.rootPrivateKey)
+        const rootSigner = ed25519Signer(config.rootPrivateKey)
+        /** Who funds: the root until a delegation at boot hands the mint capability to the delegate. */
+        let funder = config.funder
+        let signer = rootSigner
+        let funderKey = toHex(funder)
+        /** Completed once the delegation at boot is done (or skipped, or failed: the root funds). */
+        const delegated = yield* Deferred.make<void>()
         const slots = Semaphore.makeUnsafe(config.maxInFlight)
         /** Faucet transactions in the pool: each holds a slot until a block commits, discards or drops it. */
         const inFlight = new Set<string>()
@@ -167,18 +198,95 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
         const latest = Effect.flatMap(ledger.ledgerInfo, (info) => ledger.stateAt(info.ledgerVersion))
         const apiError = (message: string) => new FaucetError({ code: "AptosApiError", message, txnHashes: [] })
 
-        const funderKey = toHex(config.funder)
+        const nowSecs = Effect.map(Clock.currentTimeMillis, (ms) => BigInt(Math.floor(ms / 1000)))
+
+        /** Submits `transactions` (made at once) and waits until a block committed each successfully. */
+        const submitAndCommit = (transactions: ReadonlyArray<SignedTransaction>) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const take = yield* events.subscription
+              const waiting = new Set<string>()
+              for (const signed of transactions) {
+                const entry = yield* mempool.submit(signed, Bcs.encode(signedTransactionCodec, signed))
+                waiting.add(entry.hashKey)
+                mempool.want(entry.hashKey)
+              }
+              while (waiting.size > 0) {
+                const event = yield* take
+                for (const c of event.committed) waiting.delete(c.hashKey)
+                const lost = [...event.discarded.map((d) => d.hashKey), ...event.dropped].filter((h) => waiting.has(h))
+                if (lost.length > 0) return yield* Effect.fail(`transaction ${lost[0]} was not committed`)
+              }
+            })
+          )
+
+        const delegate = (key: Uint8Array) =>
+          Effect.gen(function* () {
+            const delegateSigner = ed25519Signer(key)
+            const delegateAddress = ed25519AuthKey(delegateSigner.publicKey) // an address is its 32 bytes
+            const claimed = (state: { get: (k: Uint8Array) => Uint8Array | undefined }) =>
+              state.get(mintCapStoreKey(delegateAddress)) !== undefined
+            if (!claimed(yield* latest)) {
+              const rootNext = mempool.nextSequenceNumber(
+                funderKey,
+                accountSequenceNumber(yield* latest, config.funder)
+              )
+              const now = yield* nowSecs
+              yield* submitAndCommit([
+                aptosCoinCall(config, config.funder, rootSigner, rootNext, now, "mint", [
+                  delegateAddress,
+                  Bcs.encode(Bcs.u64, DELEGATE_FUNDING)
+                ]),
+                aptosCoinCall(config, config.funder, rootSigner, rootNext + 1n, now, "delegate_mint_capability", [
+                  delegateAddress
+                ])
+              ])
+              const delegateNext = accountSequenceNumber(yield* latest, delegateAddress)
+              yield* submitAndCommit([
+                aptosCoinCall(
+                  config,
+                  delegateAddress,
+                  delegateSigner,
+                  delegateNext,
+                  yield* nowSecs,
+                  "claim_mint_capability",
+                  []
+                )
+              ])
+              if (!claimed(yield* latest)) return yield* Effect.fail("the claim left no MintCapStore")
+            }
+            funder = delegateAddress
+            signer = delegateSigner
+            funderKey = toHex(funder)
+            next = undefined
+          })
+
+        if (config.delegate.length === 0) yield* Deferred.succeed(delegated, undefined)
+        else
+          yield* Effect.forkScoped(
+            delegate(config.delegate).pipe(
+              // A chain that makes no block in time (mined by hand) or refuses the delegation: the root funds.
+              Effect.timeout("30 seconds"),
+              Effect.catchCause((cause) =>
+                Effect.logWarning("faucet: mint delegation failed; the root account funds", cause)
+              ),
+              Effect.ensuring(Deferred.succeed(delegated, undefined))
+            )
+          )
+
         const submitOnce = (receiver: AccountAddress, amount: bigint, fresh: boolean) =>
           Effect.gen(function* () {
             if (next === undefined || fresh) {
               // After the chain's number come the faucet's transactions still pooled.
               const state = yield* Effect.mapError(latest, (e) => apiError(`cannot read the funder account: ${e._tag}`))
-              next = mempool.nextSequenceNumber(funderKey, accountSequenceNumber(state, config.funder))
+              next = mempool.nextSequenceNumber(funderKey, accountSequenceNumber(state, funder))
             }
             const sequenceNumber = next
             next = sequenceNumber + 1n
-            const nowSecs = BigInt(Math.floor((yield* Clock.currentTimeMillis) / 1000))
-            const signed = mintTransaction(config, signer, sequenceNumber, nowSecs, receiver, amount)
+            const signed = aptosCoinCall(config, funder, signer, sequenceNumber, yield* nowSecs, "mint", [
+              receiver,
+              Bcs.encode(Bcs.u64, amount)
+            ])
             const entry = yield* Effect.mapError(
               mempool.submit(signed, Bcs.encode(signedTransactionCodec, signed)),
               (e) => {
@@ -201,6 +309,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
                   txnHashes: []
                 })
             }
+            yield* Deferred.await(delegated)
             yield* Semaphore.take(slots, 1)
             const submitted = yield* submitOnce(receiver, amount, false).pipe(
               // A stale sequence number (someone else used the root account): once more from the chain's.
@@ -232,11 +341,13 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
           })
 
         return Faucet.of({
-          funder: config.funder,
+          get funder() {
+            return funder
+          },
           fund,
           healthy: Effect.match(latest, {
             onFailure: () => false,
-            onSuccess: (state) => state.get(accountResourceKey(config.funder)) !== undefined
+            onSuccess: (state) => state.get(accountResourceKey(funder)) !== undefined
           })
         })
       })

@@ -17,7 +17,7 @@ import {
 } from "../execution/genesis/index.js"
 import { type KeyValueReader, stateViewFromReader } from "../move/vm/StateView.js"
 
-/** `@core_resources`: the root account, holder of the mint capability (the faucet's funder). */
+/** `@core_resources`: the root account, holder of the mint capability (it delegates it to the faucet's account at boot). */
 export const CORE_RESOURCES = addressFromNumber(0xa550c18)
 
 /** The authentication key of an Ed25519 public key, sha3-256(key ‖ 0x00): the account's address too. */
