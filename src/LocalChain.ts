@@ -28,7 +28,6 @@ import { ChainEvents } from "./chain/ChainEvents.js"
 import { ChainVmLive } from "./chain/ChainVmLive.js"
 import { ed25519PublicKey } from "./chain/ed25519Signer.js"
 import { Faucet, FaucetError } from "./chain/Faucet.js"
-import { Impersonation, type ImpersonationService, makeImpersonation } from "./chain/Impersonation.js"
 import {
   defaultLocalChainConfig,
   derivedKey,
@@ -79,11 +78,6 @@ export interface LocalChainInfo {
    * (`cached`), the one `npm run build` made for the default parameters (`prebuilt`), or `built` now.
    */
   readonly genesisSource: GenesisSource
-  /**
-   * Impersonation (`src/chain/Impersonation.ts`): `start(address)` lets key-less transactions of that
-   * account (every authenticator `NoAccountAuthenticator`) through, as anvil's impersonateAccount.
-   */
-  readonly impersonation: ImpersonationService
   /** What the chain is a fork of (`fork` in the config); undefined for a chain of its own. */
   readonly fork: ForkIdentity | undefined
   /** Makes one block now, with whatever is ready (the library's "mine"; Manual mining needs it). */
@@ -239,13 +233,7 @@ interface ChainBase {
 const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chainBase: ChainBase) => {
   const { rootPrivateKey, accounts } = localKeys(config)
   const fork = chainBase.fork
-  // Whom this chain impersonates (Impersonation.ts): its own set, read by its VM.
-  const impersonation = makeImpersonation()
-  const base = Layer.mergeAll(
-    chainBase.ledger,
-    ChainVmLive.pipe(Layer.provide(Layer.succeed(Impersonation, impersonation))),
-    ChainEvents.layer
-  )
+  const base = Layer.mergeAll(chainBase.ledger, ChainVmLive, ChainEvents.layer)
   // The faucet delegates the root's mint capability at boot, as the reference's does, where blocks
   // come on their own and the root key is ours (not on a fork, not on a chain mined by hand).
   const delegate = fork === undefined && config.mining._tag !== "Manual" ? derivedKey(config.seed, "faucet") : undefined
@@ -334,7 +322,6 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
         dataDir: config.dataDir,
         genesisSource: chainBase.genesisSource,
         fork: fork?.identity,
-        impersonation,
         mine: producer.produce
       })
     })

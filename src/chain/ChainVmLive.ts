@@ -6,13 +6,12 @@
  * `0x1::block::block_epilogue` (BlockEpilogue V1's fee distribution, §8.5), as the VM signer 0x0.
  * One `MoveVm` serves them all, so loaded modules are shared between blocks.
  */
-import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { BcsWriter } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
 import type { BlockMetadata } from "../domain/Transaction.js"
 import { executeSystemCall, type SystemCallOutcome } from "../execution/executeSystemCall.js"
-import { checkAndRunPrologue, executeTransaction } from "../execution/executeTransaction.js"
+import { executeTransaction } from "../execution/executeTransaction.js"
 import { explainExecutionStatus } from "../execution/explainVmStatus.js"
 import { functionNameIn } from "../execution/functionNameIn.js"
 import { statusNumber } from "../execution/StatusCode.js"
@@ -21,7 +20,6 @@ import { withoutMissesOf } from "../ledger/stateMisses.js"
 import { MoveVm } from "../move/vm/MoveVm.js"
 import type { VmFailure } from "../move/vm/VmFailure.js"
 import { ChainVm, type ChainVmService, type SystemCallResult } from "./ChainVm.js"
-import { Impersonation, type ImpersonationService, isImpersonatedTransaction, makeImpersonation } from "./Impersonation.js"
 
 const VM_SIGNER = addressFromNumber(0)
 const BLOCK = { address: addressFromNumber(1), name: "block" }
@@ -60,18 +58,8 @@ const prologueArgs = (m: BlockMetadata): ReadonlyArray<Uint8Array> => {
   ]
 }
 
-export const makeChainVm = (
-  vm: MoveVm = new MoveVm(),
-  impersonation: ImpersonationService = makeImpersonation()
-): ChainVmService => ({
+export const makeChainVm = (vm: MoveVm = new MoveVm()): ChainVmService => ({
   validate: (view, transaction) => {
-    // An impersonated transaction (Impersonation.ts): the prologue as the simulate endpoint runs it.
-    if (isImpersonatedTransaction(impersonation, transaction)) {
-      const started = checkAndRunPrologue(vm, view, transaction, { simulation: true })
-      if ("run" in started) return { _tag: "Valid" }
-      const status = started.status._tag === "Discard" ? started.status.status : "UNKNOWN_VALIDATION_STATUS"
-      return { _tag: "Invalid", status: { code: BigInt(statusNumber(status)), name: status } }
-    }
     const r = validateTransaction(vm, view, transaction)
     return r._tag === "Valid"
       ? r
@@ -87,12 +75,7 @@ export const makeChainVm = (
       )
     ),
   executeUser: (view, transaction, index) => {
-    const run = withoutMissesOf(() =>
-      executeTransaction(vm, view, transaction, {
-        transactionIndex: index,
-        simulation: isImpersonatedTransaction(impersonation, transaction)
-      })
-    )
+    const run = withoutMissesOf(() => executeTransaction(vm, view, transaction, { transactionIndex: index }))
     // On a fork whose source is gone: this transaction needed state that cannot be fetched.
     if (run.missed) return { _tag: "Discard", status: { code: BigInt(statusNumber("STORAGE_ERROR")), name: "STORAGE_ERROR" } }
     const out = run.value
@@ -124,8 +107,5 @@ export const makeChainVm = (
     )
 })
 
-/** The `ChainVm` layer over the real executor (a fresh `MoveVm`), impersonating whom `Impersonation` says. */
-export const ChainVmLive: Layer.Layer<ChainVm> = Layer.effect(
-  ChainVm,
-  Effect.map(Effect.service(Impersonation), (impersonation) => makeChainVm(new MoveVm(), impersonation))
-)
+/** The `ChainVm` layer over the real executor (a fresh `MoveVm`). */
+export const ChainVmLive: Layer.Layer<ChainVm> = Layer.sync(ChainVm, () => makeChainVm())

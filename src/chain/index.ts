@@ -11,7 +11,6 @@
  *   metadata, user transactions, the block end the execution config asks for, epoch endings.
  * - `BlockProducer`: serialised block production (`produce`) and the mining loop (`MiningMode`);
  *   `ChainEvents`: committed blocks with their committed / discarded / dropped transactions.
- * - `Impersonation`: whose key-less transactions the VM lets through (anvil's impersonateAccount).
  * - `Faucet`: funding as an ordinary mempool client (aptos_coin::mint signed by the root key);
  *   `ed25519Signer`: the keys the chain holds, signing through node:crypto.
  * - `onChainConfig`, `accountSequenceNumber`: the few on-chain values the chain reads.
@@ -26,7 +25,6 @@ export * from "./ed25519Signer.js"
 export * from "./executeBlock.js"
 export * from "./buildLocalGenesis.js"
 export * from "./Faucet.js"
-export * from "./Impersonation.js"
 export * from "./LocalChainConfig.js"
 export * from "./Mempool.js"
 export * from "./mempool/MempoolConfig.js"
