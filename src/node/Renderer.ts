@@ -6,7 +6,6 @@ import type { ApiError } from "../domain/ApiError.js"
 import { ApiErrors } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import { type CommittedTransaction, Ledger, type StateReader } from "../ledger/Ledger.js"
-import type { LedgerError } from "../ledger/LedgerError.js"
 import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import type { ModuleSource } from "../move/layout/ModuleSource.js"
 import { hasMissed } from "../ledger/stateMisses.js"
@@ -31,8 +30,11 @@ export interface RendererService {
    * The tables' key and value types known through `version` (`tableInfo/`: learned from the write
    * sets up to it), with which table items are rendered; the indexer's table processors read them too.
    */
-  readonly tableTypesThrough: (version: bigint) => Effect.Effect<TableTypes, LedgerError>
+  readonly tableTypesThrough: (version: bigint) => Effect.Effect<TableTypes>
 }
+
+/** How long a transaction answer waits for the table-info index (see `followLedger`). */
+const TABLE_INFO_BUDGET = "1 second"
 
 /** Rendered transactions kept, by total text size. */
 const TEXT_CACHE_BYTES = 64 * 1024 * 1024
@@ -50,7 +52,9 @@ export class Renderer extends Context.Service<Renderer, RendererService>()("move
       const config = yield* NodeConfig
       const decoded = new LruCache<string, CompiledModule | null>(config.moduleAbiCacheSize)
       const modulesAt = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, makeSnapshotModules())
-      const tableInfo = followLedger(ledger, modulesAt)
+      // A transaction answer waits at most this long for the table-info index to catch up (a fork
+      // reads its old history from its source); one rendered before it caught up is not kept.
+      const tableInfo = followLedger(ledger, modulesAt, { budget: TABLE_INFO_BUDGET })
 
       const texts = new Map<bigint, string>()
       let textBytes = 0
@@ -71,18 +75,18 @@ export class Renderer extends Context.Service<Renderer, RendererService>()("move
         if (t.sourceJson !== undefined) return Effect.succeed(t.sourceJson)
         const hit = texts.get(t.version)
         if (hit !== undefined) return Effect.succeed(hit)
-        return Effect.mapError(
-          Effect.zip(ledger.stateAt(t.version), tableInfo.through(t.version)),
-          (e) => apiErrorFromLedger(e, info, "Failed to read the state of a transaction")
+        return Effect.mapError(Effect.zip(ledger.stateAt(t.version), tableInfo.through(t.version)), (e) =>
+          apiErrorFromLedger(e, info, "Failed to read the state of a transaction")
         ).pipe(
           Effect.flatMap(([state, tables]) => {
+            const complete = tableInfo.learnedThrough() >= t.version
             const json = transactionJson(modulesAt(state), t, tables)
             if (Result.isFailure(json))
               return Effect.fail(
                 ApiErrors.internal(`Failed to convert transaction ${t.version}: ${json.failure.message}`, info)
               )
             const text = JSON.stringify(json.success)
-            keep(t.version, text)
+            if (complete) keep(t.version, text)
             return Effect.succeed(text)
           })
         )

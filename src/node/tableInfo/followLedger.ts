@@ -1,14 +1,23 @@
 /**
- * Keeps a `TableInfoIndex` up to the ledger: before a transaction at version v is rendered, every
- * write set through v has been learned (catching up from where it stopped, in batches, one
- * catch-up at a time). A node started on an existing data directory learns its history on the first
- * read that needs it (the index is memory only: rebuilding it is a read of the committed write sets).
- * Versions below the prune window are gone: tables created there stay unknown and their items are
- * rendered with `data: null`, as a node whose table-info indexer started late.
+ * Keeps a `TableInfoIndex` up to the ledger: before a transaction at version v is rendered, the
+ * write sets through v are learned (catching up from where it stopped, in batches, one catch-up at
+ * a time). A node started on an existing data directory learns its history on the first read that
+ * needs it (the index is memory only: rebuilding it is a read of the committed write sets).
+ *
+ * It never fails and never holds an answer for long:
+ * - history the ledger cannot give (below the prune window, or a range it fails to read) is passed
+ *   over: tables created there stay unknown and their items show `data: null`, as on a node whose
+ *   table-info indexer started late;
+ * - with a `budget`, a catch-up stops waiting when the budget is spent (the learning goes on at the
+ *   next call, from where it stopped): a ledger whose old history is slow to read (a fork reads it
+ *   from its source) delays no answer by more than the budget. `learnedThrough` says how far the
+ *   index got, so a caller can tell an answer rendered with every table known from one that is not.
+ * - a fork learns from its own write sets only (`LedgerService.firstOwnVersion`): its source's
+ *   history is not walked, and answers for versions before its own are not held at all.
  */
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
-import type { LedgerError } from "../../ledger/LedgerError.js"
 import type { LedgerService, StateReader } from "../../ledger/Ledger.js"
 import type { ModuleSource } from "../../move/layout/ModuleSource.js"
 import { TableInfoIndex, type TableTypes } from "./TableInfoIndex.js"
@@ -17,47 +26,62 @@ import { TableInfoIndex, type TableTypes } from "./TableInfoIndex.js"
 const BATCH = 500
 
 export interface TableInfoFollower {
-  /** The tables' types as known through `version` (the index learns up to it first). */
-  readonly through: (version: bigint) => Effect.Effect<TableTypes, LedgerError>
+  /** The tables' types as known once the index has learned through `version` (or the budget ran out). */
+  readonly through: (version: bigint) => Effect.Effect<TableTypes>
+  /** The last version whose write set the index has learned (or passed over), −1 before any. */
+  readonly learnedThrough: () => bigint
   readonly index: TableInfoIndex
 }
 
 export const followLedger = (
   ledger: LedgerService,
-  modulesAt: (state: StateReader) => ModuleSource
+  modulesAt: (state: StateReader) => ModuleSource,
+  options: { readonly firstVersion?: bigint; readonly budget?: Duration.Input } = {}
 ): TableInfoFollower => {
   const index = new TableInfoIndex()
   /** The first version not yet learned. */
-  let next = 0n
+  let next = options.firstVersion ?? 0n
   const permit = Semaphore.makeUnsafe(1)
 
-  const catchUp = (version: bigint): Effect.Effect<void, LedgerError> =>
+  /** Learns one batch from `next` on (at most through `version`); false when there is nothing to read. */
+  const step = (version: bigint): Effect.Effect<void> =>
     Effect.gen(function* () {
-      while (next <= version) {
-        const info = yield* ledger.ledgerInfo
-        if (next < info.oldestLedgerVersion) next = info.oldestLedgerVersion
-        // A fork learns from its own write sets only (its source's history is not walked).
-        if (ledger.firstOwnVersion !== undefined && next < ledger.firstOwnVersion) next = ledger.firstOwnVersion
-        // Struct layouts do not change across upgrades, so the modules at the target version serve
-        // every write set before it (and know the modules those write sets published).
-        const modules = modulesAt(yield* ledger.stateAt(version))
-        const batch = yield* ledger.transactionsFrom(
-          next,
-          Number(version - next + 1n < BATCH ? version - next + 1n : BATCH)
-        )
-        if (batch.length === 0) return
-        for (const t of batch) {
-          if (t.version > version) break
-          index.learn(modules, t.writeSet)
-          next = t.version + 1n
-        }
+      const info = yield* ledger.ledgerInfo
+      if (next < info.oldestLedgerVersion) next = info.oldestLedgerVersion
+      if (ledger.firstOwnVersion !== undefined && next < ledger.firstOwnVersion) next = ledger.firstOwnVersion
+      if (next > version) return
+      // Struct layouts do not change across upgrades, so the modules at the target version serve
+      // every write set before it (and know the modules those write sets published).
+      const modules = modulesAt(yield* ledger.stateAt(version))
+      const count = version - next + 1n < BigInt(BATCH) ? Number(version - next + 1n) : BATCH
+      const batch = yield* ledger.transactionsFrom(next, count)
+      if (batch.length === 0) {
+        next = version + 1n
+        return
       }
-    })
+      for (const t of batch) {
+        if (t.version > version) break
+        index.learn(modules, t.writeSet)
+        next = t.version + 1n
+      }
+    }).pipe(
+      // History the ledger cannot give is passed over (its tables stay unknown).
+      Effect.catch(() =>
+        Effect.sync(() => {
+          next = version + 1n
+        })
+      )
+    )
 
-  const through = (version: bigint): Effect.Effect<TableTypes, LedgerError> =>
-    next > version || (ledger.firstOwnVersion !== undefined && version < ledger.firstOwnVersion)
-      ? Effect.succeed(index.lookup)
-      : Effect.as(Semaphore.withPermit(permit)(Effect.suspend(() => catchUp(version))), index.lookup)
+  const catchUp = (version: bigint): Effect.Effect<void> =>
+    Effect.whileLoop({ while: () => next <= version, body: () => step(version), step: () => {} })
 
-  return { through, index }
+  const through = (version: bigint): Effect.Effect<TableTypes> => {
+    if (next > version || (ledger.firstOwnVersion !== undefined && version < ledger.firstOwnVersion))
+      return Effect.succeed(index.lookup)
+    const learn = Semaphore.withPermit(permit)(Effect.suspend(() => catchUp(version)))
+    return Effect.as(options.budget === undefined ? learn : Effect.timeoutOption(learn, options.budget), index.lookup)
+  }
+
+  return { through, learnedThrough: () => next - 1n, index }
 }
