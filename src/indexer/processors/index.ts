@@ -15,6 +15,8 @@
  * - one file (or folder) per processor: `userTransactions.ts`, `accountTransactions.ts`,
  *   `events.ts`, `accountRestoration.ts`, `fungibleAsset/` (metadata, activities, paired balances, coin mappings),
  *   `objects.ts`, `ledgerInfos.ts`; `processors` lists them all, in the order the engine runs them.
+ * - nft (issue 20): `tableItems.ts` (the default processor's table rows, from the node's table info),
+ *   `tokenV2/` (digital assets: v2 objects and v1 tables), `stake.ts` (delegation pools).
  */
 import { accountRestorationProcessor } from "./accountRestoration.js"
 import { accountTransactionsProcessor } from "./accountTransactions.js"
@@ -24,6 +26,10 @@ import { ledgerInfosProcessor } from "./ledgerInfos.js"
 import { objectsProcessor } from "./objects.js"
 import type { Processor } from "./Processor.js"
 import { userTransactionProcessor } from "./userTransactions.js"
+// nft (issue 20)
+import { stakeProcessor } from "./stake.js"
+import { tableItemsProcessor } from "./tableItems.js"
+import { tokenV2Processor } from "./tokenV2/tokenV2Processor.js"
 
 export * from "./input/IndexerTransaction.js"
 export * from "./input/indexerTransactionOf.js"
@@ -40,6 +46,9 @@ export const processors: ReadonlyArray<Processor> = [
   fungibleAssetProcessor,
   objectsProcessor,
   ledgerInfosProcessor,
-  accountRestorationProcessor
-  // issue 20 (token v2, table items, stake) below
+  accountRestorationProcessor,
+  // nft (issue 20): table items, digital assets, delegation pools
+  tableItemsProcessor,
+  tokenV2Processor,
+  stakeProcessor
 ]

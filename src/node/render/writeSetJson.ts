@@ -8,30 +8,11 @@ import { structTagToString } from "../../domain/TypeTagString.js"
 import type { WriteSet, WriteSetEntry } from "../../domain/WriteSet.js"
 import type { ModuleSource } from "../../move/layout/ModuleSource.js"
 import { moduleAbiJsonOf } from "../moduleAbiJsonOf.js"
-import { noTableTypes, type TableType, type TableTypes } from "../tableInfo/TableInfoIndex.js"
-import { hexJson, type JsonObject, type JsonValue, moveValueJson, resourceJson } from "./moveJson.js"
+import { decodeTableItem } from "../tableInfo/decodeTableItem.js"
+import { noTableTypes, type TableTypes } from "../tableInfo/TableInfoIndex.js"
+import { hexJson, type JsonObject, type JsonValue, resourceJson } from "./moveJson.js"
 
 const dataOf = (entry: WriteSetEntry): Uint8Array | undefined => ("data" in entry.op ? entry.op.data : undefined)
-
-/**
- * A table item's `data` as the reference's API decodes it with the table's types: `{key, key_type,
- * value, value_type}` for a write, `{key, key_type}` for a deletion; null when the table is unknown
- * or the bytes are not values of its types.
- */
-const tableItemData = (
-  modules: ModuleSource,
-  table: TableType | undefined,
-  key: Uint8Array,
-  value: Uint8Array | undefined
-): JsonValue => {
-  if (table === undefined) return null
-  const k = moveValueJson(modules, table.key, key)
-  if (Result.isFailure(k)) return null
-  if (value === undefined) return { key: k.success, key_type: table.keyType }
-  const v = moveValueJson(modules, table.value, value)
-  if (Result.isFailure(v)) return null
-  return { key: k.success, key_type: table.keyType, value: v.success, value_type: table.valueType }
-}
 
 /** `{"bytecode", "abi"}` of a module's bytes (`abi` null when they do not deserialize). */
 export const moduleBytecodeJson = (bytes: Uint8Array): JsonObject => ({
@@ -59,7 +40,8 @@ export const writeSetChangesOf = (
   if (key._tag === "TableItem") {
     const handle = hexJson(key.handle)
     const k = hexJson(key.key)
-    const decoded = tableItemData(modules, tables(key.handle), key.key, data)
+    // As the reference: `data` null when the table's types are unknown.
+    const decoded = (decodeTableItem(modules, tables(key.handle), key.key, data) ?? null) as JsonValue
     return data === undefined
       ? [{ state_key_hash, handle, key: k, data: decoded, type: "delete_table_item" }]
       : [{ state_key_hash, handle, key: k, value: hexJson(data), data: decoded, type: "write_table_item" }]

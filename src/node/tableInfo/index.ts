@@ -8,7 +8,9 @@
  * - `TableInfoIndex.ts`: handle → types, learned from write sets in version order (resources,
  *   group members, then table values until no new table appears).
  * - `followLedger.ts`: keeps an index up to the ledger, catching up before a version is rendered.
+ * - `decodeTableItem.ts`: an item's key and value as JSON with its table's types (the API's `data`).
  */
+export * from "./decodeTableItem.js"
 export * from "./followLedger.js"
 export * from "./TableInfoIndex.js"
 export * from "./tablesInValue.js"

@@ -16,6 +16,7 @@ import type { TransactionAuthenticator } from "../../../domain/TransactionAuthen
 import type { StructTag, TypeTag } from "../../../domain/TypeTag.js"
 import type { CommittedTransaction } from "../../../ledger/Ledger.js"
 import type { JsonValue } from "../../../move/json/bcsToJson.js"
+import type { DecodedTableItem } from "../../../node/tableInfo/decodeTableItem.js"
 
 export type { JsonValue }
 
@@ -89,18 +90,29 @@ export interface DeleteResource extends ChangeBase {
   readonly isGroup: boolean
 }
 
+/**
+ * A table item's key and value as the API's JSON, decoded with its table's types (the node's table
+ * info, `src/node/tableInfo/`): the `data` of the API's change, which the reference's processors read.
+ */
+export type { DecodedTableItem } from "../../../node/tableInfo/decodeTableItem.js"
+
 export interface WriteTableItem extends ChangeBase {
   readonly type: "write_table_item"
+  /** Long form. */
   readonly handle: string
   /** `0x` + hex of the BCS key. */
   readonly key: string
   readonly value: Uint8Array
+  /** `{key, key_type, value, value_type}`; undefined when the table's types are unknown. */
+  readonly data: () => DecodedTableItem | undefined
 }
 
 export interface DeleteTableItem extends ChangeBase {
   readonly type: "delete_table_item"
   readonly handle: string
   readonly key: string
+  /** `{key, key_type}`; undefined when the table's types are unknown. */
+  readonly data: () => DecodedTableItem | undefined
 }
 
 export interface WriteModule extends ChangeBase {

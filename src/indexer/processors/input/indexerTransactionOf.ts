@@ -14,7 +14,12 @@ import type { EntryFunction, RawTransaction, TransactionPayload } from "../../..
 import type { StructTag } from "../../../domain/TypeTag.js"
 import { structTagToString, typeTagToString } from "../../../domain/TypeTagString.js"
 import type { WriteSetEntry } from "../../../domain/WriteSet.js"
-import type { CommittedTransaction, StateReader } from "../../../ledger/Ledger.js"
+import * as Effect from "effect/Effect"
+import type { CommittedTransaction, LedgerService, StateReader } from "../../../ledger/Ledger.js"
+import type { LedgerError } from "../../../ledger/LedgerError.js"
+import { type DecodedTableItem, decodeTableItem } from "../../../node/tableInfo/decodeTableItem.js"
+import { followLedger, type TableInfoFollower } from "../../../node/tableInfo/followLedger.js"
+import { noTableTypes, type TableTypes } from "../../../node/tableInfo/TableInfoIndex.js"
 import type { CompiledModule } from "../../../move/binary/CompiledModule.js"
 import type { ModuleSource } from "../../../move/layout/ModuleSource.js"
 import { makeSnapshotModules, stateModuleSource } from "../../../node/encode/stateModuleSource.js"
@@ -128,7 +133,7 @@ const userRequestOf = (raw: RawTransaction, t: CommittedTransaction): UserReques
 }
 
 /** The changes of one write-set entry, numbered from `index` (see `IndexerChange`). */
-const changesOf = (modules: ModuleSource, entry: WriteSetEntry, index: number): IndexerChange[] => {
+const changesOf = (modules: ModuleSource, tables: TableTypes, entry: WriteSetEntry, index: number): IndexerChange[] => {
   const key = entry.key
   const hash = toHex0x(stateKeyHash(entry.keyBytes))
   const data = "data" in entry.op ? entry.op.data : undefined
@@ -136,9 +141,18 @@ const changesOf = (modules: ModuleSource, entry: WriteSetEntry, index: number): 
   if (key._tag === "TableItem") {
     const handle = addressToLongString(key.handle)
     const k = toHex0x(key.key)
+    let decoded: DecodedTableItem | undefined
+    let done = false
+    const tableData = () => {
+      if (!done) {
+        done = true
+        decoded = decodeTableItem(modules, tables(key.handle), key.key, data)
+      }
+      return decoded
+    }
     return data === undefined
-      ? [{ type: "delete_table_item", index, stateKeyHash: hash, handle, key: k }]
-      : [{ type: "write_table_item", index, stateKeyHash: hash, handle, key: k, value: data }]
+      ? [{ type: "delete_table_item", index, stateKeyHash: hash, handle, key: k, data: tableData }]
+      : [{ type: "write_table_item", index, stateKeyHash: hash, handle, key: k, value: data, data: tableData }]
   }
   const address = addressToLongString(key.address)
   const path = key.path
@@ -252,12 +266,22 @@ const priorStateOf = (state: StateReader, modules: ModuleSource): PriorState => 
 
 /**
  * Builds `IndexerTransaction`s from the ledger's committed transactions. One instance keeps the
- * decoded modules its layouts need (bounded), so make one per indexer and reuse it.
+ * decoded modules its layouts need (bounded) and the tables' types (`src/node/tableInfo/`, learned
+ * from the ledger's write sets: `tablesThrough` before a batch), so make one per indexer and reuse it.
  */
 export const makeIndexerInput = () => {
   const decoded = new LruCache<string, CompiledModule | null>(MODULE_CACHE_SIZE)
   const modulesOf = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, makeSnapshotModules())
+  let tables: TableInfoFollower | undefined
   return {
+    /**
+     * Learns the tables' types through `version` (from version 0 on the first call: a restarted
+     * indexer knows every table again), so the table changes of the transactions up to it decode.
+     */
+    tablesThrough: (ledger: LedgerService, version: bigint): Effect.Effect<void, LedgerError> => {
+      tables ??= followLedger(ledger, modulesOf)
+      return Effect.asVoid(tables.through(version))
+    },
     /**
      * `t` with the epoch of its block, the state after it (`after`, whose modules give the layouts
      * of its values, as the API renders a committed transaction) and before it (undefined for
@@ -271,7 +295,8 @@ export const makeIndexerInput = () => {
     ): IndexerTransaction => {
       const modules = modulesOf(after)
       const changes: IndexerChange[] = []
-      for (const entry of t.writeSet.entries) changes.push(...changesOf(modules, entry, changes.length))
+      const known = tables?.index.lookup ?? noTableTypes
+      for (const entry of t.writeSet.entries) changes.push(...changesOf(modules, known, entry, changes.length))
       const tx = t.transaction
       return {
         version: t.version,

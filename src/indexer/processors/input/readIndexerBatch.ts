@@ -6,7 +6,8 @@ import type { IndexerTransaction } from "./IndexerTransaction.js"
 
 /**
  * The processors' input for whole committed blocks: every transaction of `blocks` (ascending, as the
- * ledger committed them), each with its block's epoch and the states after and before it.
+ * ledger committed them), each with its block's epoch and the states after and before it, the
+ * tables' types learned through the last of them first (so every table change decodes).
  */
 export const readIndexerBatch = (
   ledger: LedgerService,
@@ -15,6 +16,8 @@ export const readIndexerBatch = (
 ): Effect.Effect<ReadonlyArray<IndexerTransaction>, LedgerError> =>
   Effect.gen(function* () {
     const out: IndexerTransaction[] = []
+    const last = blocks[blocks.length - 1]
+    if (last !== undefined) yield* input.tablesThrough(ledger, last.lastVersion)
     for (const block of blocks) {
       const count = Number(block.lastVersion - block.firstVersion + 1n)
       const transactions = yield* ledger.transactionsFrom(block.firstVersion, count)

@@ -19,7 +19,21 @@ export const primaryKeys: Record<string, ReadonlyArray<string>> = {
   current_objects: ["object_address"],
   auth_key_account_addresses: ["account_address"],
   public_key_auth_keys: ["auth_key", "public_key", "public_key_type"],
-  signatures: ["transaction_version", "multi_agent_index", "multi_sig_index", "is_sender_primary"]
+  signatures: ["transaction_version", "multi_agent_index", "multi_sig_index", "is_sender_primary"],
+  // nft (issue 20)
+  table_items: ["transaction_version", "write_set_change_index"],
+  current_table_items: ["table_handle", "key_hash"],
+  table_metadatas: ["handle"],
+  current_collections_v2: ["collection_id"],
+  current_token_datas_v2: ["token_data_id"],
+  current_token_ownerships_v2: ["token_data_id", "property_version_v1", "owner_address", "storage_id"],
+  token_activities_v2: ["transaction_version", "event_index"],
+  delegated_staking_activities: ["transaction_version", "event_index"],
+  delegated_staking_pools: ["staking_pool_address"],
+  delegated_staking_pool_balances: ["transaction_version", "staking_pool_address"],
+  current_delegated_staking_pool_balances: ["staking_pool_address"],
+  current_delegator_balances: ["delegator_address", "pool_address", "pool_type", "table_handle"],
+  current_staking_pool_voter: ["staking_pool_address"]
 }
 
 export type Tables = Map<string, Map<string, Row>>
