@@ -311,6 +311,9 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
       // at submission (TRANSACTION_EXPIRED), as there, instead of accepted and then
       // discarded; and genesis's epoch ends here, not in the first user's block.
       if (config.mining._tag !== "Manual") yield* Effect.forkScoped(Effect.ignoreCause(producer.produce))
+      // The chain is handed over once the faucet's delegation at boot is in it (a few ms), so a
+      // test's first snapshot already holds it and every funding is signed by the faucet's account.
+      yield* (yield* Faucet).ready
       return LocalChain.of({
         chainId: chainBase.chainId,
         apiUrl: apiUrlOf(apiAddress),

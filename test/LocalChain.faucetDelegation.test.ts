@@ -78,6 +78,19 @@ describe("the faucet's mint delegation at boot", () => {
       })
     ))
 
+  it("is in the chain when spawn returns", () =>
+    Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const chain = yield* LocalChain.spawn({ accounts: 1, mining: MiningMode.instant(), graphql: undefined })
+          const root = yield* get(`${chain.apiUrl}/accounts/0xa550c18/transactions`)
+          assert.strictEqual(root.length, 2)
+          const funded = yield* fundAndWait(chain, "0xb0b")
+          assert.notStrictEqual(funded.sender, "0xa550c18")
+        })
+      )
+    ))
+
   it("leaves funding to the root on a chain mined by hand", () =>
     Effect.runPromise(
       Effect.scoped(

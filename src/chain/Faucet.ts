@@ -96,6 +96,13 @@ export interface FaucetService {
   ) => Effect.Effect<ReadonlyArray<FundingTransaction>, FaucetError>
   /** The faucet's own health: the funder account is readable on the latest state. */
   readonly healthy: Effect.Effect<boolean>
+  /** Waits until the delegation at boot is done (or skipped, or failed: then the root funds). */
+  readonly ready: Effect.Effect<void>
+  /**
+   * Checks the delegation again on the latest state and redoes it where the chain no longer has it
+   * (after a revert to before it, or a reset to genesis); waits until it is done. Fundings wait too.
+   */
+  readonly redelegate: Effect.Effect<void>
 }
 
 const ONE = addressFromNumber(1)
@@ -164,8 +171,9 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
         let funder = config.funder
         let signer = rootSigner
         let funderKey = toHex(funder)
-        /** Completed once the delegation at boot is done (or skipped, or failed: the root funds). */
-        const delegated = yield* Deferred.make<void>()
+        /** Completed once the delegation is done (or skipped, or failed: the root funds); one per round. */
+        let delegated = yield* Deferred.make<void>()
+        const scope = yield* Effect.scope
         const slots = Semaphore.makeUnsafe(config.maxInFlight)
         /** Faucet transactions in the pool: each holds a slot until a block commits, discards or drops it. */
         const inFlight = new Set<string>()
@@ -228,7 +236,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
               state.get(mintCapStoreKey(delegateAddress)) !== undefined
             if (!claimed(yield* latest)) {
               const rootNext = mempool.nextSequenceNumber(
-                funderKey,
+                toHex(config.funder),
                 accountSequenceNumber(yield* latest, config.funder)
               )
               const now = yield* nowSecs
@@ -261,18 +269,29 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
             next = undefined
           })
 
-        if (config.delegate.length === 0) yield* Deferred.succeed(delegated, undefined)
-        else
-          yield* Effect.forkScoped(
+        /** A round of delegation: the root funds until it is done (a round on a chain that has it sends nothing). */
+        const startDelegation = Effect.gen(function* () {
+          const done = yield* Deferred.make<void>()
+          delegated = done
+          funder = config.funder
+          signer = rootSigner
+          funderKey = toHex(funder)
+          next = undefined
+          if (config.delegate.length === 0) return yield* Deferred.succeed(done, undefined)
+          yield* Effect.forkIn(
             delegate(config.delegate).pipe(
               // A chain that makes no block in time (mined by hand) or refuses the delegation: the root funds.
               Effect.timeout("30 seconds"),
               Effect.catchCause((cause) =>
                 Effect.logWarning("faucet: mint delegation failed; the root account funds", cause)
               ),
-              Effect.ensuring(Deferred.succeed(delegated, undefined))
-            )
+              Effect.ensuring(Deferred.succeed(done, undefined))
+            ),
+            scope
           )
+        })
+        yield* startDelegation
+        const ready = Effect.suspend(() => Deferred.await(delegated))
 
         const submitOnce = (receiver: AccountAddress, amount: bigint, fresh: boolean) =>
           Effect.gen(function* () {
@@ -309,7 +328,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
                   txnHashes: []
                 })
             }
-            yield* Deferred.await(delegated)
+            yield* ready
             yield* Semaphore.take(slots, 1)
             const submitted = yield* submitOnce(receiver, amount, false).pipe(
               // A stale sequence number (someone else used the root account): once more from the chain's.
@@ -348,7 +367,9 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
           healthy: Effect.match(latest, {
             onFailure: () => false,
             onSuccess: (state) => state.get(accountResourceKey(funder)) !== undefined
-          })
+          }),
+          ready,
+          redelegate: Effect.andThen(startDelegation, ready)
         })
       })
     )

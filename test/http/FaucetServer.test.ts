@@ -12,6 +12,8 @@ import { signedTxn } from "../chain/fakeChain.js"
 const stubFaucet = (calls: Array<[AccountAddress, bigint | undefined]>, fail?: FaucetError): FaucetService => ({
   funder: addressFromNumber(0xa550c18),
   healthy: Effect.succeed(true),
+  ready: Effect.void,
+  redelegate: Effect.void,
   fund: (receiver, amount) => {
     calls.push([receiver, amount])
     return fail !== undefined
