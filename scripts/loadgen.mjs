@@ -17,6 +17,10 @@
  *        taken; committed transfers per second, from the ledger
  *   node scripts/loadgen.mjs soak [--rate 200] [--seconds 600] [--warmup 5]
  *        transfers at a fixed rate, the node's resident memory sampled every 10 s
+ *   node scripts/loadgen.mjs sequential [--count 1000]
+ *        transfers submitted one after another, each waited for with wait_by_hash before the next
+ *        (how test suites and the SDK's helpers use a local chain: one block per transfer); the
+ *        ledger's growth per transfer (data.mdb), and where the bytes go (scripts/ledger-stats.mjs)
  *
  * The load generator runs on the same machine as the node (the figures say so). Signing happens
  * before the clock starts where it can (throughput), so the node's work is what is measured, and
@@ -25,11 +29,12 @@
 import { spawn } from "node:child_process"
 import http from "node:http"
 import { createPrivateKey, sign as nodeSign } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ed25519 } from "@noble/curves/ed25519.js"
+import { ledgerStats } from "./ledger-stats.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const lib = await import(join(root, "dist", "index.js"))
@@ -50,8 +55,8 @@ const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const API = `http://127.0.0.1:${PORTS.api}/v1`
 
 /** Starts the node; `dataDir` absent: a new directory, removed on stop. */
-const startNode = (accounts, { dataDir, fresh = true } = {}) => {
-  const own = dataDir === undefined
+const startNode = (accounts, { dataDir, fresh = true, keep = false } = {}) => {
+  const own = dataDir === undefined && !keep
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "movenode-loadgen-"))
   const t0 = performance.now()
   const child = spawn(
@@ -77,7 +82,7 @@ const startNode = (accounts, { dataDir, fresh = true } = {}) => {
     await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)))
     if (own) rmSync(dir, { recursive: true, force: true })
   }
-  return { child, t0, stop }
+  return { child, t0, stop, dir }
 }
 
 const waitReady = async () => {
@@ -304,6 +309,67 @@ const main = async () => {
     if (process.env.LOADGEN_TIMELINE) writeFileSync(process.env.LOADGEN_TIMELINE, JSON.stringify(timeline))
     console.log(JSON.stringify({ mode, rate, seconds, warmupSecs: warmup, sent, backlogged, committed: timeline.length, measured: latencies.length, failures, errors, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), memory }))
     await node.stop()
+    return
+  }
+  if (mode === "sequential") {
+    const count = arg("count", 1000)
+    const [from, to] = accountsOf(2)
+    const node = startNode(2, { keep: true })
+    await waitReady()
+    const ledgerDir = join(node.dir, "ledger")
+    const fileSize = () => statSync(join(ledgerDir, "data.mdb")).size
+    const info0 = await (await fetch(API)).json()
+    // After the node's first block (made at start), so the figure is per transfer.
+    const stats0 = ledgerStats(ledgerDir)
+    const size0 = fileSize()
+    const t0 = performance.now()
+    const latencies = []
+    for (let i = 0; i < count; i++) {
+      const t = transfer(from, to.address, 1n, nowSecs() + 60n)
+      const s0 = performance.now()
+      const r = await submit(t.bytes)
+      await r.arrayBuffer()
+      if (r.status !== 202) throw new Error(`submit ${r.status}`)
+      const done = await waitCommitted(t.hash)
+      if (!done.success) throw new Error(`transfer ${i} failed: ${done.vm_status}`)
+      latencies.push(performance.now() - s0)
+    }
+    const seconds = (performance.now() - t0) / 1000
+    const info1 = await (await fetch(API)).json()
+    await node.stop()
+    const size1 = fileSize()
+    const stats1 = ledgerStats(ledgerDir)
+    rmSync(node.dir, { recursive: true, force: true })
+    const before = new Map(stats0.tables.map((t) => [t.table, t]))
+    const tables = stats1.tables.map((t) => {
+      const b = before.get(t.table) ?? { entries: 0, keyBytes: 0, valueBytes: 0, pageBytes: 0 }
+      return {
+        table: t.table,
+        entriesPerTransfer: +((t.entries - b.entries) / count).toFixed(2),
+        recordBytesPerTransfer: Math.round((t.keyBytes + t.valueBytes - b.keyBytes - b.valueBytes) / count),
+        pageBytesPerTransfer: Math.round((t.pageBytes - b.pageBytes) / count),
+        overflowPages: t.overflowPages
+      }
+    })
+    const pages = (s) => s.usedPages
+    console.log(
+      JSON.stringify({
+        mode,
+        count,
+        seconds: +seconds.toFixed(1),
+        versions: Number(info1.ledger_version) - Number(info0.ledger_version),
+        blocks: Number(info1.block_height) - Number(info0.block_height),
+        dataMdbGrowth: size1 - size0,
+        bytesPerTransfer: Math.round((size1 - size0) / count),
+        usedPagesPerTransfer: +((pages(stats1) - pages(stats0)) / count).toFixed(2),
+        unreferencedPages: { before: stats0.unreferencedPages, after: stats1.unreferencedPages },
+        freeListRecords: stats1.freeListRecords,
+        p50Ms: +percentile(latencies, 50).toFixed(2),
+        p99Ms: +percentile(latencies, 99).toFixed(2),
+        load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
+      })
+    )
+    console.table(tables)
     return
   }
   if (mode === "throughput") {

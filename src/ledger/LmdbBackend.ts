@@ -1,24 +1,21 @@
 import { type Database, type DatabaseOptions, open, type RangeOptions, type RootDatabase } from "lmdb"
-import { readContractEvent, writeContractEvent } from "../domain/ContractEventCodec.js"
-import { BcsReader, BcsWriter } from "../bcs/index.js"
 import type { StateValueMetadata, WriteOp } from "../domain/WriteSet.js"
-import type { TransactionSummary, VersionedEvent } from "./Ledger.js"
+import type { CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
 import type { AccountSequence, LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import {
   accountKeyPrefix,
   accountSequenceKey,
   bytesEqualPrefix,
   eventIndexKey,
-  historyKey,
+  indexKey,
   longKeyIndexKey,
   MAX_RAW_STATE_KEY,
   readU64be,
-  staleKey,
   storedStateKey,
   summaryKey,
   summaryKeyEncoder,
   u64be,
-  versionOfHistoryKey
+  versionOfIndexKey
 } from "./lmdbKeys.js"
 import {
   decodeBlock,
@@ -31,13 +28,18 @@ import {
   encodeHead,
   encodeStateValue,
   encodeSummaryValue,
-  encodeTransactionRecord,
+  encodeTransactionRecordWithOffsets,
+  eventAt,
+  headerOfTransactionRecord,
+  LATEST_RECORD_OFFSET,
+  opAt,
   type SummaryValue,
   stateValueStart,
-  headerOfTransactionRecord
+  writeSetOfTransactionRecord
 } from "./lmdbRecords.js"
 import { checkLmdbFile } from "./checkLmdbFile.js"
 import { lockDataDir } from "./dataDirLock.js"
+import { recordDictionary } from "./recordDictionary.js"
 import { pageOf } from "./statePageOf.js"
 import { writeOpValue } from "./writeOpValue.js"
 
@@ -59,6 +61,19 @@ export interface LmdbBackendOptions {
 }
 
 const HEAD_KEY = Buffer.from("head")
+/** `meta` entry: the number the next new state key gets (u64 BE; absent = 0). */
+const NEXT_KEY_ID = Buffer.from("next_key_id")
+/**
+ * Transaction records at least this long (uncompressed: genesis, module publications) keep their
+ * values in `state_values` as well, so that a read at an older version does not decompress them.
+ */
+const LARGE_RECORD = 16 * 1024
+/** The index value of a write whose value is in `state_values`. */
+const NOWHERE = Buffer.alloc(0)
+/** The smallest index key of key number `id` (its newest possible version). */
+const firstIndexKeyOf = (id: bigint): Buffer => indexKey(id, (1n << 64n) - 1n)
+/** Appended puts (keys above every key of the table): LMDB then fills its pages instead of halving them. */
+const APPEND = { append: true } as const
 
 /** Values at least this long are kept by `stateGet` once copied (see `large`). */
 const LARGE_VALUE = 4096
@@ -69,8 +84,8 @@ const LARGE_CACHE_BYTES = 8 * 1024 * 1024
 interface Tables {
   readonly meta: Database<Buffer, Buffer>
   readonly latest: Database<Buffer, Buffer>
-  readonly history: Database<Buffer, Buffer>
-  readonly stale: Database<Buffer, Buffer>
+  readonly index: Database<Buffer, Buffer>
+  readonly values: Database<Buffer, Buffer>
   readonly txns: Database<Buffer, Buffer>
   readonly hashes: Database<Buffer, Buffer>
   readonly blocks: Database<Buffer, Buffer>
@@ -93,21 +108,12 @@ const summaryOf = (sender: Uint8Array, version: bigint, value: SummaryValue): Tr
   replayProtector: value.replayProtector
 })
 
-/** An event index value: version (8 BE) ‖ BCS(ContractEvent). */
-const encodeIndexedEvent = (e: VersionedEvent): Uint8Array => {
-  const w = new BcsWriter(128)
-  w.fixed(u64be(e.version))
-  writeContractEvent(w, e.event)
-  return w.toBytes()
-}
-
-const decodeIndexedEvent = (bytes: Uint8Array): VersionedEvent => {
-  const r = new BcsReader(bytes)
-  const version = readU64be(r.fixed(8))
-  const event = readContractEvent(r)
-  r.expectEnd()
-  if (event._tag !== "V1") throw new Error("the event index holds a module event")
-  return { version, event }
+/** An event index value: version (8 BE) ‖ where the event starts in that version's record (u32 BE). */
+const encodeIndexedEvent = (version: bigint, offset: number): Buffer => {
+  const out = Buffer.allocUnsafe(12)
+  out.writeBigUInt64BE(version, 0)
+  out.writeUInt32BE(offset, 8)
+  return out
 }
 
 const view = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
@@ -144,11 +150,12 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     unlock()
     throw e
   }
-  const table = (name: string): Database<Buffer, Buffer> =>
+  const table = (name: string, extra: Partial<DatabaseOptions> = {}): Database<Buffer, Buffer> =>
     root.openDB<Buffer, Buffer>({
       name,
       keyEncoding: "binary",
-      encoding: "binary"
+      encoding: "binary",
+      ...extra
     })
   // Range reads of the summary index go through a second handle on the same table whose value
   // decoder reads lmdb's shared buffer in place: the binary handle copies every entry's value into a
@@ -177,9 +184,15 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   const t: Tables = {
     meta: table("meta"),
     latest: table("state_latest"),
-    history: table("state_history"),
-    stale: table("state_stale"),
-    txns: table("txns"),
+    index: table("state_index"),
+    values: table("state_values"),
+    // Transaction records (write sets with their values, events, the signed transaction) are
+    // LZ4-compressed by lmdb-js (native, in the put and the get), with a dictionary of the
+    // framework's keys and type tags (recordDictionary.ts): BCS repeats addresses (0x1 is 31 zero
+    // bytes) and type names, so a transfer's records shrink to about a third.
+    txns: table("txns", {
+      compression: { threshold: 64, dictionary: recordDictionary() }
+    } as Partial<DatabaseOptions>),
     hashes: table("txn_hashes"),
     blocks: table("blocks"),
     blockEnds: table("block_ends"),
@@ -216,50 +229,102 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     return undefined
   }
 
-  const writeState = (keyBytes: Uint8Array, version: bigint, op: WriteOp): void => {
+  let nextKeyId = (() => {
+    const b = t.meta.getBinary(NEXT_KEY_ID)
+    return b === undefined ? 0n : readU64be(b)
+  })()
+
+  /**
+   * The write of `keyBytes` at `version`, whose op starts at `opOffset` in the version's record:
+   * the latest table gets the value (a new key gets the next key number), the index a pointer to
+   * the record. The value itself is stored once more only in `state_latest`, updated in place.
+   * Without `opOffset` (a large record) the value goes to `state_values` and the index says so.
+   */
+  const writeState = (keyBytes: Uint8Array, version: bigint, op: WriteOp, opOffset: number | undefined): void => {
     const value = writeOpValue(op)
     const metadata = "metadata" in op ? op.metadata : undefined
     const key = storedStateKey(keyBytes)
     const previous = t.latest.getBinary(key)
-    // A long access path is stored hashed: keep its bytes where an account listing finds them.
-    if (previous === undefined && keyBytes.length > MAX_RAW_STATE_KEY && keyBytes[0] === 0)
-      t.longKeys.putSync(longKeyIndexKey(keyBytes), view(keyBytes))
-    if (previous !== undefined) {
-      const previousVersion = readU64be(previous)
-      // The previous entry is hidden from `version` on; the pruner deletes it once that is below the window.
-      if (previousVersion < version) t.stale.putSync(staleKey(version, previousVersion, key), Buffer.alloc(0))
+    let id: bigint
+    if (previous === undefined) {
+      id = nextKeyId++
+      // A long access path is stored hashed: keep its bytes where an account listing finds them.
+      if (keyBytes.length > MAX_RAW_STATE_KEY && keyBytes[0] === 0)
+        t.longKeys.putSync(longKeyIndexKey(keyBytes), view(keyBytes))
+    } else id = readU64be(previous, 8)
+    if (opOffset === undefined) {
+      // A large transaction's values are kept apart, so that an older read does not decompress it.
+      t.index.putSync(indexKey(id, version), NOWHERE)
+      t.values.putSync(indexKey(id, version), encodeStateValue(value, undefined, metadata))
+    } else {
+      const offset = Buffer.allocUnsafe(4)
+      offset.writeUInt32BE(opOffset)
+      t.index.putSync(indexKey(id, version), offset)
     }
-    t.history.putSync(historyKey(key, version), encodeStateValue(value, undefined, metadata))
-    t.latest.putSync(key, encodeStateValue(value, version, metadata))
+    t.latest.putSync(key, encodeStateValue(value, { version, id }, metadata))
   }
 
-  /** Deletes up to `budget` entries below the head's window; runs inside a write transaction. */
+  /** The key number `state_latest` holds for a key (undefined: never written). */
+  const idOf = (keyBytes: Uint8Array): bigint | undefined => {
+    const latest = t.latest.getBinaryFast(storedStateKey(keyBytes))
+    return latest === undefined ? undefined : latest.readBigUInt64BE(8)
+  }
+
+  /** Deletes the index entries (and retained values) of key `id` older than `version`; how many. */
+  const dropOlder = (id: bigint, version: bigint): number => {
+    if (version === 0n) return 0
+    let n = 0
+    for (const older of Array.from(t.index.getKeys({ start: indexKey(id, version - 1n), end: firstIndexKeyOf(id + 1n) }))) {
+      t.index.removeSync(older)
+      t.values.removeSync(older)
+      n++
+    }
+    return n
+  }
+
+  /**
+   * Deletes up to `budget` entries below the head's window; runs inside a write transaction.
+   * Transactions go from the oldest up. Before a transaction's record goes, each value it wrote is
+   * either dropped (a newer write at or below the oldest version hides it: its index entry goes)
+   * or, when it is still what the oldest version reads, copied to `state_values` (its index entry
+   * stays). A write at or below the oldest version hides the key's older writes: they go when the
+   * writing transaction is pruned, or, for the transaction at the oldest version itself (kept),
+   * here at every call (nothing left to delete after the first).
+   */
   const pruneIn = (h: LedgerHead, budget: number): number => {
     let done = 0
     const take = <V>(it: Iterable<V>): V[] => Array.from(it)
+    const atOldest = t.txns.getBinary(u64be(h.oldestVersion))
+    if (atOldest !== undefined && h.oldestVersion > 0n)
+      for (const entry of writeSetOfTransactionRecord(plain(atOldest)).entries) {
+        const id = idOf(entry.keyBytes)
+        if (id !== undefined) done += dropOlder(id, h.oldestVersion)
+      }
     if (done < budget)
       for (const { key, value } of take(t.txns.getRange({ end: u64be(h.oldestVersion), limit: budget - done }))) {
+        const version = readU64be(key)
         const { hash, sender, replayProtector, eventKeys } = headerOfTransactionRecord(value)
         t.hashes.removeSync(view(hash))
         if (sender !== undefined) {
-          t.summaries.removeSync(summaryKey(sender, readU64be(key)))
+          t.summaries.removeSync(summaryKey(sender, version))
           if (replayProtector?._tag === "SequenceNumber")
             t.accountSeqs.removeSync(accountSequenceKey(sender, replayProtector.sequenceNumber))
         }
         for (const e of eventKeys) t.events.removeSync(eventIndexKey(e.address, e.creationNumber, e.sequenceNumber))
+        for (const entry of writeSetOfTransactionRecord(value).entries) {
+          const id = idOf(entry.keyBytes)
+          if (id === undefined) continue
+          done += dropOlder(id, version)
+          const own = indexKey(id, version)
+          let visible = false
+          for (const newest of t.index.getKeys({ start: indexKey(id, h.oldestVersion), limit: 1 }))
+            visible = readU64be(newest, 0) === id && versionOfIndexKey(newest) === version
+          if (visible) {
+            const op = entry.op
+            t.values.putSync(own, encodeStateValue(writeOpValue(op), undefined, "metadata" in op ? op.metadata : undefined))
+          } else t.index.removeSync(own)
+        }
         t.txns.removeSync(key)
-        done++
-      }
-    if (done < budget)
-      for (const { key } of take(
-        t.stale.getRange({
-          end: u64be(h.oldestVersion + 1n),
-          limit: budget - done
-        })
-      )) {
-        const version = readU64be(key, 8)
-        t.history.removeSync(historyKey(key.subarray(16), version))
-        t.stale.removeSync(key)
         done++
       }
     if (done < budget)
@@ -273,22 +338,34 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
 
   /** The block's records and its head, inside the caller's write transaction. */
   const writeBlock = (p: PreparedBlock, pruneBudget: number): void => {
+    const keysBefore = nextKeyId
+    const records: Array<{ readonly tx: CommittedTransaction; readonly eventOffsets: ReadonlyArray<number> }> = []
     for (const tx of p.transactions) {
       const versionKey = u64be(tx.version)
-      t.txns.putSync(versionKey, view(encodeTransactionRecord(tx)))
+      const record = encodeTransactionRecordWithOffsets(tx)
+      records.push({ tx, eventOffsets: record.eventOffsets })
+      t.txns.putSync(versionKey, view(record.bytes), APPEND)
       t.hashes.putSync(view(tx.hash), versionKey)
-      for (const entry of tx.writeSet.entries) writeState(entry.keyBytes, tx.version, entry.op)
+      const large = record.bytes.length >= LARGE_RECORD
+      tx.writeSet.entries.forEach((entry, i) => {
+        writeState(entry.keyBytes, tx.version, entry.op, large ? undefined : record.opOffsets[i]!)
+      })
     }
+    if (nextKeyId !== keysBefore) t.meta.putSync(NEXT_KEY_ID, u64be(nextKeyId))
     for (const s of p.summaries) t.summaries.putSync(summaryKey(s.sender, s.version), encodeSummaryValue(s))
     for (const s of p.accountSequences)
       t.accountSeqs.putSync(accountSequenceKey(s.sender, s.sequenceNumber), u64be(s.version))
-    for (const e of p.events)
-      t.events.putSync(
-        eventIndexKey(e.event.key.accountAddress, e.event.key.creationNumber, e.event.sequenceNumber),
-        view(encodeIndexedEvent(e))
-      )
-    t.blocks.putSync(u64be(p.block.height), encodeBlock(p.block))
-    t.blockEnds.putSync(u64be(p.block.lastVersion), u64be(p.block.height))
+    // The handle events (`p.events`, in the same order), indexed by their place in their record.
+    for (const { tx, eventOffsets } of records)
+      tx.events.forEach((e, i) => {
+        if (e._tag === "V1")
+          t.events.putSync(
+            eventIndexKey(e.key.accountAddress, e.key.creationNumber, e.sequenceNumber),
+            encodeIndexedEvent(tx.version, eventOffsets[i]!)
+          )
+      })
+    t.blocks.putSync(u64be(p.block.height), encodeBlock(p.block), APPEND)
+    t.blockEnds.putSync(u64be(p.block.lastVersion), u64be(p.block.height), APPEND)
     t.meta.putSync(HEAD_KEY, view(encodeHead(p.head)))
     if (pruneBudget > 0) pruneIn(p.head, pruneBudget)
   }
@@ -345,6 +422,36 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     return value
   }
 
+  /**
+   * The write of key `id` newest at or below `version` (the latest table's entry is newer): one
+   * forward seek in the index, then the op in its transaction's record, or the value kept in
+   * `state_values` (a large record's, or one still read at the oldest version when its record was
+   * pruned). Undefined when the key was not written at or below `version`.
+   */
+  const olderWrite = (
+    id: bigint,
+    version: bigint
+  ): { readonly version: bigint; readonly op: WriteOp | undefined; readonly retained: Uint8Array | undefined } | undefined => {
+    for (const { key: k, value } of t.index.getRange({ start: indexKey(id, version), limit: 1 })) {
+      if (readU64be(k, 0) !== id) return undefined
+      const at = versionOfIndexKey(k)
+      if (value.length === 0) {
+        const kept = t.values.getBinary(k)
+        return kept === undefined ? undefined : { version: at, op: undefined, retained: plain(kept) }
+      }
+      const offset = value.readUInt32BE(0)
+      // Decompressed into lmdb's reused buffer (no copy of the record): the op's value is copied out.
+      const record = t.txns.getBinaryFast(u64be(at))
+      if (record !== undefined) {
+        const op = opAt(record, offset)
+        return { version: at, op: "data" in op ? { ...op, data: new Uint8Array(op.data) } : op, retained: undefined }
+      }
+      const kept = t.values.getBinary(k)
+      return kept === undefined ? undefined : { version: at, op: undefined, retained: plain(kept) }
+    }
+    return undefined
+  }
+
   const stateGet: LedgerBackend["stateGet"] = (keyBytes, version) => {
     if (keyBytes.length === 0) return undefined // LMDB has no empty keys, and no StateKey is empty
     const key = storedStateKey(keyBytes)
@@ -355,8 +462,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const latestVersion = latest.readBigUInt64BE(0)
     if (latestVersion <= version) {
       // Flags 0 and 1 inline (the hot path); 2 (metadata first) through the record decoder.
-      const flag = latest[8]
-      const start = flag === 1 ? 9 : flag === 0 ? -1 : stateValueStart(latest, 8)
+      const flag = latest[LATEST_RECORD_OFFSET]
+      const start =
+        flag === 1 ? LATEST_RECORD_OFFSET + 1 : flag === 0 ? -1 : stateValueStart(latest, LATEST_RECORD_OFFSET)
       return {
         value:
           start < 0
@@ -367,17 +475,12 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         version: latestVersion
       }
     }
-    for (const { key: k, value } of t.history.getRange({
-      start: historyKey(key, version),
-      limit: 1
-    })) {
-      if (k.length !== key.length + 8 || !bytesEqualPrefix(k, key)) return undefined
-      return {
-        value: decodeStateValue(plain(value), 0),
-        version: versionOfHistoryKey(k, key.length)
-      }
+    const older = olderWrite(latest.readBigUInt64BE(8), version)
+    if (older === undefined) return undefined
+    return {
+      value: older.op !== undefined ? writeOpValue(older.op) : decodeStateValue(older.retained!, 0),
+      version: older.version
     }
-    return undefined
   }
 
   /** `stateGet`'s version without copying the value out (lmdb's reused buffer is only read). */
@@ -386,7 +489,8 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const latest = t.latest.getBinaryFast(storedStateKey(keyBytes))
     if (latest === undefined) return undefined
     const latestVersion = latest.readBigUInt64BE(0)
-    if (latestVersion <= version) return latest[8] === 0 ? undefined : latestVersion // flags 1 and 2 hold a value
+    // Flags 1 and 2 hold a value.
+    if (latestVersion <= version) return latest[LATEST_RECORD_OFFSET] === 0 ? undefined : latestVersion
     const found = stateGet(keyBytes, version)
     return found?.value === undefined ? undefined : found.version
   }
@@ -397,15 +501,12 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const key = storedStateKey(keyBytes)
     const latest = t.latest.getBinaryFast(key)
     if (latest === undefined) return undefined
-    if (latest.readBigUInt64BE(0) <= version) return decodeStateValueMetadata(latest, 8)
-    for (const { key: k, value } of t.history.getRange({
-      start: historyKey(key, version),
-      limit: 1
-    })) {
-      if (k.length !== key.length + 8 || !bytesEqualPrefix(k, key)) return undefined
-      return decodeStateValueMetadata(value, 0)
-    }
-    return undefined
+    if (latest.readBigUInt64BE(0) <= version) return decodeStateValueMetadata(latest, LATEST_RECORD_OFFSET)
+    const older = olderWrite(latest.readBigUInt64BE(8), version)
+    if (older === undefined) return undefined
+    if (older.op === undefined) return decodeStateValueMetadata(older.retained!, 0)
+    // A deletion's metadata is not kept (as a deletion record holds none).
+    return writeOpValue(older.op) !== undefined && "metadata" in older.op ? older.op.metadata : undefined
   }
 
   /** An account's access-path keys from `start` (inclusive), in byte order: raw keys and long ones merged. */
@@ -498,7 +599,13 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         if (!bytesEqualPrefix(key, stream)) break
         const sequenceNumber = readU64be(key, 40)
         if (sequenceNumber < from || sequenceNumber > to) break
-        out.push(decodeIndexedEvent(plain(value)))
+        const version = readU64be(value)
+        const offset = value.readUInt32BE(8)
+        const record = t.txns.getBinary(u64be(version))
+        if (record === undefined) break // pruned meanwhile
+        const event = eventAt(plain(record), offset)
+        if (event._tag !== "V1") throw new Error("the event index points at a module event")
+        out.push({ version, event })
       }
       return out
     },

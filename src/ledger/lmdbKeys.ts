@@ -1,9 +1,9 @@
 import { sha3_256 } from "@noble/hashes/sha3.js"
 
 /**
- * Binary keys of the LMDB store. Integers are big-endian so byte order is numeric order; state
- * history versions are inverted (`~version`) so the newest entry of a key comes first and "newest
- * at or below V" is a forward seek to `key ‖ ~V` limited to one entry.
+ * Binary keys of the LMDB store. Integers are big-endian so byte order is numeric order; the state
+ * index's versions are inverted (`~version`) so the newest entry of a key comes first and "newest
+ * at or below V" is a forward seek to `id ‖ ~V` limited to one entry.
  */
 
 export const u64be = (v: bigint): Buffer => {
@@ -32,25 +32,19 @@ export const storedStateKey = (keyBytes: Uint8Array): Buffer => {
   return out
 }
 
-/** `stored ‖ ~version`: the history entry of a state key. */
-export const historyKey = (stored: Uint8Array, version: bigint): Buffer => {
-  const out = Buffer.allocUnsafe(stored.length + 8)
-  out.set(stored, 0)
-  out.writeBigUInt64BE(U64_MAX - version, stored.length)
+/**
+ * `id ‖ ~version`: the state index's entry for the write of key `id` at `version` (16 bytes; the
+ * newest version of a key first, so "newest at or below V" is a forward seek to `id ‖ ~V`).
+ * `id` is the number the store gave the key when it was first written (`state_latest` holds it).
+ */
+export const indexKey = (id: bigint, version: bigint): Buffer => {
+  const out = Buffer.allocUnsafe(16)
+  out.writeBigUInt64BE(id, 0)
+  out.writeBigUInt64BE(U64_MAX - version, 8)
   return out
 }
 
-export const versionOfHistoryKey = (key: Uint8Array, storedLength: number): bigint =>
-  U64_MAX - readU64be(key, storedLength)
-
-/** `staleSince ‖ version ‖ stored`: the entry `stored@version` is hidden from `staleSince` on. */
-export const staleKey = (staleSince: bigint, version: bigint, stored: Uint8Array): Buffer => {
-  const out = Buffer.allocUnsafe(16 + stored.length)
-  out.writeBigUInt64BE(staleSince, 0)
-  out.writeBigUInt64BE(version, 8)
-  out.set(stored, 16)
-  return out
-}
+export const versionOfIndexKey = (key: Uint8Array): bigint => U64_MAX - readU64be(key, 8)
 
 /** `sender ‖ version`: one user transaction in the per-sender summary index. */
 export const summaryKey = (sender: Uint8Array, version: bigint): Buffer => {

@@ -1,11 +1,12 @@
 import { BcsReader, BcsWriter } from "../bcs/index.js"
+import type { ContractEvent } from "../domain/ContractEvent.js"
 import { readContractEvent, writeContractEvent } from "../domain/ContractEventCodec.js"
 import { replayProtectorOf } from "../domain/ReplayProtector.js"
 import type { ReplayProtector } from "../domain/Transaction.js"
 import { readTransaction, writeTransaction } from "../domain/TransactionCodec.js"
 import { readTransactionInfo, writeTransactionInfo } from "../domain/TransactionInfoCodec.js"
-import type { StateValueMetadata } from "../domain/WriteSet.js"
-import { readStateValueMetadata, readWriteSet, writeWriteSet } from "../domain/WriteSetCodec.js"
+import type { StateValueMetadata, WriteOp, WriteSet } from "../domain/WriteSet.js"
+import { readStateValueMetadata, readWriteOp, readWriteSet, writeWriteOp } from "../domain/WriteSetCodec.js"
 import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
 import type { LedgerHead } from "./LedgerBackend.js"
 import { readU64be, u64At } from "./lmdbKeys.js"
@@ -35,7 +36,20 @@ export interface TransactionRecordHeader {
  * number u64 ‖ sequence number u64. Then block height, block timestamp, BCS(TransactionInfo),
  * accumulator root (32), vm status, BCS(Transaction), BCS(WriteSet), BCS(vector<ContractEvent>).
  */
-export const encodeTransactionRecord = (t: CommittedTransaction): Uint8Array => {
+export const encodeTransactionRecord = (t: CommittedTransaction): Uint8Array => encodeTransactionRecordWithOffsets(t).bytes
+
+/**
+ * `encodeTransactionRecord`, also telling where each write-set entry's op (BCS(WriteOp)) starts in
+ * the record, in write-set order: the state index points there (a read at an older version decodes
+ * just that op).
+ */
+export const encodeTransactionRecordWithOffsets = (
+  t: CommittedTransaction
+): {
+  readonly bytes: Uint8Array
+  readonly opOffsets: ReadonlyArray<number>
+  readonly eventOffsets: ReadonlyArray<number>
+} => {
   const w = new BcsWriter(512)
   w.fixed(t.hash)
   if (t.transaction._tag === "UserTransaction") {
@@ -54,10 +68,49 @@ export const encodeTransactionRecord = (t: CommittedTransaction): Uint8Array => 
   w.fixed(t.accumulatorRootHash)
   w.string(t.outcome.vmStatus)
   writeTransaction(w, t.transaction)
-  writeWriteSet(w, t.writeSet)
+  // BCS(WriteSet) (as `writeWriteSet`), noting where each op starts.
+  const opOffsets: number[] = new Array(t.writeSet.entries.length)
+  w.u8(0)
+  w.uleb128(t.writeSet.entries.length)
+  t.writeSet.entries.forEach((e, i) => {
+    w.fixed(e.keyBytes)
+    opOffsets[i] = w.length
+    writeWriteOp(w, e.op)
+  })
   w.uleb128(t.events.length)
-  for (const e of t.events) writeContractEvent(w, e)
-  return w.toBytes()
+  const eventOffsets: number[] = new Array(t.events.length)
+  t.events.forEach((e, i) => {
+    eventOffsets[i] = w.length
+    writeContractEvent(w, e)
+  })
+  return { bytes: w.toBytes(), opOffsets, eventOffsets }
+}
+
+/** The event at `offset` of a transaction record (where `eventOffsets` said it starts). */
+export const eventAt = (record: Uint8Array, offset: number): ContractEvent => {
+  const r = new BcsReader(record)
+  r.offset = offset
+  return readContractEvent(r)
+}
+
+/** The write op at `offset` of a transaction record (where `opOffsets` said it starts). */
+export const opAt = (record: Uint8Array, offset: number): WriteOp => {
+  const r = new BcsReader(record)
+  r.offset = offset
+  return readWriteOp(r)
+}
+
+/** The keys of a transaction record's write set, in order, without decoding the rest of it. */
+export const writeSetOfTransactionRecord = (bytes: Uint8Array): WriteSet => {
+  const r = new BcsReader(bytes)
+  readHeader(r)
+  r.u64()
+  r.u64()
+  readTransactionInfo(r)
+  r.fixed(32)
+  r.string()
+  readTransaction(r)
+  return readWriteSet(r)
 }
 
 const readHeader = (r: BcsReader): TransactionRecordHeader => {
@@ -169,19 +222,26 @@ export const decodeSummaryValue = (bytes: Uint8Array): SummaryValue => {
   }
 }
 
+/** Where the state record starts in a `state_latest` value: after the version and the key's id. */
+export const LATEST_RECORD_OFFSET = 16
+
 /**
  * A state value: 0 for a deletion, 1 ‖ bytes, or 2 ‖ BCS(StateValueMetadata) ‖ bytes (a value
- * written with its slot's deposits and creation time); the `latest` table prefixes the version (8 BE).
+ * written with its slot's deposits and creation time). The `latest` table prefixes the version
+ * and the key's id (8 BE each, `latest`); `state_retained` holds the record alone.
  */
 export const encodeStateValue = (
   value: Uint8Array | undefined,
-  version?: bigint,
+  latest?: { readonly version: bigint; readonly id: bigint },
   metadata?: StateValueMetadata | undefined
 ): Buffer => {
-  const prefix = version === undefined ? 0 : 8
+  const prefix = latest === undefined ? 0 : LATEST_RECORD_OFFSET
   const m = value === undefined ? 0 : metadata === undefined ? 0 : metadata._tag === "V0" ? 17 : 25
   const out = Buffer.allocUnsafe(prefix + 1 + m + (value?.length ?? 0))
-  if (version !== undefined) out.writeBigUInt64BE(version, 0)
+  if (latest !== undefined) {
+    out.writeBigUInt64BE(latest.version, 0)
+    out.writeBigUInt64BE(latest.id, 8)
+  }
   if (value === undefined) {
     out[prefix] = 0
     return out
@@ -235,13 +295,14 @@ export const decodeStateValueMetadata = (bytes: Uint8Array, offset: number): Sta
 
 /**
  * The store's format: 2 added transaction infos, the accumulator, and the sequence, event and
- * long-key indexes; 3 added the state-value metadata (flag 2 in state records). A format-2 store
- * is read as it is (its records are all flags 0 and 1: values without metadata) and becomes
- * format 3 with its next commit; a store of any other format is refused when opened
- * (src/ledger/README.md).
+ * long-key indexes; 3 added the state-value metadata (flag 2 in state records); 4 (issue 22) keeps
+ * each state value once, in its transaction's record (LZ4-compressed, appended), indexed by key
+ * number and version (`state_index`), instead of a `state_history` copy keyed by the whole state key
+ * plus a `state_stale` entry per overwrite. A store of any other format is refused when opened
+ * (src/ledger/README.md): it holds the blocks of a local chain, started afresh in a new directory.
  */
-export const LEDGER_FORMAT = 3
-const READABLE_FORMATS: ReadonlyArray<number> = [2, 3]
+export const LEDGER_FORMAT = 4
+const READABLE_FORMATS: ReadonlyArray<number> = [4]
 
 export const encodeHead = (h: LedgerHead): Uint8Array => {
   const w = new BcsWriter(96 + 32 * h.accumulator.frozen.length)
@@ -264,8 +325,9 @@ export const decodeHead = (bytes: Uint8Array): LedgerHead => {
   const format = r.u8()
   if (!READABLE_FORMATS.includes(format))
     r.fail(
-      `this store has ledger format ${format}, this movenode reads formats ${READABLE_FORMATS.join(" and ")}: ` +
-        "open a new data directory (the genesis is imported again)"
+      `this store has ledger format ${format}, this movenode reads format ${READABLE_FORMATS.join(" and ")}` +
+        (format < LEDGER_FORMAT ? " (format 4 stores a transfer in a fifth of the space; nothing is migrated)" : "") +
+        ": open a new data directory, or start the local chain with --fresh (the genesis is imported again)"
     )
   const chainId = r.u8()
   const latestVersion = r.u64()

@@ -4,13 +4,13 @@ import { Bcs, BcsError } from "../../src/bcs/index.js"
 import { stateValueMetadataCodec } from "../../src/domain/WriteSetCodec.js"
 import type { CommittedTransaction } from "../../src/ledger/Ledger.js"
 import {
-  historyKey,
+  indexKey,
   MAX_RAW_STATE_KEY,
   readU64be,
   storedStateKey,
   summaryKey,
   u64be,
-  versionOfHistoryKey
+  versionOfIndexKey
 } from "../../src/ledger/lmdbKeys.js"
 import {
   decodeBlock,
@@ -25,7 +25,12 @@ import {
   encodeStateValue,
   encodeSummaryValue,
   encodeTransactionRecord,
-  headerOfTransactionRecord
+  encodeTransactionRecordWithOffsets,
+  eventAt,
+  headerOfTransactionRecord,
+  LATEST_RECORD_OFFSET,
+  opAt,
+  writeSetOfTransactionRecord
 } from "../../src/ledger/lmdbRecords.js"
 import {
   address,
@@ -71,6 +76,14 @@ describe("LMDB records", () => {
           t.accumulatorRootHash
         ])
         expect(back.writeSet.entries.map((e) => [e.keyBytes, e.op])).toEqual(
+          t.writeSet.entries.map((e) => [e.keyBytes, e.op])
+        )
+        // The offsets the state and event indexes keep point at each op and each event.
+        const withOffsets = encodeTransactionRecordWithOffsets(t)
+        expect(plain(withOffsets.bytes)).toEqual(bytes)
+        expect(withOffsets.opOffsets.map((o) => opAt(bytes, o))).toEqual(t.writeSet.entries.map((e) => e.op))
+        expect(withOffsets.eventOffsets.map((o) => eventAt(bytes, o))).toEqual(t.events)
+        expect(writeSetOfTransactionRecord(bytes).entries.map((e) => [e.keyBytes, e.op])).toEqual(
           t.writeSet.entries.map((e) => [e.keyBytes, e.op])
         )
         const header = headerOfTransactionRecord(bytes)
@@ -155,12 +168,19 @@ describe("LMDB records", () => {
           }
           expect(decodeHead(plain(encodeHead(head)))).toEqual(head)
           expect(decodeStateValue(plain(encodeStateValue(value)), 0)).toEqual(value)
-          const latest = plain(encodeStateValue(value, version))
-          expect([readU64be(latest), decodeStateValue(latest, 8)]).toEqual([version, value])
+          const id = version ^ 0x5a5an
+          const latest = plain(encodeStateValue(value, { version, id }))
+          expect([readU64be(latest), readU64be(latest, 8), decodeStateValue(latest, LATEST_RECORD_OFFSET)]).toEqual([
+            version,
+            id,
+            value
+          ])
           // With metadata (format 3): kept with a value, dropped with a deletion; the value intact.
-          const withMetadata = plain(encodeStateValue(value, version, metadata))
-          expect([readU64be(withMetadata), decodeStateValue(withMetadata, 8)]).toEqual([version, value])
-          expect(decodeStateValueMetadata(withMetadata, 8)).toEqual(value === undefined ? undefined : metadata)
+          const withMetadata = plain(encodeStateValue(value, { version, id }, metadata))
+          expect([readU64be(withMetadata), decodeStateValue(withMetadata, LATEST_RECORD_OFFSET)]).toEqual([version, value])
+          expect(decodeStateValueMetadata(withMetadata, LATEST_RECORD_OFFSET)).toEqual(
+            value === undefined ? undefined : metadata
+          )
           const history = plain(encodeStateValue(value, undefined, metadata))
           expect(decodeStateValue(history, 0)).toEqual(value)
           expect(decodeStateValueMetadata(history, 0)).toEqual(value === undefined ? undefined : metadata)
@@ -193,13 +213,16 @@ describe("LMDB records", () => {
 })
 
 describe("LMDB keys", () => {
-  it("order integers numerically and history versions newest first", () =>
+  it("order integers numerically, a key's index entries newest first and keys by their number", () =>
     fc.assert(
-      fc.property(u64, u64, fc.uint8Array({ minLength: 1, maxLength: 40 }), (a, b, key) => {
+      fc.property(u64, u64, u64, u64, (a, b, x, y) => {
         expect(Math.sign(Buffer.compare(u64be(a), u64be(b)))).toBe(a < b ? -1 : a > b ? 1 : 0)
-        const ha = historyKey(key, a)
-        expect(Math.sign(Buffer.compare(ha, historyKey(key, b)))).toBe(a > b ? -1 : a < b ? 1 : 0)
-        expect(versionOfHistoryKey(ha, key.length)).toBe(a)
+        const ia = indexKey(x, a)
+        expect(Math.sign(Buffer.compare(ia, indexKey(x, b)))).toBe(a > b ? -1 : a < b ? 1 : 0)
+        expect(versionOfIndexKey(ia)).toBe(a)
+        expect(readU64be(ia)).toBe(x)
+        // Every entry of a smaller key number sorts before every entry of a larger one.
+        if (x !== y) expect(Math.sign(Buffer.compare(ia, indexKey(y, b)))).toBe(x < y ? -1 : 1)
       })
     ))
 
