@@ -295,8 +295,13 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
       const apiAddress = (yield* MovenodeServer).address
       const faucetAddress = config.faucet === undefined ? undefined : (yield* FaucetServer).address
       const graphqlAddress = config.graphql === undefined ? undefined : (yield* GraphqlStub).address
-      const checks: HealthCheck[] = [{ _tag: "NodeApi", url: urlOf(apiAddress) }]
-      if (faucetAddress !== undefined) checks.push({ _tag: "Http", url: urlOf(faucetAddress), name: "Faucet" })
+      // In process (ReadinessServer.ts): the API answers `GET /v1` when its node reads the
+      // ledger; the faucet, when it is listening (it is, once this layer is built).
+      const nodeService = yield* Node
+      const apiAnswers = () => Effect.runPromise(Effect.as(nodeService.ledgerInfo, true)).catch(() => false)
+      const checks: HealthCheck[] = [{ _tag: "NodeApi", url: urlOf(apiAddress), inProcess: apiAnswers }]
+      if (faucetAddress !== undefined)
+        checks.push({ _tag: "Http", url: urlOf(faucetAddress), name: "Faucet", inProcess: async () => true })
       const readiness =
         config.readiness === undefined
           ? undefined

@@ -23,11 +23,12 @@ import { stateViewFromReader } from "../move/vm/StateView.js"
 import { ChainUnavailable } from "./ChainError.js"
 import { ChainEvents } from "./ChainEvents.js"
 import { ChainVm } from "./ChainVm.js"
-import { BlockExecutionFailure, executeBlock } from "./executeBlock.js"
+import { BlockExecutionFailure, executeBlockSteps } from "./executeBlock.js"
 import { Mempool } from "./Mempool.js"
 import type { CommittedSender } from "./mempool/TxPool.js"
 import { MiningMode } from "./MiningMode.js"
 import { ConfigKeys, decodeConfiguration, decodeFirstValidator, decodeTimestamp } from "./onChainConfig.js"
+import { blockBudget } from "./TurnBudget.js"
 
 export interface BlockProducerConfigShape {
   readonly mining: MiningMode
@@ -39,7 +40,10 @@ export interface BlockProducerConfigShape {
 
 export const defaultBlockProducerConfig: BlockProducerConfigShape = {
   mining: MiningMode.instant(),
-  maxBlockTransactions: 2000,
+  // Bounded so that committing one block (hashes, records, LMDB puts: on the event loop) stays a
+  // short turn: under a flood, blocks of 2,000 held the loop for hundreds of ms (issue 22). The
+  // next block starts as soon as this one is committed, so throughput barely depends on it.
+  maxBlockTransactions: 250,
   maxBlockBytes: 4 * 1024 * 1024
 }
 
@@ -119,18 +123,27 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             failedProposerIndices: [],
             timestampUsecs: timestampUsec
           }
-          const execution = yield* Effect.try({
-            try: () =>
-              executeBlock(
-                vm,
-                stateViewFromReader(state, info.ledgerVersion),
-                info.ledgerVersion,
-                metadata,
-                validator.index,
-                candidates
-              ),
-            catch: (e) =>
-              unavailable(e instanceof BlockExecutionFailure ? e.message : `block execution failed: ${String(e)}`)
+          // In slices of the event loop's turn budget: other turns read sockets, admit
+          // submissions and accept connections between two slices (TurnBudget.ts).
+          const steps = executeBlockSteps(
+            vm,
+            stateViewFromReader(state, info.ledgerVersion),
+            info.ledgerVersion,
+            metadata,
+            validator.index,
+            candidates
+          )
+          // Each step runs inside this fiber (a fork's state reads find their miss log through it).
+          const execution = yield* Effect.gen(function* () {
+            for (;;) {
+              const step = yield* Effect.try({
+                try: () => blockBudget.timed(() => steps.next()),
+                catch: (e) =>
+                  unavailable(e instanceof BlockExecutionFailure ? e.message : `block execution failed: ${String(e)}`)
+              })
+              if (step.done === true) return step.value
+              if (!blockBudget.hasBudget()) yield* Effect.promise(() => blockBudget.nextTurn())
+            }
           })
           const block = yield* ledger.commitBlock({
             epoch: configuration.epoch,

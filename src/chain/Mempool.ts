@@ -27,6 +27,7 @@ import { ChainVm } from "./ChainVm.js"
 import { MempoolConfig } from "./mempool/MempoolConfig.js"
 import { poolEntryOf } from "./mempool/poolEntryOf.js"
 import { preverifySignature } from "./mempool/preverifySignature.js"
+import { admissionBudget } from "./TurnBudget.js"
 import { type CommittedSender, type PoolEntry, TxPool } from "./mempool/TxPool.js"
 
 /** StatusCode 3 and 4 (types/src/vm_status.rs). */
@@ -86,12 +87,25 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
         // The signature's curve equation first, on the thread pool (see preverifySignature).
         const preverified = preverifySignature(transaction)
         return preverified === undefined
-          ? admit(transaction, signedBcs)
+          ? admitInBudget(transaction, signedBcs)
           : Effect.andThen(
               Effect.promise(() => preverified),
-              admit(transaction, signedBcs)
+              admitInBudget(transaction, signedBcs)
             )
       }
+
+      /**
+       * `admit` (synchronous: the prologue on the latest state, the pool) run within the event
+       * loop's turn budget: a flood of submissions is admitted a few ms per turn, so sockets are
+       * read and connections accepted in between (TurnBudget.ts).
+       */
+      const admitInBudget = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> =>
+        // Run with the fiber's own services (its Clock: a test's TestClock), synchronously inside the budget.
+        Effect.contextWith((context: Context.Context<never>) =>
+          Effect.callback<PoolEntry, SubmitError>((resume) => {
+            admissionBudget.run(() => resume(Effect.runSyncExitWith(context)(admit(transaction, signedBcs))))
+          })
+        )
 
       const admit = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> =>
         Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>

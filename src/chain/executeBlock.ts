@@ -100,6 +100,28 @@ export const executeBlock = (
   proposerIndex: bigint,
   candidates: ReadonlyArray<PoolEntry>
 ): BlockExecution => {
+  const steps = executeBlockSteps(vm, base, baseVersion, metadata, proposerIndex, candidates)
+  for (;;) {
+    const step = steps.next()
+    if (step.done === true) return step.value
+  }
+}
+
+/**
+ * `executeBlock` one transaction at a time: the generator yields after the prologue and after
+ * each user transaction, and returns the block's execution. The block producer runs it in slices
+ * of the event loop's turn budget (TurnBudget.ts), so a block of thousands of transactions does not
+ * hold the event loop for its whole duration. Nothing else writes the state it executes over (the
+ * committed state at `baseVersion`, under its own overlay) while it is suspended.
+ */
+export function* executeBlockSteps(
+  vm: ChainVmService,
+  base: StateView,
+  baseVersion: bigint,
+  metadata: BlockMetadata,
+  proposerIndex: bigint,
+  candidates: ReadonlyArray<PoolEntry>
+): Generator<void, BlockExecution, void> {
   // Each output goes on top at the version it will be committed at.
   const state = new OverlayStateView(base)
   let version = baseVersion
@@ -120,6 +142,7 @@ export const executeBlock = (
   })
   if (prologue.events.some(isNewEpoch))
     return { transactions, committed, discarded, skipped: [...candidates], epochEnded: true }
+  yield
 
   const blocked = new Set<string>()
   const fees = new Map<bigint, bigint>()
@@ -136,6 +159,7 @@ export const executeBlock = (
       skipped.push(entry)
       continue
     }
+    if (i > 0) yield
     const result = vm.executeUser(state, entry.transaction, transactions.length)
     if (result._tag === "Discard") {
       discarded.push({ entry, status: result.status })

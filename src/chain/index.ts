@@ -14,6 +14,8 @@
  * - `Faucet`: funding as an ordinary mempool client (aptos_coin::mint signed by the root key);
  *   `ed25519Signer`: the keys the chain holds, signing through node:crypto.
  * - `onChainConfig`, `accountSequenceNumber`: the few on-chain values the chain reads.
+ * - `TurnBudget`: the CPU per event-loop turn that admissions and block execution may take, so
+ *   sockets are read and connections accepted between slices under load (issue 22).
  */
 export * from "./accountSequenceNumber.js"
 export * from "./BlockProducer.js"
@@ -27,6 +29,7 @@ export * from "./buildLocalGenesis.js"
 export * from "./Faucet.js"
 export * from "./LocalChainConfig.js"
 export * from "./Mempool.js"
+export * from "./TurnBudget.js"
 export * from "./mempool/MempoolConfig.js"
 export * from "./mempool/poolEntryOf.js"
 export * from "./mempool/TxPool.js"

@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+/**
+ * Accepting under load (issue 22, docs/benchmarks.md "Accepting under a submission flood"): the
+ * built local chain (as `npm start` runs it) on ports 28080/28081/28070/28090 of this machine (run
+ * it in a network namespace of your own when others use those ports), flooded by `--clients`
+ * kept-alive connections that each submit signed APT transfers (BCS) back to back, one in every
+ * `--garbage` of them a malformed body; meanwhile a separate probe process (so the flood's own
+ * event loop cannot delay it) opens a *new* connection every `--probe-ms` for each of: the API's
+ * health check (`GET /v1/-/healthy`), the readiness server (`GET /` on 8070) and a plain read
+ * (`GET /v1/accounts/0x1`), and times connect → full answer.
+ *
+ *   node scripts/flood.mjs [--clients 512] [--seconds 20] [--garbage 10] [--probe-ms 100] [--accounts 256]
+ *
+ * Prints one JSON line: per probe kind the count, failures (no answer within 10 s or not 200), p50,
+ * p99 and max in ms; the flood's answers by status; committed transfers; the load average.
+ */
+import { fork, spawn } from "node:child_process"
+import { createPrivateKey, sign as nodeSign } from "node:crypto"
+import http from "node:http"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
+const args = process.argv.slice(2)
+const arg = (name, fallback) => {
+  const i = args.indexOf(`--${name}`)
+  return i < 0 ? fallback : Number(args[i + 1])
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const percentile = (xs, p) => {
+  if (xs.length === 0) return Number.NaN
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
+
+// ---- the probe process: new connections, timed ---------------------------------------------------
+if (args[0] === "--probe") {
+  const everyMs = Number(args[1])
+  const targets = [
+    ["healthy", PORTS.api, "/v1/-/healthy"],
+    ["ready", PORTS.ready, "/"],
+    ["read", PORTS.api, "/v1/accounts/0x1"]
+  ]
+  const results = Object.fromEntries(targets.map(([name]) => [name, { ms: [], failures: 0 }]))
+  let stop = false
+  process.on("message", (m) => {
+    if (m === "stop") stop = true
+  })
+  const once = ([name, port, path]) =>
+    new Promise((resolve) => {
+      const t0 = performance.now()
+      // agent: false: a new TCP connection per probe, as a balancer's or Kubernetes' probe.
+      const req = http.get({ host: "127.0.0.1", port, path, agent: false, timeout: 10_000 }, (res) => {
+        res.resume()
+        res.once("end", () => {
+          if (res.statusCode === 200) results[name].ms.push(performance.now() - t0)
+          else results[name].failures++
+          resolve()
+        })
+      })
+      req.once("timeout", () => req.destroy(new Error("timeout")))
+      req.once("error", () => {
+        results[name].failures++
+        resolve()
+      })
+    })
+  const inflight = new Set()
+  while (!stop) {
+    for (const t of targets) {
+      const p = once(t)
+      inflight.add(p)
+      p.finally(() => inflight.delete(p))
+    }
+    await sleep(everyMs)
+  }
+  await Promise.all(inflight)
+  process.send(results, () => process.exit(0))
+} else {
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+  const lib = await import(join(root, "dist", "index.js"))
+  const { Bcs, signingMessage, signedTransactionCodec, sha3, addressFromNumber } = lib
+  const { ed25519 } = await import("@noble/curves/ed25519.js")
+  const clients = arg("clients", 512)
+  const seconds = arg("seconds", 20)
+  const garbageEvery = arg("garbage", 10)
+  const probeMs = arg("probe-ms", 100)
+  const accountCount = arg("accounts", 256)
+  const SEED = "movenode local chain"
+  const derivedKey = (label) => sha3(new TextEncoder().encode(`${SEED}/${label}`))
+  const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex")
+  const accounts = Array.from({ length: accountCount }, (_, i) => {
+    const privateKey = derivedKey(`account/${i}`)
+    const publicKey = ed25519.getPublicKey(privateKey)
+    const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, privateKey]), format: "der", type: "pkcs8" })
+    return {
+      sign: (m) => new Uint8Array(nodeSign(null, m, key)),
+      publicKey,
+      address: sha3(Uint8Array.from([...publicKey, 0])),
+      next: 0n
+    }
+  })
+  const ONE = addressFromNumber(1)
+  const expiration = BigInt(Math.floor(Date.now() / 1000) + seconds + 600)
+  const transfer = (from, to) => {
+    const raw = {
+      sender: from.address,
+      sequenceNumber: from.next++,
+      payload: {
+        _tag: "EntryFunction",
+        entryFunction: { module: { address: ONE, name: "aptos_account" }, function: "transfer", typeArgs: [], args: [to, Bcs.encode(Bcs.u64, 1n)] }
+      },
+      maxGasAmount: 20_000n,
+      gasUnitPrice: 100n,
+      expirationTimestampSecs: expiration,
+      chainId: 4
+    }
+    return Bcs.encode(signedTransactionCodec, {
+      rawTransaction: raw,
+      authenticator: { _tag: "Ed25519", publicKey: from.publicKey, signature: from.sign(signingMessage(raw)) }
+    })
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), "movenode-flood-"))
+  const node = spawn(
+    process.execPath,
+    [
+      "--max-semi-space-size=8",
+      ...(process.env.FLOOD_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
+      join(root, "dist", "bin", "movenode.js"),
+      "--data-dir", dir, "--fresh", "--quiet", "--accounts", String(accountCount),
+      "--listen", `127.0.0.1:${PORTS.api}`, "--faucet-listen", `127.0.0.1:${PORTS.faucet}`,
+      "--ready-listen", `127.0.0.1:${PORTS.ready}`, "--graphql-listen", `127.0.0.1:${PORTS.graphql}`
+    ],
+    { stdio: ["ignore", "ignore", "inherit"] }
+  )
+  const stopNode = async () => {
+    node.kill("SIGTERM")
+    const killer = setTimeout(() => node.kill("SIGKILL"), 15_000)
+    await new Promise((r) => (node.exitCode !== null || node.signalCode !== null ? r() : node.once("exit", r)))
+    clearTimeout(killer)
+    rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    for (let i = 0; ; i++) {
+      if (i > 3000) throw new Error("the node did not start")
+      try {
+        if ((await fetch(`http://127.0.0.1:${PORTS.api}/v1`)).status === 200) break
+      } catch {}
+      await sleep(10)
+    }
+    const agent = new http.Agent({ keepAlive: true, maxSockets: clients })
+    const statuses = {}
+    let sent = 0
+    const post = (body) =>
+      new Promise((resolve) => {
+        const req = http.request(
+          {
+            host: "127.0.0.1", port: PORTS.api, path: "/v1/transactions", method: "POST", agent,
+            headers: { "content-type": "application/x.aptos.signed_transaction+bcs", accept: "application/x-bcs", "content-length": body.length }
+          },
+          (res) => {
+            res.resume()
+            res.once("end", () => {
+              statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1
+              resolve()
+            })
+          }
+        )
+        req.once("error", (e) => {
+          statuses[e.code ?? "error"] = (statuses[e.code ?? "error"] ?? 0) + 1
+          resolve()
+        })
+        req.end(body)
+      })
+    const probe = fork(fileURLToPath(import.meta.url), ["--probe", String(probeMs)], { stdio: "inherit" })
+    const probed = new Promise((r) => probe.once("message", r))
+    const start = performance.now()
+    const garbage = Buffer.from("this is not a signed transaction")
+    // Client c sends for accounts c, c + clients, …: one sender's sequence numbers stay in order.
+    const client = async (c) => {
+      const mine = accounts.filter((_, i) => i % clients === c % accounts.length)
+      let k = 0
+      while (performance.now() - start < seconds * 1000) {
+        sent++
+        if (garbageEvery > 0 && sent % garbageEvery === 0) await post(garbage)
+        else {
+          const from = mine[k++ % mine.length] ?? accounts[c % accounts.length]
+          await post(transfer(from, accounts[(c + 1) % accounts.length].address))
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: clients }, (_, c) => client(c)))
+    probe.send("stop")
+    const results = await probed
+    const info = await (await fetch(`http://127.0.0.1:${PORTS.api}/v1`)).json()
+    const summary = Object.fromEntries(
+      Object.entries(results).map(([name, r]) => [
+        name,
+        { count: r.ms.length, failures: r.failures, p50Ms: +percentile(r.ms, 50).toFixed(1), p99Ms: +percentile(r.ms, 99).toFixed(1), maxMs: +Math.max(...r.ms).toFixed(1) }
+      ])
+    )
+    console.log(
+      JSON.stringify({
+        clients, seconds, garbageEvery, probes: summary, flood: statuses,
+        ledgerVersion: Number(info.ledger_version), blockHeight: Number(info.block_height),
+        load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
+      })
+    )
+  } finally {
+    await stopNode()
+  }
+}

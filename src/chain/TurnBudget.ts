@@ -1,0 +1,93 @@
+/**
+ * A bound on the CPU one event-loop turn spends on the chain's own work (issue 22): mempool
+ * admissions and slices of block execution run through `run`, which starts a task at once while the
+ * turn has budget left and otherwise queues it for a later turn (`setImmediate`, i.e. after the
+ * next poll phase). Between two turns Node.js reads sockets, answers the requests already answered
+ * and accepts a new connection: libuv accepts one connection per listening socket and turn, so a
+ * turn that runs a whole flood's admissions (512 clients: ~0.3–0.5 s) left a health probe on a new
+ * connection waiting seconds in the listen queue.
+ *
+ * Tasks run in order (first in, first out); a task is never split, so a turn may run over by one
+ * task, and the queue's drain (a check-phase callback) may add one budget more to the turn that
+ * scheduled it: at most about twice the budget per turn. The budget counts the time spent in tasks
+ * only (`performance.now()` around each), not the rest of the turn.
+ */
+export class TurnBudget {
+  private spentMs = 0
+  private turnOpen = false
+  private readonly queue: Array<() => void> = []
+  private drainScheduled = false
+
+  constructor(
+    /** CPU time per turn for tasks, in ms. */
+    readonly budgetMs: number
+  ) {}
+
+  /** Runs `task` now if this turn has budget left, else in a later turn (in order). */
+  run(task: () => void): void {
+    this.openTurn()
+    if (this.queue.length === 0 && this.spentMs < this.budgetMs) this.timed(task)
+    else {
+      this.queue.push(task)
+      this.scheduleDrain()
+    }
+  }
+
+  /** Whether this turn still has budget (for a loop that yields itself, e.g. block execution). */
+  hasBudget(): boolean {
+    this.openTurn()
+    return this.queue.length === 0 && this.spentMs < this.budgetMs
+  }
+
+  /** Runs `f` now, counted against this turn's budget. */
+  timed<A>(f: () => A): A {
+    this.openTurn()
+    const t0 = performance.now()
+    try {
+      return f()
+    } finally {
+      this.spentMs += performance.now() - t0
+    }
+  }
+
+  /** Resolves in a later turn (after the next poll phase). */
+  nextTurn(): Promise<void> {
+    return new Promise((resolve) => this.run(resolve))
+  }
+
+  /** Tasks waiting for a later turn. */
+  get waiting(): number {
+    return this.queue.length
+  }
+
+  private openTurn(): void {
+    if (this.turnOpen) return
+    this.turnOpen = true
+    this.spentMs = 0
+    // The check phase ends this turn's accounting.
+    setImmediate(() => {
+      this.turnOpen = false
+    })
+  }
+
+  private scheduleDrain(): void {
+    if (this.drainScheduled) return
+    this.drainScheduled = true
+    setImmediate(() => {
+      this.drainScheduled = false
+      this.turnOpen = false
+      this.openTurn()
+      while (this.queue.length > 0 && this.spentMs < this.budgetMs) this.timed(this.queue.shift()!)
+      if (this.queue.length > 0) this.scheduleDrain()
+    })
+  }
+}
+
+/**
+ * The process's budgets (one event loop), 4 ms per turn each: mempool admissions, and block
+ * execution, kept apart so that a flood of submissions cannot starve block production (nor a block
+ * the admissions). Short enough turns for a new connection to be accepted within a few ms while
+ * most of the CPU still goes to the chain under load.
+ */
+export const admissionBudget = new TurnBudget(4)
+export const blockBudget = new TurnBudget(4)
