@@ -376,13 +376,16 @@ const main = async () => {
     const seconds = arg("seconds", 60)
     const target = arg("target", 1500)
     const senders = accountsOf(arg("accounts", 64))
-    const node = startNode(senders.length)
+    const node = startNode(senders.length, { keep: true })
     await waitReady()
     // Pre-signed: target × seconds transfers, round-robin over the senders (sequence numbers in order).
     const total = target * seconds
     const expiration = nowSecs() + BigInt(seconds) + 600n
     const txns = Array.from({ length: total }, (_, i) => transfer(senders[i % senders.length], senders[(i + 1) % senders.length].address, 1n, expiration))
     const info0 = await (await fetch(API)).json()
+    // The ledger's growth per committed transfer in full blocks (the node's own directory).
+    const ledgerBytes = () => statSync(join(node.dir, "ledger", "data.mdb")).size
+    const bytes0 = ledgerBytes()
     const start = performance.now()
     const cpu0 = { node: cpuSecsOf(node.child.pid), nodeMain: cpuSecsOf(node.child.pid, true), loadgen: ownCpuSecs() }
     let next = 0
@@ -417,8 +420,9 @@ const main = async () => {
     }
     cpu.nodeMsPerTransfer = +((cpu.nodeSecs * 1000) / Math.max(1, Number(committed))).toFixed(3)
     cpu.nodeMainThreadMsPerTransfer = +((cpu.nodeMainThreadSecs * 1000) / Math.max(1, Number(committed))).toFixed(3)
-    console.log(JSON.stringify({ cpu, load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), mode, seconds, submitted, refused, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), rssMb: Math.round(rss(node.child.pid) / 1048576) }))
+    console.log(JSON.stringify({ cpu, load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), mode, seconds, submitted, refused, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), ledgerBytesPerTransfer: Math.round((ledgerBytes() - bytes0) / Math.max(1, Number(committed))), rssMb: Math.round(rss(node.child.pid) / 1048576) }))
     await node.stop()
+    rmSync(node.dir, { recursive: true, force: true })
   }
 }
 
