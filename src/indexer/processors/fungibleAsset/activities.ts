@@ -36,7 +36,9 @@ export interface ActivityContext {
   readonly deletedStores: ReadonlyMap<string, { readonly owner: string; readonly metadata: string }>
 }
 
-const common = (t: IndexerTransaction) => ({
+/** The columns every activity row of a transaction shares (computed once per transaction). */
+type Common = ReturnType<typeof commonOf>
+const commonOf = (t: IndexerTransaction) => ({
   transaction_version: t.version,
   gas_fee_payer_address: null,
   entry_function_id_str: t.user?.entryFunction?.idStr ?? null,
@@ -44,14 +46,14 @@ const common = (t: IndexerTransaction) => ({
   transaction_timestamp: timestampSecondsOfMicros(t.timestampMicros)
 })
 
-export const gasFeeRow = (t: IndexerTransaction): Row | undefined => {
+export const gasFeeRow = (t: IndexerTransaction, common: Common = commonOf(t)): Row | undefined => {
   const u = t.user
   if (u === undefined) return undefined
   const refund = t.events
     .filter((e) => e.type === "0x1::transaction_fee::FeeStatement")
     .map((e) => uintField(e.data(), "storage_fee_refund_octas"))[0]
   return {
-    ...common(t),
+    ...common,
     event_index: -1n,
     owner_address: u.sender,
     storage_id: primaryStoreOf(u.sender, APT_METADATA) ?? u.sender,
@@ -67,7 +69,7 @@ export const gasFeeRow = (t: IndexerTransaction): Row | undefined => {
   }
 }
 
-const coinEventRow = (t: IndexerTransaction, e: IndexerEvent, ctx: ActivityContext): Row | undefined => {
+const coinEventRow = (common: Common, e: IndexerEvent, ctx: ActivityContext): Row | undefined => {
   const data = e.data()
   let owner: string | undefined
   let coinType: string | undefined
@@ -92,7 +94,7 @@ const coinEventRow = (t: IndexerTransaction, e: IndexerEvent, ctx: ActivityConte
   const storage = primaryStoreOf(owner, pairedMetadataOf(coinType))
   if (storage === undefined) return undefined
   return {
-    ...common(t),
+    ...common,
     event_index: BigInt(e.index),
     owner_address: owner,
     storage_id: storage,
@@ -107,7 +109,7 @@ const coinEventRow = (t: IndexerTransaction, e: IndexerEvent, ctx: ActivityConte
   }
 }
 
-const faEventRow = (t: IndexerTransaction, e: IndexerEvent, ctx: ActivityContext): Row | undefined => {
+const faEventRow = (common: Common, e: IndexerEvent, ctx: ActivityContext): Row | undefined => {
   const data = e.data()
   let store: string | undefined
   let amount: bigint | null = null
@@ -153,7 +155,7 @@ const faEventRow = (t: IndexerTransaction, e: IndexerEvent, ctx: ActivityContext
     }
   }
   return {
-    ...common(t),
+    ...common,
     event_index: BigInt(e.index),
     owner_address: owner,
     storage_id: store,
@@ -174,12 +176,13 @@ export const metadataOfStore = (store: JsonValue | undefined): string | undefine
 
 export const activityRows = (t: IndexerTransaction, ctx: ActivityContext): Row[] => {
   const rows: Row[] = []
-  const gas = gasFeeRow(t)
+  const common = commonOf(t)
+  const gas = gasFeeRow(t, common)
   if (gas !== undefined) rows.push(gas)
   for (const e of t.events) {
-    const v1 = coinEventRow(t, e, ctx)
+    const v1 = coinEventRow(common, e, ctx)
     if (v1 !== undefined) rows.push(v1)
-    const v2 = faEventRow(t, e, ctx)
+    const v2 = faEventRow(common, e, ctx)
     if (v2 !== undefined) rows.push(v2)
   }
   return rows

@@ -35,12 +35,25 @@ const encoder = new TextEncoder()
 export const pairedMetadataOf = (coinType: string): string =>
   coinType === APTOS_COIN ? APT_METADATA : addressToLongString(namedObjectAddress(A_ADDRESS, encoder.encode(coinType)))
 
-/** The primary store of `owner` for `metadata` (both long form); undefined for text that is not an address. */
+/** Primary store addresses computed, by owner and metadata (bounded: cleared when full). */
+const primaryStores = new Map<string, string>()
+const PRIMARY_STORES_MAX = 65_536
+
+/**
+ * The primary store of `owner` for `metadata` (both long form); undefined for text that is not an
+ * address. Remembered: every transfer asks for the same few (sender's and recipient's APT stores).
+ */
 export const primaryStoreOf = (owner: string, metadata: string): string | undefined => {
+  const key = owner + metadata
+  const known = primaryStores.get(key)
+  if (known !== undefined) return known
   const o = parseAddress(owner)
   const m = parseAddress(metadata)
   if (Result.isFailure(o) || Result.isFailure(m)) return undefined
-  return addressToLongString(primaryStoreAddress(o.success, m.success))
+  const store = addressToLongString(primaryStoreAddress(o.success, m.success))
+  if (primaryStores.size >= PRIMARY_STORES_MAX) primaryStores.clear()
+  primaryStores.set(key, store)
+  return store
 }
 
 /** `T` of `0x1::coin::CoinStore<T>` / `CoinInfo<T>` as the API writes it; undefined when absent or too long. */

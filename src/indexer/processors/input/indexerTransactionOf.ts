@@ -11,7 +11,7 @@ import { resourceGroupCodec } from "../../../domain/ResourceGroupCodec.js"
 import { stateKeyHash } from "../../../domain/stateKeyHash.js"
 import { compareStructTags } from "../../../domain/StructTagOrder.js"
 import type { EntryFunction, RawTransaction, TransactionPayload } from "../../../domain/Transaction.js"
-import type { StructTag } from "../../../domain/TypeTag.js"
+import type { StructTag, TypeTag } from "../../../domain/TypeTag.js"
 import { structTagToString, typeTagToString } from "../../../domain/TypeTagString.js"
 import type { WriteSetEntry } from "../../../domain/WriteSet.js"
 import * as Effect from "effect/Effect"
@@ -21,10 +21,12 @@ import { type DecodedTableItem, decodeTableItem } from "../../../node/tableInfo/
 import { followLedger, type TableInfoFollower } from "../../../node/tableInfo/followLedger.js"
 import { noTableTypes, type TableTypes } from "../../../node/tableInfo/TableInfoIndex.js"
 import type { CompiledModule } from "../../../move/binary/CompiledModule.js"
+import { bcsToJson } from "../../../move/json/bcsToJson.js"
+import type { MoveTypeLayout } from "../../../move/layout/MoveTypeLayout.js"
+import { resolveLayout } from "../../../move/layout/resolveLayout.js"
 import type { ModuleSource } from "../../../move/layout/ModuleSource.js"
 import { makeSnapshotModules, stateModuleSource } from "../../../node/encode/stateModuleSource.js"
 import { LruCache } from "../../../node/LruCache.js"
-import { moveValueJson } from "../../../node/render/moveJson.js"
 import { resourceGroupKey, resourceKey } from "../../../node/stateKeys.js"
 import type {
   EntryFunctionId,
@@ -39,8 +41,16 @@ import type {
 
 /** Decoded modules kept across transactions (by address, name and the version that wrote them). */
 const MODULE_CACHE_SIZE = 512
+/** Layouts kept, by type string. */
+const LAYOUT_CACHE_SIZE = 4096
 
 const ZERO_ADDRESS = "0x" + "0".repeat(64)
+
+/**
+ * Decodes a value of a type to the API's JSON; undefined when it does not decode. `typeKey` is the
+ * type's string (the layout cache's key).
+ */
+type Decoder = (type: TypeTag, typeKey: string, bytes: Uint8Array) => JsonValue | undefined
 
 /** Memoizes a decode: the first call decodes, later calls return the same value. */
 const lazy = (decode: () => JsonValue | undefined): (() => JsonValue | undefined) => {
@@ -133,7 +143,13 @@ const userRequestOf = (raw: RawTransaction, t: CommittedTransaction): UserReques
 }
 
 /** The changes of one write-set entry, numbered from `index` (see `IndexerChange`). */
-const changesOf = (modules: ModuleSource, tables: TableTypes, entry: WriteSetEntry, index: number): IndexerChange[] => {
+const changesOf = (
+  modules: ModuleSource,
+  decode: Decoder,
+  tables: TableTypes,
+  entry: WriteSetEntry,
+  index: number
+): IndexerChange[] => {
   const key = entry.key
   const hash = toHex0x(stateKeyHash(entry.keyBytes))
   const data = "data" in entry.op ? entry.op.data : undefined
@@ -173,12 +189,10 @@ const changesOf = (modules: ModuleSource, tables: TableTypes, entry: WriteSetEnt
         isGroup: path._tag === "ResourceGroup"
       }
     ]
-  const resourceData = (s: StructTag, bytes: Uint8Array) =>
-    lazy(() => {
-      const json = moveValueJson(modules, { _tag: "struct", struct: s }, bytes)
-      return Result.isSuccess(json) ? json.success : undefined
-    })
-  if (path._tag === "Resource")
+  const resourceData = (s: StructTag, typeStr: string, bytes: Uint8Array) =>
+    lazy(() => decode({ _tag: "struct", struct: s }, typeStr, bytes))
+  if (path._tag === "Resource") {
+    const typeStr = structTagToString(struct)
     return [
       {
         type: "write_resource",
@@ -186,34 +200,35 @@ const changesOf = (modules: ModuleSource, tables: TableTypes, entry: WriteSetEnt
         stateKeyHash: hash,
         address,
         struct,
-        typeStr: structTagToString(struct),
+        typeStr,
         group: undefined,
-        data: resourceData(struct, data)
+        data: resourceData(struct, typeStr, data)
       }
     ]
+  }
   // A group: one change per member, in the API's (struct tag) order; a group that does not decode shows none.
   const members = Bcs.decode(resourceGroupCodec, data)
   if (Result.isFailure(members)) return []
   return [...members.success]
     .sort((a, b) => compareStructTags(a.struct, b.struct))
-    .map((m, i) => ({
-      type: "write_resource" as const,
-      index: index + i,
-      stateKeyHash: hash,
-      address,
-      struct: m.struct,
-      typeStr: structTagToString(m.struct),
-      group: struct,
-      data: resourceData(m.struct, m.bytes)
-    }))
+    .map((m, i) => {
+      const typeStr = structTagToString(m.struct)
+      return {
+        type: "write_resource" as const,
+        index: index + i,
+        stateKeyHash: hash,
+        address,
+        struct: m.struct,
+        typeStr,
+        group: struct,
+        data: resourceData(m.struct, typeStr, m.bytes)
+      }
+    })
 }
 
-const eventOf = (modules: ModuleSource, e: ContractEvent, index: number): IndexerEvent => {
-  const data = lazy(() => {
-    const json = moveValueJson(modules, e.typeTag, e.data)
-    return Result.isSuccess(json) ? json.success : undefined
-  })
+const eventOf = (decode: Decoder, e: ContractEvent, index: number): IndexerEvent => {
   const type = typeTagToString(e.typeTag)
+  const data = lazy(() => decode(e.typeTag, type, e.data))
   return e._tag === "V1"
     ? {
         index,
@@ -241,15 +256,13 @@ const eventOf = (modules: ModuleSource, e: ContractEvent, index: number): Indexe
 
 const NO_STATE: PriorState = { resource: () => undefined }
 
-const priorStateOf = (state: StateReader, modules: ModuleSource): PriorState => ({
+const priorStateOf = (state: StateReader, decodeWith: Decoder): PriorState => ({
   resource: (address, struct, group) => {
     const parsed = parseAddress(address)
     if (Result.isFailure(parsed)) return undefined
     const at: AccountAddress = parsed.success
-    const decode = (bytes: Uint8Array) => {
-      const json = moveValueJson(modules, { _tag: "struct", struct }, bytes)
-      return Result.isSuccess(json) ? json.success : undefined
-    }
+    const typeStr = structTagToString(struct)
+    const decode = (bytes: Uint8Array) => decodeWith({ _tag: "struct", struct }, typeStr, bytes)
     if (group === undefined) {
       const bytes = state.get(resourceKey(at, struct))
       return bytes === undefined ? undefined : decode(bytes)
@@ -258,8 +271,7 @@ const priorStateOf = (state: StateReader, modules: ModuleSource): PriorState => 
     if (groupBytes === undefined) return undefined
     const members = Bcs.decode(resourceGroupCodec, groupBytes)
     if (Result.isFailure(members)) return undefined
-    const wanted = structTagToString(struct)
-    const member = members.success.find((m) => structTagToString(m.struct) === wanted)
+    const member = members.success.find((m) => structTagToString(m.struct) === typeStr)
     return member === undefined ? undefined : decode(member.bytes)
   }
 })
@@ -273,6 +285,30 @@ export const makeIndexerInput = () => {
   const decoded = new LruCache<string, CompiledModule | null>(MODULE_CACHE_SIZE)
   const modulesOf = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, makeSnapshotModules())
   let tables: TableInfoFollower | undefined
+  // Layouts by type string. A published struct keeps its layout across upgrades, except that an
+  // enum may gain variants: a value the kept layout cannot read is tried once more with a layout
+  // resolved afresh. Failures to resolve are not kept (the module may be published later).
+  const layouts = new LruCache<string, MoveTypeLayout>(LAYOUT_CACHE_SIZE)
+  const decoderOf = (state: StateReader): Decoder => {
+    const fresh = (type: TypeTag, typeKey: string): MoveTypeLayout | undefined => {
+      const resolved = resolveLayout(modulesOf(state), type)
+      if (Result.isFailure(resolved)) return undefined
+      layouts.set(typeKey, resolved.success)
+      return resolved.success
+    }
+    return (type, typeKey, bytes) => {
+      const kept = layouts.get(typeKey)
+      const layout = kept ?? fresh(type, typeKey)
+      if (layout === undefined) return undefined
+      const json = bcsToJson(layout, bytes)
+      if (Result.isSuccess(json)) return json.success
+      if (kept === undefined) return undefined
+      const again = fresh(type, typeKey)
+      if (again === undefined) return undefined
+      const retried = bcsToJson(again, bytes)
+      return Result.isSuccess(retried) ? retried.success : undefined
+    }
+  }
   return {
     /**
      * Learns the tables' types through `version` (from version 0 on the first call: a restarted
@@ -293,10 +329,12 @@ export const makeIndexerInput = () => {
       after: StateReader,
       before: StateReader | undefined
     ): IndexerTransaction => {
-      const modules = modulesOf(after)
+      const decode = decoderOf(after)
       const changes: IndexerChange[] = []
+      const modules = modulesOf(after)
       const known = tables?.index.lookup ?? noTableTypes
-      for (const entry of t.writeSet.entries) changes.push(...changesOf(modules, known, entry, changes.length))
+      for (const entry of t.writeSet.entries)
+        changes.push(...changesOf(modules, decode, known, entry, changes.length))
       const tx = t.transaction
       return {
         version: t.version,
@@ -310,8 +348,8 @@ export const makeIndexerInput = () => {
         gasUsed: t.info.gasUsed,
         user: tx._tag === "UserTransaction" ? userRequestOf(tx.signed.rawTransaction, t) : undefined,
         changes,
-        events: t.events.map((e, i) => eventOf(modules, e, i)),
-        before: before === undefined ? NO_STATE : priorStateOf(before, modulesOf(before)),
+        events: t.events.map((e, i) => eventOf(decode, e, i)),
+        before: before === undefined ? NO_STATE : priorStateOf(before, decoderOf(before)),
         committed: t
       }
     }
