@@ -14,12 +14,14 @@
  * - `objectResources.ts`: the object and fungible-store resources a transaction wrote, by address.
  * - one file (or folder) per processor: `userTransactions.ts`, `accountTransactions.ts`,
  *   `events.ts`, `accountRestoration.ts`, `fungibleAsset/` (metadata, activities, paired balances, coin mappings),
- *   `objects.ts`, `ledgerInfos.ts`; `processors` lists them all, in the order the engine runs them.
+ *   `objects.ts`, `ledgerInfos.ts`, `blockMetadataTransactions.ts`; `processors` lists them all, in the
+ *   order the engine runs them.
  * - nft (issue 20): `tableItems.ts` (the default processor's table rows, from the node's table info),
  *   `tokenV2/` (digital assets: v2 objects and v1 tables), `stake.ts` (delegation pools).
  */
 import { accountRestorationProcessor } from "./accountRestoration.js"
 import { accountTransactionsProcessor } from "./accountTransactions.js"
+import { blockMetadataProcessor } from "./blockMetadataTransactions.js"
 import { eventsProcessor } from "./events.js"
 import { fungibleAssetProcessor } from "./fungibleAsset/fungibleAssetProcessor.js"
 import { ledgerInfosProcessor } from "./ledgerInfos.js"
@@ -46,6 +48,7 @@ export const processors: ReadonlyArray<Processor> = [
   fungibleAssetProcessor,
   objectsProcessor,
   ledgerInfosProcessor,
+  blockMetadataProcessor,
   accountRestorationProcessor,
   // nft (issue 20): table items, digital assets, delegation pools
   tableItemsProcessor,
