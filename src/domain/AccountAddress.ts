@@ -36,8 +36,13 @@ export const parseAddress = (input: string): Result.Result<AccountAddress, Addre
 
 /** Output form of the reference API: "0x" + lowercase hex, leading zeros stripped ("0x0" for zero). */
 export const addressToShortString = (a: AccountAddress): string => {
-  const hex = toHex(a).replace(/^0+/, "")
-  return "0x" + (hex === "" ? "0" : hex)
+  // Hex of the bytes from the first non-zero one, without its leading zero nibble (no regex: every
+  // type tag and event key of every rendered transaction comes through here).
+  let i = 0
+  while (i < a.length && a[i] === 0) i++
+  if (i === a.length) return "0x0"
+  const hex = toHex(a.subarray(i))
+  return hex.charCodeAt(0) === 48 ? "0x" + hex.slice(1) : "0x" + hex
 }
 
 /** "0x" + all 64 hex digits. */

@@ -29,6 +29,19 @@ describe("AccountAddress", () => {
     expect(addressToShortString(new Uint8Array(32))).toBe("0x0")
   })
 
+  it("prints the short form as the long form without its leading zeros", () => {
+    // Addresses with long zero prefixes (0x1, 0xa, 0xa550c18 …) are the common case.
+    const address = fc
+      .tuple(fc.nat({ max: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }))
+      .map(([zeros, bytes]) => bytes.map((b, i) => (i < zeros ? 0 : b)))
+    fc.assert(
+      fc.property(address, (bytes) => {
+        const digits = addressToLongString(bytes).slice(2).replace(/^0+/, "")
+        expect(addressToShortString(bytes)).toBe("0x" + (digits === "" ? "0" : digits))
+      })
+    )
+  })
+
   it("never throws on garbage", () => {
     fc.assert(
       fc.property(fc.string(), (s) => {

@@ -43,8 +43,14 @@ const SLOTS: Readonly<Record<string, keyof AddressResources>> = {
   "0x1::coin::PairedCoinType": "pairedCoinType"
 }
 
-export const resourcesByAddress = (t: IndexerTransaction): Map<string, AddressResources> => {
+/** Per transaction (several processors ask for the same one): garbage collected with it. */
+const memo = new WeakMap<IndexerTransaction, ReadonlyMap<string, AddressResources>>()
+
+export const resourcesByAddress = (t: IndexerTransaction): ReadonlyMap<string, AddressResources> => {
+  const known = memo.get(t)
+  if (known !== undefined) return known
   const out = new Map<string, AddressResources>()
+  memo.set(t, out)
   for (const c of t.changes) {
     if (c.type !== "write_resource") continue
     let entry = out.get(c.address)

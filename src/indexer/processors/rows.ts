@@ -11,7 +11,13 @@ import type { ColumnValue, Insert, Row, TableWrite, Upsert } from "./Processor.j
  * The reference's `standardize_address`: `0x` + 64 lowercase hex digits (left-padded); undefined
  * for text that is not an address.
  */
+const LONG_LOWER = /^0x[0-9a-f]{64}$/
+const SHORT_LOWER = /^0x[0-9a-f]{1,63}$/
+
 export const standardAddress = (text: string): string | undefined => {
+  // The API's JSON writes addresses in lowercase, short or long: no parsing needed for those.
+  if (LONG_LOWER.test(text)) return text
+  if (SHORT_LOWER.test(text)) return "0x" + text.slice(2).padStart(64, "0")
   const parsed = parseAddress(text)
   return Result.isSuccess(parsed) ? addressToLongString(parsed.success) : undefined
 }

@@ -151,7 +151,9 @@ const changesOf = (
   index: number
 ): IndexerChange[] => {
   const key = entry.key
-  const hash = toHex0x(stateKeyHash(entry.keyBytes))
+  // The state key hash (a SHA3) only when a processor asks for it (current_objects does).
+  let hash: string | undefined
+  const hashOf = () => (hash ??= toHex0x(stateKeyHash(entry.keyBytes)))
   const data = "data" in entry.op ? entry.op.data : undefined
   if (key._tag === "Raw") return []
   if (key._tag === "TableItem") {
@@ -167,22 +169,67 @@ const changesOf = (
       return decoded
     }
     return data === undefined
-      ? [{ type: "delete_table_item", index, stateKeyHash: hash, handle, key: k, data: tableData }]
-      : [{ type: "write_table_item", index, stateKeyHash: hash, handle, key: k, value: data, data: tableData }]
+      ? [
+          {
+            type: "delete_table_item",
+            index,
+            get stateKeyHash() {
+              return hashOf()
+            },
+            handle,
+            key: k,
+            data: tableData
+          }
+        ]
+      : [
+          {
+            type: "write_table_item",
+            index,
+            get stateKeyHash() {
+              return hashOf()
+            },
+            handle,
+            key: k,
+            value: data,
+            data: tableData
+          }
+        ]
   }
   const address = addressToLongString(key.address)
   const path = key.path
   if (path._tag === "Code")
     return data === undefined
-      ? [{ type: "delete_module", index, stateKeyHash: hash, address, module: path.module.name }]
-      : [{ type: "write_module", index, stateKeyHash: hash, address, bytes: data }]
+      ? [
+          {
+            type: "delete_module",
+            index,
+            get stateKeyHash() {
+              return hashOf()
+            },
+            address,
+            module: path.module.name
+          }
+        ]
+      : [
+          {
+            type: "write_module",
+            index,
+            get stateKeyHash() {
+              return hashOf()
+            },
+            address,
+            bytes: data
+          }
+        ]
   const struct = path.struct
   if (data === undefined)
     return [
       {
         type: "delete_resource",
         index,
-        stateKeyHash: hash,
+        get stateKeyHash() {
+          return hashOf()
+        },
         address,
         struct,
         typeStr: structTagToString(struct),
@@ -197,7 +244,9 @@ const changesOf = (
       {
         type: "write_resource",
         index,
-        stateKeyHash: hash,
+        get stateKeyHash() {
+          return hashOf()
+        },
         address,
         struct,
         typeStr,
@@ -216,7 +265,9 @@ const changesOf = (
       return {
         type: "write_resource" as const,
         index: index + i,
-        stateKeyHash: hash,
+        get stateKeyHash() {
+          return hashOf()
+        },
         address,
         struct: m.struct,
         typeStr,

@@ -33,7 +33,8 @@ export const primaryKeys: Record<string, ReadonlyArray<string>> = {
   delegated_staking_pool_balances: ["transaction_version", "staking_pool_address"],
   current_delegated_staking_pool_balances: ["staking_pool_address"],
   current_delegator_balances: ["delegator_address", "pool_address", "pool_type", "table_handle"],
-  current_staking_pool_voter: ["staking_pool_address"]
+  current_staking_pool_voter: ["staking_pool_address"],
+  block_metadata_transactions: ["version"]
 }
 
 export type Tables = Map<string, Map<string, Row>>
