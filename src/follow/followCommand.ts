@@ -11,6 +11,7 @@ import * as Result from "effect/Result"
 import type { CommandSpec, FlagSpec, ParsedArgs } from "../commandLine.js"
 import { type ListenAddress, parseListenAddress } from "../http/HttpConfig.js"
 import { MovenodeServer } from "../http/MovenodeServer.js"
+import { makeRequestLog } from "../http/RequestLog.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { Follower } from "./FollowerNode.js"
 
@@ -103,7 +104,8 @@ export const followProgram = (options: FollowCommandOptions) =>
             listen: options.listen,
             metricsListen: options.metricsListen,
             headerPrefix: options.headerPrefix,
-            log: options.quiet ? undefined : (line) => process.stdout.write(stamp(line))
+            // The request log: lines batched per 25 ms, as `movenode run` and `local` (RequestLog.ts).
+            log: options.quiet ? undefined : makeRequestLog().line
           },
           log: (line) => process.stderr.write(stamp(line))
         })
