@@ -20,7 +20,8 @@ export default {
     viewWorker: "dist/node/view/viewWorker.js"
   },
   platform: "node",
-  external: [/^lmdb(\/|$)/, /^node:/],
+  // libsql (the indexer's embedded SQLite) loads its platform's native build the same way.
+  external: [/^lmdb(\/|$)/, /^libsql(\/|$)/, /^@libsql\//, /^node:/],
   output: {
     dir: "dist/bin",
     format: "esm",

@@ -46,6 +46,16 @@ import { guardLayer } from "./fork/guardServices.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
 import { FaucetServer } from "./http/FaucetServer.js"
 import { GraphqlStub } from "./http/GraphqlStub.js"
+import {
+  GraphqlServer,
+  Indexer,
+  IndexerStore,
+  indexerLayerFor,
+  indexerSchemaExtra,
+  prebuiltIndexFileOf,
+  processorPipeline,
+  writeGenesisIndex
+} from "./indexer/index.js"
 import type { HttpConfig } from "./http/HttpConfig.js"
 import { MovenodeServer } from "./http/MovenodeServer.js"
 import { type HealthCheck, ReadinessServer, urlOf } from "./http/ReadinessServer.js"
@@ -69,6 +79,8 @@ export interface LocalChainInfo {
   readonly faucetUrl: string | undefined
   readonly readinessUrl: string | undefined
   readonly graphqlUrl: string | undefined
+  /** The indexer's database (`SQLite (…)`, `PostgreSQL (…)`); undefined without an indexer. */
+  readonly indexer: string | undefined
   /** The root account (0xa550c18, which delegates minting to the faucet's account at the first start) and its key. */
   readonly root: { readonly address: AccountAddress; readonly privateKey: Uint8Array }
   readonly accounts: ReadonlyArray<LocalAccount>
@@ -173,6 +185,26 @@ export const writePrebuiltLocalGenesis = (config: LocalChainConfigShape = defaul
 }
 
 /**
+ * Indexes the prebuilt genesis of `config` beside it (`prebuiltIndexFileOf`), so a new data
+ * directory's indexer starts at version 1; `npm run build` runs it after `writePrebuiltLocalGenesis`.
+ */
+export const writePrebuiltLocalIndex = async (
+  config: LocalChainConfigShape = defaultLocalChainConfig
+): Promise<string> => {
+  const genesisFile = prebuiltGenesisFile(config)
+  if (genesisFile === undefined || !existsSync(genesisFile)) throw new Error("build the prebuilt genesis first")
+  const file = prebuiltIndexFileOf(genesisFile)
+  const pipeline = processorPipeline()
+  await writeGenesisIndex(
+    new Uint8Array(readFileSync(genesisFile)),
+    file,
+    pipeline,
+    indexerSchemaExtra(genesisKeyOf(config), pipeline)
+  )
+  return file
+}
+
+/**
  * The genesis of a configuration, from the first of: the data directory (a ledger there keeps the
  * genesis it started from; a fresh ledger — `--fresh`, or a deleted `ledger/` — reuses the kept
  * genesis when it was built from the same parameters and code), this process's cache, the
@@ -216,6 +248,7 @@ const genesisOf = (config: LocalChainConfigShape): { bytes: Uint8Array; source: 
  */
 const forget = (dataDir: string) => {
   rmSync(join(dataDir, "ledger"), { recursive: true, force: true })
+  rmSync(join(dataDir, "indexer"), { recursive: true, force: true })
 }
 
 const apiUrlOf = (a: ServerAddress) => `${urlOf(a)}v1`
@@ -287,14 +320,41 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
   )
   const api = MovenodeServer.layer({ headerPrefix: "X-APTOS-", ...http, listen: config.api })
   const faucet = config.faucet === undefined ? Layer.empty : FaucetServer.layer(config.faucet)
-  const graphql = config.graphql === undefined ? Layer.empty : GraphqlStub.layer(config.graphql)
-  const servers = Layer.mergeAll(api, faucet, graphql).pipe(Layer.provideMerge(node))
+  // The indexer follows the chain's blocks; GraphQL serves it (or, without one, the processor_status
+  // stub). A fork has no indexer: its history before the pinned version lives on its source.
+  const indexerDb = fork === undefined ? config.indexer : undefined
+  const prebuilt = prebuiltGenesisFile(config)
+  const indexer =
+    indexerDb === undefined
+      ? undefined
+      : indexerLayerFor(
+          indexerDb,
+          config.dataDir,
+          genesisKeyOf(config),
+          prebuilt === undefined ? undefined : prebuiltIndexFileOf(prebuilt)
+        )
+  const graphql =
+    config.graphql === undefined
+      ? Layer.empty
+      : indexer === undefined
+        ? GraphqlStub.layer(config.graphql)
+        : GraphqlServer.layer(config.graphql)
+  const servers = Layer.mergeAll(api, faucet, graphql).pipe(
+    // (GraphqlServer, which needs the indexer, is only used when there is one.)
+    Layer.provideMerge((indexer ?? Layer.empty) as NonNullable<typeof indexer>),
+    Layer.provideMerge(node)
+  )
   const info = Layer.effect(
     LocalChain,
     Effect.gen(function* () {
       const apiAddress = (yield* MovenodeServer).address
       const faucetAddress = config.faucet === undefined ? undefined : (yield* FaucetServer).address
-      const graphqlAddress = config.graphql === undefined ? undefined : (yield* GraphqlStub).address
+      const graphqlAddress =
+        config.graphql === undefined
+          ? undefined
+          : indexer === undefined
+            ? (yield* GraphqlStub).address
+            : (yield* GraphqlServer).address
       // In process (ReadinessServer.ts): the API answers `GET /v1` when its node reads the
       // ledger; the faucet, when it is listening (it is, once this layer is built).
       const nodeService = yield* Node
@@ -302,6 +362,13 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
       const checks: HealthCheck[] = [{ _tag: "NodeApi", url: urlOf(apiAddress), inProcess: apiAnswers }]
       if (faucetAddress !== undefined)
         checks.push({ _tag: "Http", url: urlOf(faucetAddress), name: "Faucet", inProcess: async () => true })
+      // The indexer is ready once genesis is indexed (run-localnet lists its processors and Hasura).
+      if (graphqlAddress !== undefined && indexer !== undefined) {
+        const indexerService = yield* Indexer
+        const indexed = () => Effect.runPromise(Effect.map(indexerService.health, (h) => h.indexedVersion >= 0n))
+        checks.push({ _tag: "Http", url: `${urlOf(graphqlAddress)}healthz`, name: "Indexer", inProcess: indexed })
+      }
+      const indexerInfo = indexer === undefined ? undefined : (yield* IndexerStore).description
       const readiness =
         config.readiness === undefined
           ? undefined
@@ -325,6 +392,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
         faucetUrl: faucetAddress === undefined ? undefined : urlOf(faucetAddress).replace(/\/$/, ""),
         readinessUrl: readiness === undefined ? undefined : urlOf(readiness),
         graphqlUrl: graphqlAddress === undefined ? undefined : `${urlOf(graphqlAddress)}v1/graphql`,
+        indexer: indexerInfo,
         root: { address: CORE_RESOURCES, privateKey: rootPrivateKey },
         accounts,
         dataDir: config.dataDir,
@@ -352,10 +420,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
 const forkedChain = (config: LocalChainConfigShape, forkConfig: ForkConfig, http: Partial<HttpConfig>) =>
   Layer.unwrap(
     Effect.map(
-      Effect.mapError(
-        openForkLedger(forkConfig, config.dataDir, forkConfig.progress ?? (() => {})),
-        (e): Error => e
-      ),
+      Effect.mapError(openForkLedger(forkConfig, config.dataDir, forkConfig.progress ?? (() => {})), (e): Error => e),
       (opened) =>
         assemble(config, http, {
           ledger: Layer.succeed(Ledger, opened.handle.service),
@@ -417,7 +482,9 @@ export const describeLocalChain = (info: LocalChainInfo): string => {
     ...(info.readinessUrl === undefined ? [] : [`  Readiness  ${info.readinessUrl}`]),
     ...(info.graphqlUrl === undefined
       ? []
-      : [`  GraphQL    ${info.graphqlUrl}  (processor_status only: not an indexer)`]),
+      : [
+          `  GraphQL    ${info.graphqlUrl}  ${info.indexer === undefined ? "(processor_status only: not an indexer)" : `(indexer: ${info.indexer})`}`
+        ]),
     `  Data       ${info.dataDir ?? "(in memory)"}`,
     ...(info.fork === undefined
       ? []

@@ -37,8 +37,15 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
   {
     name: "--graphql-listen",
     value: "ADDR:PORT|off",
-    description: "the processor_status stub (default 127.0.0.1:8090; not an indexer)"
+    description: "the indexer's GraphQL API (default 127.0.0.1:8090)"
   },
+  {
+    name: "--indexer-db",
+    value: "URL",
+    description:
+      "keep the index in a PostgreSQL server (postgres://user@host:port/db); default: SQLite in the data directory"
+  },
+  { name: "--no-indexer", description: "no indexer: GraphQL answers processor_status only (at the ledger's version)" },
   { name: "--accounts", value: "N", description: "pre-funded accounts (default 10)" },
   { name: "--epoch-secs", value: "N", description: "epoch length in seconds (default 60)" },
   { name: "--prune-window", value: "N", description: "keep the last N versions (default: keep all)" },
@@ -60,8 +67,9 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
 
 const DETAILS = `A local Aptos chain: chain id 4 (the SDK's Network.LOCAL), its own genesis built from the
 shipped framework, a mempool, blocks made as soon as the submitting response is sent, a faucet
-(POST /fund, /mint) signing with the root key, and the readiness and processor_status endpoints
-the TypeScript SDK's test harness looks for. The pre-funded accounts' keys are printed at start.`
+(POST /fund, /mint) signing with the root key, the readiness endpoint the TypeScript SDK's test
+harness looks for, and the indexer's GraphQL API (Hasura's dialect, as run-localnet
+--with-indexer-api serves it; docs/indexer.md). The pre-funded accounts' keys are printed at start.`
 
 const integer = (name: string, s: string, min: number, max: number): Result.Result<number, string> =>
   /^[0-9]{1,10}$/.test(s) && Number(s) >= min && Number(s) <= max
@@ -135,6 +143,11 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
     const accounts = values.get("--accounts")
     const epoch = values.get("--epoch-secs")
     const fork = yield* parseForkFlags(values)
+    const indexerDb = values.get("--indexer-db")
+    if (indexerDb !== undefined && !/^postgres(ql)?:\/\//.test(indexerDb))
+      return yield* Result.fail(`--indexer-db: expected a postgres:// URL, got "${indexerDb.slice(0, 100)}"`)
+    if (indexerDb !== undefined && args.switches.has("--no-indexer"))
+      return yield* Result.fail("--indexer-db and --no-indexer contradict each other")
     return {
       quiet: args.switches.has("--quiet"),
       config: {
@@ -153,7 +166,12 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
         epochIntervalSecs:
           epoch === undefined ? d.epochIntervalSecs : yield* integer("--epoch-secs", epoch, 1, 1_000_000_000),
         pruneWindow: prune === undefined ? undefined : BigInt(prune),
-        fork
+        fork,
+        indexer: args.switches.has("--no-indexer")
+          ? undefined
+          : indexerDb === undefined
+            ? d.indexer
+            : { _tag: "Postgres", url: indexerDb }
       }
     }
   })
@@ -165,8 +183,7 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
 export const localCommandSpecs = <C>(toCommand: (options: LocalOptions) => C): ReadonlyArray<CommandSpec<C>> => {
   const spec = (path: ReadonlyArray<string>): CommandSpec<C> => ({
     path,
-    summary:
-      "Run a local chain: API, faucet, readiness and processor_status endpoints, blocks on demand (the default).",
+    summary: "Run a local chain: API, faucet, readiness and the indexer's GraphQL API, blocks on demand (the default).",
     flags: FLAGS,
     details: DETAILS,
     parse: (args) => Result.map(parseLocalArgs(args), toCommand)

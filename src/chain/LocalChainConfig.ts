@@ -1,6 +1,6 @@
 /**
  * What a local chain is made of (anvil's `NodeConfig`): run-localnet's defaults (API 8080, faucet
- * 8081, readiness 8070, the processor_status stub 8090, chain id 4, 60-second epochs), anvil's
+ * 8081, readiness 8070, the indexer's GraphQL 8090, chain id 4, 60-second epochs), anvil's
  * pre-funded accounts (10, with well-known keys printed at start), instant mining, and a `test`
  * preset for test suites (every port 0, an in-memory ledger, no side servers but the faucet).
  */
@@ -38,7 +38,15 @@ export interface LocalChainConfigShape {
   readonly pruneWindow: bigint | undefined
   /** A fork of another chain's state (`--fork-url`, docs/fork.md); undefined = a chain of its own. */
   readonly fork?: ForkConfig | undefined
+  /**
+   * The indexer (GraphQL on `graphql`): its database, embedded (SQLite in `dataDir`, or in memory)
+   * or a PostgreSQL server's URL; undefined = no indexer (`graphql` then serves the processor_status
+   * stub). A fork runs none.
+   */
+  readonly indexer?: IndexerDatabase | undefined
 }
+
+export type IndexerDatabase = { readonly _tag: "Embedded" } | { readonly _tag: "Postgres"; readonly url: string }
 
 const localhost = (port: number): ServerAddress => ({ host: "127.0.0.1", port })
 
@@ -55,16 +63,18 @@ export const defaultLocalChainConfig: LocalChainConfigShape = {
   accounts: 10,
   accountBalance: 1_000_000n * 100_000_000n,
   seed: "movenode local chain",
-  pruneWindow: undefined
+  pruneWindow: undefined,
+  indexer: { _tag: "Embedded" }
 }
 
-/** Every port 0, in memory, instant mining, the faucet served, no readiness or GraphQL servers. */
+/** Every port 0, in memory, instant mining, the faucet served, no readiness or GraphQL servers, no indexer. */
 export const testLocalChainConfig: LocalChainConfigShape = {
   ...defaultLocalChainConfig,
   api: localhost(0),
   faucet: localhost(0),
   readiness: undefined,
-  graphql: undefined
+  graphql: undefined,
+  indexer: undefined
 }
 
 export const LocalChainConfig = Context.Reference<LocalChainConfigShape>("movenode/chain/LocalChainConfig", {

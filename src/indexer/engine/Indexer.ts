@@ -1,0 +1,220 @@
+/**
+ * The `Indexer` service: keeps the index (`IndexerStore`) level with the ledger. A fiber reads the
+ * committed blocks after the stored position, runs the pipeline (the processors) and commits each
+ * batch — rows, position and `processor_status` — in one store transaction; it wakes on every
+ * `BlockCommitted` (draining the subscription at once, so the chain never waits for it) and polls
+ * once a second besides. It never holds the chain or the REST API back: a failed batch is retried
+ * (with a pause), and only GraphQL answers wait, boundedly, for the index (`waitFor`).
+ *
+ * At start it checks that the stored index belongs to this ledger (the version it reached exists
+ * and has the hash it recorded, same chain id); if not — `--fresh`, another chain, a revert — it
+ * drops the index and re-indexes from version 0. The same check runs when the ledger's version
+ * falls below the index's (a revert) and on a `ChainReverted`-style reset request (`reindex`).
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Latch from "effect/Latch"
+import * as Layer from "effect/Layer"
+import { toHex } from "../../bcs/index.js"
+import { ChainEvents } from "../../chain/ChainEvents.js"
+import { Ledger, type LedgerService } from "../../ledger/Ledger.js"
+import { IndexerStore, type IndexerStoreService } from "../store/IndexerStore.js"
+import type { Pipeline } from "./Pipeline.js"
+
+export interface IndexerHealth {
+  readonly state: "starting" | "catching-up" | "caught-up" | "failing"
+  /** The last version indexed (−1 before genesis). */
+  readonly indexedVersion: bigint
+  readonly lastError: string | undefined
+  /** Batches and transactions indexed since start. */
+  readonly batches: number
+  readonly transactions: number
+}
+
+export interface IndexerService {
+  readonly store: IndexerStoreService
+  readonly health: Effect.Effect<IndexerHealth>
+  /**
+   * Waits until the index reaches `version` or `timeoutMs` passes; true when it reached it.
+   * GraphQL requests wait for the ledger version current when they arrived (read-after-write).
+   */
+  readonly waitFor: (version: bigint, timeoutMs: number) => Effect.Effect<boolean>
+  /** Drops the index and re-indexes from version 0 (a chain revert). */
+  readonly reindex: Effect.Effect<void>
+}
+
+export interface IndexerOptions {
+  readonly pipeline: Pipeline
+  /** Transactions per store transaction while catching up (whole blocks). */
+  readonly maxBatchTransactions?: number
+}
+
+const RETRY_PAUSE_MS = 1_000
+const POLL_MS = 1_000
+
+export class Indexer extends Context.Service<Indexer, IndexerService>()("movenode/indexer/Indexer") {
+  static readonly layer = (options: IndexerOptions): Layer.Layer<Indexer, never, IndexerStore | Ledger | ChainEvents> =>
+    Layer.effect(Indexer, makeIndexer(options))
+}
+
+const hashHex = (hash: Uint8Array) => `0x${toHex(hash)}`
+
+export const makeIndexer = (options: IndexerOptions) =>
+  Effect.gen(function* () {
+    const store = yield* IndexerStore
+    const ledger = yield* Ledger
+    const events = yield* ChainEvents
+    const { pipeline } = options
+    const maxBatch = options.maxBatchTransactions ?? 500
+
+    let indexed = -1n
+    let state: IndexerHealth["state"] = "starting"
+    let lastError: string | undefined
+    let batches = 0
+    let transactions = 0
+    let resetRequested = false
+    const waiters = new Set<{ readonly version: bigint; readonly resume: () => void }>()
+    const release = () => {
+      for (const w of waiters)
+        if (w.version <= indexed) {
+          waiters.delete(w)
+          w.resume()
+        }
+    }
+    const wake = yield* Latch.make(false)
+
+    /** Whether the stored index is this ledger's (its last version exists here with the same hash). */
+    const belongsHere = (l: LedgerService) =>
+      Effect.gen(function* () {
+        const position = yield* store.position
+        if (position === undefined) return { keep: true, next: 0n }
+        const info = yield* l.ledgerInfo
+        if (position.version > info.ledgerVersion || position.chainId !== info.chainId) return { keep: false, next: 0n }
+        // Genesis is not read back (decoding its write set, the whole framework, costs a start
+        // hundreds of milliseconds): the schema hash names the genesis parameters and the code, so an
+        // index of another genesis was already dropped. A pruned version cannot be checked either;
+        // the chain id and length matched.
+        if (position.version === 0n) return { keep: true, next: 1n }
+        const t = yield* Effect.result(l.transactionByVersion(position.version))
+        if (t._tag === "Success" && hashHex(t.success.hash) !== position.hash) return { keep: false, next: 0n }
+        return { keep: true, next: position.version + 1n }
+      })
+
+    const start = Effect.gen(function* () {
+      const verdict = yield* belongsHere(ledger)
+      if (!verdict.keep) yield* store.reset
+      indexed = verdict.keep ? verdict.next - 1n : -1n
+    })
+
+    const step = Effect.gen(function* () {
+      if (resetRequested) {
+        resetRequested = false
+        yield* store.reset
+        indexed = -1n
+      }
+      const info = yield* ledger.ledgerInfo
+      if (info.ledgerVersion < indexed) {
+        // The ledger went back (a revert): rebuild.
+        yield* store.reset
+        indexed = -1n
+      }
+      if (indexed >= info.ledgerVersion) {
+        state = "caught-up"
+        return false
+      }
+      state = "catching-up"
+      const result = yield* pipeline.batch(ledger, indexed + 1n, maxBatch)
+      if (result === undefined) return false
+      yield* store.commit(
+        result.writes,
+        {
+          version: result.lastVersion,
+          hash: result.lastHash,
+          timestampUsec: result.lastTimestampUsec,
+          chainId: info.chainId
+        },
+        pipeline.processorNames
+      )
+      indexed = result.lastVersion
+      batches++
+      transactions += result.transactions
+      lastError = undefined
+      release()
+      return true
+    })
+
+    const loop = Effect.gen(function* () {
+      yield* start.pipe(
+        Effect.catchCause((cause) =>
+          Effect.sync(() => {
+            lastError = `start: ${String(cause).slice(0, 500)}`
+          })
+        )
+      )
+      while (true) {
+        yield* wake.close
+        const progressed = yield* step.pipe(
+          Effect.catchCause((cause) =>
+            Effect.gen(function* () {
+              state = "failing"
+              lastError = String(cause).slice(0, 1000)
+              yield* Effect.logWarning(`indexer: a batch failed and will be retried: ${lastError.slice(0, 300)}`)
+              yield* Effect.sleep(RETRY_PAUSE_MS)
+              return false
+            })
+          )
+        )
+        if (!progressed) yield* Effect.raceFirst(wake.await, Effect.sleep(POLL_MS))
+        else yield* Effect.yieldNow
+      }
+    })
+
+    // Drain block notifications at once (the chain's PubSub waits for a full subscriber). A rewind
+    // of the chain (issue 21's `Rewound`: versions above some point are gone) rebuilds the index.
+    const subscription = yield* events.subscription
+    yield* Effect.forkScoped(
+      Effect.forever(
+        Effect.flatMap(subscription, (event) => {
+          if ((event as { readonly _tag: string })._tag === "Rewound") resetRequested = true
+          return wake.open
+        })
+      )
+    )
+    const fiber = yield* Effect.forkScoped(loop)
+    yield* Effect.addFinalizer(() => Fiber.interrupt(fiber))
+
+    const waitFor = (version: bigint, timeoutMs: number): Effect.Effect<boolean> =>
+      version <= indexed
+        ? Effect.succeed(true)
+        : Effect.callback<boolean>((resume) => {
+            const waiter = {
+              version,
+              resume: () => {
+                clearTimeout(timer)
+                resume(Effect.succeed(true))
+              }
+            }
+            const timer = setTimeout(() => {
+              waiters.delete(waiter)
+              resume(Effect.succeed(version <= indexed))
+            }, timeoutMs)
+            waiters.add(waiter)
+            return Effect.sync(() => {
+              clearTimeout(timer)
+              waiters.delete(waiter)
+            })
+          })
+
+    return Indexer.of({
+      store,
+      health: Effect.sync(() => ({ state, indexedVersion: indexed, lastError, batches, transactions })),
+      waitFor,
+      reindex: Effect.andThen(
+        Effect.sync(() => {
+          resetRequested = true
+        }),
+        wake.open
+      )
+    })
+  })

@@ -1,0 +1,68 @@
+/**
+ * The indexer, in the node: the GraphQL API (Hasura's dialect, indexer.md §3) that the SDK's
+ * indexer functions, wallets and the Explorer read, kept level with the chain in process.
+ *
+ * Data path:
+ *
+ *   ledger ─ BlockCommitted ─▶ engine/Indexer ─ pipeline (processors/: pure, txns → writes)
+ *          ─▶ store/IndexerStore (effect/sql: SQLite embedded, or PostgreSQL) — one transaction per batch
+ *   HTTP 8090 ─▶ GraphqlServer ─▶ graphql/ (plan: parse+validate+coerce; sql: plan → parameterised SQL;
+ *          execute: statements → JSON text) ─▶ IndexerStore.select
+ *
+ * - `schema/`: the table catalogue (columns with Hasura types, keys, relationships, views); the
+ *   store's DDL and the GraphQL schema are both derived from it.
+ * - `store/`: the dialects, value encodings (exact u64/u128 in SQLite), DDL, the write merge rules.
+ * - `graphql/`: schema generation, request planning, SQL compilation, execution, Hasura's errors.
+ * - `engine/`: the `Indexer` service (follows the chain, resumes, rebuilds, read-after-write waits).
+ * - `processors/`: one pure processor per reference processor.
+ */
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import * as Layer from "effect/Layer"
+import type { IndexerDatabase } from "../chain/LocalChainConfig.js"
+import { Indexer } from "./engine/Indexer.js"
+import { processorPipeline } from "./engine/processorPipeline.js"
+import { seedIndex } from "./prebuiltIndex.js"
+import { IndexerStore, type IndexerStoreConfig } from "./store/IndexerStore.js"
+
+export { Indexer, type IndexerHealth, type IndexerService } from "./engine/Indexer.js"
+import type { Pipeline } from "./engine/Pipeline.js"
+export type { Pipeline } from "./engine/Pipeline.js"
+export { processorPipeline } from "./engine/processorPipeline.js"
+export { GraphqlServer } from "./GraphqlServer.js"
+export { makeGraphqlEngine } from "./graphql/GraphqlEngine.js"
+export { prebuiltIndexFileOf, writeGenesisIndex } from "./prebuiltIndex.js"
+export { catalogueTables } from "./schema/index.js"
+export { IndexerStore, type IndexerStoreConfig, type IndexPosition } from "./store/IndexerStore.js"
+
+/** What besides the DDL makes a stored index current: the build (code, chain parameters) and the processors. */
+export const indexerSchemaExtra = (buildKey: string, pipeline: Pipeline): string =>
+  `${buildKey}\n${pipeline.fingerprint}`
+
+/** Where the embedded index of a data directory lives. */
+export const embeddedIndexPath = (dataDir: string | undefined): string => {
+  if (dataDir === undefined) return ":memory:"
+  mkdirSync(join(dataDir, "indexer"), { recursive: true })
+  return join(dataDir, "indexer", "index.sqlite")
+}
+
+/**
+ * The indexer (and its store) of a local chain: `database` embedded or PostgreSQL; `buildKey` names
+ * the code and chain parameters, so a new build rebuilds the index (its processors may have changed).
+ */
+export const indexerLayerFor = (
+  database: IndexerDatabase,
+  dataDir: string | undefined,
+  buildKey: string,
+  prebuiltIndex?: string | undefined
+) => {
+  const pipeline = processorPipeline()
+  const storeConfig: IndexerStoreConfig =
+    database._tag === "Postgres"
+      ? { _tag: "Postgres", url: database.url }
+      : { _tag: "Sqlite", path: embeddedIndexPath(dataDir) }
+  // A new data directory starts from the prebuilt genesis's index (checked like any stored index).
+  if (storeConfig._tag === "Sqlite" && storeConfig.path !== ":memory:") seedIndex(prebuiltIndex, storeConfig.path)
+  const store = IndexerStore.layer(storeConfig, { schemaExtra: indexerSchemaExtra(buildKey, pipeline) })
+  return Indexer.layer({ pipeline }).pipe(Layer.provideMerge(store))
+}

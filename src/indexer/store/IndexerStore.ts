@@ -1,0 +1,353 @@
+/**
+ * The `IndexerStore` service: the index's tables in a SQL database through `effect/sql` — embedded
+ * SQLite (better-sqlite3: a file beside the ledger, or memory) by default, or a PostgreSQL server
+ * given by URL (@effect/sql-pg). It creates the catalogue's schema (rebuilding it when its hash
+ * changed), commits a batch of processor writes with the new position and every `processor_status`
+ * row in **one transaction**, and runs the GraphQL compiler's read statements.
+ */
+
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import type * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { catalogueTables, tableNamed } from "../schema/index.js"
+import type { TableSpec } from "../schema/TableSpec.js"
+import { type Cell, type Dialect, postgresDialect, quoteIdent, sqliteDialect } from "./Dialect.js"
+import { createStatements, dropStatements, META_TABLE, schemaHash } from "./ddl.js"
+import { makeSqliteClient } from "./sqliteClient.js"
+import { type CellRow, cellOf, keyOf, mergeUpsert, type StoreWrite, WriteError } from "./writes.js"
+
+/** Where the index lives. */
+export type IndexerStoreConfig =
+  | { readonly _tag: "Sqlite"; readonly path: string }
+  | { readonly _tag: "Postgres"; readonly url: string }
+
+/** How far the index reaches: the last version whose rows are stored, its hash and block timestamp. */
+export interface IndexPosition {
+  readonly version: bigint
+  readonly hash: string
+  readonly timestampUsec: bigint
+  readonly chainId: number
+}
+
+export interface IndexerStoreService {
+  readonly dialect: Dialect
+  /** `SQLite (path)` / `PostgreSQL (host/db)`, for the banner and readiness. */
+  readonly description: string
+  /** The stored position, undefined for an empty index. */
+  readonly position: Effect.Effect<IndexPosition | undefined, SqlError>
+  /** Drops every row (and the schema), recreating it empty. */
+  readonly reset: Effect.Effect<void, SqlError>
+  /**
+   * Writes `writes` (in order), the new `position` and a `processor_status` row per name, in one
+   * transaction: either all of a batch is stored or none of it.
+   */
+  readonly commit: (
+    writes: ReadonlyArray<StoreWrite>,
+    position: IndexPosition,
+    processorNames: ReadonlyArray<string>
+  ) => Effect.Effect<void, SqlError | WriteError>
+  /** A read statement (the GraphQL compiler's: parameters only). */
+  readonly select: (
+    sql: string,
+    params: ReadonlyArray<unknown>
+  ) => Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError>
+}
+
+/** Parameters per statement, under both stores' limits (SQLite 32,766; PostgreSQL 65,535). */
+const MAX_PARAMS = 30_000
+
+/**
+ * `[start, size]` chunks covering `count` rows with sizes from a fixed set (powers of two up to
+ * `max`): a statement's text depends on its row count, so a few sizes keep the few statements each
+ * table needs prepared (a batch of 13 rows is 8 + 4 + 1, not a new 13-row statement).
+ */
+const chunks = (count: number, max: number): Array<readonly [number, number]> => {
+  let top = 1
+  while (top * 2 <= Math.min(max, 256)) top *= 2
+  const out: Array<readonly [number, number]> = []
+  let at = 0
+  for (let size = top; at < count; ) {
+    if (count - at >= size) {
+      out.push([at, size])
+      at += size
+    } else size = Math.max(1, size / 2)
+  }
+  return out
+}
+
+const describeUrl = (url: string): string => {
+  try {
+    const u = new URL(url)
+    return `PostgreSQL (${u.host}${u.pathname})`
+  } catch {
+    return "PostgreSQL"
+  }
+}
+
+export const makeIndexerStore = (
+  client: SqlClient.SqlClient,
+  dialect: Dialect,
+  description: string,
+  options: { readonly tables?: ReadonlyArray<TableSpec>; readonly schemaExtra?: string } = {}
+): Effect.Effect<IndexerStoreService, SqlError> =>
+  Effect.gen(function* () {
+    const tables = options.tables ?? catalogueTables
+    const byName = options.tables === undefined ? tableNamed : (n: string) => tables.find((t) => t.name === n)
+    const hash = schemaHash(dialect, tables, options.schemaExtra ?? "")
+    const run = (sql: string, params: ReadonlyArray<unknown> = []) => client.unsafe(sql, params)
+    const select = (sql: string, params: ReadonlyArray<unknown>) =>
+      client.unsafe<Record<string, unknown>>(sql, params) as Effect.Effect<
+        ReadonlyArray<Record<string, unknown>>,
+        SqlError
+      >
+
+    const readMeta = Effect.gen(function* () {
+      yield* run(`CREATE TABLE IF NOT EXISTS ${META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`)
+      const rows = yield* select(`SELECT key, value FROM ${META_TABLE}`, [])
+      return new Map(rows.map((r) => [String(r.key), String(r.value)]))
+    })
+    const putMeta = (entries: ReadonlyArray<readonly [string, string]>) =>
+      Effect.forEach(
+        entries,
+        ([k, v]) =>
+          run(
+            `INSERT INTO ${META_TABLE} (key, value) VALUES (${dialect.placeholder(1)}, ${dialect.placeholder(2)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+            [k, v]
+          ),
+        { discard: true }
+      )
+
+    const recreate = (previous: Map<string, string>) =>
+      client.withTransaction(
+        Effect.gen(function* () {
+          const oldTables: Array<string> = JSON.parse(previous.get("tables") ?? "[]")
+          const oldViews: Array<string> = JSON.parse(previous.get("views") ?? "[]")
+          const views = tables.filter((t) => t.view !== undefined).map((t) => t.name)
+          const plain = tables.filter((t) => t.view === undefined).map((t) => t.name)
+          for (const s of dropStatements([...new Set([...oldTables, ...plain])], [...new Set([...oldViews, ...views])]))
+            yield* run(s)
+          for (const s of createStatements(dialect, tables)) yield* run(s)
+          yield* putMeta([
+            ["schema", hash],
+            ["tables", JSON.stringify(plain)],
+            ["views", JSON.stringify(views)]
+          ])
+        })
+      )
+
+    const meta = yield* readMeta
+    if (meta.get("schema") !== hash) yield* recreate(meta)
+
+    const position = Effect.map(readMeta, (m): IndexPosition | undefined =>
+      m.get("version") === undefined
+        ? undefined
+        : {
+            version: BigInt(m.get("version")!),
+            hash: m.get("hash") ?? "",
+            timestampUsec: BigInt(m.get("timestamp") ?? "0"),
+            chainId: Number(m.get("chain_id") ?? "0")
+          }
+    )
+
+    /** The stored rows of `keys` (cells by column), by key. */
+    const storedRows = (t: TableSpec, keys: ReadonlyArray<CellRow>) =>
+      Effect.gen(function* () {
+        const out = new Map<string, CellRow>()
+        const pk = t.primaryKey.map((c) => t.columns.find((x) => x.name === c)!)
+        for (const [i, size] of chunks(keys.length, Math.floor(MAX_PARAMS / pk.length))) {
+          const chunk = keys.slice(i, i + size)
+          const params: unknown[] = []
+          const tuples = chunk.map((row) => {
+            const cells = pk.map((c) => {
+              params.push(dialect.encode(row[c.name] ?? null, c.type))
+              return dialect.param(dialect.placeholder(params.length), c.type)
+            })
+            return pk.length === 1 ? cells[0] : `(${cells.join(", ")})`
+          })
+          const lhs = pk.length === 1 ? quoteIdent(pk[0]!.name) : `(${pk.map((c) => quoteIdent(c.name)).join(", ")})`
+          const rhs = pk.length === 1 ? `(${tuples.join(", ")})` : `(VALUES ${tuples.join(", ")})`
+          const rows = yield* select(
+            `SELECT ${t.columns.map((c) => `${dialect.read(quoteIdent(c.name), c.type)} AS ${quoteIdent(c.name)}`).join(", ")} FROM ${quoteIdent(t.name)} WHERE ${lhs} IN ${rhs}`,
+            params
+          )
+          for (const r of rows) {
+            const cells: CellRow = {}
+            for (const c of t.columns) cells[c.name] = dialect.decode(r[c.name], c.type)
+            out.set(keyOf(t, cells), cells)
+          }
+        }
+        return out
+      })
+
+    /** INSERT of full rows; on a key conflict: nothing, or every non-key column replaced. */
+    const writeRows = (t: TableSpec, rows: ReadonlyArray<CellRow>, onConflict: "nothing" | "update") =>
+      Effect.gen(function* () {
+        if (rows.length === 0) return
+        const columns = t.columns
+
+        const conflict =
+          onConflict === "nothing" || columns.length === t.primaryKey.length
+            ? `ON CONFLICT (${t.primaryKey.map(quoteIdent).join(", ")}) DO NOTHING`
+            : `ON CONFLICT (${t.primaryKey.map(quoteIdent).join(", ")}) DO UPDATE SET ${columns
+                .filter((c) => !t.primaryKey.includes(c.name))
+                .map((c) => `${quoteIdent(c.name)} = excluded.${quoteIdent(c.name)}`)
+                .join(", ")}`
+        for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / columns.length))) {
+          const params: unknown[] = []
+          const values = rows.slice(i, i + size).map(
+            (row) =>
+              `(${columns
+                .map((c) => {
+                  params.push(dialect.encode(row[c.name] ?? null, c.type))
+                  return dialect.param(dialect.placeholder(params.length), c.type)
+                })
+                .join(", ")})`
+          )
+          yield* run(
+            `INSERT INTO ${quoteIdent(t.name)} (${columns.map((c) => quoteIdent(c.name)).join(", ")}) VALUES ${values.join(", ")} ${conflict}`,
+            params
+          )
+        }
+      })
+
+    const tableOf = (name: string): TableSpec => {
+      const t = byName(name)
+      if (t === undefined || t.view !== undefined || t.primaryKey.length === 0)
+        throw new WriteError(`no writable table ${name} in the catalogue`)
+      return t
+    }
+
+    const toCells = (t: TableSpec, row: Readonly<Record<string, unknown>>): CellRow => {
+      const cells: CellRow = {}
+      for (const [k, v] of Object.entries(row)) {
+        const column = t.columns.find((c) => c.name === k)
+        if (column === undefined) throw new WriteError(`${t.name} has no column ${k}`)
+        cells[k] = cellOf(v as never, column.type, `${t.name}.${k}`)
+      }
+      for (const k of t.primaryKey)
+        if ((cells[k] ?? null) === null) throw new WriteError(`${t.name}: key column ${k} is missing`)
+      return cells
+    }
+
+    /** The rows each table gets from a batch's writes, merged (upserts) and de-duplicated (inserts). */
+    const plan = (writes: ReadonlyArray<StoreWrite>) =>
+      Effect.gen(function* () {
+        const converted = yield* Effect.try({
+          try: () =>
+            writes.map((w) => {
+              const t = tableOf(w.table)
+              return {
+                write: w,
+                table: t,
+                rows: w.rows.map((r) => ({ cells: toCells(t, r), columns: Object.keys(r) }))
+              }
+            }),
+          catch: (e) => (e instanceof WriteError ? e : new WriteError(String(e)))
+        })
+        // Stored rows of every upserted key, one query per table.
+        const upsertKeys = new Map<string, Map<string, CellRow>>()
+        for (const c of converted)
+          if (c.write._tag === "Upsert") {
+            const keys = upsertKeys.get(c.table.name) ?? new Map<string, CellRow>()
+            for (const r of c.rows) keys.set(keyOf(c.table, r.cells), r.cells)
+            upsertKeys.set(c.table.name, keys)
+          }
+        const current = new Map<string, Map<string, CellRow>>()
+        for (const [name, keys] of upsertKeys) current.set(name, yield* storedRows(tableOf(name), [...keys.values()]))
+        const inserts = new Map<string, Map<string, CellRow>>()
+        const upserts = new Map<string, Map<string, CellRow>>()
+        for (const c of converted) {
+          if (c.write._tag === "Insert") {
+            const m = inserts.get(c.table.name) ?? new Map<string, CellRow>()
+            for (const r of c.rows) {
+              const k = keyOf(c.table, r.cells)
+              if (!m.has(k)) m.set(k, r.cells)
+            }
+            inserts.set(c.table.name, m)
+            continue
+          }
+          const stored = current.get(c.table.name)!
+          const m = upserts.get(c.table.name) ?? new Map<string, CellRow>()
+          for (const r of c.rows) {
+            const k = keyOf(c.table, r.cells)
+            const merged = mergeUpsert(c.write, c.table, stored.get(k), r.cells, r.columns)
+            if (merged === undefined) continue
+            c.table.derive?.(merged)
+            stored.set(k, merged)
+            m.set(k, merged)
+          }
+          upserts.set(c.table.name, m)
+        }
+        return { inserts, upserts }
+      })
+
+    const commit = (writes: ReadonlyArray<StoreWrite>, at: IndexPosition, processorNames: ReadonlyArray<string>) =>
+      client.withTransaction(
+        Effect.gen(function* () {
+          const { inserts, upserts } = yield* plan(writes)
+          for (const [name, rows] of inserts) yield* writeRows(tableOf(name), [...rows.values()], "nothing")
+          for (const [name, rows] of upserts) yield* writeRows(tableOf(name), [...rows.values()], "update")
+          const now = BigInt(Date.now()) * 1000n
+          yield* writeRows(
+            tableOf("processor_status"),
+            processorNames.map(
+              (processor): Record<string, Cell> => ({
+                processor,
+                last_success_version: at.version.toString(),
+                last_updated: now,
+                last_transaction_timestamp: at.timestampUsec
+              })
+            ),
+            "update"
+          )
+          yield* writeRows(tableOf("ledger_infos"), [{ chain_id: String(at.chainId) }], "nothing")
+          yield* putMeta([
+            ["version", at.version.toString()],
+            ["hash", at.hash],
+            ["timestamp", at.timestampUsec.toString()],
+            ["chain_id", String(at.chainId)]
+          ])
+        })
+      )
+
+    return {
+      dialect,
+      description,
+      position,
+      reset: Effect.flatMap(readMeta, (m) => recreate(m)),
+      commit,
+      select
+    } satisfies IndexerStoreService
+  })
+
+export class IndexerStore extends Context.Service<IndexerStore, IndexerStoreService>()(
+  "movenode/indexer/IndexerStore"
+) {
+  static readonly layer = (
+    config: IndexerStoreConfig,
+    options: { readonly schemaExtra?: string } = {}
+  ): Layer.Layer<IndexerStore, Error> =>
+    Layer.effect(
+      IndexerStore,
+      Effect.gen(function* () {
+        if (config._tag === "Sqlite") {
+          const { client } = yield* makeSqliteClient(config.path)
+          return yield* makeIndexerStore(
+            client,
+            sqliteDialect,
+            config.path === ":memory:" ? "SQLite (in memory)" : `SQLite (${config.path})`,
+            options
+          )
+        }
+        const client = yield* PgClient.make({ url: Redacted.make(config.url), maxConnections: 4 }).pipe(
+          Effect.provide(Reactivity.layer)
+        )
+        return yield* makeIndexerStore(client, postgresDialect, describeUrl(config.url), options)
+      }).pipe(Effect.mapError((e) => new Error(`the indexer's database: ${e.message}`)))
+    )
+}

@@ -1,0 +1,133 @@
+/**
+ * The indexer in a local chain: it follows the chain from genesis, the SDK's fundAccount (which
+ * waits on processor_status) returns with the funding transaction indexed, a GraphQL query sees a
+ * committed transaction at once (read-after-write), and the index resumes after a restart or is
+ * rebuilt when the ledger it indexed is gone.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Account, Aptos, AptosConfig, Network, ProcessorType } from "@aptos-labs/ts-sdk"
+import * as Effect from "effect/Effect"
+import { describe, expect, it } from "vitest"
+import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
+
+const withChain = <A>(overrides: Parameters<typeof LocalChain.spawn>[0], f: (chain: LocalChainInfo) => Promise<A>) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(
+        LocalChain.spawn({
+          accounts: 1,
+          graphql: { host: "127.0.0.1", port: 0 },
+          indexer: { _tag: "Embedded" },
+          ...overrides
+        }),
+        (chain) => Effect.promise(() => f(chain))
+      )
+    )
+  )
+
+const graphql = async (chain: LocalChainInfo, query: string, variables?: unknown): Promise<any> => {
+  const response = await fetch(chain.graphqlUrl!, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables })
+  })
+  expect(response.status).toBe(200)
+  return response.json()
+}
+
+const sdk = (chain: LocalChainInfo) =>
+  new Aptos(
+    new AptosConfig({
+      network: Network.CUSTOM,
+      fullnode: chain.apiUrl,
+      faucet: chain.faucetUrl,
+      indexer: chain.graphqlUrl
+    })
+  )
+
+describe("the Indexer in a local chain", () => {
+  it("indexes genesis and every block; read-after-write for the SDK and for queries", () =>
+    withChain({}, async (chain) => {
+      const aptos = sdk(chain)
+      const account = Account.generate()
+      const funded = await aptos.fundAccount({ accountAddress: account.accountAddress, amount: 1_000_000_000 })
+      const version = Number(funded.version)
+      // fundAccount waited for fungible_asset_processor: its status already reaches the funding version.
+      const status = await aptos.getProcessorStatus(ProcessorType.FUNGIBLE_ASSET_PROCESSOR)
+      expect(Number(status.last_success_version)).toBeGreaterThanOrEqual(version)
+      expect(await aptos.getIndexerLastSuccessVersion()).toBeGreaterThanOrEqual(BigInt(version))
+      // A user transaction committed just now is visible to the very next query.
+      const recipient = Account.generate()
+      const txn = await aptos.transferCoinTransaction({
+        sender: account.accountAddress,
+        recipient: recipient.accountAddress,
+        amount: 1
+      })
+      const pending = await aptos.signAndSubmitTransaction({ signer: account, transaction: txn })
+      const done = await aptos.waitForTransaction({ transactionHash: pending.hash })
+      const answer = await graphql(
+        chain,
+        `query q($v: bigint) { user_transactions(where: {version: {_eq: $v}}) { version sender entry_function_id_str } }`,
+        { v: Number(done.version) }
+      )
+      expect(answer).toEqual({
+        data: {
+          user_transactions: [
+            {
+              version: Number(done.version),
+              sender: account.accountAddress.toStringLong(),
+              entry_function_id_str: "0x1::aptos_account::transfer_coins"
+            }
+          ]
+        }
+      })
+      const top = await aptos.getChainTopUserTransactions({ limit: 1 })
+      expect(top).toEqual([{ version: Number(done.version) }])
+      const infos = await graphql(chain, "{ ledger_infos { chain_id } }")
+      expect(infos).toEqual({ data: { ledger_infos: [{ chain_id: 4 }] } })
+    }))
+
+  it("resumes after a restart and rebuilds when the ledger it indexed is gone", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "movenode-indexer-"))
+    try {
+      const count = (chain: LocalChainInfo) =>
+        graphql(chain, "{ user_transactions_aggregate { aggregate { count } } }").then(
+          (a) => a.data.user_transactions_aggregate.aggregate.count as number
+        )
+      /** The ledger's user transactions (the faucet's own set-up transactions included). */
+      const ledgerCount = async (chain: LocalChainInfo) => {
+        const page = (await (await fetch(`${chain.apiUrl}/transactions?start=0&limit=1000`)).json()) as Array<{
+          type: string
+        }>
+        return page.filter((t) => t.type === "user_transaction").length
+      }
+      const first = await withChain({ dataDir }, async (chain) => {
+        const aptos = sdk(chain)
+        await aptos.fundAccount({ accountAddress: Account.generate().accountAddress, amount: 5 })
+        await aptos.fundAccount({ accountAddress: Account.generate().accountAddress, amount: 5 })
+        return { indexed: await count(chain), ledger: await ledgerCount(chain) }
+      })
+      expect(first.indexed).toBe(first.ledger)
+      expect(first.indexed).toBeGreaterThanOrEqual(2)
+      // Same data directory: the index resumes (the rows kept once, the new one added).
+      const second = await withChain({ dataDir }, async (chain) => {
+        await sdk(chain).fundAccount({ accountAddress: Account.generate().accountAddress, amount: 5 })
+        return { indexed: await count(chain), ledger: await ledgerCount(chain) }
+      })
+      expect(second.indexed).toBe(second.ledger)
+      expect(second.indexed).toBe(first.indexed + 1)
+      // --fresh: a new ledger, so a new index (only what the new chain holds).
+      const fresh = await withChain({ dataDir, fresh: true }, async (chain) => {
+        // After a funding, the faucet's set-up transactions are all committed: the counts are stable.
+        await sdk(chain).fundAccount({ accountAddress: Account.generate().accountAddress, amount: 5 })
+        return { indexed: await count(chain), ledger: await ledgerCount(chain) }
+      })
+      expect(fresh.indexed).toBe(fresh.ledger)
+      expect(fresh.indexed).toBeLessThan(second.indexed)
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+})
