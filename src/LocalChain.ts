@@ -270,7 +270,10 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
   // The faucet delegates the root's mint capability at boot, as the reference's does, where blocks
   // come on their own and the root key is ours (not on a fork, not on a chain mined by hand).
   const delegate = fork === undefined && config.mining._tag !== "Manual" ? derivedKey(config.seed, "faucet") : undefined
-  const parts = Layer.mergeAll(BlockProducer.layer, Faucet.layer({ rootPrivateKey, chainId: chainBase.chainId, delegate }))
+  const parts = Layer.mergeAll(
+    BlockProducer.layer,
+    Faucet.layer({ rootPrivateKey, chainId: chainBase.chainId, delegate })
+  )
   const guardedParts =
     fork === undefined
       ? parts
