@@ -23,7 +23,13 @@ export interface PageReport {
   /** Everything that makes the page fail, one line each. */
   readonly problems: ReadonlyArray<string>
   /** GraphQL documents the page sent (operation or first root field) and their outcome. */
-  readonly graphql: ReadonlyArray<{ readonly query: string; readonly outcome: string; readonly request?: string }>
+  readonly graphql: ReadonlyArray<{
+    readonly query: string
+    readonly outcome: string
+    readonly request?: string
+    /** The answer's first 2,000 characters (rows a page shows nothing of are often the clue). */
+    readonly answer: string
+  }>
   /** Answers from the node the reference gives too (404 probes, aborting views), with the reason. */
   readonly expected: ReadonlyArray<string>
   /** Requests that would have left the machine, stubbed. */
@@ -120,7 +126,7 @@ export const visit = async (
   const timeoutMs = options.timeoutMs ?? 20_000
   const page = await context.newPage()
   const problems: string[] = []
-  const graphql: Array<{ query: string; outcome: string; request?: string }> = []
+  const graphql: Array<{ query: string; outcome: string; request?: string; answer: string }> = []
   const expectedAnswers: string[] = []
   const consoleErrors: Array<{ text: string; url: string }> = []
   const external: string[] = []
@@ -151,8 +157,8 @@ export const visit = async (
             } catch {
               outcome = `HTTP ${status}, not JSON: ${body.slice(0, 80)}`
             }
-            // A failing document keeps its whole request, for whoever fixes the server.
-            graphql.push(outcome === "ok" ? { query, outcome } : { query, outcome, request: request.postData() ?? "" })
+            // Every document keeps its request and the start of its answer, for whoever fixes the server.
+            graphql.push({ query, outcome, request: request.postData() ?? "", answer: body.slice(0, 2_000) })
             if (outcome !== "ok") problems.push(`GraphQL ${query} → ${outcome}`)
           },
           () => undefined
