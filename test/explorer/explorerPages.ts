@@ -99,12 +99,19 @@ export type PageAction = (page: Page) => Promise<void>
 // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point
 const shownText = (page: Page): Promise<string> => page.innerText("body").catch(() => "")
 
+/**
+ * Whether `text` shows `expected`, whitespace ignored: cells, tabs and line breaks come and go
+ * with layout, and an amount's unit is often spaced by CSS alone (`999,750MNC` in `innerText`).
+ */
+const shows = (text: string, expected: string): boolean =>
+  text.replace(/\s+/g, "").includes(expected.replace(/\s+/g, ""))
+
 const settle = async (page: Page, expected: ReadonlyArray<string>, timeoutMs: number): Promise<string> => {
   const deadline = Date.now() + timeoutMs
   let text = ""
   for (;;) {
     text = await shownText(page)
-    if (expected.every((e) => text.includes(e)) || Date.now() > deadline) break
+    if (expected.every((e) => shows(text, e)) || Date.now() > deadline) break
     await page.waitForTimeout(250)
   }
   // Let late requests (second page of a query, a count) finish before judging.
@@ -208,6 +215,6 @@ export const visit = async (
     if (offlineConsoleErrors.some((r) => r.test(line))) continue
     problems.push(`console error: ${line.slice(0, 400)} (${where})`)
   }
-  for (const e of expected) if (!text.includes(e)) problems.push(`missing text: ${JSON.stringify(e)}`)
+  for (const e of expected) if (!shows(text, e)) problems.push(`missing text: ${JSON.stringify(e)}`)
   return { url, text, problems, graphql, expected: expectedAnswers, external: [...new Set(external)] }
 }
