@@ -41,7 +41,10 @@ const op = (o: Opcode): Instruction => ({ op: o }) as Instruction
 /** A `vector<u8>` constant holding `text`'s UTF-8 bytes. */
 const bytesConstant = (text: string) => {
   const bytes = new TextEncoder().encode(text)
-  return { type: { _tag: "Vector", element: P.U8 } as SignatureToken, data: new BcsWriter(16).bytesWithLength(bytes).toBytes() }
+  return {
+    type: { _tag: "Vector", element: P.U8 } as SignatureToken,
+    data: new BcsWriter(16).bytesWithLength(bytes).toBytes()
+  }
 }
 
 // Ability bits: copy 1, drop 2, store 4, key 8 (as the defining modules declare them).
