@@ -118,6 +118,36 @@ const pages: ReadonlyArray<PageSpec> = [
     expected: (h) => ["Gas Fee", `-250 ${FA_COIN_SYMBOL}`, `+250 ${FA_COIN_SYMBOL}`, short(h.bob.toStringLong())]
   },
   {
+    name: "transaction-events",
+    path: (h) => `/txn/${h.faTransfer.version}/events`,
+    expected: () => [
+      "0x1::fungible_asset::Withdraw",
+      '"amount":"25000000000"',
+      "0x1::fungible_asset::Deposit",
+      "FeeStatement"
+    ]
+  },
+  {
+    name: "transaction-payload",
+    path: (h) => `/txn/${h.faTransfer.version}/payload`,
+    expected: (h) => [
+      '"0x1::primary_fungible_store::transfer"',
+      '"0x1::fungible_asset::Metadata"',
+      `"inner":"${h.faMetadata.toStringLong()}"`,
+      h.bob.toStringLong()
+    ]
+  },
+  {
+    name: "transaction-changes",
+    path: (h) => `/txn/${h.faTransfer.version}/changes`,
+    expected: () => ["write_resource", "0x1::fungible_asset::FungibleStore", "0x1::fungible_asset::ConcurrentSupply"]
+  },
+  {
+    name: "block-transactions",
+    path: (_h, c) => `/block/${c.block.height}/transactions`,
+    expected: (_h, c) => [c.block.first, c.block.last]
+  },
+  {
     name: "block",
     path: (_h, c) => `/block/${c.block.height}/overview`,
     expected: (_h, c) => [c.block.height, c.block.first, c.block.last]
@@ -172,6 +202,12 @@ const pages: ReadonlyArray<PageSpec> = [
     expected: () => ["Aptos Coin", "APT", "Decimals"]
   },
   {
+    name: "coin-apt-holders",
+    path: () => "/coin/0x1::aptos_coin::AptosCoin/holders",
+    // Bob: 50 APT from the faucet and 1.23456789 from alice.
+    expected: (h, c) => [short(h.alice.toStringLong()), c.aliceApt, short(h.bob.toStringLong()), "51.23456789 APT"]
+  },
+  {
     name: "fungible-asset",
     path: (h) => `/fungible_asset/${h.faMetadata}/info`,
     expected: () => [FA_COIN_NAME, FA_COIN_SYMBOL, "1,000,000"]
@@ -185,6 +221,11 @@ const pages: ReadonlyArray<PageSpec> = [
       short(h.bob.toStringLong()),
       `250 ${FA_COIN_SYMBOL}`
     ]
+  },
+  {
+    name: "fungible-asset-transactions",
+    path: (h) => `/fungible_asset/${h.faMetadata}/transactions`,
+    expected: (h) => [`${h.faTransfer.version}Deposit${short(h.bob.toStringLong())}`, `${h.faTransfer.version}Withdraw`]
   },
   {
     name: "collection",
@@ -203,6 +244,16 @@ const pages: ReadonlyArray<PageSpec> = [
       `Owner(s):${short(h.alice.toStringLong())}`,
       "Supply:2",
       "Maximum:100"
+    ]
+  },
+  {
+    name: "token-object",
+    path: (h) => `/object/${h.tokens[1]}/resources`,
+    expected: () => [
+      "0x1::object::ObjectCore",
+      "0x4::aptos_token::AptosToken",
+      "0x4::token::Token",
+      "0x4::token::TokenIdentifiers"
     ]
   },
   {
