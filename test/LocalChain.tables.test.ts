@@ -69,6 +69,41 @@ it("a token v1 collection's table item is decoded in the transaction's changes",
             resourceType: "0x3::token::Collections"
           })
           expect(resource.collection_data.handle).toBe(collection.handle)
+          // A simulation decodes the items of tables known before it (the collection's token-data table).
+          const mint = await aptos.transaction.build.simple({
+            sender: creator.accountAddress,
+            data: {
+              function: "0x3::token::create_token_script",
+              functionArguments: [
+                "Tables collection",
+                "Token",
+                "d",
+                1,
+                1,
+                "https://t",
+                creator.accountAddress.toString(),
+                100,
+                0,
+                [false, false, false, false, false],
+                [],
+                [],
+                []
+              ]
+            }
+          })
+          const [simulated] = (await aptos.transaction.simulate.simple({
+            signerPublicKey: creator.publicKey,
+            transaction: mint
+          })) as any[]
+          expect(simulated.success, simulated.vm_status).toBe(true)
+          const tokenData = (simulated.changes as any[]).find(
+            (c) => c.type === "write_table_item" && c.data?.value_type === "0x3::token::TokenData"
+          )
+          expect(tokenData?.data.key).toEqual({
+            creator: creator.accountAddress.toString(),
+            collection: "Tables collection",
+            name: "Token"
+          })
           // Read by version and in a list: the same decoded changes.
           const byVersion = (await aptos.getTransactionByVersion({ ledgerVersion: Number(committed.version) })) as any
           expect(byVersion.changes).toEqual(committed.changes)

@@ -22,10 +22,10 @@ export class Node extends Context.Service<Node, NodeService>()("movenode/node/No
     Balances.layer,
     Summaries.layer,
     Modules.layer,
-    ReadsLayer,
-    // Simulation uses the same gas estimator (and cache) as /estimate_gas_price.
+    // Simulation uses the same gas estimator (and cache) as /estimate_gas_price, and the reads'
+    // renderer for the tables' types.
     SimulationsLive.pipe(Layer.provideMerge(GasEstimator.layer))
-  )
+  ).pipe(Layer.provideMerge(ReadsLayer))
 
   /** The node over a `Ledger` with the given view and transaction-encoding layers. */
   static readonly layerWith = <E1, R1, E2, R2>(

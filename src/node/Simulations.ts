@@ -12,6 +12,7 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import { BcsError, BcsReader } from "../bcs/index.js"
@@ -37,6 +38,8 @@ import { GasEstimator } from "./GasEstimator.js"
 import { stateAtLedgerVersion } from "./LedgerVersion.js"
 import type { WithLedger } from "./WithLedger.js"
 import { transactionBcs, transactionJson } from "./render/index.js"
+import { Renderer } from "./Renderer.js"
+import { noTableTypes, type TableTypes } from "./tableInfo/TableInfoIndex.js"
 import { signedTransactionFromJson } from "./submit/signedTransactionFromJson.js"
 
 export interface SimulateOptions {
@@ -204,7 +207,9 @@ export const simulatedTransaction = (
  */
 export const makeSimulations = (
   ledgerService: Ledger["Service"],
-  estimator: GasEstimator["Service"]
+  estimator: GasEstimator["Service"],
+  /** The tables' types known through a version (the node's table info); none: table items show `data: null`. */
+  tableTypesThrough: (version: bigint) => Effect.Effect<TableTypes> = () => Effect.succeed(noTableTypes)
 ): SimulationsService => {
   const vm = new MoveVm()
   const modulesAt =
@@ -222,7 +227,8 @@ export const makeSimulations = (
     state: StateReader,
     txn: SignedTransaction,
     options: SimulateOptions,
-    price: bigint | undefined
+    price: bigint | undefined,
+    tables: TableTypes
   ): Result.Result<SimulationAnswer, ApiError> => {
     const view = stateViewFromReader(state, ledger.ledgerVersion)
     let maxGas: bigint | undefined
@@ -253,7 +259,8 @@ export const makeSimulations = (
       return h === undefined ? undefined : cm!.identifiers[h.name]
     }
     const t = simulatedTransaction(ledger, simulated, out, functionName)
-    const json = transactionJson(modules, t)
+    // Tables known before the transaction are decoded, as the reference's simulation does.
+    const json = transactionJson(modules, t, tables)
     if (Result.isFailure(json))
       return Result.fail(
         ApiErrors.internal(`Failed to render the simulated transaction: ${json.failure.message}`, ledger)
@@ -272,11 +279,14 @@ export const makeSimulations = (
       const format = payloadFormatError(txn)
       if (format !== undefined) return yield* Effect.fail(ApiErrors.badRequest(format, ledger))
       if (verifySignature(txn)._tag === "Valid")
-        return yield* Effect.fail(ApiErrors.badRequest("Simulated transactions must not have a valid signature", ledger))
+        return yield* Effect.fail(
+          ApiErrors.badRequest("Simulated transactions must not have a valid signature", ledger)
+        )
       let price: bigint | undefined
       if (options.estimatePrioritizedGasUnitPrice) price = (yield* estimator.estimate(ledger)).aggressive
       else if (options.estimateGasUnitPrice) price = (yield* estimator.estimate(ledger)).market
-      const answer = run(ledger, state, txn, options, price)
+      const tables = yield* tableTypesThrough(ledger.ledgerVersion)
+      const answer = run(ledger, state, txn, options, price, tables)
       if (Result.isFailure(answer)) return yield* Effect.fail(answer.failure)
       return { ledger, value: answer.success }
     })
@@ -305,6 +315,10 @@ export const SimulationsLive = Layer.effect(
   Effect.gen(function* () {
     const ledger = yield* Ledger
     const estimator = yield* GasEstimator
-    return Simulations.of(makeSimulations(ledger, estimator))
+    // The node's renderer, when composed with the reads (Node.serviceLayers), gives the tables' types.
+    const renderer = yield* Effect.serviceOption(Renderer)
+    return Simulations.of(
+      makeSimulations(ledger, estimator, Option.isSome(renderer) ? renderer.value.tableTypesThrough : undefined)
+    )
   })
 )
