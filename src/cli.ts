@@ -46,6 +46,7 @@ import { defaultNodeConfig, makeNodeConfig, nodeConfigLayer, validateNodeConfig 
 import { parseViewFilterJson } from "./node/view/ViewFilter.js"
 import { ViewsWorkerLayer } from "./node/view/ViewsWorker.js"
 import { type LocalOptions, localCommandSpecs, localLayer } from "./localCommand.js"
+import { apiWorkerMain, isApiWorker, startApiWorkers } from "./follow/apiWorkers.js"
 import { type FollowCommandOptions, followCommandSpec, followProgram } from "./follow/followCommand.js"
 import { runMain } from "./runMain.js"
 import { tuneV8ForServing } from "./tuneV8.js"
@@ -67,6 +68,8 @@ export interface RunOptions {
   readonly quiet: boolean
   /** The `node` section of the config file, passed to `makeNodeConfig`. */
   readonly node: Record<string, unknown>
+  /** API worker processes over the same store (src/follow/apiWorkers.ts); 0: this process serves. */
+  readonly apiWorkers?: number | undefined
   /**
    * The compiled view worker script; default `node/view/viewWorker.js` of this build. Not a flag:
    * for programs (and tests) that run these sources through a TypeScript loader.
@@ -101,7 +104,8 @@ const CONFIG_KEYS = [
   "cors",
   "gitHash",
   "quiet",
-  "node"
+  "node",
+  "apiWorkers"
 ] as const
 /** The `node` section's keys: every `NodeConfigShape` field (optional ones included). */
 const NODE_KEYS = new Set([...Object.keys(defaultNodeConfig), "viewDeadlineMs", "viewFilter"])
@@ -194,6 +198,9 @@ const parseRun =
       if (!/^[A-Za-z0-9-]*$/.test(headerPrefix))
         return yield* Result.fail(`--header-prefix: only letters, digits and "-" are allowed, got "${headerPrefix}"`)
       const cors = args.switches.has("--no-cors") ? false : yield* corsOf(config.cors)
+      const workersText = values.get("--api-workers") ?? (config.apiWorkers === undefined ? undefined : String(config.apiWorkers))
+      if (workersText !== undefined && !/^([0-9]|[1-5][0-9]|6[0-4])$/.test(workersText))
+        return yield* Result.fail(`--api-workers: expected a number of processes in 0..64, got "${workersText}"`)
       return {
         _tag: "Run",
         options: {
@@ -208,7 +215,8 @@ const parseRun =
           cors,
           gitHash: yield* str(config, "gitHash"),
           quiet: args.switches.has("--quiet") || config.quiet === true,
-          node
+          node,
+          apiWorkers: workersText === undefined ? 0 : Number(workersText)
         }
       } as const
     })
@@ -225,6 +233,7 @@ const runSpec = (readConfig: (path: string) => string): CommandSpec<Command> => 
     { name: "--prune-window", value: "N", description: "keep the last N versions (default: keep all)" },
     { name: "--config", value: "FILE.json", description: "a config file (docs/configuration.md); flags override it" },
     { name: "--no-cors", description: "no CORS headers (default: any origin may call the API)" },
+    { name: "--api-workers", value: "N", description: "serve the API from N more processes reading the same store (default 0)" },
     { name: "--quiet", description: "no request log (the start-up line is still printed)" }
   ],
   details: `The genesis is imported into an empty data dir and checked against the one a data dir holds.
@@ -300,8 +309,10 @@ export const runLayer = (options: RunOptions) => {
   const nodeConfig = makeNodeConfig(nodeSection as Parameters<typeof makeNodeConfig>[0])
   const problems = validateNodeConfig(nodeConfig)
   if (problems.length > 0) throw new Error(`config: ${problems.join("; ")}`)
+  const apiWorkers = options.apiWorkers ?? 0
   const http: Partial<HttpConfig> = {
-    listen: options.listen,
+    // With API workers this process's own API moves to a private port: the workers serve the public one.
+    listen: apiWorkers > 0 ? { host: "127.0.0.1", port: 0 } : options.listen,
     metricsListen: options.metricsListen,
     headerPrefix: options.headerPrefix,
     // The build's commit when running from a checkout (`npm start`), as the reference reports its own.
@@ -335,16 +346,29 @@ export const runLayer = (options: RunOptions) => {
     log: (line) => process.stderr.write(`movenode: ${line}\n`)
   })
   const announce = options.announce
+  const gitHash = http.gitHash
   const startupLine = Layer.effectDiscard(
     Effect.gen(function* () {
+      const { address: own } = yield* MovenodeServer
+      const workers =
+        apiWorkers === 0
+          ? undefined
+          : yield* startApiWorkers(apiWorkers, {
+          dataDir: options.dataDir,
+          listen: options.listen,
+          writerUrl: `http://${own.host}:${own.port}/v1`,
+              headerPrefix: options.headerPrefix,
+              gitHash
+            })
       if (announce === undefined) return
-      const { address } = yield* MovenodeServer
+      const address = workers?.address ?? own
       const info = yield* (yield* Ledger).ledgerInfo
       const what =
         imported?._tag === "Imported"
           ? `imported ${options.genesis === undefined ? "the shipped devnet genesis" : `the genesis ${options.genesis}`} (chain id ${info.chainId}) into ${options.dataDir}`
           : `opened ${options.dataDir} (chain id ${info.chainId}, ledger version ${info.ledgerVersion})`
-      announce(`movenode: ${what}; listening on http://${address.host}:${address.port}/v1`)
+      const note = apiWorkers > 0 ? ` (${apiWorkers} API worker processes)` : ""
+      announce(`movenode: ${what}; listening on http://${address.host}:${address.port}/v1${note}`)
     })
   )
   return startupLine.pipe(
@@ -446,6 +470,11 @@ const execute = (command: Command): void => {
 let stdoutGuarded = false
 
 export const main = (argv: ReadonlyArray<string>): void => {
+  // A process forked by `--api-workers` runs the worker, whatever the command line says.
+  if (isApiWorker()) {
+    apiWorkerMain()
+    return
+  }
   // `movenode module list … | head` closes stdout early: that is not an error.
   if (!stdoutGuarded) {
     stdoutGuarded = true

@@ -3,7 +3,7 @@
  * `LocalChainConfig` (`parseLocalArgs`, pure and tested); running prints the banner (URLs,
  * pre-funded keys) once everything listens and runs until SIGINT/SIGTERM.
  */
-import { dirname } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -17,10 +17,13 @@ import type { ForkConfig } from "./fork/ForkConfig.js"
 import { parseHeader } from "./fork/ForkSourceClient.js"
 import { makeRequestLog } from "./http/RequestLog.js"
 import { describeLocalChain, LocalChain } from "./LocalChain.js"
+import { startApiWorkers } from "./follow/apiWorkers.js"
 
 export interface LocalOptions {
   readonly config: LocalChainConfigShape
   readonly quiet: boolean
+  /** API worker processes over the chain's store (src/follow/apiWorkers.ts); 0: the chain's process serves. */
+  readonly apiWorkers?: number | undefined
 }
 
 const FLAGS: ReadonlyArray<FlagSpec> = [
@@ -49,6 +52,7 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
   { name: "--accounts", value: "N", description: "pre-funded accounts (default 10)" },
   { name: "--epoch-secs", value: "N", description: "epoch length in seconds (default 60)" },
   { name: "--prune-window", value: "N", description: "keep the last N versions (default: keep all)" },
+  { name: "--api-workers", value: "N", description: "serve the API from N more processes reading the chain's store (default 0)" },
   { name: "--quiet", description: "no request log" },
   {
     name: "--fork-url",
@@ -140,6 +144,7 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
       return yield* Result.fail(`--prune-window: expected a number of versions, got "${prune}"`)
     const api = yield* listen("--listen", values.get("--listen"), d.api)
     if (api === undefined) return yield* Result.fail("--listen: the API cannot be off")
+    const workers = values.get("--api-workers")
     const accounts = values.get("--accounts")
     const epoch = values.get("--epoch-secs")
     const fork = yield* parseForkFlags(values)
@@ -150,6 +155,7 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
       return yield* Result.fail("--indexer-db and --no-indexer contradict each other")
     return {
       quiet: args.switches.has("--quiet"),
+      apiWorkers: workers === undefined ? 0 : yield* integer("--api-workers", workers, 0, 64),
       config: {
         ...d,
         dataDir: values.get("--data-dir") ?? ".movenode/local-chain",
@@ -203,19 +209,39 @@ const withForkProgress = (config: LocalChainConfigShape): LocalChainConfigShape 
     : { ...config, fork: { ...config.fork, progress: (line) => process.stdout.write(`${line}\n`) } }
 
 /** The layer `movenode local` launches: the chain, its banner printed once it listens. */
-export const localLayer = (options: LocalOptions) =>
-  Layer.effectDiscard(
+export const localLayer = (options: LocalOptions) => {
+  const workers = options.apiWorkers ?? 0
+  if (workers > 0 && options.config.dataDir === undefined) throw new Error("--api-workers needs the chain in a data directory")
+  return Layer.effectDiscard(
     Effect.gen(function* () {
       const chain = yield* LocalChain
-      process.stdout.write(`${describeLocalChain(chain)}\n\n`)
+      // With API workers the chain's own API is on a private port; the workers serve the public one.
+      const served =
+        workers === 0
+          ? chain
+          : yield* Effect.map(
+              startApiWorkers(workers, {
+                dataDir: join(options.config.dataDir!, "ledger"),
+                listen: options.config.api,
+                writerUrl: chain.apiUrl,
+                headerPrefix: "X-APTOS-",
+                gitHash: gitHashOfThisCheckout()
+              }),
+              ({ address }) => ({ ...chain, apiUrl: `http://${address.host}:${address.port}/v1` })
+            )
+      process.stdout.write(`${describeLocalChain(served)}\n\n`)
     })
   ).pipe(
     Layer.provideMerge(
-      LocalChain.layer(withForkProgress(options.config), {
-        // The build's commit in the ledger info when running from a checkout, as `movenode run`.
-        gitHash: gitHashOfThisCheckout(),
-        // Lines of one event-loop turn leave in one write (RequestLog.ts).
-        log: options.quiet ? undefined : makeRequestLog().line
-      })
+      LocalChain.layer(
+        withForkProgress(workers === 0 ? options.config : { ...options.config, api: { host: "127.0.0.1", port: 0 } }),
+        {
+          // The build's commit in the ledger info when running from a checkout, as `movenode run`.
+          gitHash: gitHashOfThisCheckout(),
+          // Lines of one event-loop turn leave in one write (RequestLog.ts).
+          log: options.quiet ? undefined : makeRequestLog().line
+        }
+      )
     )
   )
+}

@@ -32,7 +32,7 @@ export interface SourceHead {
 }
 
 export type BlockAnswer =
-  | { readonly _tag: "Block"; readonly block: SourceBlock; readonly head: SourceHead }
+  | { readonly _tag: "Block"; readonly block: SourceBlock; readonly head: SourceHead; readonly receivedAtMs: number }
   | { readonly _tag: "Ahead"; readonly head: SourceHead }
 
 export interface FeedClientOptions {
@@ -195,7 +195,8 @@ export const makeFeedClient = (options: FeedClientOptions): FeedClient => {
           : Effect.map(rest(block, block.transactions ?? []), (complete) => ({
               _tag: "Block",
               block: complete,
-              head: a.head
+              head: a.head,
+              receivedAtMs: Date.now()
             }))
       )
     })

@@ -14,11 +14,9 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
-import { ApiError } from "../domain/ApiError.js"
 import type { HttpConfig } from "../http/HttpConfig.js"
 import { MovenodeServer } from "../http/MovenodeServer.js"
-import type { ForwardedRequest, ReplicaHooks } from "../http/ReplicaHooks.js"
-import type { Reply } from "../http/Reply.js"
+import type { ReplicaHooks } from "../http/ReplicaHooks.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { LedgerLmdb } from "../ledger/index.js"
 import { TransactionEncoderLive } from "../node/encode/TransactionEncoderLive.js"
@@ -29,6 +27,7 @@ import { makeFeedClient } from "./FeedClient.js"
 import type { SourceDiverged, SourceInvalid } from "./FollowError.js"
 import { type FollowerStatus, makeFollowerStatus } from "./FollowerStatus.js"
 import { followSource } from "./followSource.js"
+import { forwarder } from "./forwardSubmissions.js"
 
 export interface FollowerOptions {
   /** The source's API, `http://host:port/v1`. */
@@ -55,44 +54,6 @@ export interface FollowerInfo {
   readonly loop: Fiber.Fiber<never, SourceInvalid | SourceDiverged>
   readonly source: string
 }
-
-/** The source's ledger headers, passed back with a forwarded answer. */
-const LEDGER_HEADER =
-  /^x-[a-z]+-(chain-id|ledger-version|ledger-oldest-version|ledger-timestampusec|epoch|block-height|oldest-block-height|gas-used)$/
-
-/** Forwards a submission to the source with `fetch`; the source's answer is the client's. */
-const forwarder =
-  (sourceRoot: string) =>
-  (request: ForwardedRequest): Effect.Effect<Reply, ApiError> =>
-    Effect.tryPromise({
-      try: async (signal) => {
-        const response = await fetch(`${sourceRoot}${request.path}`, {
-          method: "POST",
-          headers: {
-            "content-type": request.contentType,
-            ...(request.accept === undefined ? {} : { accept: request.accept })
-          },
-          body: request.body,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)])
-        })
-        const body = new Uint8Array(await response.arrayBuffer())
-        const headers: string[] = []
-        for (const [k, v] of response.headers) if (LEDGER_HEADER.test(k)) headers.push(k, v)
-        return {
-          status: response.status,
-          contentType: response.headers.get("content-type") ?? "application/json",
-          body,
-          ledger: undefined,
-          headers
-        } satisfies Reply
-      },
-      catch: (e) =>
-        new ApiError({
-          status: 503,
-          code: "internal_error",
-          message: `This node is a read replica: it passes submissions to its source ${sourceRoot}/v1, which could not be reached: ${e instanceof Error ? e.message : String(e)}`
-        })
-    })
 
 export class Follower extends Context.Service<Follower, FollowerInfo>()("movenode/follow/Follower") {
   static readonly layer = (options: FollowerOptions): Layer.Layer<Follower | MovenodeServer | Ledger, Error> =>

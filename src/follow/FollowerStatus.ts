@@ -9,7 +9,7 @@
  */
 
 /** Prometheus histogram buckets for the apply lag, seconds. */
-const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
+const BUCKETS = [0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
 /** Recent lags kept for the quantiles `GET /v1` reports. */
 const RECENT = 4096
 

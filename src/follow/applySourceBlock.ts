@@ -1,7 +1,7 @@
 /**
  * One source block into the follower's ledger: every transaction checked (`checkTransaction`),
  * then the whole block committed in one step with the source's transaction infos
- * (`TransactionToCommit.sourceInfo`), so the follower's ledger version always ends on a block and
+ * (`TransactionToCommit.source`), so the follower's ledger version always ends on a block and
  * its accumulator roots are the source's.
  *
  * What the BCS feed does not carry is derived the way the source derived it: the block's epoch is
@@ -115,7 +115,7 @@ export const applySourceBlock = (ledger: LedgerHandle, block: SourceBlock): Effe
           return v === undefined ? undefined : functionNameIn(v, module, index)
         })
       },
-      sourceInfo: t.info
+      source: { info: t.info, accumulatorRootHash: t.accumulatorRootHash }
     }))
     const epoch = block.firstVersion === 0n ? 0n : (epochOf(first) ?? at.epoch)
     const commit = { epoch, timestampUsec: block.timestampUsec, transactions: toCommit }

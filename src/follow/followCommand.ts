@@ -13,6 +13,7 @@ import { type ListenAddress, parseListenAddress } from "../http/HttpConfig.js"
 import { MovenodeServer } from "../http/MovenodeServer.js"
 import { makeRequestLog } from "../http/RequestLog.js"
 import { Ledger } from "../ledger/Ledger.js"
+import { startApiWorkers } from "./apiWorkers.js"
 import { Follower } from "./FollowerNode.js"
 
 export interface FollowCommandOptions {
@@ -23,6 +24,8 @@ export interface FollowCommandOptions {
   readonly headerPrefix: string
   readonly sync: boolean
   readonly quiet: boolean
+  /** API worker processes over the follower's store (apiWorkers.ts); 0: this process serves. */
+  readonly apiWorkers: number
 }
 
 const FLAGS: ReadonlyArray<FlagSpec> = [
@@ -36,7 +39,12 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
   { name: "--header-prefix", value: "PREFIX", description: "ledger header prefix (default X-APTOS-, as the source's)" },
   {
     name: "--no-fsync",
-    description: "do not fsync each block (kill -9 is still safe; a power loss may lose the newest blocks)"
+    description: "do not fsync each block (kill -9 stays safe; after a power loss the store may be lost: follow again from the source)"
+  },
+  {
+    name: "--api-workers",
+    value: "N",
+    description: "serve the API from N more processes reading the store (default 0)"
   },
   { name: "--quiet", description: "no request log" }
 ]
@@ -62,6 +70,9 @@ export const parseFollowArgs = (args: ParsedArgs): Result.Result<FollowCommandOp
         : Result.succeed(a)
     }
     const metrics = args.values.get("--metrics-listen")
+    const workers = args.values.get("--api-workers") ?? "0"
+    if (!/^([0-9]|[1-5][0-9]|6[0-4])$/.test(workers))
+      return yield* Result.fail(`--api-workers: expected a number of processes in 0..64, got "${workers}"`)
     const headerPrefix = args.values.get("--header-prefix") ?? "X-APTOS-"
     if (!/^[A-Za-z0-9-]*$/.test(headerPrefix))
       return yield* Result.fail(`--header-prefix: only letters, digits and "-" are allowed, got "${headerPrefix}"`)
@@ -72,7 +83,8 @@ export const parseFollowArgs = (args: ParsedArgs): Result.Result<FollowCommandOp
       metricsListen: metrics === undefined ? undefined : yield* listenOf("--metrics-listen", metrics),
       headerPrefix,
       sync: !args.switches.has("--no-fsync"),
-      quiet: args.switches.has("--quiet")
+      quiet: args.switches.has("--quiet"),
+      apiWorkers: Number(workers)
     }
   })
 
@@ -101,7 +113,8 @@ export const followProgram = (options: FollowCommandOptions) =>
           dataDir: options.dataDir,
           sync: options.sync,
           http: {
-            listen: options.listen,
+            // With API workers this process's own API moves to a private port: the workers serve the public one.
+            listen: options.apiWorkers > 0 ? { host: "127.0.0.1", port: 0 } : options.listen,
             metricsListen: options.metricsListen,
             headerPrefix: options.headerPrefix,
             // The request log: lines batched per 25 ms, as `movenode run` and `local` (RequestLog.ts).
@@ -113,8 +126,19 @@ export const followProgram = (options: FollowCommandOptions) =>
       const follower = Context.get(context, Follower)
       const server = Context.get(context, MovenodeServer)
       const info = yield* Context.get(context, Ledger).ledgerInfo.pipe(Effect.option)
+      const workers =
+        options.apiWorkers === 0
+          ? undefined
+          : yield* startApiWorkers(options.apiWorkers, {
+              dataDir: options.dataDir,
+              listen: options.listen,
+              writerUrl: `http://${server.address.host}:${server.address.port}/v1`,
+              headerPrefix: options.headerPrefix,
+              gitHash: undefined
+            })
+      const address = workers?.address ?? server.address
       process.stdout.write(
-        `movenode follow: following ${follower.source} into ${options.dataDir} (${info._tag === "Some" ? `ledger version ${info.value.ledgerVersion}` : "empty: from the source's genesis"}); listening on http://${server.address.host}:${server.address.port}/v1\n`
+        `movenode follow: following ${follower.source} into ${options.dataDir} (${info._tag === "Some" ? `ledger version ${info.value.ledgerVersion}` : "empty: from the source's genesis"}); listening on http://${address.host}:${address.port}/v1${workers === undefined ? "" : ` (${options.apiWorkers} API worker processes; this process's own API, with the follow state, on http://${server.address.host}:${server.address.port}/v1)`}\n`
       )
       return yield* Fiber.join(follower.loop)
     })

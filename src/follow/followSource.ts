@@ -30,6 +30,8 @@ export interface FollowOptions {
   /** Called after each committed block (wakes waiters; the harness's lag probe). */
   readonly onApplied?: ((block: BlockInfo) => void) | undefined
   readonly log?: ((line: string) => void) | undefined
+  /** A block applied this late (ms after its timestamp) while following is logged (default 1,000). */
+  readonly slowBlockMs?: number | undefined
 }
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString("hex")}`
@@ -74,6 +76,10 @@ export const followSource = (
     return h === undefined ? 0n : h.latestVersion + 1n
   }
   let backoffMs = 0
+  let lastSlowLog = 0
+  // Whether it has been level with the source once (before that, old blocks are late by nature).
+  let following = false
+  const slowMs = options.slowBlockMs ?? 1000
 
   const unavailable = (e: SourceUnavailable) =>
     Effect.gen(function* () {
@@ -87,6 +93,7 @@ export const followSource = (
   const step = (answer: BlockAnswer) =>
     Effect.gen(function* () {
       if (answer._tag === "Ahead") {
+        following = true
         status.sawSource(answer.head.ledgerVersion, answer.head.ledgerTimestampUsec)
         status.caughtUp(Date.now())
         status.setState("following")
@@ -96,10 +103,20 @@ export const followSource = (
       status.sawSource(answer.head.ledgerVersion, answer.head.ledgerTimestampUsec)
       const more = answer.head.ledgerVersion !== undefined && answer.head.ledgerVersion > block.lastVersion
       const next = more ? yield* Effect.forkChild(feed.blockAt(block.lastVersion + 1n, 0)) : undefined
+      const applyStart = Date.now()
       const committed = yield* applySourceBlock(ledger, block).pipe(
         Effect.tapError(() => (next === undefined ? Effect.void : Fiber.interrupt(next)))
       )
-      status.applied(committed.lastVersion, (block.transactions ?? []).length, block.timestampUsec, Date.now())
+      const now = Date.now()
+      status.applied(committed.lastVersion, (block.transactions ?? []).length, block.timestampUsec, now)
+      // A late block while following (not catching up) is worth a line: where did the time go?
+      const lateMs = now - Number(block.timestampUsec / 1000n)
+      if (following && !more && lateMs > slowMs && now - lastSlowLog > 1000) {
+        lastSlowLog = now
+        options.log?.(
+          `follow: block ${block.height} applied ${lateMs} ms after its timestamp (answer received ${applyStart - answer.receivedAtMs} ms before the apply started, apply ${now - applyStart} ms)`
+        )
+      }
       status.setState(more ? "catching_up" : "following")
       backoffMs = 0
       options.onApplied?.(committed)
@@ -111,11 +128,13 @@ export const followSource = (
     let prefetched: Fiber.Fiber<BlockAnswer, FollowError> | undefined
     while (true) {
       const started = Date.now()
+      const wasPrefetched = prefetched !== undefined
       const answer =
         prefetched === undefined ? yield* feed.blockAt(nextVersion(), longPollMs) : yield* Fiber.join(prefetched)
       prefetched = undefined
-      // A prefetched answer may be stale (the source held no more when asked); ask again.
-      if (answer._tag === "Block" && answer.block.firstVersion !== nextVersion()) continue
+      // A prefetched block that does not start at the next version is stale: ask again. A fresh one
+      // is the applier's to refuse (the source's blocks do not line up with this ledger's).
+      if (wasPrefetched && answer._tag === "Block" && answer.block.firstVersion !== nextVersion()) continue
       prefetched = yield* step(answer)
       if (answer._tag === "Ahead" && Date.now() - started < Math.min(pollMs, longPollMs)) yield* Effect.sleep(pollMs)
     }

@@ -51,13 +51,14 @@ export interface TransactionToCommit {
   readonly events: ReadonlyArray<ContractEvent>
   readonly outcome: TransactionOutcome
   /**
-   * The transaction info as its source committed it (a follower replaying another node's blocks,
-   * src/follow): stored as given instead of computed, and the transaction accumulator continued
-   * from its hash. The caller has checked it against the transaction, write set and events
+   * The transaction info and the accumulator root after it as a source committed them (a follower
+   * replaying another node's blocks, src/follow): stored as given instead of computed, the
+   * accumulator continued from the info's hash. The caller has checked both against the
+   * transaction, its write set and events and the accumulator it continues
    * (src/follow/checkTransaction.ts); a source's info may carry hashes movenode does not compute
    * (state checkpoint, auxiliary info), which is why it is kept rather than recomputed.
    */
-  readonly sourceInfo?: TransactionInfo | undefined
+  readonly source?: { readonly info: TransactionInfo; readonly accumulatorRootHash: Uint8Array } | undefined
 }
 
 /**

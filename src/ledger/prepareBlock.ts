@@ -43,8 +43,8 @@ export const prepareBlock = (
   let accumulator = before?.accumulator ?? emptyAccumulator
   block.transactions.forEach((t, i) => {
     const version = firstVersion + BigInt(i)
-    const hash = t.sourceInfo?.transactionHash ?? transactionHashOf(t.transaction)
-    const txInfo: TransactionInfo = t.sourceInfo ?? {
+    const hash = t.source?.info.transactionHash ?? transactionHashOf(t.transaction)
+    const txInfo: TransactionInfo = t.source?.info ?? {
       gasUsed: t.outcome.gasUsed,
       status: t.outcome.status,
       transactionHash: hash,
@@ -65,7 +65,8 @@ export const prepareBlock = (
       blockHeight: height,
       timestampUsec: block.timestampUsec,
       info: txInfo,
-      accumulatorRootHash: accumulatorRoot("TransactionAccumulator", accumulator)
+      // A source's root was checked against this very accumulator: not computed twice.
+      accumulatorRootHash: t.source?.accumulatorRootHash ?? accumulatorRoot("TransactionAccumulator", accumulator)
     })
     const summary = userSummaryOf(t.transaction, version, hash)
     if (summary !== undefined) {

@@ -1,0 +1,41 @@
+import { open } from "lmdb"
+import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
+import { openLmdbBackend } from "../ledger/LmdbBackend.js"
+import { decodeHead } from "../ledger/lmdbRecords.js"
+
+const HEAD_KEY = Buffer.from("head")
+
+/**
+ * An LMDB ledger store that another process writes, opened to read (an API worker,
+ * `apiWorkers.ts`): no data-directory lock, no commits, and the head re-read from the store's
+ * `meta` table whenever its bytes changed. lmdb-js renews a read snapshot every event-loop turn, so
+ * each request sees the newest block the writer committed; LMDB lets many processes read one
+ * environment while one writes. The second `open` of the path shares the environment lmdb-js already
+ * opened for the backend.
+ */
+export const openReadOnlyStore = (path: string): LedgerBackend => {
+  const backend = openLmdbBackend({ path, lock: false })
+  const root = open<Buffer, Buffer>({ path, keyEncoding: "binary", encoding: "binary", maxDbs: 16, noSubdir: false })
+  const meta = root.openDB<Buffer, Buffer>({ name: "meta", keyEncoding: "binary", encoding: "binary" })
+  let bytes: Buffer | undefined
+  let head: LedgerHead | undefined
+  return {
+    ...backend,
+    head: () => {
+      const b = meta.getBinary(HEAD_KEY)
+      if (b !== undefined && (bytes === undefined || !b.equals(bytes))) {
+        head = decodeHead(new Uint8Array(b.buffer, b.byteOffset, b.byteLength))
+        bytes = b
+      }
+      return head
+    },
+    commit: () => {
+      throw new Error("this ledger store is opened read-only: another process writes it")
+    },
+    pruneStep: () => 0,
+    close: () => {
+      void root.close()
+      backend.close()
+    }
+  }
+}
