@@ -456,7 +456,8 @@ const lagMode = async ({ rate = arg("rate", 100), seconds = arg("seconds", 30) }
 }
 
 const IDENTICAL_PATHS = (v, address) => [
-  `/transactions?start=${v > 50n ? v - 50n : 0n}&limit=50`,
+  // A list that ends at v (the leader may hold more by the time it is asked).
+  `/transactions?start=${v >= 49n ? v - 49n : 0n}&limit=${v >= 49n ? 50n : v + 1n}`,
   `/transactions/by_version/${v}`,
   `/blocks/by_version/${v}?with_transactions=true`,
   `/accounts/${address}?ledger_version=${v}`,
@@ -492,7 +493,21 @@ const identicalMode = async () => {
   for (const r of requests) {
     const answers = await Promise.all([leader, f1, f2].map((n) => r.send(n.url)))
     const same = answers.every((a) => a.status === answers[0].status && a.body.equals(answers[0].body))
-    results.push({ request: r.what, status: answers[0].status, identical: same })
+    const result = { request: r.what, status: answers[0].status, identical: same }
+    if (!same) {
+      // Where: the first byte that differs, and the first version whose own answer differs.
+      const other = answers.find((a) => !a.body.equals(answers[0].body)) ?? answers[0]
+      let at = 0
+      while (at < answers[0].body.length && answers[0].body[at] === other.body[at]) at++
+      result.firstDifferenceAt = at
+      result.leaderBytes = answers[0].body.subarray(at, at + 24).toString("hex")
+      result.followerBytes = other.body.subarray(at, at + 24).toString("hex")
+      for (let x = 0n; x <= v && result.firstDifferentVersion === undefined; x++) {
+        const pair = await Promise.all([leader, f1, f2].map((n) => get(`${n.url}/transactions/by_version/${x}`, { accept: "application/x-bcs" })))
+        if (!pair.every((p) => p.body.equals(pair[0].body))) result.firstDifferentVersion = String(x)
+      }
+    }
+    results.push(result)
   }
   return { mode: "identical", version: String(v), requests: results.length, allIdentical: results.every((r) => r.identical), differing: results.filter((r) => !r.identical), load: load() }
 }
