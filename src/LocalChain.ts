@@ -12,7 +12,7 @@
  * `LocalChainConfig`; `src/chain` holds the parts, which import nothing above `src/ledger`.
  */
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Context from "effect/Context"
@@ -26,6 +26,9 @@ import { buildLocalGenesis, CORE_RESOURCES, ed25519AuthKey } from "./chain/build
 import { ChainUnavailable } from "./chain/ChainError.js"
 import { ChainEvents } from "./chain/ChainEvents.js"
 import { ChainVmLive } from "./chain/ChainVmLive.js"
+import { ChainClockService } from "./chain/controls/ChainClock.js"
+import { ChainControls, type ChainControlsService } from "./chain/controls/ChainControls.js"
+import { Impersonation } from "./chain/controls/Impersonation.js"
 import { ed25519PublicKey } from "./chain/ed25519Signer.js"
 import { Faucet, FaucetError } from "./chain/Faucet.js"
 import {
@@ -94,6 +97,8 @@ export interface LocalChainInfo {
   readonly fork: ForkIdentity | undefined
   /** Makes one block now, with whatever is ready (the library's "mine"; Manual mining needs it). */
   readonly mine: Effect.Effect<BlockInfo, ChainUnavailable>
+  /** The test controls (snapshot/revert, time, epochs…): the same as `/__movenode/v1/…` (docs/controls.md). */
+  readonly controls: ChainControlsService
 }
 
 /** The keys of a configuration: the root key and the pre-funded accounts', all derived from its seed. */
@@ -266,7 +271,14 @@ interface ChainBase {
 const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chainBase: ChainBase) => {
   const { rootPrivateKey, accounts } = localKeys(config)
   const fork = chainBase.fork
-  const base = Layer.mergeAll(chainBase.ledger, ChainVmLive, ChainEvents.layer)
+  // The test controls' shared state: who is impersonated, and the chain's clock.
+  const controlsState = Layer.mergeAll(
+    Impersonation.layer({ auto: config.autoImpersonate }),
+    ChainClockService.layer
+  )
+  const base = Layer.mergeAll(chainBase.ledger, ChainVmLive, ChainEvents.layer).pipe(
+    Layer.provideMerge(controlsState)
+  )
   // The faucet delegates the root's mint capability at boot, as the reference's does, where blocks
   // come on their own and the root key is ours (not on a fork, not on a chain mined by hand).
   const delegate = fork === undefined && config.mining._tag !== "Manual" ? derivedKey(config.seed, "faucet") : undefined
@@ -282,13 +294,15 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
           guardLayer(BlockProducer, (e) => new ChainUnavailable({ message: e.message }), true),
           guardLayer(Faucet, (e) => new FaucetError({ code: "AptosApiError", message: e.message, txnHashes: [] }))
         ).pipe(Layer.provide(parts))
-  const chain = guardedParts.pipe(Layer.provideMerge(Layer.provideMerge(Mempool.layer, base)))
+  const chain = Layer.provideMerge(ChainControls.layer, guardedParts).pipe(
+    Layer.provideMerge(Layer.provideMerge(Mempool.layer, base))
+  )
   // The node's services with the mempool's endpoints added (a read-only node has none).
   const withSubmissions = Layer.effect(
     Node,
     Effect.gen(function* () {
       const base = yield* Node
-      return Node.of({ ...base, submissions: yield* Submissions })
+      return Node.of({ ...base, submissions: yield* Submissions, controls: yield* ChainControls })
     })
   ).pipe(Layer.provide(Node.layerWith(ViewsVmLayer, TransactionEncoderLive)))
   const guardedNode =
@@ -309,7 +323,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
               Effect.forever(
                 Effect.flatMap(next, (e) =>
                   Effect.sync(() => {
-                    for (const d of e.discarded) fork.seenLocally(d.hashKey)
+                    if (e._tag === "BlockCommitted") for (const d of e.discarded) fork.seenLocally(d.hashKey)
                     for (const h of e.dropped) fork.seenLocally(h)
                   })
                 )
@@ -379,6 +393,28 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
               Effect.map((ctx) => Context.get(ctx, ReadinessServer).address)
             )
       const producer = yield* BlockProducer
+      const controls = yield* ChainControls
+      if (config.loadState !== undefined) {
+        const file = config.loadState
+        const bytes = yield* Effect.try({
+          try: () => new Uint8Array(readFileSync(file)),
+          catch: (e) => new Error(`--load-state ${file}: ${e instanceof Error ? e.message : String(e)}`)
+        })
+        yield* Effect.mapError(controls.load(bytes), (e) => new Error(`--load-state ${file}: ${e.message}`))
+      }
+      if (config.dumpState !== undefined) {
+        const file = config.dumpState
+        // When the chain stops (before the ledger closes): the whole chain, written whole or not at all.
+        yield* Effect.addFinalizer(() =>
+          Effect.flatMap(Effect.result(controls.dump), (r) =>
+            Effect.sync(() => {
+              if (r._tag === "Failure") return
+              writeFileSync(`${file}.tmp`, r.success)
+              renameSync(`${file}.tmp`, file)
+            })
+          ).pipe(Effect.ignoreCause)
+        )
+      }
       // A block at start when blocks come on their own. The chain's clock is its last
       // block's timestamp (0 on a new chain), and admission checks expiration against it;
       // the reference's validator makes a block every second or so, so its clock is near the
@@ -401,7 +437,8 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
         dataDir: config.dataDir,
         genesisSource: chainBase.genesisSource,
         fork: fork?.identity,
-        mine: producer.produce
+        mine: producer.produce,
+        controls
       })
     })
   )

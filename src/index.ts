@@ -28,3 +28,5 @@ export * from "./node/index.js"
 export { devnetGenesisPath, readDevnetGenesis } from "./devnetGenesis.js"
 export { describeLocalChain, type LocalAccount, LocalChain, type LocalChainInfo, localKeys } from "./LocalChain.js"
 export { tuneV8ForServing } from "./tuneV8.js"
+// Test helpers over the local chain's controls (docs/controls.md).
+export * from "./testing/index.js"

@@ -34,6 +34,11 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
     value: "MS",
     description: "one block every MS milliseconds (default: as soon as transactions arrive)"
   },
+  {
+    name: "--idle-block-time",
+    value: "MS|off",
+    description: "an empty block after MS idle milliseconds, so the clock follows the wall clock (default 1000)"
+  },
   { name: "--listen", value: "ADDR:PORT", description: "the API (default 127.0.0.1:8080; port 0 = any free port)" },
   { name: "--faucet-listen", value: "ADDR:PORT|off", description: "the faucet (default 127.0.0.1:8081)" },
   { name: "--ready-listen", value: "ADDR:PORT|off", description: "the readiness endpoint (default 127.0.0.1:8070)" },
@@ -53,6 +58,12 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
   { name: "--epoch-secs", value: "N", description: "epoch length in seconds (default 60)" },
   { name: "--prune-window", value: "N", description: "keep the last N versions (default: keep all)" },
   { name: "--api-workers", value: "N", description: "serve the API from N more processes reading the chain's store (default 0)" },
+  { name: "--load-state", value: "FILE", description: "load a dumped chain at start (same genesis settings)" },
+  { name: "--dump-state", value: "FILE", description: "dump the chain to FILE when it stops" },
+  {
+    name: "--auto-impersonate",
+    description: "accept key-less transactions from any address (test controls; docs/controls.md)"
+  },
   { name: "--quiet", description: "no request log" },
   {
     name: "--fork-url",
@@ -139,6 +150,9 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
     const values = args.values
     const d = defaultLocalChainConfig
     const blockTime = values.get("--block-time")
+    const idle = values.get("--idle-block-time")
+    const idleBlockMs =
+      idle === undefined ? 1000 : idle === "off" ? undefined : yield* integer("--idle-block-time", idle, 1, 3_600_000)
     const prune = values.get("--prune-window")
     if (prune !== undefined && !/^[0-9]{1,20}$/.test(prune))
       return yield* Result.fail(`--prune-window: expected a number of versions, got "${prune}"`)
@@ -166,7 +180,7 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
         graphql: yield* listen("--graphql-listen", values.get("--graphql-listen"), d.graphql),
         mining:
           blockTime === undefined
-            ? d.mining
+            ? MiningMode.instant(undefined, idleBlockMs)
             : MiningMode.interval(yield* integer("--block-time", blockTime, 1, 3_600_000)),
         accounts: accounts === undefined ? d.accounts : yield* integer("--accounts", accounts, 0, 1000),
         epochIntervalSecs:
@@ -177,7 +191,10 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
           ? undefined
           : indexerDb === undefined
             ? d.indexer
-            : { _tag: "Postgres", url: indexerDb }
+            : { _tag: "Postgres", url: indexerDb },
+        autoImpersonate: args.switches.has("--auto-impersonate"),
+        loadState: values.get("--load-state"),
+        dumpState: values.get("--dump-state")
       }
     }
   })

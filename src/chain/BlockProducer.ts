@@ -18,6 +18,7 @@ import * as Semaphore from "effect/Semaphore"
 import { BcsWriter } from "../bcs/index.js"
 import { hashWithPrefix } from "../domain/hash.js"
 import type { BlockMetadata } from "../domain/Transaction.js"
+import type { WriteSet } from "../domain/WriteSet.js"
 import { type BlockInfo, Ledger } from "../ledger/Ledger.js"
 import { stateViewFromReader } from "../move/vm/StateView.js"
 import { ChainUnavailable } from "./ChainError.js"
@@ -26,6 +27,8 @@ import { ChainVm } from "./ChainVm.js"
 import { BlockExecutionFailure, executeBlockSteps } from "./executeBlock.js"
 import { Mempool } from "./Mempool.js"
 import type { CommittedSender } from "./mempool/TxPool.js"
+import * as Option from "effect/Option"
+import { ChainClock, ChainClockService } from "./controls/ChainClock.js"
 import { MiningMode } from "./MiningMode.js"
 import { ConfigKeys, decodeConfiguration, decodeFirstValidator, decodeTimestamp } from "./onChainConfig.js"
 import { blockBudget } from "./TurnBudget.js"
@@ -56,6 +59,19 @@ export interface BlockProducerService {
   readonly produce: Effect.Effect<BlockInfo, ChainUnavailable>
   /** Makes one block if a transaction is ready; undefined otherwise. */
   readonly produceIfReady: Effect.Effect<BlockInfo | undefined, ChainUnavailable>
+  /** What timestamp the next block gets (the time controls change it; `controls/ChainClock.ts`). */
+  readonly clock: ChainClock
+  /**
+   * Runs `effect` while no block is being made (the producer's own permit): what rewinds the
+   * ledger (revert, reset, load) runs here, and the producer re-reads the chain afterwards.
+   */
+  readonly exclusive: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * Commits `writeSet` as a block of one write-set transaction (`GenesisTransaction` with a direct
+   * write set: the API's `genesis_transaction` type), at the chain's current timestamp (no block
+   * metadata: the on-chain clock does not move). What the test controls' state edits commit.
+   */
+  readonly commitChanges: (writeSet: WriteSet) => Effect.Effect<BlockInfo, ChainUnavailable>
 }
 
 /** The block id (`BlockMetadata.id`, the API's `block_hash`): a hash of where the block sits. */
@@ -82,6 +98,7 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
       const events = yield* ChainEvents
       const config = yield* BlockProducerConfig
       const permit = Semaphore.makeUnsafe(1)
+      const clock = Option.getOrElse(yield* Effect.serviceOption(ChainClockService), () => new ChainClock())
       // The (epoch, round) of the last block made; read from the ledger the first time.
       let last: { epoch: bigint; round: bigint } | undefined
 
@@ -113,7 +130,7 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
           const previous = yield* lastRound
           const round = previous.epoch === configuration.epoch ? previous.round + 1n : 1n
           const nowUsec = (yield* Clock.currentTimeNanos) / 1000n
-          const timestampUsec = nowUsec > chainTime ? nowUsec : chainTime + 1n
+          const timestampUsec = clock.nextBlockTimestamp(chainTime, nowUsec)
           const metadata: BlockMetadata = {
             id: blockIdOf(configuration.epoch, round, timestampUsec, info.ledgerVersion),
             epoch: configuration.epoch,
@@ -188,9 +205,48 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
           Semaphore.withPermit(permit)
         )
 
+      const commitChanges = (writeSet: WriteSet): Effect.Effect<BlockInfo, ChainUnavailable> =>
+        Effect.gen(function* () {
+          const info = yield* ledger.ledgerInfo
+          const block = yield* ledger.commitBlock({
+            epoch: info.epoch,
+            timestampUsec: info.ledgerTimestampUsec,
+            transactions: [
+              {
+                transaction: { _tag: "GenesisTransaction", payload: { _tag: "Direct", changeSet: { writeSet, events: [] } } },
+                writeSet,
+                events: [],
+                outcome: { gasUsed: 0n, status: { _tag: "Success" }, vmStatus: "Executed successfully" }
+              }
+            ]
+          })
+          // An edit may change what pooled transactions can do (a sequence number, a balance): the
+          // pool's usual maintenance, and the event every follower reads.
+          const dropped = yield* mempool.afterBlock({
+            senders: [],
+            committed: [],
+            discarded: [],
+            chainTimeSecs: info.ledgerTimestampUsec / 1_000_000n
+          })
+          yield* events.publish({ _tag: "BlockCommitted", block, committed: [], discarded: [], dropped: dropped.map((e) => e.hashKey) })
+          return block
+        }).pipe(
+          Effect.mapError((e) => unavailable(`ledger: ${e._tag === "StorageError" ? e.message : e._tag}`)),
+          Semaphore.withPermit(permit)
+        )
+
       return BlockProducer.of({
+        commitChanges,
         produce: Effect.map(make(true), (b) => b!),
-        produceIfReady: make(false)
+        produceIfReady: make(false),
+        clock,
+        exclusive: (effect) =>
+          Effect.ensuring(
+            effect,
+            Effect.sync(() => {
+              last = undefined
+            })
+          ).pipe(Semaphore.withPermit(permit))
       })
     })
   )
@@ -209,17 +265,27 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             ? Effect.failCause(cause)
             : Effect.andThen(Effect.logError(`block production failed: ${Cause.pretty(cause)}`), Effect.sleep(1000))
         )
-      if (mining._tag === "Instant")
+      if (mining._tag === "Instant") {
+        const idle = mining.idleBlockMs
+        // Idle blocks: an empty block when no transaction came for `idleBlockMs`.
+        const awaitWork: Effect.Effect<boolean> =
+          idle === undefined
+            ? Effect.as(mempool.awaitReady, true)
+            : Effect.race(Effect.as(mempool.awaitReady, true), Effect.as(Effect.sleep(idle), false))
         yield* Effect.forkScoped(
           Effect.forever(
             Effect.gen(function* () {
-              yield* mempool.awaitReady
+              if (!(yield* awaitWork)) {
+                yield* guarded(producer.produce)
+                return
+              }
               // The delay, cut short when a client waits for a pending transaction (wait_by_hash).
               yield* Effect.race(Effect.sleep(mining.delayMs), mempool.awaitWanted)
               yield* guarded(producer.produceIfReady)
             })
           )
         )
+      }
       else if (mining._tag === "Interval")
         yield* Effect.forkScoped(
           Effect.forever(Effect.andThen(Effect.sleep(mining.intervalMs), guarded(producer.produce)))

@@ -32,7 +32,13 @@ export class ChainUnavailable extends Schema.TaggedError<ChainUnavailable>()("Ch
   message: Schema.String
 }) {}
 
+/** A key-less transaction for an address the chain does not impersonate (test controls): 400 `invalid_input`. */
+export class ImpersonationRefused extends Schema.TaggedError<ImpersonationRefused>()("ImpersonationRefused", {
+  message: Schema.String
+}) {}
+
 export type SubmitError =
+  | ImpersonationRefused
   | MempoolFull
   | SequenceNumberTooOld
   | InvalidTransactionUpdate

@@ -19,16 +19,34 @@ export interface DiscardedTransactionNote {
 }
 
 /**
- * Chain notifications (anvil's `ChainNotification`): a committed block with the transactions it
- * committed, those the VM discarded while making it, and those the pool dropped as expired. The
- * mempool's own maintenance happens before this is published, so a listener that reads the pool
- * or the ledger on this event sees both up to date.
+ * Chain notifications (anvil's `ChainNotification`):
+ *
+ * - `BlockCommitted`: a committed block with the transactions it committed, those the VM
+ *   discarded while making it, and those the pool dropped as expired. The mempool's own
+ *   maintenance happens before this is published, so a listener that reads the pool or the ledger
+ *   on this event sees both up to date.
+ * - `Rewound`: the ledger went back (a test control: `revert`, `reset`, or `load` of a dumped
+ *   chain): every version above `version` (and block above `height`) is gone, and later blocks
+ *   reuse those numbers. A follower (the indexer) drops what it derived from them and continues
+ *   from `version + 1`. The mempool was emptied; its transactions were dropped (`dropped`).
  */
-export type ChainEvent = {
+export type ChainEvent = BlockCommittedEvent | RewoundEvent
+
+export interface BlockCommittedEvent {
   readonly _tag: "BlockCommitted"
   readonly block: BlockInfo
   readonly committed: ReadonlyArray<CommittedTransactionNote>
   readonly discarded: ReadonlyArray<DiscardedTransactionNote>
+  readonly dropped: ReadonlyArray<string>
+}
+
+export interface RewoundEvent {
+  readonly _tag: "Rewound"
+  readonly reason: "revert" | "reset" | "load"
+  /** The latest version and block after going back. */
+  readonly version: bigint
+  readonly height: bigint
+  /** The pooled transactions that were dropped (by hash key). */
   readonly dropped: ReadonlyArray<string>
 }
 

@@ -9,15 +9,19 @@
 import * as Layer from "effect/Layer"
 import { BcsWriter } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
-import type { BlockMetadata } from "../domain/Transaction.js"
+import type { BlockMetadata, SignedTransaction } from "../domain/Transaction.js"
 import { executeSystemCall, type SystemCallOutcome } from "../execution/executeSystemCall.js"
-import { executeTransaction } from "../execution/executeTransaction.js"
+import { checkAndRunPrologue, executeTransaction } from "../execution/executeTransaction.js"
 import { explainExecutionStatus } from "../execution/explainVmStatus.js"
 import { functionNameIn } from "../execution/functionNameIn.js"
 import { statusNumber } from "../execution/StatusCode.js"
-import { validateTransaction } from "../execution/validateTransaction.js"
+import { type ValidationResult, validateTransaction } from "../execution/validateTransaction.js"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { Impersonation, type ImpersonationService } from "./controls/Impersonation.js"
 import { withoutMissesOf } from "../ledger/stateMisses.js"
 import { MoveVm } from "../move/vm/MoveVm.js"
+import type { StateView } from "../move/vm/StateView.js"
 import type { VmFailure } from "../move/vm/VmFailure.js"
 import { ChainVm, type ChainVmService, type SystemCallResult } from "./ChainVm.js"
 
@@ -58,9 +62,17 @@ const prologueArgs = (m: BlockMetadata): ReadonlyArray<Uint8Array> => {
   ]
 }
 
-export const makeChainVm = (vm: MoveVm = new MoveVm()): ChainVmService => ({
+/**
+ * `impersonation`: the test controls' (`controls/Impersonation.ts`); a key-less transaction of
+ * impersonated signers is authenticated as the reference's simulation does it (no signature; the
+ * prologue skips the empty key), and runs otherwise as any other, gas charged.
+ */
+export const makeChainVm = (vm: MoveVm = new MoveVm(), impersonation?: ImpersonationService): ChainVmService => ({
   validate: (view, transaction) => {
-    const r = validateTransaction(vm, view, transaction)
+    const r =
+      impersonation?.verdict(transaction)._tag === "Impersonated"
+        ? validateImpersonated(vm, view, transaction)
+        : validateTransaction(vm, view, transaction)
     return r._tag === "Valid"
       ? r
       : { _tag: "Invalid", status: { code: BigInt(statusNumber(r.status)), name: r.status } }
@@ -75,7 +87,12 @@ export const makeChainVm = (vm: MoveVm = new MoveVm()): ChainVmService => ({
       )
     ),
   executeUser: (view, transaction, index) => {
-    const run = withoutMissesOf(() => executeTransaction(vm, view, transaction, { transactionIndex: index }))
+    const run = withoutMissesOf(() =>
+      executeTransaction(vm, view, transaction, {
+        transactionIndex: index,
+        simulation: impersonation?.verdict(transaction)._tag === "Impersonated"
+      })
+    )
     // On a fork whose source is gone: this transaction needed state that cannot be fetched.
     if (run.missed) return { _tag: "Discard", status: { code: BigInt(statusNumber("STORAGE_ERROR")), name: "STORAGE_ERROR" } }
     const out = run.value
@@ -107,5 +124,18 @@ export const makeChainVm = (vm: MoveVm = new MoveVm()): ChainVmService => ({
     )
 })
 
-/** The `ChainVm` layer over the real executor (a fresh `MoveVm`). */
-export const ChainVmLive: Layer.Layer<ChainVm> = Layer.sync(ChainVm, () => makeChainVm())
+/** Mempool admission of an impersonated transaction: the prologue with simulation's authentication. */
+const validateImpersonated = (vm: MoveVm, view: StateView, txn: SignedTransaction): ValidationResult => {
+  const started = checkAndRunPrologue(vm, view, txn, { simulation: true })
+  if ("run" in started) return { _tag: "Valid" }
+  const status = started.status
+  return status._tag === "Discard"
+    ? { _tag: "Invalid", status: status.status, vmStatus: started.vmStatus }
+    : { _tag: "Invalid", status: "UNKNOWN_VALIDATION_STATUS", vmStatus: started.vmStatus }
+}
+
+/** The `ChainVm` layer over the real executor (a fresh `MoveVm`), with the chain's impersonation when it has one. */
+export const ChainVmLive: Layer.Layer<ChainVm> = Layer.effect(
+  ChainVm,
+  Effect.map(Effect.serviceOption(Impersonation), (i) => makeChainVm(new MoveVm(), Option.getOrUndefined(i)))
+)

@@ -19,6 +19,7 @@
  * the pool at once (the pool holds 100 per sender), the others wait for a block to free a slot.
  */
 import * as Clock from "effect/Clock"
+import * as Option from "effect/Option"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -36,6 +37,7 @@ import { accountResourceKey, accountSequenceNumber } from "./accountSequenceNumb
 import type { SubmitError } from "./ChainError.js"
 import { ed25519AuthKey } from "./buildLocalGenesis.js"
 import { ChainEvents } from "./ChainEvents.js"
+import { ChainClockService } from "./controls/ChainClock.js"
 import { type Ed25519Signer, ed25519Signer } from "./ed25519Signer.js"
 import { Mempool } from "./Mempool.js"
 
@@ -155,6 +157,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
       Effect.gen(function* () {
         const mempool = yield* Mempool
         const ledger = yield* Ledger
+        const chainClock = yield* Effect.serviceOption(ChainClockService)
         const events = yield* ChainEvents
         const config: Required<FaucetConfigShape> = {
           rootPrivateKey: options.rootPrivateKey,
@@ -186,6 +189,14 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
               for (;;) {
                 const event = yield* take
                 let freed = 0
+                if (event._tag === "Rewound") {
+                  // The pool was emptied and the funder's sequence number went back with the ledger.
+                  freed = inFlight.size
+                  inFlight.clear()
+                  next = undefined
+                  if (freed > 0) yield* Semaphore.release(slots, freed)
+                  continue
+                }
                 for (const c of event.committed) if (inFlight.delete(c.hashKey)) freed++
                 for (const d of event.discarded)
                   if (inFlight.delete(d.hashKey)) {
@@ -206,7 +217,14 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
         const latest = Effect.flatMap(ledger.ledgerInfo, (info) => ledger.stateAt(info.ledgerVersion))
         const apiError = (message: string) => new FaucetError({ code: "AptosApiError", message, txnHashes: [] })
 
-        const nowSecs = Effect.map(Clock.currentTimeMillis, (ms) => BigInt(Math.floor(ms / 1000)))
+        // The chain's clock (ahead of the wall clock after time travel, the test controls'
+        // ChainClock), so expiries built from it are in the chain's future; the wall clock without it.
+        const nowSecs = Effect.gen(function* () {
+          const wallUsec = BigInt(yield* Clock.currentTimeMillis) * 1000n
+          if (Option.isNone(chainClock)) return wallUsec / 1_000_000n
+          const info = yield* Effect.orElseSucceed(ledger.ledgerInfo, () => ({ ledgerTimestampUsec: 0n }))
+          return chainClock.value.peek(info.ledgerTimestampUsec, wallUsec) / 1_000_000n
+        })
 
         /** Submits `transactions` (made at once) and waits until a block committed each successfully. */
         const submitAndCommit = (transactions: ReadonlyArray<SignedTransaction>) =>
@@ -221,6 +239,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
               }
               while (waiting.size > 0) {
                 const event = yield* take
+                if (event._tag === "Rewound") return yield* Effect.fail("the chain went back while funding")
                 for (const c of event.committed) waiting.delete(c.hashKey)
                 const lost = [...event.discarded.map((d) => d.hashKey), ...event.dropped].filter((h) => waiting.has(h))
                 if (lost.length > 0) return yield* Effect.fail(`transaction ${lost[0]} was not committed`)

@@ -44,6 +44,12 @@ export interface LocalChainConfigShape {
    * stub). A fork runs none.
    */
   readonly indexer?: IndexerDatabase | undefined
+  /** Accept key-less transactions from any address (test controls, anvil's `--auto-impersonate`). */
+  readonly autoImpersonate?: boolean | undefined
+  /** A dumped chain (`--load-state FILE`) to load at start, over the same genesis (docs/controls.md). */
+  readonly loadState?: string | undefined
+  /** Where to dump the chain when it stops (`--dump-state FILE`). */
+  readonly dumpState?: string | undefined
 }
 
 export type IndexerDatabase = { readonly _tag: "Embedded" } | { readonly _tag: "Postgres"; readonly url: string }

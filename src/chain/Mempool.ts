@@ -15,8 +15,11 @@ import type { SignedTransaction } from "../domain/Transaction.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { stateViewFromReader } from "../move/vm/StateView.js"
 import { accountSequenceNumber } from "./accountSequenceNumber.js"
+import * as Option from "effect/Option"
+import { Impersonation } from "./controls/Impersonation.js"
 import {
   ChainUnavailable,
+  ImpersonationRefused,
   InvalidTransaction,
   InvalidTransactionUpdate,
   MempoolFull,
@@ -63,6 +66,13 @@ export interface MempoolService {
     readonly chainTimeSecs: bigint
   }) => Effect.Effect<ReadonlyArray<PoolEntry>>
   readonly size: () => number
+  /** Every pooled transaction, in arrival order (snapshots keep them). */
+  readonly pending: () => ReadonlyArray<PoolEntry>
+  /**
+   * Empties the pool and what it knew of senders (the ledger went back: revert, reset, load);
+   * returns what it held. Clients waiting for those transactions are not woken: they time out.
+   */
+  readonly clear: () => ReadonlyArray<PoolEntry>
   /** The next sequence number for `senderKey` given its on-chain one (see `TxPool.nextSequenceNumber`). */
   readonly nextSequenceNumber: (senderKey: string, onChain: bigint) => bigint
 }
@@ -74,6 +84,9 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
       const ledger = yield* Ledger
       const vm = yield* ChainVm
       const config = yield* MempoolConfig
+      // Key-less transactions are the test controls' impersonation: refused with a clear error for
+      // addresses the chain does not impersonate (without the controls, the signature check refuses them).
+      const impersonation = Option.getOrUndefined(yield* Effect.serviceOption(Impersonation))
       const pool = new TxPool(config)
       const waiting = new Set<() => void>()
       const wake = () => {
@@ -127,6 +140,10 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
                       statusName: SEQUENCE_NUMBER_TOO_OLD.name
                     })
                   )
+              }
+              if (impersonation !== undefined) {
+                const verdict = impersonation.verdict(transaction)
+                if (verdict._tag === "Refused") return Effect.fail(new ImpersonationRefused({ message: verdict.message }))
               }
               const validation = vm.validate(stateViewFromReader(state, state.version), transaction)
               if (validation._tag === "Invalid" && validation.status.code !== SEQUENCE_NUMBER_TOO_NEW)
@@ -204,6 +221,11 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
             return pool.gc(chainTimeSecs, nowMs)
           }),
         size: () => pool.size,
+        pending: () => pool.entries(),
+        clear: () => {
+          wantedHashes.clear()
+          return pool.clear()
+        },
         nextSequenceNumber: (senderKey, onChain) => pool.nextSequenceNumber(senderKey, onChain)
       })
     })

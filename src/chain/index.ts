@@ -11,6 +11,7 @@
  *   metadata, user transactions, the block end the execution config asks for, epoch endings.
  * - `BlockProducer`: serialised block production (`produce`) and the mining loop (`MiningMode`);
  *   `ChainEvents`: committed blocks with their committed / discarded / dropped transactions.
+ * - `controls/`: the test controls (snapshot/revert, time, impersonation, state edits, dump/load).
  * - `Faucet`: funding as an ordinary mempool client (aptos_coin::mint signed by the root key);
  *   `ed25519Signer`: the keys the chain holds, signing through node:crypto.
  * - `onChainConfig`, `accountSequenceNumber`: the few on-chain values the chain reads.
@@ -34,4 +35,5 @@ export * from "./mempool/MempoolConfig.js"
 export * from "./mempool/poolEntryOf.js"
 export * from "./mempool/TxPool.js"
 export * from "./MiningMode.js"
+export * from "./controls/index.js"
 export * from "./onChainConfig.js"

@@ -17,6 +17,7 @@ import { postHandlers } from "./handlers/postHandlers.js"
 import { simulateHandlers } from "./handlers/simulateHandlers.js"
 import { makeCors } from "./Cors.js"
 import { submissionsHandlers } from "./handlers/submissionsHandlers.js"
+import { controlsHandlers } from "./controls/controlsHandlers.js"
 import { tablesHandlers } from "./handlers/tablesHandlers.js"
 import { transactionReadsHandlers } from "./handlers/transactionReadsHandlers.js"
 import type { HttpConfig } from "./HttpConfig.js"
@@ -25,7 +26,7 @@ import type { HttpMetrics } from "./Metrics.js"
 import { openApiDocument } from "./OpenApiDoc.js"
 import { parseQuery } from "./Query.js"
 import { errorReply, type Reply } from "./Reply.js"
-import { apiRoutes, makeRouter, type RouteId } from "./Routes.js"
+import { makeRouter, type RouteId, servedRoutes } from "./Routes.js"
 import { makeVersionGate, versionWishOf } from "./versionGate.js"
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
@@ -33,6 +34,12 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 /** What the server tells its listener about its life: `closing` once graceful shutdown began. */
 export interface ServerLifecycle {
   closing: boolean
+}
+
+/** No body at all: no Content-Length (and not chunked), or a length of 0. */
+const withoutBody = (req: IncomingMessage): boolean => {
+  const length = req.headers["content-length"]
+  return length === undefined ? !/chunked/i.test(req.headers["transfer-encoding"] ?? "") : length === "0"
 }
 
 const EMPTY_QUERY: ReadonlyMap<string, string> = new Map()
@@ -51,9 +58,10 @@ export const makeRouteSpecs = (env: HandlerEnv): Record<RouteId, RouteSpec> => {
     ...tablesHandlers(env),
     ...simulateHandlers(env),
     ...submissionsHandlers(env),
-    ...experimentalHandlers(env)
+    ...experimentalHandlers(env),
+    ...controlsHandlers(env)
   }
-  const declared = new Set(apiRoutes.map((r) => r.id))
+  const declared = new Set(servedRoutes.map((r) => r.id))
   for (const id of Object.keys(specs)) if (!declared.has(id as RouteId)) throw new Error(`handler without route: ${id}`)
   for (const id of declared) if (specs[id] === undefined) throw new Error(`route without handler: ${id}`)
   return specs
@@ -75,7 +83,7 @@ export const makeRequestListener = (
   let spec: string | undefined
   const specJson = () => (spec ??= JSON.stringify(openApiDocument(headers)))
   const specs = makeRouteSpecs({ node, config, headers, specJson })
-  const route = makeRouter(apiRoutes)
+  const route = makeRouter(servedRoutes)
   const log = config.log
   const cors = makeCors(config.cors, headers)
   const gate = makeVersionGate(node)
@@ -169,7 +177,7 @@ export const makeRequestListener = (
       const query = q < 0 ? EMPTY_QUERY : parseQuery(url.slice(q + 1))
       if (typeof query === "string") return fail(req, res, ApiErrors.webFramework(400, query), id, start)
       const bcs = wantsBcs(req.headers.accept)
-      if (spec.bodyTypes === undefined)
+      if (spec.bodyTypes === undefined || (spec.bodyOptional === true && withoutBody(req)))
         return run(req, res, spec, { params: match.params, query, bcs, body: undefined, mediaType: undefined }, id, start)
       const framing = checkFraming(req, config.maxBodyBytes)
       if (framing !== undefined) return fail(req, res, framing, id, start, true)

@@ -1,13 +1,17 @@
 import { HttpApi, type HttpApiGroup } from "effect/http-api"
 import { Api } from "./Api.js"
+import { ControlsApi } from "./controls/ControlsApi.js"
 
-type ApiGroups = typeof Api extends HttpApi.HttpApi<string, infer G> ? G : never
-type GroupId = HttpApiGroup.Identifier<ApiGroups>
+type GroupsOf<A> = A extends HttpApi.HttpApi<string, infer G> ? G : never
+type IdsOf<G extends HttpApiGroup.Constraint> = {
+  [K in HttpApiGroup.Identifier<G>]: `${K}.${HttpApiGroup.EndpointsWithIdentifier<G, K>["identifier"]}`
+}[HttpApiGroup.Identifier<G>]
 
-/** `"<group>.<endpoint>"` for every endpoint of the Api, as a type (handlers are keyed by it). */
-export type RouteId = {
-  [K in GroupId]: `${K}.${HttpApiGroup.EndpointsWithIdentifier<ApiGroups, K>["identifier"]}`
-}[GroupId]
+/**
+ * `"<group>.<endpoint>"` for every endpoint the server serves, as a type (handlers are keyed by
+ * it): the Aptos API's and the test controls' (`ControlsApi`, a separate document).
+ */
+export type RouteId = IdsOf<GroupsOf<typeof Api>> | IdsOf<GroupsOf<typeof ControlsApi>>
 
 /** A literal segment has `literal`; a parameter has `param` (and `literal` undefined). One shape, so the router's check stays monomorphic. */
 type Segment = { readonly literal: string; readonly param: undefined } | { readonly literal: undefined; readonly param: string }
@@ -26,10 +30,9 @@ const compile = (path: string): ReadonlyArray<Segment> =>
     .slice(1)
     .map((s): Segment => (s.startsWith(":") ? { literal: undefined, param: s.slice(1) } : { literal: s, param: undefined }))
 
-/** The route table, read from the Api definition (so it cannot drift from the OpenAPI document). */
-export const apiRoutes: ReadonlyArray<Route> = (() => {
+const routesOf = (api: typeof Api | typeof ControlsApi): ReadonlyArray<Route> => {
   const out: Array<Route> = []
-  HttpApi.reflect(Api, {
+  HttpApi.reflect(api as typeof Api, {
     onGroup: () => {},
     onEndpoint: ({ group, endpoint }) => {
       out.push({
@@ -41,7 +44,16 @@ export const apiRoutes: ReadonlyArray<Route> = (() => {
     }
   })
   return out
-})()
+}
+
+/** The Aptos API's route table, read from the Api definition (so it cannot drift from `/v1/spec.json`). */
+export const apiRoutes: ReadonlyArray<Route> = routesOf(Api)
+
+/** The test controls' routes (`/__movenode/v1/…`, `ControlsApi`, documented at `/__movenode/v1/spec.json`). */
+export const controlsRoutes: ReadonlyArray<Route> = routesOf(ControlsApi)
+
+/** Every route the server serves. */
+export const servedRoutes: ReadonlyArray<Route> = [...apiRoutes, ...controlsRoutes]
 
 export type RouteMatch =
   | { readonly _tag: "Found"; readonly route: Route; readonly params: Record<string, string> }

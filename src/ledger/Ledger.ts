@@ -8,6 +8,7 @@ import type { ReplayProtector, Transaction } from "../domain/Transaction.js"
 import type { TransactionInfo } from "../domain/TransactionInfo.js"
 import type { StateValueMetadata, WriteSet } from "../domain/WriteSet.js"
 import type { LedgerError } from "./LedgerError.js"
+import type { CommittedBlockInput } from "./prepareBlock.js"
 
 /**
  * A synchronous view of global state at one version: the newest value of each key written at or
@@ -16,6 +17,12 @@ import type { LedgerError } from "./LedgerError.js"
  */
 export interface StateReader {
   readonly version: bigint
+  /**
+   * Names this snapshot when the version alone does not: after the ledger was rewound
+   * (`LedgerRewind`) a version is reused by different state, so VM caches keyed by snapshot use
+   * this (`rewinds/version`) instead. Undefined on a ledger never rewound.
+   */
+  readonly snapshotId?: string | undefined
   readonly get: (keyBytes: Uint8Array) => Uint8Array | undefined
   /** The value and the version that wrote it (for caches keyed by the stored value's version). */
   readonly getVersioned: (keyBytes: Uint8Array) => { readonly value: Uint8Array; readonly version: bigint } | undefined
@@ -155,6 +162,57 @@ export interface StatePage {
   readonly next: Uint8Array | undefined
 }
 
+/**
+ * Going back (the local chain's snapshot/revert/reset): `mark` is the ledger's head now, `rewindTo`
+ * forgets everything committed after a mark in one atomic, durable step (reads then answer as
+ * they did when it was taken; the versions above it are reused by later blocks). Only ledgers
+ * whose store can forget have it (`LedgerService.rewind`).
+ */
+export interface LedgerRewind {
+  readonly mark: Effect.Effect<LedgerMark, LedgerError>
+  /**
+   * The mark of the ledger as it stood after block `height` (the transaction accumulator rebuilt
+   * from version 0: proportional to the versions kept; height 0 = genesis, what `reset` uses).
+   * VersionPruned when versions below it were pruned.
+   */
+  readonly markAtHeight: (height: bigint) => Effect.Effect<LedgerMark, LedgerError>
+  /**
+   * Forgets every version above the mark's. VersionNotFound when the mark is above the latest
+   * version; VersionPruned when the window moved past it; StorageError for a mark of another history.
+   */
+  readonly rewindTo: (mark: LedgerMark) => Effect.Effect<void, LedgerError>
+  /**
+   * `rewindTo(mark)` and then `blocks` committed, as one atomic, durable step: the ledger holds
+   * what it held or the new chain, never a part of it (loading a dumped chain).
+   */
+  readonly replaceAfter: (
+    mark: LedgerMark,
+    blocks: ReadonlyArray<BlockToCommit | CommittedBlockInput>
+  ) => Effect.Effect<void, LedgerError>
+  /**
+   * How many rewinds the store has seen over its life: versions above a rewind point are reused
+   * by later blocks, so a cache keyed by version forgets what it holds when this changes.
+   */
+  readonly rewinds: () => number
+  /**
+   * The lowest version the rewinds after the `since`-th (a value of `rewinds()`) went back to:
+   * what a follower that had read up to some version must read again from `version + 1`.
+   * Undefined when there was none since. Known for rewinds made by this process (a follower in
+   * another process reads from 0 again).
+   */
+  readonly rewoundTo: (since: number) => bigint | undefined
+}
+
+/** Where the ledger stood (its head when the mark was taken): a value to hand back to `rewindTo`. */
+export interface LedgerMark {
+  readonly version: bigint
+  readonly height: bigint
+  readonly timestampUsec: bigint
+  readonly epoch: bigint
+  /** The store's own record of the head (opaque to callers). */
+  readonly head: unknown
+}
+
 export interface LedgerService {
   /** The latest ledger info (chain id, versions, epoch, block heights, timestamp). */
   readonly ledgerInfo: Effect.Effect<LedgerInfo, LedgerError>
@@ -198,6 +256,8 @@ export interface LedgerService {
    * here rather than walking the source's history. Undefined for a ledger of its own.
    */
   readonly firstOwnVersion?: bigint | undefined
+  /** Going back to an earlier version (see `LedgerRewind`); undefined when the store cannot forget. */
+  readonly rewind?: LedgerRewind | undefined
 }
 
 export class Ledger extends Context.Service<Ledger, LedgerService>()("movenode/ledger/Ledger") {}

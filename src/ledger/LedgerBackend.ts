@@ -124,5 +124,21 @@ export interface LedgerBackend {
    * a store whose reads always see the latest commit needs none.
    */
   readonly refreshReads?: (() => void) | undefined
+  /**
+   * Forgets everything committed after `head.latestVersion` (transactions, hashes, blocks, events,
+   * summaries, every index, state versions) and makes `head` the head again, in one atomic,
+   * durable step (a crash leaves the store before or after it). `head` is one this store had
+   * (a mark kept by the caller); its window is kept where it is now if pruning moved it since.
+   * Optional: a store that cannot forget has none (the local chain's snapshot/revert need it).
+   * `append`: blocks prepared on `head`, written in the same step (loading a dumped chain: the
+   * store holds the old chain or the new one, never a mix). Counts as a truncation even when
+   * nothing was above `head`.
+   */
+  readonly truncateAfter?: ((head: LedgerHead, append?: ReadonlyArray<PreparedBlock>) => void) | undefined
+  /**
+   * How many times the store was truncated over its life (persisted): versions above a truncation
+   * point are reused, so a cache keyed by version forgets what it holds when this changes.
+   */
+  readonly truncations?: (() => number) | undefined
   readonly close: () => void
 }

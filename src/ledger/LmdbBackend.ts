@@ -63,6 +63,8 @@ export interface LmdbBackendOptions {
 const HEAD_KEY = Buffer.from("head")
 /** `meta` entry: the number the next new state key gets (u64 BE; absent = 0). */
 const NEXT_KEY_ID = Buffer.from("next_key_id")
+/** `meta` entry counting the truncations over the store's life (u64 BE; absent = 0). */
+const TRUNCATIONS_KEY = Buffer.from("truncations")
 /**
  * Transaction records at least this long (uncompressed: genesis, module publications) keep their
  * values in `state_values` as well, so that a read at an older version does not decompress them.
@@ -452,6 +454,87 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     return undefined
   }
 
+
+  const readTruncations = (): number => {
+    const b = t.meta.getBinary(TRUNCATIONS_KEY)
+    return b === undefined ? 0 : Number(readU64be(b))
+  }
+  let truncations = readTruncations()
+
+  /**
+   * Forgets every version above `target.latestVersion` in one write transaction (fsync'd unless
+   * `sync` is off), then writes `append` (blocks prepared on `target`) in the same transaction: a
+   * crash leaves the store as before or as after. The dropped records' headers name their
+   * indexes' keys (hash, summary, sequence number, handle events); the keys written after the
+   * target are those whose `state_latest` entry is newer (one pass over it): for each, its index
+   * entries (and kept values) above the target go, and `state_latest` takes the newest write left,
+   * or the key goes when it was created after the target (its number is not reused).
+   */
+  const truncateAfter = (target: LedgerHead, append: ReadonlyArray<PreparedBlock> = []): void => {
+    const h = head
+    if (h === undefined || (target.latestVersion >= h.latestVersion && append.length === 0)) return
+    const keep = target.latestVersion
+    const next: LedgerHead = {
+      ...target,
+      oldestVersion: h.oldestVersion > target.oldestVersion ? h.oldestVersion : target.oldestVersion,
+      oldestHeight: h.oldestHeight > target.oldestHeight ? h.oldestHeight : target.oldestHeight
+    }
+    root.transactionSync(() => {
+      const touched: Array<{ readonly stored: Buffer; readonly id: bigint }> = []
+      for (const { key, value } of t.latest.getRange({}))
+        if (value.readBigUInt64BE(0) > keep) touched.push({ stored: key, id: value.readBigUInt64BE(8) })
+      for (const { stored, id } of touched) {
+        // Index keys are `id ‖ ~version`: the versions above `keep` come first.
+        for (const k of Array.from(t.index.getKeys({ start: firstIndexKeyOf(id), end: indexKey(id, keep) }))) {
+          t.index.removeSync(k)
+          t.values.removeSync(k)
+        }
+        // The newest write left (its record is at or below `keep`, still there).
+        const survivor = olderWrite(id, keep)
+        if (survivor === undefined) {
+          t.latest.removeSync(stored)
+          // A long key (stored hashed) created after `keep`: its listing entry goes too.
+          if (stored[0] === 0xff)
+            for (const { key: lk, value: full } of Array.from(t.longKeys.getRange({})))
+              if (Buffer.compare(storedStateKey(plain(full)), stored) === 0) t.longKeys.removeSync(lk)
+          continue
+        }
+        const op = survivor.op
+        const value = op !== undefined ? writeOpValue(op) : decodeStateValue(survivor.retained!, 0)
+        const metadata =
+          op !== undefined
+            ? value !== undefined && "metadata" in op
+              ? op.metadata
+              : undefined
+            : decodeStateValueMetadata(survivor.retained!, 0)
+        t.latest.putSync(stored, encodeStateValue(value, { version: survivor.version, id }, metadata))
+      }
+      for (const { key, value } of Array.from(t.txns.getRange({ start: u64be(keep + 1n) }))) {
+        const { hash, sender, replayProtector, eventKeys } = headerOfTransactionRecord(value)
+        t.hashes.removeSync(view(hash))
+        if (sender !== undefined) {
+          t.summaries.removeSync(summaryKey(sender, readU64be(key)))
+          if (replayProtector?._tag === "SequenceNumber")
+            t.accountSeqs.removeSync(accountSequenceKey(sender, replayProtector.sequenceNumber))
+        }
+        for (const e of eventKeys) t.events.removeSync(eventIndexKey(e.address, e.creationNumber, e.sequenceNumber))
+        t.txns.removeSync(key)
+      }
+      for (const { key, value } of Array.from(t.blocks.getRange({ start: u64be(target.latestHeight + 1n) }))) {
+        t.blockEnds.removeSync(u64be(decodeBlock(0n, value).lastVersion))
+        t.blocks.removeSync(key)
+      }
+      t.meta.putSync(HEAD_KEY, view(encodeHead(next)))
+      t.meta.putSync(TRUNCATIONS_KEY, u64be(BigInt(truncations + 1)))
+      for (const p of append) writeBlock(p, 0)
+    })
+    root.resetReadTxn()
+    large.clear()
+    largeBytes = 0
+    truncations++
+    head = append.length === 0 ? next : append[append.length - 1]!.head
+  }
+
   const stateGet: LedgerBackend["stateGet"] = (keyBytes, version) => {
     if (keyBytes.length === 0) return undefined // LMDB has no empty keys, and no StateKey is empty
     const key = storedStateKey(keyBytes)
@@ -538,7 +621,20 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     stateGet,
     // lmdb-js keeps one read transaction per thread until its next timer tick; a reader in another
     // thread than the writer renews it to see blocks committed meanwhile.
-    refreshReads: () => root.resetReadTxn(),
+    refreshReads: () => {
+      root.resetReadTxn()
+      // Another thread may have truncated the store: re-read the head and forget copied values.
+      const now = readTruncations()
+      if (now !== truncations) {
+        truncations = now
+        large.clear()
+        largeBytes = 0
+        const stored = t.meta.getBinary(HEAD_KEY)
+        if (stored !== undefined) head = decodeHead(plain(stored))
+      }
+    },
+    truncateAfter,
+    truncations: () => truncations,
     stateVersion,
     stateMetadata,
     transaction: (version) => {

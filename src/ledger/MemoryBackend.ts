@@ -200,6 +200,72 @@ export const makeMemoryBackend = (): LedgerBackend => {
     pruneStep(pruneBudget)
   }
 
+  let truncations = 0
+
+  /**
+   * Forgets every version above `target.latestVersion`: synchronous, so as atomic as `commit`.
+   * Each dropped transaction names what it added (its hash, summary, sequence number, handle
+   * events, the state keys it wrote), so the work is proportional to what is dropped.
+   */
+  const truncateAfter = (target: LedgerHead, append: ReadonlyArray<PreparedBlock> = []): void => {
+    if (head === undefined) return
+    if (target.latestVersion < head.latestVersion) truncateOnly(target)
+    else if (append.length > 0) truncations++
+    for (const p of append) commit(p, 0)
+  }
+
+  /** Drops the versions above `target.latestVersion` (there are some). */
+  const truncateOnly = (target: LedgerHead): void => {
+    if (head === undefined) return
+    const keep = target.latestVersion
+    for (let v = head.latestVersion; v > keep; v--) {
+      const t = transactions.get(v)
+      if (t === undefined) continue
+      transactions.delete(v)
+      byHash.delete(keyOf(t.hash))
+      if (t.transaction._tag === "UserTransaction") {
+        const sender = keyOf(t.transaction.signed.rawTransaction.sender)
+        const list = summaries.get(sender)
+        while (list !== undefined && list.length > 0 && list[list.length - 1]!.version > keep) list.pop()
+        const seqs = sequences.get(sender)
+        while (seqs !== undefined && seqs.length > 0 && seqs[seqs.length - 1]!.version > keep) seqs.pop()
+      }
+      for (const e of t.events)
+        if (e._tag === "V1") {
+          const stream = eventStreams.get(streamOf(e.key.accountAddress, e.key.creationNumber))
+          while (stream !== undefined && stream.length > 0 && stream[stream.length - 1]!.version > keep) stream.pop()
+        }
+      for (const entry of t.writeSet.entries) {
+        const k = keyOf(entry.keyBytes)
+        const h = state.get(k)
+        if (h === undefined) continue
+        let n = h.versions.length
+        while (n > 0 && h.versions[n - 1]! > keep) n--
+        h.versions.length = n
+        h.values.length = n
+        h.metadata.length = n
+        if (n === 0) {
+          state.delete(k)
+          const account = accountOfKey(entry.keyBytes)
+          const keys = account === undefined ? undefined : accountKeys.get(account)
+          if (keys !== undefined) {
+            const at = lowerBound(keys, k)
+            if (keys[at] === k) keys.splice(at, 1)
+          }
+        }
+      }
+    }
+    // The stale list is in commit order: what the dropped versions hid is at its end.
+    while (stale.length > staleHead && stale[stale.length - 1]!.since > keep) stale.pop()
+    while (blocks.length > 0 && blocks[blocks.length - 1]!.height > target.latestHeight) blocks.pop()
+    head = {
+      ...target,
+      oldestVersion: head.oldestVersion > target.oldestVersion ? head.oldestVersion : target.oldestVersion,
+      oldestHeight: head.oldestHeight > target.oldestHeight ? head.oldestHeight : target.oldestHeight
+    }
+    truncations++
+  }
+
   const summariesOf = (sender: AccountAddress): ReadonlyArray<TransactionSummary> => summaries.get(keyOf(sender)) ?? []
 
   return {
@@ -272,6 +338,8 @@ export const makeMemoryBackend = (): LedgerBackend => {
     },
     commit,
     pruneStep,
+    truncateAfter,
+    truncations: () => truncations,
     close: () => {}
   }
 }

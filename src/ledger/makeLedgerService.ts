@@ -2,8 +2,12 @@ import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
+import { accumulatorRoot, appendLeaf, emptyAccumulator } from "../domain/MerkleAccumulator.js"
+import { transactionInfoHash } from "../domain/TransactionInfoCodec.js"
 import type {
   BlockInfo,
+  LedgerMark,
+  LedgerRewind,
   BlockToCommit,
   CommittedTransaction,
   EventQuery,
@@ -14,7 +18,7 @@ import type {
   TransactionSummary,
   VersionedEvent
 } from "./Ledger.js"
-import type { LedgerBackend, LedgerHead } from "./LedgerBackend.js"
+import type { LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import {
   BlockNotFound,
   BlockPruned,
@@ -24,7 +28,7 @@ import {
   VersionNotFound,
   VersionPruned
 } from "./LedgerError.js"
-import { prepareBlock } from "./prepareBlock.js"
+import { type CommittedBlockInput, prepareBlock, prepareCommittedBlock } from "./prepareBlock.js"
 import { stateReaderAt } from "./stateReaderAt.js"
 
 export interface LedgerServiceOptions {
@@ -259,6 +263,103 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
           : Effect.as(Effect.tryPromise({ try: () => durable, catch: storage }), block)
     ).pipe(Semaphore.withPermit(commitPermit))
 
+  const markOf = (h: LedgerHead): LedgerMark => ({
+    version: h.latestVersion,
+    height: h.latestHeight,
+    timestampUsec: h.timestampUsec,
+    epoch: h.epoch,
+    head: h
+  })
+
+  const markAtHeight = (height: bigint): Effect.Effect<LedgerMark, LedgerError> =>
+    Effect.flatMap(blockByHeight(height), (b) =>
+      Effect.flatMap(head, (h): Effect.Effect<LedgerMark, LedgerError> =>
+        h.oldestVersion > 0n
+          ? Effect.fail(new VersionPruned({ version: 0n }))
+          : attempt(() => {
+              let accumulator = emptyAccumulator
+              for (let v = 0n; v <= b.lastVersion; v++) {
+                const t = backend.transaction(v)
+                if (t === undefined) throw missing(v)
+                accumulator = appendLeaf("TransactionAccumulator", accumulator, transactionInfoHash(t.info))
+              }
+              return markOf({
+                ...h,
+                latestVersion: b.lastVersion,
+                latestHeight: b.height,
+                epoch: b.epoch,
+                timestampUsec: b.timestampUsec,
+                oldestVersion: 0n,
+                oldestHeight: 0n,
+                accumulator
+              })
+            })
+      )
+    )
+
+  /** The versions this process's rewinds went back to, with the rewind count after each (bounded). */
+  const rewound: Array<{ readonly count: number; readonly version: bigint }> = []
+
+  const rewindTo = (mark: LedgerMark): Effect.Effect<void, LedgerError> => replaceAfter(mark, [])
+
+  const replaceAfter = (
+    mark: LedgerMark,
+    blocks: ReadonlyArray<BlockToCommit | CommittedBlockInput>
+  ): Effect.Effect<void, LedgerError> =>
+    Effect.flatMap(head, (h): Effect.Effect<void, LedgerError> => {
+      const target = mark.head as LedgerHead
+      if (target.latestVersion > h.latestVersion) return Effect.fail(new VersionNotFound({ version: target.latestVersion }))
+      if (target.latestVersion < h.oldestVersion) return Effect.fail(new VersionPruned({ version: target.latestVersion }))
+      return attempt(() => {
+        // A mark of this history: the accumulator it carries ends at the root recorded at its version.
+        const at = backend.transaction(target.latestVersion)
+        if (
+          at === undefined ||
+          Buffer.compare(accumulatorRoot("TransactionAccumulator", target.accumulator), at.accumulatorRootHash) !== 0
+        )
+          throw new StorageError({
+            message: `the mark at version ${target.latestVersion} is not of this ledger's history (reverted past, or another chain)`
+          })
+        // Each block prepared on the one before it, from the mark's head.
+        const prepared: PreparedBlock[] = []
+        let before = target
+        const blockOfVersion = (v: bigint) =>
+          v <= target.latestVersion
+            ? backend.blockOfVersion(v)
+            : prepared.find((q) => q.block.firstVersion <= v && v <= q.block.lastVersion)?.block
+        for (const block of blocks) {
+          const committed = block.transactions.length > 0 && "accumulatorRootHash" in block.transactions[0]!
+          const p = committed
+            ? prepareCommittedBlock(before, block as CommittedBlockInput, { window, blockOfVersion })
+            : prepareBlock(before, block as BlockToCommit, { chainId: before.chainId, window, blockOfVersion })
+          prepared.push(p)
+          before = p.head
+        }
+        backend.truncateAfter!(target, prepared)
+        rewound.push({ count: backend.truncations?.() ?? rewound.length + 1, version: target.latestVersion })
+        if (rewound.length > 4096) rewound.splice(0, rewound.length - 4096)
+      })
+    }).pipe(Semaphore.withPermit(commitPermit))
+
+  const rewind: LedgerRewind | undefined =
+    backend.truncateAfter === undefined
+      ? undefined
+      : {
+          mark: Effect.map(head, markOf),
+          markAtHeight,
+          rewindTo,
+          replaceAfter,
+          rewinds: () => backend.truncations?.() ?? 0,
+          rewoundTo: (since) => {
+            const now = backend.truncations?.() ?? 0
+            if (now <= since) return undefined
+            let low: bigint | undefined
+            for (const r of rewound) if (r.count > since && (low === undefined || r.version < low)) low = r.version
+            // Rewinds this process did not see (another process, or more than it keeps): from genesis.
+            return rewound.length === 0 || rewound[0]!.count > since + 1 ? 0n : low
+          }
+        }
+
   const service: LedgerService = {
     ledgerInfo,
     stateAt,
@@ -271,7 +372,8 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
     eventsByKey,
     blockByHeight,
     blockByVersion,
-    commitBlock: (block) => commitWith(block, undefined)
+    commitBlock: (block) => commitWith(block, undefined),
+    rewind
   }
   return {
     service,

@@ -98,3 +98,66 @@ export const prepareBlock = (
 }
 
 const isHandleEvent = (e: ContractEvent): e is Extract<ContractEvent, { readonly _tag: "V1" }> => e._tag === "V1"
+
+/** A block as another ledger committed it (a dumped chain): its transactions with their hashes and infos. */
+export interface CommittedBlockInput {
+  readonly epoch: bigint
+  readonly timestampUsec: bigint
+  /** As committed; their versions and heights are assigned again here. */
+  readonly transactions: ReadonlyArray<CommittedTransaction>
+}
+
+/**
+ * `prepareBlock` for a block committed before (loading a dumped chain): the hashes and transaction
+ * infos are taken as recorded instead of computed again (hashing every transaction, its write set
+ * and events is most of the work of a commit); the accumulator is continued from the infos and
+ * must reach each recorded root, so a dump whose infos do not chain into its roots (a damaged or
+ * foreign one) is refused (throws).
+ */
+export const prepareCommittedBlock = (
+  before: LedgerHead,
+  input: CommittedBlockInput,
+  context: { readonly window: bigint | undefined; readonly blockOfVersion: (version: bigint) => BlockInfo | undefined }
+): PreparedBlock => {
+  if (input.transactions.length === 0) throw new Error("a block holds at least one transaction")
+  const firstVersion = before.latestVersion + 1n
+  const height = before.latestHeight + 1n
+  const info: BlockInfo = {
+    height,
+    firstVersion,
+    lastVersion: firstVersion + BigInt(input.transactions.length) - 1n,
+    timestampUsec: input.timestampUsec,
+    epoch: input.epoch
+  }
+  const transactions: CommittedTransaction[] = []
+  const summaries: TransactionSummary[] = []
+  const accountSequences: AccountSequence[] = []
+  const events: VersionedEvent[] = []
+  let accumulator = before.accumulator
+  input.transactions.forEach((t, i) => {
+    const version = firstVersion + BigInt(i)
+    accumulator = appendLeaf("TransactionAccumulator", accumulator, transactionInfoHash(t.info))
+    if (Buffer.compare(accumulatorRoot("TransactionAccumulator", accumulator), t.accumulatorRootHash) !== 0)
+      throw new Error(`the transaction at version ${version} does not chain into its recorded accumulator root`)
+    transactions.push({ ...t, version, blockHeight: height, timestampUsec: input.timestampUsec })
+    const summary = userSummaryOf(t.transaction, version, t.hash)
+    if (summary !== undefined) {
+      summaries.push(summary)
+      if (summary.replayProtector._tag === "SequenceNumber")
+        accountSequences.push({ sender: summary.sender, sequenceNumber: summary.replayProtector.sequenceNumber, version })
+    }
+    for (const e of t.events) if (isHandleEvent(e)) events.push({ version, event: e })
+  })
+  const oldest = oldestRetained(context.window, info, { version: before.oldestVersion, height: before.oldestHeight }, context.blockOfVersion)
+  const head: LedgerHead = {
+    ...before,
+    latestVersion: info.lastVersion,
+    latestHeight: height,
+    epoch: input.epoch,
+    timestampUsec: input.timestampUsec,
+    oldestVersion: oldest.version,
+    oldestHeight: oldest.height,
+    accumulator
+  }
+  return { block: info, transactions, summaries, accountSequences, events, head }
+}

@@ -8,6 +8,7 @@ import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import { FeatureFlag, Features } from "../execution/Features.js"
 import { Ledger, type StateReader } from "../ledger/Ledger.js"
 import { cachedStateAtLedgerVersion } from "./LedgerVersion.js"
+import { forgetOnRewind } from "./forgetOnRewind.js"
 import { LruCache } from "./LruCache.js"
 import { ReadErrors } from "./readErrors.js"
 import { frameworkStruct, resourceKey } from "./stateKeys.js"
@@ -111,6 +112,7 @@ export class Accounts extends Context.Service<Accounts, AccountsService>()("move
         storedVersion: bigint | undefined
       }
       const entries = new LruCache<string, Entry>(ENTRIES)
+      const rewound = forgetOnRewind(ledger, () => entries.clear())
 
       const read = (state: StateReader, address: AccountAddress, entry: Entry): AccountAnswer | undefined => {
         const stored =
@@ -129,6 +131,7 @@ export class Accounts extends Context.Service<Accounts, AccountsService>()("move
         address: AccountAddress
       ): Effect.Effect<WithLedger<AccountAnswer>, ApiError> => {
         const id = addressToLongString(address)
+        rewound()
         let entry = entries.get(id)
         if (entry === undefined) {
           entry = {

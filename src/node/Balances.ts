@@ -9,6 +9,7 @@ import type { StructTag } from "../domain/TypeTag.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { cachedStateAtLedgerVersion } from "./LedgerVersion.js"
 import type { WithLedger } from "./WithLedger.js"
+import { forgetOnRewind } from "./forgetOnRewind.js"
 import { LruCache } from "./LruCache.js"
 import { type BalanceKeys, balanceAt, coinBalanceKeys, fungibleAssetBalanceKeys } from "./readBalance.js"
 
@@ -59,7 +60,9 @@ export class Balances extends Context.Service<Balances, BalancesService>()("move
         value: bigint
       }
       const entries = new LruCache<string, Entry>(KEYS_CACHE_SIZE)
+      const rewound = forgetOnRewind(ledger, () => entries.clear())
       const entryOf = (address: AccountAddress, asset: AssetType): Entry => {
+        rewound()
         const id = `${addressToLongString(address)}/${asset._tag === "Coin" ? asset.structTag : addressToLongString(asset.metadata)}`
         let entry = entries.get(id)
         if (entry === undefined) {

@@ -5,6 +5,7 @@ import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import * as Semaphore from "effect/Semaphore"
 import { ApiErrors, type ApiError } from "../domain/ApiError.js"
+import { forgetOnRewind } from "./forgetOnRewind.js"
 import { defaultEstimate, estimateFromBlockPrices, nextBucket } from "../domain/gasEstimate.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import { type BlockInfo, Ledger } from "../ledger/Ledger.js"
@@ -53,6 +54,11 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
       let blockPricesEpoch: bigint | undefined
       /** Block last version → its minimum inclusion price, for `blockPricesEpoch` only. */
       const blockPrices = new Map<bigint, bigint>()
+      // After a rewind the same last versions name other blocks.
+      const rewound = forgetOnRewind(ledger, () => {
+        blockPrices.clear()
+        cached = undefined
+      })
 
       const fallback = (min: bigint): GasEstimate => defaultEstimate(min, config.buckets)
 
@@ -108,6 +114,7 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
 
       const compute = (info: LedgerInfo, min: bigint) =>
         Effect.gen(function* () {
+          rewound()
           if (blockPricesEpoch !== info.epoch) {
             blockPrices.clear()
             blockPricesEpoch = info.epoch

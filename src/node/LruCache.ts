@@ -43,6 +43,14 @@ export class LruCache<K, V> {
     }
   }
 
+  /** Empties the cache. */
+  clear(): void {
+    this.entries.clear()
+    this.hasNewest = false
+    this.newestKey = undefined
+    this.newestValue = undefined
+  }
+
   has(key: K): boolean {
     return this.entries.has(key)
   }

@@ -7,6 +7,7 @@ import { ApiErrors, type ApiError } from "../domain/ApiError.js"
 import { isValidIdentifier } from "../domain/Identifier.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { moduleAbiJsonOf } from "./moduleAbiJsonOf.js"
+import { forgetOnRewind } from "./forgetOnRewind.js"
 import { LruCache } from "./LruCache.js"
 import { cachedStateAtLedgerVersion } from "./LedgerVersion.js"
 import type { WithLedger } from "./WithLedger.js"
@@ -59,6 +60,10 @@ export class Modules extends Context.Service<Modules, ModulesService>()("movenod
       }
       const entries = new LruCache<string, Entry>(config.moduleAbiCacheSize)
       const stateAt = cachedStateAtLedgerVersion(ledger)
+      const rewound = forgetOnRewind(ledger, () => {
+        entries.clear()
+        answers.clear()
+      })
 
       const module = (
         address: AccountAddress,
@@ -75,6 +80,7 @@ export class Modules extends Context.Service<Modules, ModulesService>()("movenod
           )
         return Effect.flatMap(stateAt(ledgerVersion), ({ ledger: info, version, state }) => {
           const id = `${toHex(address)}::${name}`
+          rewound()
           let entry = entries.get(id)
           if (entry === undefined) {
             entry = { keyBytes: moduleKey(address, name), version: undefined, answer: undefined }

@@ -7,6 +7,7 @@ import type { AssetType } from "./Balances.js"
 import type { ModuleAnswer } from "./Modules.js"
 import type { ReadServices } from "./Reads.js"
 import type { SimulateOptions, SimulationAnswer } from "./Simulations.js"
+import type { ChainControlsService } from "../chain/controls/ChainControls.js"
 import type { SubmissionsService } from "./Submissions.js"
 import type { SummaryPage } from "./Summaries.js"
 import type { ViewAnswer, ViewRequest } from "./Views.js"
@@ -51,4 +52,6 @@ export interface NodeService {
   readonly simulateJson: (body: unknown, options: SimulateOptions) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
   /** Submission and pending transactions: the local chain's (`Submissions`); undefined on a read-only node. */
   readonly submissions: SubmissionsService | undefined
+  /** The local chain's test controls (`/__movenode/v1/…`); undefined on any other node. */
+  readonly controls?: ChainControlsService | undefined
 }

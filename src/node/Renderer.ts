@@ -11,6 +11,7 @@ import type { ModuleSource } from "../move/layout/ModuleSource.js"
 import { hasMissed } from "../ledger/stateMisses.js"
 import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
 import { makeSnapshotModules, stateModuleSource } from "./encode/stateModuleSource.js"
+import { forgetOnRewind } from "./forgetOnRewind.js"
 import { LruCache } from "./LruCache.js"
 import { followLedger } from "./tableInfo/followLedger.js"
 import type { TableTypes } from "./tableInfo/TableInfoIndex.js"
@@ -70,7 +71,14 @@ export class Renderer extends Context.Service<Renderer, RendererService>()("move
         textBytes += text.length
       }
 
+      // A rewound ledger reuses versions: a text kept for one is another transaction's.
+      const rewound = forgetOnRewind(ledger, () => {
+        texts.clear()
+        textBytes = 0
+        decoded.clear()
+      })
       const transactionText = (t: CommittedTransaction, info: LedgerInfo): Effect.Effect<string, ApiError> => {
+        rewound()
         // A fork's history: the text its source rendered (src/fork/ForkHistory.ts).
         if (t.sourceJson !== undefined) return Effect.succeed(t.sourceJson)
         const hit = texts.get(t.version)

@@ -18,6 +18,7 @@ import { BcsReader } from "../bcs/index.js"
 import { readResource, resourceLocation, type ResourceLocation } from "./accountState.js"
 import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
 import { cachedStateAtLedgerVersion } from "./LedgerVersion.js"
+import { forgetOnRewind } from "./forgetOnRewind.js"
 import { LruCache } from "./LruCache.js"
 import { moduleAbiJsonOf } from "./moduleAbiJsonOf.js"
 import { NodeConfig } from "./NodeConfig.js"
@@ -136,6 +137,11 @@ export class Resources extends Context.Service<Resources, ResourcesService>()("m
         answer: ResourceAnswer | undefined
       }
       const entries = new LruCache<string, Entry | ApiError>(4096)
+      const rewound = forgetOnRewind(ledger, () => {
+        entries.clear()
+        pages.clear()
+        moduleTexts.clear()
+      })
 
       const entryOf = (address: AccountAddress, type: string): Entry | ApiError => {
         const id = `${addressToLongString(address)}/${type}`
@@ -159,6 +165,7 @@ export class Resources extends Context.Service<Resources, ResourcesService>()("m
 
       const resource = (address: AccountAddress, type: string, ledgerVersion: bigint | undefined) =>
         Effect.suspend(() => {
+          rewound()
           const entry = entryOf(address, type)
           if (!("struct" in entry)) return Effect.fail(entry)
           return Effect.flatMap(stateAt(ledgerVersion), ({ ledger: info, version, state }) => {
@@ -218,6 +225,7 @@ export class Resources extends Context.Service<Resources, ResourcesService>()("m
             start = key
           }
           const id = `${kind}/${addressToLongString(address)}/${version}/${request.start ?? ""}/${limit}`
+          rewound()
           const hit = pages.get(id)
           if (hit !== undefined) return Effect.succeed({ ledger: info, value: hit })
           return ledger

@@ -126,6 +126,10 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
             for (;;) {
               const e = yield* take
               if (waiters.size === 0) continue
+              if (e._tag === "Rewound") {
+                for (const h of e.dropped) settle(h)
+                continue
+              }
               for (const c of e.committed) settle(c.hashKey)
               for (const d of e.discarded) settle(d.hashKey)
               for (const h of e.dropped) settle(h)

@@ -4,6 +4,7 @@ import * as Layer from "effect/Layer"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import { ApiErrors, type ApiError } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
+import { forgetOnRewind } from "./forgetOnRewind.js"
 import { Ledger, type TransactionSummary } from "../ledger/Ledger.js"
 import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
 import { readLedgerInfo } from "./LedgerVersion.js"
@@ -41,6 +42,7 @@ export class Summaries extends Context.Service<Summaries, SummariesService>()("m
       const ledger = yield* Ledger
       const { maxPageSize, summaryPageCache } = yield* NodeConfig
       const cache = makePageCache(summaryPageCache)
+      const rewound = forgetOnRewind(ledger, () => cache?.clear())
 
       const page = (address: AccountAddress, query: SummaryRequest): Effect.Effect<WithLedger<SummaryPage>, ApiError> =>
         Effect.flatMap(readLedgerInfo(ledger), (info) => {
@@ -50,6 +52,7 @@ export class Summaries extends Context.Service<Summaries, SummariesService>()("m
               return Effect.fail(ApiErrors.versionPruned(bound, info))
           if (limit === 0) return Effect.succeed({ ledger: info, value: { summaries: [], cursor: undefined } })
           const id = cache === undefined ? "" : pageId(address, query, limit, info.ledgerVersion)
+          rewound()
           const hit = cache?.get(info, id)
           if (hit !== undefined) return Effect.succeed({ ledger: info, value: hit })
           return Effect.mapBoth(
@@ -90,6 +93,7 @@ const pageId = (address: AccountAddress, query: SummaryRequest, limit: number, l
 }
 
 interface PageCache {
+  readonly clear: () => void
   readonly get: (info: LedgerInfo, id: string) => SummaryPage | undefined
   readonly set: (info: LedgerInfo, id: string, page: SummaryPage) => void
 }
@@ -112,6 +116,10 @@ const makePageCache = (size: number): PageCache | undefined => {
     oldest = info.oldestLedgerVersion
   }
   return {
+    clear: () => {
+      pages.clear()
+      latest = -1n
+    },
     get: (info, id) => {
       sync(info)
       return pages.get(id)

@@ -36,6 +36,8 @@ export const apiErrorFromChain = (error: SubmitError, ledger: LedgerInfo): ApiEr
         vmErrorCode: error.statusCode,
         ledger
       })
+    case "ImpersonationRefused":
+      return new ApiError({ status: 400, code: "invalid_input", message: error.message, ledger })
     case "ChainUnavailable":
       return ApiErrors.internal(`Mempool failed to initially evaluate submitted transaction: ${error.message}`, ledger)
   }

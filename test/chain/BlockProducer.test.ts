@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "../../src/chain/BlockProducer.js"
-import { type ChainEvent, ChainEvents } from "../../src/chain/ChainEvents.js"
+import { type BlockCommittedEvent, type ChainEvent, ChainEvents } from "../../src/chain/ChainEvents.js"
 import { Mempool } from "../../src/chain/Mempool.js"
 import { MiningMode } from "../../src/chain/MiningMode.js"
 import { ConfigKeys, decodeConfiguration } from "../../src/chain/onChainConfig.js"
@@ -51,6 +51,12 @@ const blockTransactions = (height: bigint) =>
     return out
   })
 
+/** A committed-block event (these tests never rewind). */
+const blockEvent = (e: ChainEvent): BlockCommittedEvent => {
+  if (e._tag !== "BlockCommitted") throw new Error(`expected a committed block, got ${e._tag}`)
+  return e
+}
+
 /** Collects the next event published (subscribe first, then run `act`). */
 const nextEvent = <A, E, R>(act: Effect.Effect<A, E, R>) =>
   Effect.scoped(
@@ -58,7 +64,7 @@ const nextEvent = <A, E, R>(act: Effect.Effect<A, E, R>) =>
       const take = yield* (yield* ChainEvents).subscription
       const a = yield* act
       const event: ChainEvent = yield* take
-      return [a, event] as const
+      return [a, blockEvent(event)] as const
     })
   )
 
@@ -254,7 +260,7 @@ describe("BlockProducer", () => {
         Effect.gen(function* () {
           const take = yield* events.subscription
           const e = yield* submit(7, 0n)
-          return [e, yield* take, yield* take] as const
+          return [e, blockEvent(yield* take), blockEvent(yield* take)] as const
         })
       )
       // The first block after genesis (clock at 0) reconfigures at the wall clock's time, so it
@@ -267,9 +273,9 @@ describe("BlockProducer", () => {
       assert.strictEqual(second.block.height, 2n)
     }).pipe(
       Effect.provide(
-        Layer.provideMerge(BlockProducer.loop, chain({}, makeFakeVm(), MiningMode.instant(1))).pipe(
+        Layer.provideMerge(BlockProducer.loop, chain({}, makeFakeVm(), MiningMode.still(1))).pipe(
           Layer.provide(
-            Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.instant(1) })
+            Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.still(1) })
           )
         )
       )
@@ -282,11 +288,11 @@ describe("BlockProducer", () => {
       const [empty, entry, withIt] = yield* Effect.scoped(
         Effect.gen(function* () {
           const take = yield* events.subscription
-          const empty = [yield* take, yield* take, yield* take]
+          const empty = [blockEvent(yield* take), blockEvent(yield* take), blockEvent(yield* take)]
           const e = yield* submit(7, 0n)
           // Blocks already under way may come first; the transaction is in one within a few intervals.
-          let next = yield* take
-          for (let i = 0; i < 10 && next.committed.length === 0; i++) next = yield* take
+          let next = blockEvent(yield* take)
+          for (let i = 0; i < 10 && next.committed.length === 0; i++) next = blockEvent(yield* take)
           return [empty, e, next] as const
         })
       )

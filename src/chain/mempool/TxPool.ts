@@ -294,6 +294,18 @@ export class TxPool {
     return removed
   }
 
+  /**
+   * Empties the pool, forgetting what it knew of senders' sequence numbers too (after the ledger
+   * went back, those may be ahead of the chain). Returns what it held, in arrival order.
+   */
+  clear(): ReadonlyArray<PoolEntry> {
+    const all = this.entries()
+    this.senders.clear()
+    this.hashes.clear()
+    this.totalBytes = 0
+    return all
+  }
+
   /** Every pooled entry, in arrival order (for tests and inspection). */
   entries(): ReadonlyArray<PoolEntry> {
     return [...this.hashes.values()].sort((a, b) => a.arrival - b.arrival)

@@ -24,6 +24,8 @@ export interface RouteSpec {
   readonly handler: Handler
   /** For POST routes: the media types the body may have (anything else is 415). */
   readonly bodyTypes?: ReadonlyArray<string>
+  /** A POST that may come without a body (no Content-Length, or 0): the handler sees an empty body. */
+  readonly bodyOptional?: boolean
 }
 
 /** What handlers are built from. */

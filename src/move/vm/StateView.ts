@@ -63,6 +63,11 @@ export interface KeyValueReader {
   readonly getVersioned: (keyBytes: Uint8Array) => { readonly value: Uint8Array; readonly version: bigint } | undefined
   /** The slot metadata recorded with the value (see `StateView.stateValueMetadata`), when the reader keeps it. */
   readonly metadata?: ((keyBytes: Uint8Array) => StateValueMetadata | undefined) | undefined
+  /**
+   * The reader's own name for its snapshot, when the version alone does not name it (a ledger that
+   * was rewound reuses versions): it replaces the `snapshot` a caller passes.
+   */
+  readonly snapshotId?: string | undefined
 }
 
 const keyBytes = (write: (w: BcsWriter) => void): Uint8Array => {
@@ -131,7 +136,7 @@ export const moduleKeyBytes = (address: AccountAddress, name: string): Uint8Arra
  * only safe when every view given to one `MoveVm` with that snapshot reads the same state.
  */
 export const stateViewFromReader = (reader: KeyValueReader, snapshot?: string | bigint): StateView => ({
-  snapshot,
+  snapshot: snapshot === undefined ? undefined : (reader.snapshotId ?? snapshot),
   valueAt: reader.get,
   stateValueMetadata: reader.metadata,
   module: (address, name) => {

@@ -43,6 +43,18 @@ export const followLedger = (
   let next = options.firstVersion ?? 0n
   const permit = Semaphore.makeUnsafe(1)
 
+  // After the ledger went back (a local chain's revert), versions above the point it went back to
+  // hold other write sets: learn them again from there (what was learned of dropped tables stays,
+  // unused: a handle is never reused by another table).
+  let rewinds = ledger.rewind?.rewinds() ?? 0
+  const followRewinds = () => {
+    const r = ledger.rewind
+    if (r === undefined || r.rewinds() === rewinds) return
+    const to = r.rewoundTo(rewinds)
+    rewinds = r.rewinds()
+    if (to !== undefined && next > to + 1n) next = to + 1n
+  }
+
   /** Learns one batch from `next` on (at most through `version`); false when there is nothing to read. */
   const step = (version: bigint): Effect.Effect<void> =>
     Effect.gen(function* () {
@@ -77,6 +89,7 @@ export const followLedger = (
     Effect.whileLoop({ while: () => next <= version, body: () => step(version), step: () => {} })
 
   const through = (version: bigint): Effect.Effect<TableTypes> => {
+    followRewinds()
     if (next > version || (ledger.firstOwnVersion !== undefined && version < ledger.firstOwnVersion))
       return Effect.succeed(index.lookup)
     const learn = Semaphore.withPermit(permit)(Effect.suspend(() => catchUp(version)))

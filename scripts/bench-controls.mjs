@@ -1,0 +1,196 @@
+#!/usr/bin/env node
+/**
+ * The test controls' figures (docs/benchmarks.md, "Test controls"), on the built library, in one
+ * process, over an LMDB data directory (fsync on, as `npm start`):
+ *
+ *   snapshot           `controls.snapshot`, in process and over HTTP (median of 20)
+ *   revert             `controls.revert` with N transfers (default 10,000) committed since the snapshot
+ *   dump / load        the chain of N transfers dumped, then loaded into a fresh chain on the same genesis
+ *   idle hour          a chain left idle for an hour of chain time: 3,600 idle blocks, one per chain
+ *                      second (the default idle rate; made here every 5 ms with a 1 s block interval),
+ *                      the data directory's growth
+ *
+ *   node scripts/bench-controls.mjs [--transfers 10000] [--rounds 3] [--idle-blocks 3600]
+ *
+ * Transfers are signed beforehand (node:crypto Ed25519) from 64 pre-funded accounts and pushed
+ * through POST /v1/transactions (BCS); the load generator shares the process (and the machine).
+ */
+import { createPrivateKey, sign as nodeSign } from "node:crypto"
+import { execSync } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { ed25519 } from "@noble/curves/ed25519.js"
+import * as Effect from "effect/Effect"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+const lib = await import(join(root, "dist", "index.js"))
+const { Bcs, signingMessage, signedTransactionCodec, addressFromNumber, startLocalChain, MiningMode, localKeys, defaultLocalChainConfig } = lib
+
+const args = process.argv.slice(2)
+const arg = (name, fallback) => {
+  const i = args.indexOf(`--${name}`)
+  return i < 0 ? fallback : Number(args[i + 1])
+}
+const TRANSFERS = arg("transfers", 10_000)
+const ROUNDS = arg("rounds", 3)
+const IDLE_BLOCKS = arg("idle-blocks", 3600)
+/** Also (or only, with --only-idle-real) idle for this many wall-clock seconds with the default idle blocks. */
+const IDLE_REAL_SECS = arg("idle-real-secs", 0)
+const ACCOUNTS = 64
+
+const run = (effect) => Effect.runPromise(effect)
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const ms = (x) => `${x.toFixed(2)} ms`
+const duBytes = (dir) => Number(execSync(`du -sb ${dir}`).toString().split("\t")[0])
+
+const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex")
+const ONE = addressFromNumber(1)
+
+const signerOf = (account) => {
+  const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, account.privateKey]), format: "der", type: "pkcs8" })
+  return { address: account.address, publicKey: ed25519.getPublicKey(account.privateKey), sign: (m) => new Uint8Array(nodeSign(null, m, key)), next: 0n }
+}
+
+const transfer = (from, to, expiration) => {
+  const raw = {
+    sender: from.address,
+    sequenceNumber: from.next++,
+    payload: {
+      _tag: "EntryFunction",
+      entryFunction: { module: { address: ONE, name: "aptos_account" }, function: "transfer", typeArgs: [], args: [to, Bcs.encode(Bcs.u64, 1n)] }
+    },
+    maxGasAmount: 20_000n,
+    gasUnitPrice: 100n,
+    expirationTimestampSecs: expiration,
+    chainId: 4
+  }
+  return Bcs.encode(signedTransactionCodec, {
+    rawTransaction: raw,
+    authenticator: { _tag: "Ed25519", publicKey: from.publicKey, signature: from.sign(signingMessage(raw)) }
+  })
+}
+
+const ledgerVersion = async (api) => BigInt((await (await fetch(api)).json()).ledger_version)
+
+/** Pushes `n` transfers (signed first), waits until all are committed. */
+const pushTransfers = async (api, signers, n, expiration) => {
+  const signed = Array.from({ length: n }, (_, i) => transfer(signers[i % signers.length], signers[(i + 1) % signers.length].address, expiration))
+  const start = await ledgerVersion(api)
+  let next = 0
+  const worker = async () => {
+    while (next < signed.length) {
+      const body = signed[next++]
+      const r = await fetch(`${api}/transactions`, { method: "POST", headers: { "content-type": "application/x.aptos.signed_transaction+bcs" }, body })
+      if (r.status !== 202) throw new Error(`submit: ${r.status} ${await r.text()}`)
+    }
+  }
+  await Promise.all(Array.from({ length: 32 }, worker))
+  // Each block: metadata + transfers + block end; wait for the last transfer's sender to be done.
+  for (;;) {
+    const committed = await Promise.all(signers.map(async (s) => BigInt((await (await fetch(`${api}/accounts/0x${Buffer.from(s.address).toString("hex")}`)).json()).sequence_number)))
+    if (committed.every((c, i) => c === signers[i].next)) break
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return (await ledgerVersion(api)) - start
+}
+
+const dir = mkdtempSync(join(tmpdir(), "movenode-bench-controls-"))
+const config = { ...defaultLocalChainConfig, accounts: ACCOUNTS }
+const signers = localKeys(config).accounts.map(signerOf)
+const results = {}
+try {
+  const chain = await startLocalChain({ accounts: ACCOUNTS, dataDir: join(dir, "a"), mining: MiningMode.still() })
+  const api = chain.info.apiUrl
+  const controls = chain.info.controls
+  const expiration = BigInt(Math.floor(Date.now() / 1000) + 3600)
+
+  // Snapshot: in process and over HTTP.
+  const inProcess = []
+  const overHttp = []
+  for (let i = 0; i < 20; i++) {
+    let t = performance.now()
+    await run(controls.snapshot)
+    inProcess.push(performance.now() - t)
+    t = performance.now()
+    await chain.controls.snapshot()
+    overHttp.push(performance.now() - t)
+  }
+  results.snapshot = { inProcessMedian: ms(median(inProcess)), httpMedian: ms(median(overHttp)) }
+
+  // Revert with TRANSFERS transfers since the snapshot, ROUNDS times.
+  const reverts = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const id = await run(controls.snapshot)
+    const saved = signers.map((s) => s.next)
+    const versions = await pushTransfers(api, signers, TRANSFERS, expiration)
+    const t = performance.now()
+    await run(controls.revert(id))
+    reverts.push({ versionsDropped: Number(versions), ms: ms(performance.now() - t) })
+    signers.forEach((s, i) => (s.next = saved[i]))
+  }
+  results.revert = reverts
+
+  // A chain of TRANSFERS transfers: dump it, load it into a fresh chain.
+  await pushTransfers(api, signers, TRANSFERS, expiration)
+  let t = performance.now()
+  const dump = await run(controls.dump)
+  const dumpMs = performance.now() - t
+  const b = await startLocalChain({ accounts: ACCOUNTS, dataDir: join(dir, "b"), mining: MiningMode.still() })
+  t = performance.now()
+  await run(b.info.controls.load(dump))
+  const loadMs = performance.now() - t
+  results.dumpLoad = {
+    versions: String(await ledgerVersion(api)),
+    dumpBytes: dump.length,
+    dumpMs: ms(dumpMs),
+    loadMs: ms(loadMs),
+    loadedVersion: String(await ledgerVersion(b.info.apiUrl))
+  }
+  await b.stop()
+  await chain.stop()
+
+  // An idle hour of chain time: default mining, idle blocks, a 1 s interval per block.
+  const idle = await startLocalChain({ accounts: 10, dataDir: join(dir, "idle"), mining: MiningMode.manual })
+  await idle.controls.mine(1)
+  await idle.controls.setBlockInterval(1)
+  const before = duBytes(join(dir, "idle"))
+  for (let i = 0; i < IDLE_BLOCKS; i += 500) await idle.controls.mine(Math.min(500, IDLE_BLOCKS - i))
+  const time = await idle.controls.time()
+  await idle.stop()
+  const after = duBytes(join(dir, "idle"))
+  results.idleHour = {
+    blocks: IDLE_BLOCKS,
+    epoch: time.epoch,
+    grewBytes: after - before,
+    grewMB: ((after - before) / 1e6).toFixed(2)
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+if (IDLE_REAL_SECS > 0) {
+  // The default chain (instant mining, a block after 1 s idle), left alone for real: the growth per
+  // hour extrapolated from IDLE_REAL_SECS.
+  const realDir = mkdtempSync(join(tmpdir(), "movenode-bench-idle-"))
+  try {
+    const idle = await startLocalChain({ accounts: 10, dataDir: realDir })
+    await new Promise((r) => setTimeout(r, 5000))
+    const before = duBytes(realDir)
+    const h0 = BigInt((await (await fetch(idle.info.apiUrl)).json()).block_height)
+    await new Promise((r) => setTimeout(r, IDLE_REAL_SECS * 1000))
+    const h1 = BigInt((await (await fetch(idle.info.apiUrl)).json()).block_height)
+    const after = duBytes(realDir)
+    await idle.stop()
+    results.idleReal = {
+      seconds: IDLE_REAL_SECS,
+      blocks: Number(h1 - h0),
+      grewBytes: after - before,
+      perHourMB: (((after - before) / IDLE_REAL_SECS) * 3600 / 1e6).toFixed(2)
+    }
+  } finally {
+    rmSync(realDir, { recursive: true, force: true })
+  }
+}
+console.log(JSON.stringify(results, null, 2))
+process.exit(0)

@@ -1,0 +1,270 @@
+/**
+ * The test controls' HTTP surface, under `/__movenode/v1/` (a prefix no Aptos client uses), as its
+ * own `HttpApi`: its OpenAPI document is served at `/__movenode/v1/spec.json`, apart from the
+ * Aptos API's (`/v1/spec.json`), and its routes join the server's table (`Routes.ts`). Bodies are
+ * JSON; u64 values are decimal strings in answers and strings or safe-integer numbers in requests;
+ * every error is the Aptos error body. Served by the local chain only: `movenode run` answers 403
+ * `api_disabled`. What each control does: docs/controls.md.
+ */
+import * as Schema from "effect/Schema"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { endpointDoc } from "../endpointDoc.js"
+import { ErrorBody } from "../ErrorBody.js"
+import { U64String } from "../IntegerSchemas.js"
+import { HttpApiSchema } from "effect/http-api"
+
+const at = (status: number) => ErrorBody.pipe(HttpApiSchema.status(status))
+const controlErrors = [at(400), at(403), at(404), at(411), at(413), at(415), at(500)] as const
+
+const U64Input = Schema.Union([U64String, Schema.Int]).annotate({
+  description: "A u64: a decimal string, or a JSON number when it is a safe integer"
+})
+
+export const ChainPositionJson = Schema.Struct({
+  ledger_version: U64String,
+  block_height: U64String,
+  ledger_timestamp: U64String,
+  epoch: U64String
+}).annotate({ identifier: "ChainPosition", description: "Where the ledger ends after the control" })
+
+export const SnapshotJson = Schema.Struct({ id: U64String, ...ChainPositionJson.fields }).annotate({
+  identifier: "Snapshot"
+})
+
+export const MinedJson = Schema.Struct({
+  blocks: Schema.Int,
+  first_height: U64String,
+  last_height: U64String,
+  ...ChainPositionJson.fields
+}).annotate({ identifier: "Mined" })
+
+export const ChainTimeJson = Schema.Struct({
+  chain_timestamp_usecs: U64String,
+  next_block_timestamp_usecs: U64String,
+  offset_usecs: Schema.String,
+  pinned_next_block_timestamp_usecs: Schema.NullOr(U64String),
+  block_interval_usecs: Schema.NullOr(U64String),
+  epoch: U64String,
+  next_epoch_timestamp_usecs: Schema.NullOr(U64String),
+  wall_clock_usecs: U64String
+}).annotate({
+  identifier: "ChainTime",
+  description:
+    "The chain's clock: the last block's timestamp, what the next block would get, how far ahead of the wall clock it runs, the pinned next timestamp and fixed interval if set, the epoch and when the next one starts (µs)"
+})
+
+export const SnapshotsJson = Schema.Struct({ ids: Schema.Array(U64String) }).annotate({ identifier: "Snapshots" })
+
+export const ControlsInfoJson = Schema.Struct({
+  controls: Schema.Literal("movenode"),
+  version: Schema.String,
+  auto_impersonate: Schema.Boolean,
+  impersonated: Schema.Array(Schema.String),
+  snapshots: Schema.Array(U64String)
+}).annotate({ identifier: "ControlsInfo" })
+
+
+export class ControlsGroup extends HttpApiGroup.make("controls")
+  .add(
+    HttpApiEndpoint.get("info", "/__movenode/v1/info", { success: ControlsInfoJson, error: controlErrors }).annotateMerge(
+      endpointDoc("controls_info", "Controls info", "Says this is a movenode local chain with test controls, and their state (anvil's anvil_nodeInfo).")
+    ),
+    HttpApiEndpoint.get("spec", "/__movenode/v1/spec.json", { success: Schema.Unknown, error: controlErrors }).annotateMerge(
+      endpointDoc("controls_spec", "OpenAPI document of the controls", "This document.")
+    ),
+    HttpApiEndpoint.post("snapshot", "/__movenode/v1/snapshot", { success: SnapshotJson, error: controlErrors }).annotateMerge(
+      endpointDoc(
+        "snapshot",
+        "Take a snapshot",
+        "Remembers the whole chain (ledger, state, every index, the pending transactions, the clock's settings) and answers its id (evm_snapshot). Body: none or {}."
+      )
+    ),
+    HttpApiEndpoint.get("snapshots", "/__movenode/v1/snapshots", { success: SnapshotsJson, error: controlErrors }).annotateMerge(
+      endpointDoc("snapshots", "List snapshots", "The ids of the snapshots held, ascending.")
+    ),
+    HttpApiEndpoint.post("revert", "/__movenode/v1/revert", {
+      payload: Schema.Struct({ id: U64Input }),
+      success: ChainPositionJson,
+      error: controlErrors
+    }).annotateMerge(
+      endpointDoc(
+        "revert",
+        "Revert to a snapshot",
+        "Goes back to snapshot `id` (evm_revert): every transaction committed since is gone everywhere (by_hash answers 404, the same signed bytes can be submitted again), the clock is as it was, the transactions pending then are pending again. The id is used up, and every later snapshot discarded."
+      )
+    ),
+    HttpApiEndpoint.post("reset", "/__movenode/v1/reset", { success: ChainPositionJson, error: controlErrors }).annotateMerge(
+      endpointDoc("reset", "Reset to genesis", "Goes back to genesis (anvil_reset): every block after it, the pending transactions, the clock's settings and all snapshots go.")
+    ),
+    HttpApiEndpoint.post("mine", "/__movenode/v1/mine", {
+      payload: Schema.Struct({ blocks: Schema.optional(U64Input), interval_secs: Schema.optional(U64Input) }),
+      success: MinedJson,
+      error: controlErrors
+    }).annotateMerge(
+      endpointDoc(
+        "mine",
+        "Mine blocks",
+        "Makes `blocks` blocks now (default 1, at most 10,000; anvil_mine), each with its block metadata (so the clock advances) and whatever transactions are ready; `interval_secs` spaces their timestamps."
+      )
+    ),
+    HttpApiEndpoint.get("time", "/__movenode/v1/time", { success: ChainTimeJson, error: controlErrors }).annotateMerge(
+      endpointDoc("get_time", "Get the chain's clock", "The chain's clock: build transaction expiries from `next_block_timestamp_usecs` when time was moved ahead.")
+    ),
+    HttpApiEndpoint.post("increaseTime", "/__movenode/v1/time/increase", {
+      payload: Schema.Struct({ secs: U64Input, mine: Schema.optional(Schema.Boolean) }),
+      success: ChainTimeJson,
+      error: controlErrors
+    }).annotateMerge(
+      endpointDoc("increase_time", "Increase time", "Moves the chain's clock `secs` seconds ahead (evm_increaseTime); with `mine: true` makes a block at the new time.")
+    ),
+    HttpApiEndpoint.post("setNextBlockTimestamp", "/__movenode/v1/time/next_block", {
+      payload: Schema.Struct({ timestamp_usecs: U64Input }),
+      success: ChainTimeJson,
+      error: controlErrors
+    }).annotateMerge(
+      endpointDoc("set_next_block_timestamp", "Set the next block's timestamp", "The next block's timestamp in µs (evm_setNextBlockTimestamp); it must be after the chain's. Later blocks continue from it.")
+    ),
+    HttpApiEndpoint.post("setTime", "/__movenode/v1/time/set", {
+      payload: Schema.Struct({ timestamp_usecs: U64Input }),
+      success: ChainTimeJson,
+      error: controlErrors
+    }).annotateMerge(
+      endpointDoc("set_time", "Set the clock", "Sets the clock's \"now\" (evm_setTime). Blocks stay strictly after the chain's last one: a time in the past holds the clock until the wall clock catches up.")
+    ),
+    HttpApiEndpoint.post("setBlockInterval", "/__movenode/v1/time/interval", {
+      payload: Schema.Struct({ secs: Schema.NullOr(U64Input) }),
+      success: ChainTimeJson,
+      error: controlErrors
+    }).annotateMerge(
+      endpointDoc("set_block_interval", "Set a fixed block interval", "Each block's timestamp is the last one's plus `secs` (anvil_setBlockTimestampInterval); null goes back to the wall clock.")
+    ),
+    HttpApiEndpoint.get("dump", "/__movenode/v1/state/dump", { success: Schema.Unknown, error: controlErrors }).annotateMerge(
+      endpointDoc(
+        "dump_state",
+        "Dump the chain",
+        "The whole chain after genesis (blocks, transactions, state changes) and the clock's settings, as one application/octet-stream body (anvil_dumpState): what --dump-state writes and POST …/state/load or --load-state reads."
+      )
+    ),
+    HttpApiEndpoint.post("load", "/__movenode/v1/state/load", { success: ChainPositionJson, error: controlErrors }).annotateMerge(
+      endpointDoc(
+        "load_state",
+        "Load a dumped chain",
+        "Replaces the chain after genesis with a dump (application/octet-stream) of a chain on the same genesis, in one atomic step (anvil_loadState); the pending transactions and snapshots are dropped. Bodies above the server's body limit (8 MiB by default): use --load-state."
+      )
+    ),
+    HttpApiEndpoint.post("advanceEpoch", "/__movenode/v1/epoch/advance", { success: ChainPositionJson, error: controlErrors }).annotateMerge(
+      endpointDoc(
+        "advance_epoch",
+        "Advance to the next epoch",
+        "Makes one block at the first timestamp that reconfigures (last reconfiguration + epoch interval, or now if later): the next epoch starts, stake lockups and unlocks settle, and what governance set for the next epoch (feature flags, configs) takes effect."
+      )
+    )
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Test controls" })) {}
+
+export const ImpersonationJson = Schema.Struct({
+  auto_impersonate: Schema.Boolean,
+  impersonated: Schema.Array(Schema.String)
+}).annotate({ identifier: "Impersonation" })
+
+export const EditJson = Schema.Struct({
+  ledger_version: U64String,
+  block_height: U64String,
+  supply: Schema.optional(Schema.String),
+  hash: Schema.optional(Schema.String)
+}).annotate({ identifier: "Edit", description: "The version and block of the transaction that made the edit" })
+
+const AddressBody = Schema.Struct({ address: Schema.String })
+
+export class StateEditsGroup extends HttpApiGroup.make("edits")
+  .add(
+    HttpApiEndpoint.post("impersonate", "/__movenode/v1/impersonate", { payload: AddressBody, success: ImpersonationJson, error: controlErrors }).annotateMerge(
+      endpointDoc(
+        "impersonate",
+        "Impersonate an address",
+        "From now on a transaction sent by `address` with the key-less authenticator (SingleSender(NoAccountAuthenticator), what the TypeScript SDK builds for simulation) is accepted through POST /v1/transactions and executed with gas charged as usual (anvil_impersonateAccount). Framework addresses (0x1, …) too."
+      )
+    ),
+    HttpApiEndpoint.post("stopImpersonating", "/__movenode/v1/impersonate/stop", { payload: AddressBody, success: ImpersonationJson, error: controlErrors }).annotateMerge(
+      endpointDoc("stop_impersonating", "Stop impersonating an address", "anvil_stopImpersonatingAccount.")
+    ),
+    HttpApiEndpoint.post("autoImpersonate", "/__movenode/v1/impersonate/auto", {
+      payload: Schema.Struct({ enabled: Schema.Boolean }),
+      success: ImpersonationJson,
+      error: controlErrors
+    }).annotateMerge(endpointDoc("auto_impersonate", "Impersonate every address", "anvil_autoImpersonateAccount; --auto-impersonate at start.")),
+    HttpApiEndpoint.post("setBalance", "/__movenode/v1/balance", {
+      payload: Schema.Struct({ address: Schema.String, amount: U64Input, asset: Schema.optional(Schema.String) }),
+      success: EditJson,
+      error: controlErrors
+    }).annotateMerge(
+      endpointDoc(
+        "set_balance",
+        "Set a balance",
+        "Sets `address`'s balance of APT (or of the fungible asset whose metadata address is `asset`) to `amount` octas, as a committed transaction of its own; `supply` says how the asset's supply followed (docs/controls.md)."
+      )
+    ),
+    HttpApiEndpoint.post("setResource", "/__movenode/v1/resource", {
+      payload: Schema.Struct({
+        address: Schema.String,
+        type: Schema.String,
+        value: Schema.optional(Schema.Unknown),
+        bcs: Schema.optional(Schema.String),
+        delete: Schema.optional(Schema.Boolean)
+      }),
+      success: EditJson,
+      error: controlErrors
+    }).annotateMerge(
+      endpointDoc(
+        "set_resource",
+        "Write or delete a resource",
+        "Writes the resource `type` at `address` from `value` (JSON, read through the type's layout, as the API renders resources) or `bcs` (hex), or deletes it (`delete: true`). A resource-group member is written inside its group."
+      )
+    ),
+    HttpApiEndpoint.post("setTableItem", "/__movenode/v1/table_item", {
+      payload: Schema.Struct({ handle: Schema.String, key: Schema.String, value: Schema.NullOr(Schema.String) }),
+      success: EditJson,
+      error: controlErrors
+    }).annotateMerge(endpointDoc("set_table_item", "Write or delete a table item", "`key` and `value` are hex of their BCS; a null value deletes the item.")),
+    HttpApiEndpoint.post("setStateValue", "/__movenode/v1/state_value", {
+      payload: Schema.Struct({ key: Schema.String, value: Schema.NullOr(Schema.String) }),
+      success: EditJson,
+      error: controlErrors
+    }).annotateMerge(
+      endpointDoc("set_state_value", "Write or delete any state key", "`key` is hex of BCS(StateKey) (what /v1/experimental/state_values/raw takes), `value` hex bytes or null.")
+    ),
+    HttpApiEndpoint.post("setAccount", "/__movenode/v1/account", {
+      payload: Schema.Struct({
+        address: Schema.String,
+        sequence_number: Schema.optional(U64Input),
+        authentication_key: Schema.optional(Schema.String)
+      }),
+      success: EditJson,
+      error: controlErrors
+    }).annotateMerge(endpointDoc("set_account", "Set a sequence number or authentication key", "Edits `0x1::account::Account` at `address` (anvil_setNonce; an authentication key of your own is the other way to act as an account).")),
+    HttpApiEndpoint.post("publish", "/__movenode/v1/publish", {
+      payload: Schema.Struct({ address: Schema.String, metadata: Schema.String, modules: Schema.Array(Schema.String) }),
+      success: EditJson,
+      error: controlErrors
+    }).annotateMerge(
+      endpointDoc(
+        "publish",
+        "Publish a package without its key",
+        "Publishes `modules` (hex bytecode) with `metadata` (hex of BCS(PackageMetadata)) at `address` through 0x1::code::publish_package_txn sent key-less while the chain impersonates `address`: the framework's checks apply, the registry is updated, caches follow. The address pays the gas (it needs 2 APT)."
+      )
+    )
+  )
+  .annotateMerge(OpenApi.annotations({ title: "State edits and impersonation" })) {}
+
+/** The controls' API: its own document and route table. */
+export class ControlsApi extends HttpApi.make("movenode-controls")
+  .add(ControlsGroup)
+  .add(StateEditsGroup)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "movenode test controls",
+      version: "0.1.0",
+      description:
+        "Snapshots, time, epochs, impersonation and state edits for tests, on a movenode local chain (docs/controls.md). Errors are the Aptos error body."
+    })
+  ) {}
