@@ -152,6 +152,7 @@ try {
   const after = signTransfers(TRANSFERS)
   let afterVersion
   let afterVersions = []
+  let lastVersion = "0"
   const outcomes = { before: 0, after: 0 }
   for (let run = 0; run < RUNS; run++) {
     // Set up: the "before" history (loaded from its dump), a snapshot there, the "after" history on top.
@@ -199,11 +200,12 @@ try {
         fail("a transaction before the snapshot is lost or moved", { run, kind, hash: before[i].hash })
     }
     outcomes[outcome]++
+    lastVersion = v
     console.log(JSON.stringify({ run, kind, outcome, version: v }))
   }
   // The chain continues.
   const mined = await (await post("/mine", "{}")).json()
-  if (BigInt(mined.ledger_version) <= BigInt(afterVersion)) fail("no block after the last restart", { mined })
+  if (BigInt(mined.ledger_version) <= BigInt(lastVersion)) fail("no block after the last restart", { mined, lastVersion })
   console.log(JSON.stringify({ ok: true, runs: RUNS, outcomes, transfersBefore: before.length, transfersAfter: after.length }))
 } finally {
   await kill()
