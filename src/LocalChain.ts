@@ -294,7 +294,14 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
           guardLayer(BlockProducer, (e) => new ChainUnavailable({ message: e.message }), true),
           guardLayer(Faucet, (e) => new FaucetError({ code: "AptosApiError", message: e.message, txnHashes: [] }))
         ).pipe(Layer.provide(parts))
-  const chain = Layer.provideMerge(ChainControls.layer, guardedParts).pipe(
+  // The test controls read state too (balances, accounts): on a fork, under retry-on-miss as well.
+  const controls =
+    fork === undefined
+      ? ChainControls.layer
+      : guardLayer(ChainControls, (e) => new ApiError({ status: 503, code: "internal_error", message: e.message })).pipe(
+          Layer.provide(ChainControls.layer)
+        )
+  const chain = Layer.provideMerge(controls, guardedParts).pipe(
     Layer.provideMerge(Layer.provideMerge(Mempool.layer, base))
   )
   // The node's services with the mempool's endpoints added (a read-only node has none).
