@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, describe, it } from "vitest"
+import { waitForLine } from "../support/childProcess.js"
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { bin: { movenode: string } }
@@ -17,24 +18,6 @@ const dirs: string[] = []
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
-
-const waitForLine = (child: ChildProcess, pattern: RegExp, ms: number): Promise<RegExpMatchArray> =>
-  new Promise((resolvePromise, reject) => {
-    let seen = ""
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${ms} ms; output: ${seen}`)), ms)
-    child.stdout!.on("data", (chunk: Buffer) => {
-      seen += chunk.toString()
-      const m = seen.match(pattern)
-      if (m !== null) {
-        clearTimeout(timer)
-        resolvePromise(m)
-      }
-    })
-    child.once("exit", (code) => {
-      clearTimeout(timer)
-      reject(new Error(`exited with ${code} before ${pattern}; output: ${seen}`))
-    })
-  })
 
 const stop = (child: ChildProcess) =>
   new Promise<number | null>((resolvePromise) => {

@@ -10,31 +10,13 @@ import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, describe, it } from "vitest"
+import { waitForLine } from "../support/childProcess.js"
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { bin: { movenode: string } }
 const bin = join(repoRoot, pkg.bin.movenode)
 const dataDir = mkdtempSync(join(tmpdir(), "movenode-bin-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
-
-/** Resolves with the first stdout match of `pattern`; rejects when the child exits first or after `ms`. */
-const waitForLine = (child: ChildProcess, pattern: RegExp, ms: number): Promise<RegExpMatchArray> =>
-  new Promise((resolvePromise, reject) => {
-    let seen = ""
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${ms} ms; output: ${seen}`)), ms)
-    child.stdout!.on("data", (chunk: Buffer) => {
-      seen += chunk.toString()
-      const m = seen.match(pattern)
-      if (m !== null) {
-        clearTimeout(timer)
-        resolvePromise(m)
-      }
-    })
-    child.once("exit", (code) => {
-      clearTimeout(timer)
-      reject(new Error(`exited with ${code} before ${pattern}; output: ${seen}`))
-    })
-  })
 
 const exitOf = (child: ChildProcess, ms: number): Promise<number | null> =>
   new Promise((resolvePromise, reject) => {
@@ -49,11 +31,9 @@ const exitOf = (child: ChildProcess, ms: number): Promise<number | null> =>
 describe("the movenode command (bundle)", () => {
   it("serves the shipped devnet genesis (no --genesis), runs a view on its worker, and stops on SIGTERM", async () => {
     assert.isTrue(existsSync(bin), `${bin} is missing: run \`npm run build\` first`)
-    const child = spawn(
-      process.execPath,
-      [bin, "run", "--data-dir", dataDir, "--listen", "127.0.0.1:0"],
-      { stdio: ["ignore", "pipe", "pipe"] }
-    )
+    const child = spawn(process.execPath, [bin, "run", "--data-dir", dataDir, "--listen", "127.0.0.1:0"], {
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let output = ""
     const collect = (c: Buffer) => {
       output += c.toString()
@@ -86,7 +66,8 @@ describe("the movenode command (bundle)", () => {
 })
 
 describe("the movenode command's help, version and usage errors (bundle)", () => {
-  const run = (...args: Array<string>) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 20_000 })
+  const run = (...args: Array<string>) =>
+    spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 20_000 })
 
   it("every command and group answers --help with exit code 0", () => {
     for (const argv of [

@@ -9,7 +9,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { scaledDown, stakeProcessor } from "../../../src/indexer/processors/stake.js"
 import { applyWrites, rowsIn, type Tables } from "./support/applyWrites.js"
-import { withIndexedChain } from "./support/indexedChain.js"
+import { runEntry, withIndexedChain } from "./support/indexedChain.js"
 
 const noTables = (): Tables => new Map()
 
@@ -34,19 +34,8 @@ describe("stake_processor", () => {
       const [owner, alice, bob] = chain.accounts.map((a) =>
         Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(a.privateKey) })
       )
-      const run = async (signer: Account, fn: `${string}::${string}::${string}`, args: unknown[]) => {
-        const transaction = await aptos.transaction.build.simple({
-          sender: signer.accountAddress,
-          data: { function: fn, functionArguments: args as never }
-        })
-        const pending = await aptos.signAndSubmitTransaction({ signer, transaction })
-        const done = (await aptos.waitForTransaction({
-          transactionHash: pending.hash,
-          options: { checkSuccess: false }
-        })) as any
-        expect(done.success, `${fn}: ${done.vm_status}`).toBe(true)
-        return done
-      }
+      const run = (signer: Account, fn: `${string}::${string}::${string}`, args: unknown[]) =>
+        runEntry(aptos, signer, fn, args)
       const created = await run(owner!, "0x1::delegation_pool::initialize_delegation_pool", [1000, "0x01"])
       const poolAddress = (created.changes as any[]).find(
         (c) => c.data?.type === "0x1::delegation_pool::DelegationPool"

@@ -9,7 +9,7 @@ import { Account, Ed25519PrivateKey } from "@aptos-labs/ts-sdk"
 import { describe, expect, it } from "vitest"
 import { tokenV2Processor } from "../../../src/indexer/processors/tokenV2/tokenV2Processor.js"
 import { applyWrites, rowsIn, type Tables } from "./support/applyWrites.js"
-import { withIndexedChain } from "./support/indexedChain.js"
+import { runEntry, withIndexedChain } from "./support/indexedChain.js"
 
 const noTables = (): Tables => new Map()
 
@@ -21,19 +21,8 @@ describe("token_v2_processor: token v1", () => {
       const [creator, holder] = chain.accounts.map((a) =>
         Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(a.privateKey) })
       )
-      const run = async (signer: Account, fn: `${string}::${string}::${string}`, args: unknown[]) => {
-        const transaction = await aptos.transaction.build.simple({
-          sender: signer.accountAddress,
-          data: { function: fn, functionArguments: args as never }
-        })
-        const pending = await aptos.signAndSubmitTransaction({ signer, transaction })
-        const done = (await aptos.waitForTransaction({
-          transactionHash: pending.hash,
-          options: { checkSuccess: false }
-        })) as any
-        expect(done.success, `${fn}: ${done.vm_status}`).toBe(true)
-        return done
-      }
+      const run = (signer: Account, fn: `${string}::${string}::${string}`, args: unknown[]) =>
+        runEntry(aptos, signer, fn, args)
       const c = creator!.accountAddress.toStringLong()
       const h = holder!.accountAddress.toStringLong()
       await run(creator!, "0x3::token::create_collection_script", [

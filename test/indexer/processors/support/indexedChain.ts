@@ -3,10 +3,11 @@
  * its ledger, an SDK client on it, and `indexAll`, which reads every committed block from version 0
  * and runs processors on them as the indexer would, returning their writes.
  */
-import { Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
+import { type Account, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { expect } from "vitest"
 import { testLocalChainConfig } from "../../../../src/chain/LocalChainConfig.js"
 import { makeIndexerInput } from "../../../../src/indexer/processors/input/indexerTransactionOf.js"
 import type { IndexerTransaction } from "../../../../src/indexer/processors/input/IndexerTransaction.js"
@@ -57,3 +58,23 @@ export const rowsOf = (writes: ReadonlyArray<TableWrite>, table: string): Row[] 
   writes.filter((w) => w.table === table).flatMap((w) => [...w.rows])
 
 export const run = (p: Processor, batch: ReadonlyArray<IndexerTransaction>) => p.process(batch)
+
+/** Calls the entry function `fn` as `signer`, waits for it, and checks it succeeded (its VM status otherwise). */
+export const runEntry = async (
+  aptos: Aptos,
+  signer: Account,
+  fn: `${string}::${string}::${string}`,
+  args: unknown[]
+) => {
+  const transaction = await aptos.transaction.build.simple({
+    sender: signer.accountAddress,
+    data: { function: fn, functionArguments: args as never }
+  })
+  const pending = await aptos.signAndSubmitTransaction({ signer, transaction })
+  const done = (await aptos.waitForTransaction({
+    transactionHash: pending.hash,
+    options: { checkSuccess: false }
+  })) as any
+  expect(done.success, `${fn}: ${done.vm_status}`).toBe(true)
+  return done
+}
