@@ -318,8 +318,8 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
       : guardLayer(Node, (e) => new ApiError({ status: 503, code: "internal_error", message: e.message })).pipe(
           Layer.provide(withSubmissions)
         )
-  // A fork learns which transactions went through its own pool (discarded or dropped: never
-  // committed here), so looking their hashes up never asks the source.
+  // A fork learns which transactions went through its own pool (committed, discarded or dropped),
+  // so looking their hashes up never asks the source (after a revert or reset they are just gone).
   const forkWatch =
     fork === undefined
       ? Layer.empty
@@ -330,7 +330,11 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
               Effect.forever(
                 Effect.flatMap(next, (e) =>
                   Effect.sync(() => {
-                    if (e._tag === "BlockCommitted") for (const d of e.discarded) fork.seenLocally(d.hashKey)
+                    // Committed ones too: a revert or reset may take them back out of the local store.
+                    if (e._tag === "BlockCommitted") {
+                      for (const c of e.committed) fork.seenLocally(c.hashKey)
+                      for (const d of e.discarded) fork.seenLocally(d.hashKey)
+                    }
                     for (const h of e.dropped) fork.seenLocally(h)
                   })
                 )

@@ -38,6 +38,7 @@ import {
 } from "./RemoteStateCache.js"
 import { baseAccumulator, type ForkIdentity, identityOf, identityText } from "./ForkIdentity.js"
 import { forkLedgerService } from "./ForkLedgerService.js"
+import { forkRewind } from "./forkRewind.js"
 import { PREFETCHED_CONFIGS } from "./prefetchedConfigs.js"
 
 
@@ -214,9 +215,11 @@ export const openForkLedger = (
       if (local.size >= 100_000) local.delete(local.values().next().value!)
       local.add(hashHex.toLowerCase())
     }
+    const service = forkLedgerService(inner.service, history, identity, afterCommit, sourceAt, (h) => local.has(h))
     const handle: LedgerHandle = {
       ...inner,
-      service: forkLedgerService(inner.service, history, identity, afterCommit, sourceAt, (h) => local.has(h))
+      // Back to the fork point (the controls' reset): forkRewind.ts.
+      service: { ...service, rewind: service.rewind && forkRewind(service.rewind, base, backend) }
     }
     return { handle, identity: { ...identity, chainId }, state, client, startedOffline: reuse, seenLocally }
   })

@@ -16,7 +16,8 @@
  * - `ForkIdentity`: what a fork is of (kept in the data directory) and the head its first block continues.
  * - `ForkLedgerService`: the ledger service of a fork (history and state below V from the source,
  *   no commit from a run that missed); `prefetchedConfigs`, `commitHistoryAhead`: what is fetched
- *   ahead of need; `accountKeys`: an account's keys at the source, for listings.
+ *   ahead of need; `accountKeys`: an account's keys at the source, for listings; `forkRewind`:
+ *   going back to the fork point (the controls' reset).
  * - `ForkLedger`: opens all of it (pin, cache, prefetch of configs and 0x1/0x3/0x4 modules).
  * - `guardServices`: the node, block producer and faucet services under `retryOnMiss`.
  */
@@ -26,6 +27,7 @@ export * from "./ForkHistory.js"
 export * from "./ForkIdentity.js"
 export * from "./ForkLedger.js"
 export * from "./ForkLedgerService.js"
+export * from "./forkRewind.js"
 export * from "./ForkSourceClient.js"
 export * from "./ForkStateSource.js"
 export * from "./guardServices.js"

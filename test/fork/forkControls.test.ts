@@ -1,7 +1,8 @@
 /**
  * The test controls (issue 21) on a fork: an account of the source spends without its key
  * (impersonation), a balance is set where no faucet key would do, and snapshot/revert rewinds the
- * fork's own blocks back to its state over the source — all on state read lazily from the source.
+ * fork's own blocks back to its state over the source, as far back as the fork point (a snapshot
+ * taken at start, and the controls' reset) — all on state read lazily from the source.
  */
 import { Account, AccountAuthenticatorNoAccountAuthenticator, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
 import { Effect } from "effect"
@@ -29,6 +30,8 @@ describe("the test controls on a fork", () => {
           const fork = yield* LocalChain.spawn({ accounts: 0, mining: MiningMode.instant(0), fork: { url: source.apiUrl, version: pinned } })
           const aptos = sdkFor(fork)
           const carol = Account.generate().accountAddress
+          // A snapshot before the fork's first block: the fork point itself.
+          const atForkPoint = yield* fork.controls.snapshot
 
           // The whale spends on the fork without its key.
           yield* fork.controls.impersonate(whale.accountAddress.toUint8Array())
@@ -51,6 +54,22 @@ describe("the test controls on a fork", () => {
           expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: carol }))).toBe(1_000)
           // The source saw none of it.
           expect(yield* Effect.promise(() => src.getAccountAPTAmount({ accountAddress: carol }))).toBe(0)
+
+          // Back to the fork point: nothing of the fork's own above V, the whale's balance the source's at V.
+          yield* fork.controls.revert(atForkPoint)
+          expect(yield* Effect.promise(() => latestVersion(fork.apiUrl))).toBe(pinned)
+          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: carol }))).toBe(0)
+          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: whale.accountAddress }))).toBe(
+            5_000_000_000
+          )
+          // And the controls' reset from a later block: the same place (over HTTP, as a client calls it).
+          yield* fork.controls.setBalance({ address: dave.toUint8Array(), amount: 5n })
+          const reset = yield* Effect.promise(() =>
+            fetch(`${fork.apiUrl.replace(/\/v1$/, "")}/__movenode/v1/reset`, { method: "POST" })
+          )
+          expect(reset.status).toBe(200)
+          expect(yield* Effect.promise(() => latestVersion(fork.apiUrl))).toBe(pinned)
+          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: dave }))).toBe(0)
         })
       )
     )

@@ -94,6 +94,21 @@ describe("a fork without its source", () => {
     expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(301)
     expect((await transfer(300)).success).toBe(true)
     expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(601)
+
+    // The controls' reset, offline: back to the fork point (the source's state at V from the cache,
+    // nothing of the fork's own above V), then the fork goes on from V+1.
+    const bobsTransfer = await transfer(1)
+    const reset = await fetch(`${second.chain.apiUrl.replace(/\/v1$/, "")}/__movenode/v1/reset`, { method: "POST" })
+    expect(reset.status).toBe(200)
+    expect(await latestVersion(second.chain.apiUrl)).toBe(pinned)
+    expect(await aptos.getAccountAPTAmount({ accountAddress: alice.accountAddress })).toBe(1_000_000_000)
+    expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(0)
+    expect((await fetch(`${second.chain.apiUrl}/transactions/by_hash/${bobsTransfer.hash}`)).status).toBe(404)
+    expect((await fetch(`${second.chain.apiUrl}/transactions/by_version/${pinned + 1n}`)).status).toBe(404)
+    const afterReset = await transfer(7)
+    expect(afterReset.success).toBe(true)
+    expect(BigInt(afterReset.version)).toBeGreaterThan(pinned)
+    expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(7)
     await second.stop()
 
     // A fresh start (the fork's ledger forgotten, its cache kept): the source's state at V again.

@@ -1,0 +1,50 @@
+/**
+ * Going back on a fork (the test controls' reset, and a revert to a snapshot taken before the
+ * fork's first block): the furthest a fork can go back is its fork point, the source's state at V
+ * with nothing of its own above it. The ledger service's own rewind cannot reach it (it checks a
+ * mark against the transaction recorded at the mark's version, and a fork records nothing at V;
+ * it rebuilds the accumulator from version 0, which a fork never held), so this wrapper answers
+ * the fork point itself:
+ *
+ * - `markAtHeight(h)` for any height at or below the fork's block H is the fork point (the
+ *   controls' `reset` asks for height 0, "genesis": on a fork, the base it started from);
+ * - `rewindTo` / `replaceAfter` (with no blocks) a mark at V empties the fork's own store down to
+ *   the base head: state reads fall through to the remote cache again (it holds the source's values
+ *   at V only, never local writes, so nothing has to be forgotten there).
+ *
+ * Marks above V go to the ledger service's rewind unchanged.
+ */
+import * as Effect from "effect/Effect"
+import type { LedgerMark, LedgerRewind } from "../ledger/Ledger.js"
+import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
+import { StorageError } from "../ledger/LedgerError.js"
+
+export const forkRewind = (inner: LedgerRewind, base: LedgerHead, backend: LedgerBackend): LedgerRewind => {
+  const V = base.latestVersion
+  const forkPoint: LedgerMark = {
+    version: V,
+    height: base.latestHeight,
+    timestampUsec: base.timestampUsec,
+    epoch: base.epoch,
+    head: base
+  }
+  /** The store's truncation counts after each return to the fork point (bounded). */
+  const resets: number[] = []
+  const toForkPoint = Effect.try({
+    try: () => {
+      backend.truncateAfter!(base, [])
+      resets.push(backend.truncations?.() ?? resets.length + 1)
+      if (resets.length > 4096) resets.splice(0, resets.length - 4096)
+    },
+    catch: (e) => new StorageError({ message: `fork: cannot return to the fork point: ${String(e)}` })
+  })
+  return {
+    ...inner,
+    markAtHeight: (height) => (height <= base.latestHeight ? Effect.succeed(forkPoint) : inner.markAtHeight(height)),
+    rewindTo: (mark) => (mark.version === V ? toForkPoint : inner.rewindTo(mark)),
+    replaceAfter: (mark, blocks) =>
+      mark.version === V && blocks.length === 0 ? toForkPoint : inner.replaceAfter(mark, blocks),
+    // A return to the fork point is the lowest any rewind of a fork goes: everything above V.
+    rewoundTo: (since) => (resets.some((count) => count > since) ? V : inner.rewoundTo(since))
+  }
+}
