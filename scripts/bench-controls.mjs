@@ -15,24 +15,17 @@
  * Transfers are signed beforehand (node:crypto Ed25519) from 64 pre-funded accounts and pushed
  * through POST /v1/transactions (BCS); the load generator shares the process (and the machine).
  */
-import { createPrivateKey, sign as nodeSign } from "node:crypto"
 import { execSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { ed25519 } from "@noble/curves/ed25519.js"
+import { join } from "node:path"
 import * as Effect from "effect/Effect"
+import { aptTransfer, cliArgs, loadDist, localSigners } from "./lib.mjs"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-const lib = await import(join(root, "dist", "index.js"))
-const { Bcs, signingMessage, signedTransactionCodec, addressFromNumber, startLocalChain, MiningMode, localKeys, defaultLocalChainConfig } = lib
+const lib = await loadDist()
+const { startLocalChain, MiningMode, defaultLocalChainConfig } = lib
 
-const args = process.argv.slice(2)
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i < 0 ? fallback : Number(args[i + 1])
-}
+const { num: arg } = cliArgs()
 const TRANSFERS = arg("transfers", 10_000)
 const ROUNDS = arg("rounds", 3)
 const IDLE_BLOCKS = arg("idle-blocks", 3600)
@@ -45,32 +38,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const ms = (x) => `${x.toFixed(2)} ms`
 const duBytes = (dir) => Number(execSync(`du -sb ${dir}`).toString().split("\t")[0])
 
-const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex")
-const ONE = addressFromNumber(1)
-
-const signerOf = (account) => {
-  const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, account.privateKey]), format: "der", type: "pkcs8" })
-  return { address: account.address, publicKey: ed25519.getPublicKey(account.privateKey), sign: (m) => new Uint8Array(nodeSign(null, m, key)), next: 0n }
-}
-
-const transfer = (from, to, expiration) => {
-  const raw = {
-    sender: from.address,
-    sequenceNumber: from.next++,
-    payload: {
-      _tag: "EntryFunction",
-      entryFunction: { module: { address: ONE, name: "aptos_account" }, function: "transfer", typeArgs: [], args: [to, Bcs.encode(Bcs.u64, 1n)] }
-    },
-    maxGasAmount: 20_000n,
-    gasUnitPrice: 100n,
-    expirationTimestampSecs: expiration,
-    chainId: 4
-  }
-  return Bcs.encode(signedTransactionCodec, {
-    rawTransaction: raw,
-    authenticator: { _tag: "Ed25519", publicKey: from.publicKey, signature: from.sign(signingMessage(raw)) }
-  })
-}
+const transfer = (from, to, expiration) => aptTransfer(lib, from, to, 1n, expiration).bytes
 
 const ledgerVersion = async (api) => BigInt((await (await fetch(api)).json()).ledger_version)
 
@@ -98,7 +66,7 @@ const pushTransfers = async (api, signers, n, expiration) => {
 
 const dir = mkdtempSync(join(tmpdir(), "movenode-bench-controls-"))
 const config = { ...defaultLocalChainConfig, accounts: ACCOUNTS }
-const signers = localKeys(config).accounts.map(signerOf)
+const signers = localSigners(lib, ACCOUNTS)
 const results = {}
 try {
   const chain = await startLocalChain({ accounts: ACCOUNTS, dataDir: join(dir, "a"), mining: MiningMode.still() })

@@ -22,31 +22,22 @@
  *
  * Prints one JSON line per run and a summary line; exits 1 on the first inconsistency.
  */
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { ed25519 } from "@noble/curves/ed25519.js"
+import { join } from "node:path"
+import { aptTransfer, cliArgs, loadDist, localSigners, sleep, spawnMovenode } from "./lib.mjs"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-const lib = await import(join(root, "dist", "index.js"))
-const { Bcs, signingMessage, signedTransactionCodec, addressFromNumber, toHex, transactionHashOfBytes, localKeys, defaultLocalChainConfig } = lib
+const lib = await loadDist()
+const { addressFromNumber, toHex } = lib
 
-const args = process.argv.slice(2)
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i < 0 ? fallback : args[i + 1]
-}
-const RUNS = Number(arg("runs", 100))
-const MIN_MS = Number(arg("min-ms", 300))
-const MAX_MS = Number(arg("max-ms", 1500))
+const { arg, num } = cliArgs()
+const RUNS = num("runs", 100)
+const MIN_MS = num("min-ms", 300)
+const MAX_MS = num("max-ms", 1500)
 const ACCOUNTS = 4
 const keepDir = arg("data-dir", undefined)
 const dataDir = keepDir ?? mkdtempSync(join(tmpdir(), "movenode-crash-"))
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const ONE = addressFromNumber(1)
-const { accounts } = localKeys({ ...defaultLocalChainConfig, accounts: ACCOUNTS })
+const accounts = localSigners(lib, ACCOUNTS)
 
 const fail = (message) => {
   console.log(JSON.stringify({ ok: false, message }))
@@ -55,49 +46,19 @@ const fail = (message) => {
 
 /** Starts the chain (port 0 everywhere it serves), resolves with its API URL once it answers. */
 const start = (fresh) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [join(root, "dist", "bin", "movenode.js"), "--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), "--quiet", "--accounts", String(ACCOUNTS),
-        "--listen", "127.0.0.1:0", "--faucet-listen", "off", "--ready-listen", "off", "--graphql-listen", "off"],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, MOVENODE_NO_REEXEC: "1" } }
-    )
-    let out = ""
-    let err = ""
-    child.stderr.on("data", (d) => (err += d))
-    child.stdout.on("data", (d) => {
-      out += d
-      const m = /API\s+(http:\/\/\S+\/v1)/.exec(out)
-      if (m !== null && child.api === undefined) {
-        child.api = m[1]
-        resolve(child)
-      }
-    })
-    child.on("exit", (code, signal) => {
-      if (child.api === undefined) reject(new Error(`movenode exited (${code ?? signal}) before listening: ${err.slice(0, 2000)}`))
-    })
-  })
+  spawnMovenode(
+    ["--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), "--quiet", "--accounts", String(ACCOUNTS),
+      "--listen", "127.0.0.1:0", "--faucet-listen", "off", "--ready-listen", "off", "--graphql-listen", "off"],
+    { env: { ...process.env, MOVENODE_NO_REEXEC: "1" } }
+  )
 
 const json = async (url, init) => {
   const r = await fetch(url, init)
   return { status: r.status, body: await r.json() }
 }
 
-const transfer = (account, sequenceNumber) => {
-  const publicKey = ed25519.getPublicKey(account.privateKey)
-  const raw = {
-    sender: account.address,
-    sequenceNumber,
-    payload: { _tag: "EntryFunction", entryFunction: { module: { address: ONE, name: "aptos_account" }, function: "transfer", typeArgs: [], args: [addressFromNumber(0xb0b), Bcs.encode(Bcs.u64, 1n)] } },
-    maxGasAmount: 20_000n,
-    gasUnitPrice: 100n,
-    expirationTimestampSecs: BigInt(Math.floor(Date.now() / 1000) + 120),
-    chainId: 4
-  }
-  const signed = { rawTransaction: raw, authenticator: { _tag: "Ed25519", publicKey, signature: ed25519.sign(signingMessage(raw), account.privateKey) } }
-  const bytes = Bcs.encode(signedTransactionCodec, signed)
-  return { bytes, hash: `0x${toHex(transactionHashOfBytes(Uint8Array.of(0, ...bytes)))}` }
-}
+const transfer = (account, sequenceNumber) =>
+  aptTransfer(lib, account, addressFromNumber(0xb0b), 1n, BigInt(Math.floor(Date.now() / 1000) + 120), { sequenceNumber })
 
 const sequenceOf = async (api, a) => BigInt((await json(`${api}/accounts/0x${toHex(a.address)}`)).body.sequence_number)
 

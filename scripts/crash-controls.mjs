@@ -20,40 +20,22 @@
  * Prints one JSON line per run and a summary line; exits 1 on the first inconsistency.
  */
 import { spawn } from "node:child_process"
-import { createServer } from "node:net"
-import { createPrivateKey, sign as nodeSign } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { ed25519 } from "@noble/curves/ed25519.js"
+import { join } from "node:path"
+import { aptTransfer, cliArgs, freePort, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-const lib = await import(join(root, "dist", "index.js"))
-const { Bcs, signingMessage, signedTransactionCodec, addressFromNumber, toHex, transactionHashOfBytes, localKeys, defaultLocalChainConfig } = lib
+const lib = await loadDist()
+const { toHex } = lib
 
-const args = process.argv.slice(2)
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i < 0 ? fallback : Number(args[i + 1])
-}
+const { num: arg } = cliArgs()
 const RUNS = arg("runs", 20)
 const MAX_MS = arg("max-ms", 300)
 const TRANSFERS = arg("transfers", 200)
-/** A free port (bound once, released): the node is told it, as its own start cannot report one. */
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
 const PORT = arg("port", 0) || (await freePort())
 const API = `http://127.0.0.1:${PORT}/v1`
 const CONTROLS = `http://127.0.0.1:${PORT}/__movenode/v1`
 const ACCOUNTS = 8
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 const dir = mkdtempSync(join(tmpdir(), "movenode-crash-controls-"))
 let child
@@ -81,30 +63,10 @@ const kill = () =>
     child.kill("SIGKILL")
   })
 
-const PKCS8 = Buffer.from("302e020100300506032b657004220420", "hex")
-const signers = localKeys({ ...defaultLocalChainConfig, accounts: ACCOUNTS }).accounts.map((a) => {
-  const key = createPrivateKey({ key: Buffer.concat([PKCS8, a.privateKey]), format: "der", type: "pkcs8" })
-  return { address: a.address, publicKey: ed25519.getPublicKey(a.privateKey), sign: (m) => new Uint8Array(nodeSign(null, m, key)), next: 0n }
-})
-const ONE = addressFromNumber(1)
+const signers = localSigners(lib, ACCOUNTS)
 const expiration = BigInt(Math.floor(Date.now() / 1000) + 7200)
 const signTransfers = (n) =>
-  Array.from({ length: n }, (_, i) => {
-    const from = signers[i % ACCOUNTS]
-    const raw = {
-      sender: from.address,
-      sequenceNumber: from.next++,
-      payload: { _tag: "EntryFunction", entryFunction: { module: { address: ONE, name: "aptos_account" }, function: "transfer", typeArgs: [], args: [signers[(i + 1) % ACCOUNTS].address, Bcs.encode(Bcs.u64, 1n)] } },
-      maxGasAmount: 20_000n,
-      gasUnitPrice: 100n,
-      expirationTimestampSecs: expiration,
-      chainId: 4
-    }
-    const bytes = Bcs.encode(signedTransactionCodec, { rawTransaction: raw, authenticator: { _tag: "Ed25519", publicKey: from.publicKey, signature: from.sign(signingMessage(raw)) } })
-    const tagged = new Uint8Array(bytes.length + 1)
-    tagged.set(bytes, 1)
-    return { bytes, hash: `0x${toHex(transactionHashOfBytes(tagged))}` }
-  })
+  Array.from({ length: n }, (_, i) => aptTransfer(lib, signers[i % ACCOUNTS], signers[(i + 1) % ACCOUNTS].address, 1n, expiration))
 
 /** Submits and waits for each; returns their versions. */
 const commit = async (txns) => {

@@ -19,31 +19,22 @@
  *
  * Prints one JSON line per run and a summary line; exits 1 on the first mismatch.
  */
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { ed25519 } from "@noble/curves/ed25519.js"
+import { join } from "node:path"
+import { aptTransfer, cliArgs, loadDist, localSigners, sleep, spawnMovenode } from "./lib.mjs"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-const lib = await import(join(root, "dist", "index.js"))
-const { Bcs, signingMessage, signedTransactionCodec, addressFromNumber, toHex, transactionHashOfBytes, localKeys, defaultLocalChainConfig } = lib
+const lib = await loadDist()
+const { toHex } = lib
 
-const args = process.argv.slice(2)
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i < 0 ? fallback : args[i + 1]
-}
-const RUNS = Number(arg("runs", 50))
-const MIN_MS = Number(arg("min-ms", 300))
-const MAX_MS = Number(arg("max-ms", 1500))
+const { arg, num } = cliArgs()
+const RUNS = num("runs", 50)
+const MIN_MS = num("min-ms", 300)
+const MAX_MS = num("max-ms", 1500)
 const ACCOUNTS = 4
 const keepDir = arg("data-dir", undefined)
 const dataDir = keepDir ?? mkdtempSync(join(tmpdir(), "movenode-crash-indexer-"))
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const ONE = addressFromNumber(1)
-const { accounts } = localKeys({ ...defaultLocalChainConfig, accounts: ACCOUNTS })
+const accounts = localSigners(lib, ACCOUNTS)
 const long = (a) => `0x${toHex(a)}`
 
 const fail = (message) => {
@@ -52,30 +43,11 @@ const fail = (message) => {
 }
 
 const start = (fresh) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [join(root, "dist", "bin", "movenode.js"), "--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), "--quiet", "--accounts", String(ACCOUNTS),
-        "--listen", "127.0.0.1:0", "--faucet-listen", "off", "--ready-listen", "off", "--graphql-listen", "127.0.0.1:0"],
-      { stdio: ["ignore", "pipe", "pipe"] }
-    )
-    let out = ""
-    let err = ""
-    child.stderr.on("data", (d) => (err += d))
-    child.stdout.on("data", (d) => {
-      out += d
-      const api = /API\s+(http:\/\/\S+\/v1)/.exec(out)
-      const gql = /GraphQL\s+(http:\/\/\S+\/v1\/graphql)/.exec(out)
-      if (api !== null && gql !== null && child.api === undefined) {
-        child.api = api[1]
-        child.graphql = gql[1]
-        resolve(child)
-      }
-    })
-    child.on("exit", (code, signal) => {
-      if (child.api === undefined) reject(new Error(`movenode exited (${code ?? signal}) before listening: ${err.slice(0, 2000)}`))
-    })
-  })
+  spawnMovenode(
+    ["--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), "--quiet", "--accounts", String(ACCOUNTS),
+      "--listen", "127.0.0.1:0", "--faucet-listen", "off", "--ready-listen", "off", "--graphql-listen", "127.0.0.1:0"],
+    { graphql: true }
+  )
 
 const json = async (url, init) => {
   const r = await fetch(url, init)
@@ -87,22 +59,7 @@ const gql = async (node, query, variables) => {
   return body.data
 }
 
-const sign = (account, raw) => ed25519.sign(signingMessage(raw), account.privateKey)
-const transferBytes = (from, seq, to) => {
-  const raw = {
-    sender: from.address,
-    sequenceNumber: seq,
-    payload: { _tag: "EntryFunction", entryFunction: { module: { address: ONE, name: "aptos_account" }, function: "transfer", typeArgs: [], args: [to, Bcs.encode(Bcs.u64, 1n)] } },
-    maxGasAmount: 20_000n,
-    gasUnitPrice: 100n,
-    expirationTimestampSecs: BigInt(Math.floor(Date.now() / 1000) + 600),
-    chainId: 4
-  }
-  const bytes = Bcs.encode(signedTransactionCodec, { rawTransaction: raw, authenticator: { _tag: "Ed25519", publicKey: ed25519.getPublicKey(from.privateKey), signature: sign(from, raw) } })
-  const tagged = new Uint8Array(bytes.length + 1)
-  tagged.set(bytes, 1)
-  return { bytes, hash: `0x${toHex(transactionHashOfBytes(tagged))}` }
-}
+const transferBytes = (from, seq, to) => aptTransfer(lib, from, to, 1n, BigInt(Math.floor(Date.now() / 1000) + 600), { sequenceNumber: seq })
 
 /** Transfers from every account, one in flight per account, until `stop()`. */
 const load = (node) => {

@@ -15,20 +15,16 @@
  * p99 and max in ms; the flood's answers by status; committed transfers; the load average.
  */
 import { fork, spawn } from "node:child_process"
-import { createPrivateKey, sign as nodeSign } from "node:crypto"
 import http from "node:http"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { aptTransfer, cliArgs, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const args = process.argv.slice(2)
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i < 0 ? fallback : Number(args[i + 1])
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const { num: arg } = cliArgs(args)
 const percentile = (xs, p) => {
   if (xs.length === 0) return Number.NaN
   const s = [...xs].sort((a, b) => a - b)
@@ -78,49 +74,15 @@ if (args[0] === "--probe") {
   await Promise.all(inflight)
   process.send(results, () => process.exit(0))
 } else {
-  const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-  const lib = await import(join(root, "dist", "index.js"))
-  const { Bcs, signingMessage, signedTransactionCodec, sha3, addressFromNumber } = lib
-  const { ed25519 } = await import("@noble/curves/ed25519.js")
+  const lib = await loadDist()
   const clients = arg("clients", 512)
   const seconds = arg("seconds", 20)
   const garbageEvery = arg("garbage", 10)
   const probeMs = arg("probe-ms", 100)
   const accountCount = arg("accounts", 256)
-  const SEED = "movenode local chain"
-  const derivedKey = (label) => sha3(new TextEncoder().encode(`${SEED}/${label}`))
-  const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex")
-  const accounts = Array.from({ length: accountCount }, (_, i) => {
-    const privateKey = derivedKey(`account/${i}`)
-    const publicKey = ed25519.getPublicKey(privateKey)
-    const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, privateKey]), format: "der", type: "pkcs8" })
-    return {
-      sign: (m) => new Uint8Array(nodeSign(null, m, key)),
-      publicKey,
-      address: sha3(Uint8Array.from([...publicKey, 0])),
-      next: 0n
-    }
-  })
-  const ONE = addressFromNumber(1)
+  const accounts = localSigners(lib, accountCount)
   const expiration = BigInt(Math.floor(Date.now() / 1000) + seconds + 600)
-  const transfer = (from, to) => {
-    const raw = {
-      sender: from.address,
-      sequenceNumber: from.next++,
-      payload: {
-        _tag: "EntryFunction",
-        entryFunction: { module: { address: ONE, name: "aptos_account" }, function: "transfer", typeArgs: [], args: [to, Bcs.encode(Bcs.u64, 1n)] }
-      },
-      maxGasAmount: 20_000n,
-      gasUnitPrice: 100n,
-      expirationTimestampSecs: expiration,
-      chainId: 4
-    }
-    return Bcs.encode(signedTransactionCodec, {
-      rawTransaction: raw,
-      authenticator: { _tag: "Ed25519", publicKey: from.publicKey, signature: from.sign(signingMessage(raw)) }
-    })
-  }
+  const transfer = (from, to) => aptTransfer(lib, from, to, 1n, expiration).bytes
 
   const dir = mkdtempSync(join(tmpdir(), "movenode-flood-"))
   const node = spawn(

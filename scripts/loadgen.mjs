@@ -28,28 +28,18 @@
  */
 import { spawn } from "node:child_process"
 import http from "node:http"
-import { createPrivateKey, sign as nodeSign } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { ed25519 } from "@noble/curves/ed25519.js"
+import { join } from "node:path"
 import { ledgerStats } from "./ledger-stats.mjs"
+import { aptTransfer, cliArgs, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-const lib = await import(join(root, "dist", "index.js"))
-const { Bcs, signingMessage, signedTransactionCodec, sha3, addressFromNumber, toHex } = lib
+const lib = await loadDist()
+const { toHex } = lib
 
 const args = process.argv.slice(2)
 const mode = args[0] ?? "start"
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i < 0 ? fallback : Number(args[i + 1])
-}
-const SEED = "movenode local chain"
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const derivedKey = (label) => sha3(new TextEncoder().encode(`${SEED}/${label}`))
-const authKey = (pk) => sha3(Uint8Array.from([...pk, 0]))
+const { num: arg } = cliArgs(args)
 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const API = `http://127.0.0.1:${PORTS.api}/v1`
@@ -121,38 +111,12 @@ const ownCpuSecs = () => {
   return (u.user + u.system) / 1e6
 }
 
-const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex")
+const accountsOf = (n) => localSigners(lib, n)
 
-const accountsOf = (n) =>
-  Array.from({ length: n }, (_, i) => {
-    const privateKey = derivedKey(`account/${i}`)
-    const publicKey = ed25519.getPublicKey(privateKey)
-    const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, privateKey]), format: "der", type: "pkcs8" })
-    return { sign: (m) => new Uint8Array(nodeSign(null, m, key)), publicKey, address: authKey(publicKey), next: 0n }
-  })
-
-const ONE = addressFromNumber(1)
+/** A signed APT transfer; `hash` without its 0x (the URLs below add it). */
 const transfer = (from, to, amount, expiration) => {
-  const raw = {
-    sender: from.address,
-    sequenceNumber: from.next++,
-    payload: {
-      _tag: "EntryFunction",
-      entryFunction: { module: { address: ONE, name: "aptos_account" }, function: "transfer", typeArgs: [], args: [to, Bcs.encode(Bcs.u64, amount)] }
-    },
-    maxGasAmount: 20_000n,
-    gasUnitPrice: 100n,
-    expirationTimestampSecs: expiration,
-    chainId: 4
-  }
-  const signed = {
-    rawTransaction: raw,
-    authenticator: { _tag: "Ed25519", publicKey: from.publicKey, signature: from.sign(signingMessage(raw)) }
-  }
-  const bytes = Bcs.encode(signedTransactionCodec, signed)
-  const tagged = new Uint8Array(bytes.length + 1)
-  tagged.set(bytes, 1)
-  return { bytes, hash: toHex(lib.transactionHashOfBytes(tagged)) }
+  const t = aptTransfer(lib, from, to, amount, expiration)
+  return { bytes: t.bytes, hash: t.hash.slice(2) }
 }
 
 /**

@@ -21,27 +21,17 @@
  */
 import { spawn } from "node:child_process"
 import http from "node:http"
-import { createPrivateKey, sign as nodeSign } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { ed25519 } from "@noble/curves/ed25519.js"
+import { join } from "node:path"
+import { cliArgs, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-const lib = await import(join(root, "dist", "index.js"))
-const { Bcs, BcsWriter, signingMessage, signedTransactionCodec, sha3, addressFromNumber, toHex } = lib
+const lib = await loadDist()
+const { Bcs, BcsWriter, signingMessage, signedTransactionCodec, addressFromNumber, toHex } = lib
 
 const args = process.argv.slice(2)
 const mode = args[0] ?? "index"
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i < 0 ? fallback : Number(args[i + 1])
-}
-const SEED = "movenode local chain"
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const derivedKey = (label) => sha3(new TextEncoder().encode(`${SEED}/${label}`))
-const authKey = (pk) => sha3(Uint8Array.from([...pk, 0]))
+const { num: arg } = cliArgs(args)
 const PORTS = { api: 38080, faucet: 38081, ready: 38070, graphql: 38090 }
 const API = `http://127.0.0.1:${PORTS.api}/v1`
 const GRAPHQL = `http://127.0.0.1:${PORTS.graphql}/v1/graphql`
@@ -82,14 +72,7 @@ const waitReady = async () => {
   }
 }
 
-const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex")
-const accountsOf = (n) =>
-  Array.from({ length: n }, (_, i) => {
-    const privateKey = derivedKey(`account/${i}`)
-    const publicKey = ed25519.getPublicKey(privateKey)
-    const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, privateKey]), format: "der", type: "pkcs8" })
-    return { sign: (m) => new Uint8Array(nodeSign(null, m, key)), publicKey, address: authKey(publicKey), next: 0n, tokens: [] }
-  })
+const accountsOf = (n) => localSigners(lib, n).map((signer) => Object.assign(signer, { tokens: [] }))
 
 const bcs = (write) => {
   const w = new BcsWriter(64)

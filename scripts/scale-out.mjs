@@ -31,40 +31,22 @@
  * figures carry the load average (`uptime`) measured with them.
  */
 import { execFileSync, spawn } from "node:child_process"
-import { createPrivateKey, sign as nodeSign } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
-import net from "node:net"
 import { loadavg, tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { ed25519 } from "@noble/curves/ed25519.js"
+import { join } from "node:path"
+import { aptTransfer, cliArgs, freePort, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-const lib = await import(join(root, "dist", "index.js"))
-const { Bcs, signingMessage, signedTransactionCodec, sha3, addressFromNumber, toHex } = lib
+const lib = await loadDist()
+const { addressFromNumber, toHex } = lib
 const BIN = join(root, "dist", "bin", "movenode.js")
 
 const args = process.argv.slice(2)
 const mode = args[0] ?? "smoke"
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i < 0 ? fallback : Number(args[i + 1])
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const { num: arg } = cliArgs(args)
 const load = () => loadavg().map((x) => Math.round(x * 100) / 100)
 
 // ---- processes ------------------------------------------------------------------------------------
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-    s.on("error", reject)
-  })
 
 const children = new Set()
 const dirs = new Set()
@@ -239,36 +221,8 @@ const haproxyStatus = async (h) => {
 
 // ---- transfers on the leader ----------------------------------------------------------------------
 
-const SEED = "movenode local chain"
-const derivedKey = (label) => sha3(new TextEncoder().encode(`${SEED}/${label}`))
-const authKey = (pk) => sha3(Uint8Array.from([...pk, 0]))
-const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex")
-const accountsOf = (n) =>
-  Array.from({ length: n }, (_, i) => {
-    const privateKey = derivedKey(`account/${i}`)
-    const publicKey = ed25519.getPublicKey(privateKey)
-    const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, privateKey]), format: "der", type: "pkcs8" })
-    return { sign: (m) => new Uint8Array(nodeSign(null, m, key)), publicKey, address: authKey(publicKey), next: 0n }
-  })
-const ONE = addressFromNumber(1)
-const transferBytes = (from, to, amount) => {
-  const raw = {
-    sender: from.address,
-    sequenceNumber: from.next++,
-    payload: {
-      _tag: "EntryFunction",
-      entryFunction: { module: { address: ONE, name: "aptos_account" }, function: "transfer", typeArgs: [], args: [to, Bcs.encode(Bcs.u64, amount)] }
-    },
-    maxGasAmount: 20_000n,
-    gasUnitPrice: 100n,
-    expirationTimestampSecs: BigInt(Math.floor(Date.now() / 1000) + 600),
-    chainId: 4
-  }
-  return Bcs.encode(signedTransactionCodec, {
-    rawTransaction: raw,
-    authenticator: { _tag: "Ed25519", publicKey: from.publicKey, signature: from.sign(signingMessage(raw)) }
-  })
-}
+const accountsOf = (n) => localSigners(lib, n)
+const transferBytes = (from, to, amount) => aptTransfer(lib, from, to, amount, BigInt(Math.floor(Date.now() / 1000) + 600)).bytes
 
 /**
  * Sends transfers to the leader at `rate`/s for `seconds` (senders round-robin, each with its own
