@@ -282,9 +282,12 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
   // The faucet delegates the root's mint capability at boot, as the reference's does, where blocks
   // come on their own and the root key is ours (not on a fork, not on a chain mined by hand).
   const delegate = fork === undefined && config.mining._tag !== "Manual" ? derivedKey(config.seed, "faucet") : undefined
-  const parts = Layer.mergeAll(
-    BlockProducer.layer,
-    Faucet.layer({ rootPrivateKey, chainId: chainBase.chainId, delegate })
+  // On a fork, where the source's root account is not our root key's, the faucet funds from an
+  // account of ours it provisions by state edits (Faucet.ts, provisionedFunder.ts): it needs the producer.
+  const provisioned = fork === undefined ? undefined : derivedKey(config.seed, "fork-faucet")
+  const parts = Layer.provideMerge(
+    Faucet.layer({ rootPrivateKey, chainId: chainBase.chainId, delegate, provisioned }),
+    BlockProducer.layer
   )
   const guardedParts =
     fork === undefined

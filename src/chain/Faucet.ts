@@ -14,6 +14,12 @@
  * APT activities before funding anything). A fund request waits for the delegation; a chain
  * restarted with the capability already claimed funds as the delegate at once.
  *
+ * Where the root key is not ours (a fork of a real network: `provisioned` is given, and the chain's
+ * `@core_resources` has another key or none, checked on the first funding), the faucet funds by
+ * `0x1::aptos_account::transfer` from the account of the `provisioned` key instead, which it gives
+ * an account and APT by state edits when it runs low (`provisionedFunder.ts`, through the test
+ * controls' balance control).
+ *
  * Its sequence numbers are tracked here (read from the chain the first time and after a failure),
  * so concurrent requests get consecutive numbers; at most `maxInFlight` of its transactions wait in
  * the pool at once (the pool holds 100 per sender), the others wait for a block to free a slot.
@@ -37,9 +43,12 @@ import { accountResourceKey, accountSequenceNumber } from "./accountSequenceNumb
 import type { SubmitError } from "./ChainError.js"
 import { ed25519AuthKey } from "./buildLocalGenesis.js"
 import { ChainEvents } from "./ChainEvents.js"
+import { BlockProducer } from "./BlockProducer.js"
 import { ChainClockService } from "./controls/ChainClock.js"
+import { writeSetOf } from "./controls/stateEdits.js"
 import { type Ed25519Signer, ed25519Signer } from "./ed25519Signer.js"
 import { Mempool } from "./Mempool.js"
+import { provisionEdits, rootKeyHeld } from "./provisionedFunder.js"
 
 /** The reference faucet's `AptosTapErrorCode` names used here, with their HTTP status. */
 export const FaucetErrorCodes = {
@@ -80,6 +89,12 @@ export interface FaucetConfigShape {
    * the root funds (a chain mined by hand, or a fork where the root key is not ours).
    */
   readonly delegate?: Uint8Array | undefined
+  /**
+   * A key the faucet funds with (by transfer, its APT given by state edits) where the chain's root
+   * account is not the root key's (a fork of a network whose root key we do not hold); none = the
+   * root always funds.
+   */
+  readonly provisioned?: Uint8Array | undefined
 }
 
 /** A transaction the faucet submitted, with its hash. */
@@ -110,22 +125,23 @@ export interface FaucetService {
 const ONE = addressFromNumber(1)
 const CORE_RESOURCES = addressFromNumber(0xa550c18)
 
-/** `0x1::aptos_coin::<function>(args…)` signed by `signer` as `sender`, with the faucet's gas settings. */
-const aptosCoinCall = (
+/** `0x1::<module>::<function>(args…)` signed by `signer` as `sender`, with the faucet's gas settings. */
+const frameworkCall = (
   config: Required<FaucetConfigShape>,
   sender: AccountAddress,
   signer: Ed25519Signer,
   sequenceNumber: bigint,
   nowSecs: bigint,
   fn: string,
-  args: ReadonlyArray<Uint8Array>
+  args: ReadonlyArray<Uint8Array>,
+  module = "aptos_coin"
 ): SignedTransaction => {
   const raw: RawTransaction = {
     sender,
     sequenceNumber,
     payload: {
       _tag: "EntryFunction",
-      entryFunction: { module: { address: ONE, name: "aptos_coin" }, function: fn, typeArgs: [], args }
+      entryFunction: { module: { address: ONE, name: module }, function: fn, typeArgs: [], args }
     },
     maxGasAmount: config.maxGasAmount,
     gasUnitPrice: config.gasUnitPrice,
@@ -167,13 +183,22 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
           gasUnitPrice: options.gasUnitPrice ?? 100n,
           expirationSecs: options.expirationSecs ?? 30,
           maxInFlight: options.maxInFlight ?? 50,
-          delegate: options.delegate ?? new Uint8Array(0)
+          delegate: options.delegate ?? new Uint8Array(0),
+          provisioned: options.provisioned ?? new Uint8Array(0)
         }
+        const producer = yield* Effect.serviceOption(BlockProducer)
         const rootSigner = ed25519Signer(config.rootPrivateKey)
         /** Who funds: the root until a delegation at boot hands the mint capability to the delegate. */
         let funder = config.funder
         let signer = rootSigner
         let funderKey = toHex(funder)
+        /**
+         * Who funds, decided on the first funding where a `provisioned` key is given: "root" (the
+         * root key signs for `@core_resources`) or "provisioned" (it does not: provisionedFunder.ts).
+         */
+        let mode: "root" | "provisioned" | undefined = config.provisioned.length === 0 ? "root" : undefined
+        const provisionedSigner = config.provisioned.length === 0 ? undefined : ed25519Signer(config.provisioned)
+        const provisionPermit = Semaphore.makeUnsafe(1)
         /** Completed once the delegation is done (or skipped, or failed: the root funds); one per round. */
         let delegated = yield* Deferred.make<void>()
         const scope = yield* Effect.scope
@@ -260,17 +285,17 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
               )
               const now = yield* nowSecs
               yield* submitAndCommit([
-                aptosCoinCall(config, config.funder, rootSigner, rootNext, now, "mint", [
+                frameworkCall(config, config.funder, rootSigner, rootNext, now, "mint", [
                   delegateAddress,
                   Bcs.encode(Bcs.u64, DELEGATE_FUNDING)
                 ]),
-                aptosCoinCall(config, config.funder, rootSigner, rootNext + 1n, now, "delegate_mint_capability", [
+                frameworkCall(config, config.funder, rootSigner, rootNext + 1n, now, "delegate_mint_capability", [
                   delegateAddress
                 ])
               ])
               const delegateNext = accountSequenceNumber(yield* latest, delegateAddress)
               yield* submitAndCommit([
-                aptosCoinCall(
+                frameworkCall(
                   config,
                   delegateAddress,
                   delegateSigner,
@@ -287,6 +312,33 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
             funderKey = toHex(funder)
             next = undefined
           })
+
+        /**
+         * Where the root key is not ours: the provisioned account funds, given (by state edits, one
+         * funding at a time) its account and the APT this funding takes when it lacks them.
+         */
+        const provision = (amount: bigint) =>
+          Effect.gen(function* () {
+            if (mode === "root") return
+            const state = yield* Effect.mapError(latest, (e) => apiError(`cannot read the latest state: ${e._tag}`))
+            if (mode === undefined) mode = rootKeyHeld(state, rootSigner.publicKey) ? "root" : "provisioned"
+            if (mode === "root" || provisionedSigner === undefined) return
+            const address = ed25519AuthKey(provisionedSigner.publicKey)
+            if (signer !== provisionedSigner) {
+              funder = address
+              signer = provisionedSigner
+              funderKey = toHex(funder)
+              next = undefined
+            }
+            const edits = provisionEdits(state, address, provisionedSigner.publicKey, amount)
+            const problem = (message: string) => new FaucetError({ code: "FunderAccountProblem", message, txnHashes: [] })
+            if (typeof edits === "string") return yield* problem(edits)
+            if (edits.length === 0) return
+            if (Option.isNone(producer)) return yield* problem("the faucet's funder needs APT and this chain takes no state edits")
+            yield* Effect.mapError(producer.value.commitChanges(writeSetOf(state, edits)), (e) =>
+              problem(`cannot give the faucet's funder its APT: ${e.message}`)
+            )
+          }).pipe(Semaphore.withPermit(provisionPermit))
 
         /** A round of delegation: the root funds until it is done (a round on a chain that has it sends nothing). */
         const startDelegation = Effect.gen(function* () {
@@ -321,10 +373,14 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
             }
             const sequenceNumber = next
             next = sequenceNumber + 1n
-            const signed = aptosCoinCall(config, funder, signer, sequenceNumber, yield* nowSecs, "mint", [
-              receiver,
-              Bcs.encode(Bcs.u64, amount)
-            ])
+            // The root mints; a provisioned funder transfers (creating the receiver's account as on the source).
+            const signed =
+              mode === "provisioned"
+                ? frameworkCall(config, funder, signer, sequenceNumber, yield* nowSecs, "transfer", [receiver, Bcs.encode(Bcs.u64, amount)], "aptos_account")
+                : frameworkCall(config, funder, signer, sequenceNumber, yield* nowSecs, "mint", [
+                    receiver,
+                    Bcs.encode(Bcs.u64, amount)
+                  ])
             const entry = yield* Effect.mapError(
               mempool.submit(signed, Bcs.encode(signedTransactionCodec, signed)),
               (e) => {
@@ -348,6 +404,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
                 })
             }
             yield* ready
+            yield* provision(amount)
             yield* Semaphore.take(slots, 1)
             const submitted = yield* submitOnce(receiver, amount, false).pipe(
               // A stale sequence number (someone else used the root account): once more from the chain's.
@@ -385,7 +442,11 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
           fund,
           healthy: Effect.match(latest, {
             onFailure: () => false,
-            onSuccess: (state) => state.get(accountResourceKey(funder)) !== undefined
+            // A provisioned funder is given what it lacks on its first funding.
+            onSuccess: (state) =>
+              mode === "provisioned" ||
+              (provisionedSigner !== undefined && mode === undefined && !rootKeyHeld(state, rootSigner.publicKey)) ||
+              state.get(accountResourceKey(funder)) !== undefined
           }),
           ready,
           redelegate: Effect.andThen(startDelegation, ready)

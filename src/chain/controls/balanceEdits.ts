@@ -8,10 +8,14 @@
  * group) by what the primary store changed: the supply stays consistent with the stores. A
  * change of a `CoinStore` is not reflected in the coin's supply (`CoinInfo`): the answer says so.
  *
- * An owner without a primary store of the asset gets none here (creating an object takes the
- * framework's constructors): `ChainControls` funds APT through the faucet in that case.
+ * An owner without a primary store of the asset gets one only when asked (`createStore`): the
+ * object `primary_fungible_store::create_primary_store` makes (`primaryStoreGroup`: its
+ * `ObjectCore` with ungated transfer off, an empty `FungibleStore`, `object::Untransferable` when
+ * the asset is untransferable), then set as above. Without it, `ChainControls` funds APT through
+ * the faucet in that case; the faucet of a fork whose root key is not ours (`provisionedFunder.ts`)
+ * creates its funder's store this way.
  */
-import { BcsReader } from "../../bcs/index.js"
+import { BcsReader, BcsWriter } from "../../bcs/index.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
 import { primaryStoreAddress } from "../../domain/objectAddress.js"
 import { Bcs } from "../../bcs/index.js"
@@ -32,6 +36,9 @@ const fw = (module: string, name: string, typeArgs: ReadonlyArray<TypeTag> = [])
 })
 
 const OBJECT_GROUP = fw("object", "ObjectGroup")
+const OBJECT_CORE = fw("object", "ObjectCore")
+const OBJECT_UNTRANSFERABLE = fw("object", "Untransferable")
+const FA_UNTRANSFERABLE = fw("fungible_asset", "Untransferable")
 const FUNGIBLE_STORE = fw("fungible_asset", "FungibleStore")
 const CONCURRENT_BALANCE = fw("fungible_asset", "ConcurrentFungibleBalance")
 const CONCURRENT_SUPPLY = fw("fungible_asset", "ConcurrentSupply")
@@ -73,6 +80,36 @@ const setU128 = (bytes: Uint8Array, v: bigint) => {
   return out
 }
 
+/** `object::INIT_GUID_CREATION_NUM`: an object's first GUID (its transfer events) has this number. */
+const OBJECT_INIT_GUID = 0x4000000000000n
+
+/**
+ * The resource group of `owner`'s primary store of `metadata` as the framework creates it
+ * (`create_user_derived_object` + `disable_ungated_transfer` + `fungible_asset::create_store`):
+ * `ObjectCore { guid_creation_num: INIT+1, owner, allow_ungated_transfer: false, transfer_events:
+ * { counter: 0, guid: { creation_num: INIT, addr: store } } }` and `FungibleStore { metadata,
+ * balance: 0, frozen: false }`, plus `object::Untransferable` where the asset is untransferable.
+ */
+export const primaryStoreGroup = (
+  owner: AccountAddress,
+  metadata: AccountAddress,
+  untransferable: boolean
+): Uint8Array => {
+  const core = new BcsWriter(89)
+    .u64(OBJECT_INIT_GUID + 1n)
+    .fixed(owner)
+    .bool(false) // allow_ungated_transfer
+    .u64(0n) // transfer_events.counter
+    .u64(OBJECT_INIT_GUID)
+    .fixed(primaryStoreAddress(owner, metadata))
+    .toBytes()
+  const fungibleStore = new BcsWriter(41).fixed(metadata).u64(0n).bool(false).toBytes()
+  let group = withMember(undefined, OBJECT_CORE, core) as Uint8Array
+  group = withMember(group, FUNGIBLE_STORE, fungibleStore) as Uint8Array
+  if (untransferable) group = withMember(group, OBJECT_UNTRANSFERABLE, Uint8Array.of(0)) as Uint8Array
+  return group
+}
+
 /**
  * The edits that make `owner`'s balance of the asset `metadata` (with `coin` its paired coin type,
  * for APT) equal `amount`; "no-store" when the owner has no primary store and no coin store to
@@ -83,7 +120,8 @@ export const planBalance = (
   owner: AccountAddress,
   metadata: AccountAddress,
   coin: StructTag | undefined,
-  amount: bigint
+  amount: bigint,
+  options: { readonly createStore?: boolean } = {}
 ): BalancePlan | "no-store" | string => {
   const coinKey =
     coin === undefined
@@ -95,8 +133,16 @@ export const planBalance = (
         } as const)
   const coinBytes = coinKey === undefined ? undefined : state.get(keyBytesOf(coinKey))
   const storeGroupKey = groupKey(primaryStoreAddress(owner, metadata))
-  const storeGroup = state.get(keyBytesOf(storeGroupKey))
-  const store = memberOf(storeGroup, FUNGIBLE_STORE)
+  let storeGroup = state.get(keyBytesOf(storeGroupKey))
+  let store = memberOf(storeGroup, FUNGIBLE_STORE)
+  if (store === undefined && storeGroup === undefined && options.createStore === true && amount > 0n) {
+    // A new primary store, where the asset exists (its metadata object does).
+    const metaGroup = state.get(keyBytesOf(groupKey(metadata)))
+    if (metaGroup !== undefined) {
+      storeGroup = primaryStoreGroup(owner, metadata, memberOf(metaGroup, FA_UNTRANSFERABLE) !== undefined)
+      store = memberOf(storeGroup, FUNGIBLE_STORE)
+    }
+  }
   if (store === undefined && coinBytes === undefined) return "no-store"
   if (store !== undefined && store.length < 41) return "the FungibleStore does not decode"
   if (coinBytes !== undefined && coinBytes.length < 8) return "the CoinStore does not decode"
