@@ -1,6 +1,6 @@
 // The `movenode` command as a bundle (run by `npm run build` after tsc): dist/bin/movenode.js (the
 // launcher src/bin.ts; the command itself is a chunk it imports) and the view worker it starts,
-// dist/bin/viewWorker.js, from tsc's output in dist/. Source maps are written for work in the
+// dist/bin/viewWorker.js and the indexer's worker dist/bin/indexerWorker.js, from tsc's output in dist/. Source maps are written for work in the
 // checkout; the npm package leaves them out (package.json `files`).
 //
 // Why a bundle for the command when the library is plain tsc output: a node loads ~460 ES modules,
@@ -17,7 +17,9 @@ export default {
   input: {
     movenode: "dist/bin.js",
     // The name matters: ViewsWorker starts `./viewWorker.js` next to the module that spawns it.
-    viewWorker: "dist/node/view/viewWorker.js"
+    viewWorker: "dist/node/view/viewWorker.js",
+    // Likewise IndexerThread starts `./indexerWorker.js` beside itself (src/indexer/worker).
+    indexerWorker: "dist/indexer/worker/indexerWorker.js"
   },
   platform: "node",
   // libsql (the indexer's embedded SQLite) loads its platform's native build the same way.

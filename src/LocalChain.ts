@@ -52,7 +52,6 @@ import { GraphqlStub } from "./http/GraphqlStub.js"
 import {
   GraphqlServer,
   Indexer,
-  IndexerStore,
   indexerLayerFor,
   indexerSchemaExtra,
   prebuiltIndexFileOf,
@@ -362,7 +361,12 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
           indexerDb,
           config.dataDir,
           genesisKeyOf(config),
-          prebuilt === undefined ? undefined : prebuiltIndexFileOf(prebuilt)
+          prebuilt === undefined ? undefined : prebuiltIndexFileOf(prebuilt),
+          // Over the LMDB ledger the indexer runs in a worker thread that reads it (src/indexer/worker).
+          {
+            ledgerPath: config.dataDir === undefined ? undefined : join(config.dataDir, "ledger"),
+            workerUrl: config.indexerWorker
+          }
         )
   const graphql =
     config.graphql === undefined
@@ -399,7 +403,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
         const indexed = () => Effect.runPromise(Effect.map(indexerService.health, (h) => h.indexedVersion >= 0n))
         checks.push({ _tag: "Http", url: `${urlOf(graphqlAddress)}healthz`, name: "Indexer", inProcess: indexed })
       }
-      const indexerInfo = indexer === undefined ? undefined : (yield* IndexerStore).description
+      const indexerInfo = indexer === undefined ? undefined : (yield* Indexer).store.description
       const readiness =
         config.readiness === undefined
           ? undefined

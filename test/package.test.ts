@@ -144,6 +144,7 @@ describe("npm pack", () => {
       "dist/index.d.ts",
       "dist/bin/movenode.js",
       "dist/bin/viewWorker.js",
+      "dist/bin/indexerWorker.js",
       "docs/configuration.md"
     ])
       expect(paths).toContain(p)

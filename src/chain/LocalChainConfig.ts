@@ -44,6 +44,11 @@ export interface LocalChainConfigShape {
    * stub). A fork runs none.
    */
   readonly indexer?: IndexerDatabase | undefined
+  /**
+   * The indexer's worker thread script (over a ledger in `dataDir`); default the build's, and
+   * without one (under vitest) or with false the indexer runs on the chain's thread.
+   */
+  readonly indexerWorker?: URL | false | undefined
   /** Accept key-less transactions from any address (test controls, anvil's `--auto-impersonate`). */
   readonly autoImpersonate?: boolean | undefined
   /** A dumped chain (`--load-state FILE`) to load at start, over the same genesis (docs/controls.md). */

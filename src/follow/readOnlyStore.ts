@@ -29,6 +29,12 @@ export const openReadOnlyStore = (path: string): LedgerBackend => {
       }
       return head
     },
+    // A reader in another thread of the writer's process (the indexer's worker) renews its read
+    // snapshot before looking: the head's table is read through this second handle, so both.
+    refreshReads: () => {
+      root.resetReadTxn()
+      backend.refreshReads?.()
+    },
     commit: () => {
       throw new Error("this ledger store is opened read-only: another process writes it")
     },

@@ -4,16 +4,22 @@
  *
  * Data path:
  *
- *   ledger ─ BlockCommitted ─▶ engine/Indexer ─ pipeline (processors/: pure, txns → writes)
- *          ─▶ store/IndexerStore (effect/sql: SQLite embedded, or PostgreSQL) — one transaction per batch
+ *   ledger ─ BlockCommitted ─▶ worker/IndexerThread ─ "Wake" ─▶ worker thread (worker/indexerWorker):
+ *          engine/followLedger reads the blocks from the LMDB store ─ pipeline (processors/: pure,
+ *          txns → writes) ─▶ store/IndexerStore (effect/sql: SQLite embedded, or PostgreSQL) — one
+ *          transaction per batch ─ "Progress" (version indexed) ─▶ IndexerThread (read-after-write)
  *   HTTP 8090 ─▶ GraphqlServer ─▶ graphql/ (plan: parse+validate+coerce; sql: plan → parameterised SQL;
- *          execute: statements → JSON text) ─▶ IndexerStore.select
+ *          execute: statements → JSON text) ─▶ the chain thread's own read connection (openIndexReads)
+ *
+ * A ledger in memory cannot be read from another thread: its indexer runs the same loop on the
+ * chain's thread (`engine/Indexer.layer`), as it does when the worker script is not built (vitest).
  *
  * - `schema/`: the table catalogue (columns with Hasura types, keys, relationships, views); the
  *   store's DDL and the GraphQL schema are both derived from it.
  * - `store/`: the dialects, value encodings (exact u64/u128 in SQLite), DDL, the write merge rules.
  * - `graphql/`: schema generation, request planning, SQL compilation, execution, Hasura's errors.
  * - `engine/`: the `Indexer` service (follows the chain, resumes, rebuilds, read-after-write waits).
+ * - `worker/`: the indexer in a worker thread, and the chain thread's side of it.
  * - `processors/`: one pure processor per reference processor.
  */
 import { mkdirSync } from "node:fs"
@@ -24,6 +30,7 @@ import { Indexer } from "./engine/Indexer.js"
 import { processorPipeline } from "./engine/processorPipeline.js"
 import { seedIndex } from "./prebuiltIndex.js"
 import { IndexerStore, type IndexerStoreConfig } from "./store/IndexerStore.js"
+import { defaultIndexerWorkerUrl, indexerThreadLayer } from "./worker/IndexerThread.js"
 
 export { Indexer, type IndexerHealth, type IndexerService } from "./engine/Indexer.js"
 import type { Pipeline } from "./engine/Pipeline.js"
@@ -33,7 +40,14 @@ export { GraphqlServer } from "./GraphqlServer.js"
 export { makeGraphqlEngine } from "./graphql/GraphqlEngine.js"
 export { prebuiltIndexFileOf, writeGenesisIndex } from "./prebuiltIndex.js"
 export { catalogueTables } from "./schema/index.js"
-export { IndexerStore, type IndexerStoreConfig, type IndexPosition } from "./store/IndexerStore.js"
+export {
+  IndexerStore,
+  type IndexerStoreConfig,
+  type IndexPosition,
+  type IndexReads,
+  openIndexReads
+} from "./store/IndexerStore.js"
+export { defaultIndexerWorkerUrl, indexerThreadLayer } from "./worker/IndexerThread.js"
 
 /** What besides the DDL makes a stored index current: the build (code, chain parameters) and the processors. */
 export const indexerSchemaExtra = (buildKey: string, pipeline: Pipeline): string =>
@@ -46,15 +60,25 @@ export const embeddedIndexPath = (dataDir: string | undefined): string => {
   return join(dataDir, "indexer", "index.sqlite")
 }
 
+/** Where the indexer runs: `ledgerPath` (an LMDB ledger's directory) lets it run in a worker thread. */
+export interface IndexerPlacement {
+  readonly ledgerPath?: string | undefined
+  /** The worker script; default the build's (`defaultIndexerWorkerUrl`); false = on the chain's thread. */
+  readonly workerUrl?: URL | false | undefined
+}
+
 /**
- * The indexer (and its store) of a local chain: `database` embedded or PostgreSQL; `buildKey` names
- * the code and chain parameters, so a new build rebuilds the index (its processors may have changed).
+ * The indexer of a local chain: `database` embedded or PostgreSQL; `buildKey` names the code and
+ * chain parameters, so a new build rebuilds the index (its processors may have changed). Over an
+ * LMDB ledger (`placement.ledgerPath`) it runs in a worker thread when the worker script is built;
+ * otherwise on the chain's thread.
  */
 export const indexerLayerFor = (
   database: IndexerDatabase,
   dataDir: string | undefined,
   buildKey: string,
-  prebuiltIndex?: string | undefined
+  prebuiltIndex?: string | undefined,
+  placement: IndexerPlacement = {}
 ) => {
   const pipeline = processorPipeline()
   const storeConfig: IndexerStoreConfig =
@@ -63,6 +87,10 @@ export const indexerLayerFor = (
       : { _tag: "Sqlite", path: embeddedIndexPath(dataDir) }
   // A new data directory starts from the prebuilt genesis's index (checked like any stored index).
   if (storeConfig._tag === "Sqlite" && storeConfig.path !== ":memory:") seedIndex(prebuiltIndex, storeConfig.path)
-  const store = IndexerStore.layer(storeConfig, { schemaExtra: indexerSchemaExtra(buildKey, pipeline) })
-  return Indexer.layer({ pipeline }).pipe(Layer.provideMerge(store))
+  const schemaExtra = indexerSchemaExtra(buildKey, pipeline)
+  const workerUrl = placement.workerUrl === false ? undefined : (placement.workerUrl ?? defaultIndexerWorkerUrl())
+  if (placement.ledgerPath !== undefined && workerUrl !== undefined)
+    return indexerThreadLayer({ ledgerPath: placement.ledgerPath, store: storeConfig, schemaExtra, workerUrl })
+  const store = IndexerStore.layer(storeConfig, { schemaExtra })
+  return Indexer.layer({ pipeline }).pipe(Layer.provide(store))
 }

@@ -2,15 +2,19 @@
  * The indexer in a local chain: it follows the chain from genesis, the SDK's fundAccount (which
  * waits on processor_status) returns with the funding transaction indexed, a GraphQL query sees a
  * committed transaction at once (read-after-write), and the index resumes after a restart or is
- * rebuilt when the ledger it indexed is gone.
+ * rebuilt when the ledger it indexed is gone — on the chain's thread and in the indexer's worker
+ * thread (a ledger in a data directory, the build's worker script: `npm run build` first).
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Account, Aptos, AptosConfig, Network, ProcessorType } from "@aptos-labs/ts-sdk"
 import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
 import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
+
+/** The built worker script (the land script and CI build before testing). */
+const workerUrl = new URL("../../dist/bin/indexerWorker.js", import.meta.url)
 
 const withChain = <A>(overrides: Parameters<typeof LocalChain.spawn>[0], f: (chain: LocalChainInfo) => Promise<A>) =>
   Effect.runPromise(
@@ -47,47 +51,63 @@ const sdk = (chain: LocalChainInfo) =>
     })
   )
 
-describe("the Indexer in a local chain", () => {
-  it("indexes genesis and every block; read-after-write for the SDK and for queries", () =>
-    withChain({}, async (chain) => {
-      const aptos = sdk(chain)
-      const account = Account.generate()
-      const funded = await aptos.fundAccount({ accountAddress: account.accountAddress, amount: 1_000_000_000 })
-      const version = Number(funded.version)
-      // fundAccount waited for fungible_asset_processor: its status already reaches the funding version.
-      const status = await aptos.getProcessorStatus(ProcessorType.FUNGIBLE_ASSET_PROCESSOR)
-      expect(Number(status.last_success_version)).toBeGreaterThanOrEqual(version)
-      expect(await aptos.getIndexerLastSuccessVersion()).toBeGreaterThanOrEqual(BigInt(version))
-      // A user transaction committed just now is visible to the very next query.
-      const recipient = Account.generate()
-      const txn = await aptos.transferCoinTransaction({
-        sender: account.accountAddress,
-        recipient: recipient.accountAddress,
-        amount: 1
+const placements = [
+  { name: "on the chain's thread", indexerWorker: false as const },
+  { name: "in its worker thread", indexerWorker: workerUrl }
+]
+
+describe.each(placements)("the Indexer in a local chain, $name", ({ indexerWorker }) => {
+  it("the worker script is built", () => {
+    if (indexerWorker !== false) expect(existsSync(indexerWorker), "run npm run build first").toBe(true)
+  })
+
+  it("indexes genesis and every block; read-after-write for the SDK and for queries", async () => {
+    // The worker reads a ledger in a data directory; on the chain's thread, one in memory.
+    const dataDir = indexerWorker === false ? undefined : mkdtempSync(join(tmpdir(), "movenode-indexer-"))
+    try {
+      await withChain({ dataDir, indexerWorker }, async (chain) => {
+        const aptos = sdk(chain)
+        const account = Account.generate()
+        const funded = await aptos.fundAccount({ accountAddress: account.accountAddress, amount: 1_000_000_000 })
+        const version = Number(funded.version)
+        // fundAccount waited for fungible_asset_processor: its status already reaches the funding version.
+        const status = await aptos.getProcessorStatus(ProcessorType.FUNGIBLE_ASSET_PROCESSOR)
+        expect(Number(status.last_success_version)).toBeGreaterThanOrEqual(version)
+        expect(await aptos.getIndexerLastSuccessVersion()).toBeGreaterThanOrEqual(BigInt(version))
+        // A user transaction committed just now is visible to the very next query.
+        const recipient = Account.generate()
+        const txn = await aptos.transferCoinTransaction({
+          sender: account.accountAddress,
+          recipient: recipient.accountAddress,
+          amount: 1
+        })
+        const pending = await aptos.signAndSubmitTransaction({ signer: account, transaction: txn })
+        const done = await aptos.waitForTransaction({ transactionHash: pending.hash })
+        const answer = await graphql(
+          chain,
+          `query q($v: bigint) { user_transactions(where: {version: {_eq: $v}}) { version sender entry_function_id_str } }`,
+          { v: Number(done.version) }
+        )
+        expect(answer).toEqual({
+          data: {
+            user_transactions: [
+              {
+                version: Number(done.version),
+                sender: account.accountAddress.toStringLong(),
+                entry_function_id_str: "0x1::aptos_account::transfer_coins"
+              }
+            ]
+          }
+        })
+        const top = await aptos.getChainTopUserTransactions({ limit: 1 })
+        expect(top).toEqual([{ version: Number(done.version) }])
+        const infos = await graphql(chain, "{ ledger_infos { chain_id } }")
+        expect(infos).toEqual({ data: { ledger_infos: [{ chain_id: 4 }] } })
       })
-      const pending = await aptos.signAndSubmitTransaction({ signer: account, transaction: txn })
-      const done = await aptos.waitForTransaction({ transactionHash: pending.hash })
-      const answer = await graphql(
-        chain,
-        `query q($v: bigint) { user_transactions(where: {version: {_eq: $v}}) { version sender entry_function_id_str } }`,
-        { v: Number(done.version) }
-      )
-      expect(answer).toEqual({
-        data: {
-          user_transactions: [
-            {
-              version: Number(done.version),
-              sender: account.accountAddress.toStringLong(),
-              entry_function_id_str: "0x1::aptos_account::transfer_coins"
-            }
-          ]
-        }
-      })
-      const top = await aptos.getChainTopUserTransactions({ limit: 1 })
-      expect(top).toEqual([{ version: Number(done.version) }])
-      const infos = await graphql(chain, "{ ledger_infos { chain_id } }")
-      expect(infos).toEqual({ data: { ledger_infos: [{ chain_id: 4 }] } })
-    }))
+    } finally {
+      if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
 
   it("resumes after a restart and rebuilds when the ledger it indexed is gone", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "movenode-indexer-"))
@@ -103,7 +123,7 @@ describe("the Indexer in a local chain", () => {
         }>
         return page.filter((t) => t.type === "user_transaction").length
       }
-      const first = await withChain({ dataDir }, async (chain) => {
+      const first = await withChain({ dataDir, indexerWorker }, async (chain) => {
         const aptos = sdk(chain)
         await aptos.fundAccount({ accountAddress: Account.generate().accountAddress, amount: 5 })
         await aptos.fundAccount({ accountAddress: Account.generate().accountAddress, amount: 5 })
@@ -112,14 +132,14 @@ describe("the Indexer in a local chain", () => {
       expect(first.indexed).toBe(first.ledger)
       expect(first.indexed).toBeGreaterThanOrEqual(2)
       // Same data directory: the index resumes (the rows kept once, the new one added).
-      const second = await withChain({ dataDir }, async (chain) => {
+      const second = await withChain({ dataDir, indexerWorker }, async (chain) => {
         await sdk(chain).fundAccount({ accountAddress: Account.generate().accountAddress, amount: 5 })
         return { indexed: await count(chain), ledger: await ledgerCount(chain) }
       })
       expect(second.indexed).toBe(second.ledger)
       expect(second.indexed).toBe(first.indexed + 1)
       // --fresh: a new ledger, so a new index (only what the new chain holds).
-      const fresh = await withChain({ dataDir, fresh: true }, async (chain) => {
+      const fresh = await withChain({ dataDir, fresh: true, indexerWorker }, async (chain) => {
         // After a funding, the faucet's set-up transactions are all committed: the counts are stable.
         await sdk(chain).fundAccount({ accountAddress: Account.generate().accountAddress, amount: 5 })
         return { indexed: await count(chain), ledger: await ledgerCount(chain) }

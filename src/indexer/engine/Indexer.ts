@@ -10,16 +10,21 @@
  * and has the hash it recorded, same chain id); if not — `--fresh`, another chain, a revert — it
  * drops the index and re-indexes from version 0. The same check runs when the ledger's version
  * falls below the index's (a revert) and on a `ChainReverted`-style reset request (`reindex`).
+ *
+ * The loop itself (`followLedger`) runs in two places: on the chain's own thread (`Indexer.layer`,
+ * for a ledger in memory) or in the indexer's worker thread (`../worker/`, for a ledger in a data
+ * directory), which reads the same LMDB store and reports its progress to `IndexerThread`.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Latch from "effect/Latch"
 import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import { toHex } from "../../bcs/index.js"
 import { ChainEvents } from "../../chain/ChainEvents.js"
 import { Ledger, type LedgerService } from "../../ledger/Ledger.js"
-import { IndexerStore, type IndexerStoreService } from "../store/IndexerStore.js"
+import { IndexerStore, type IndexerStoreService, type IndexReads } from "../store/IndexerStore.js"
 import type { Pipeline } from "./Pipeline.js"
 
 export interface IndexerHealth {
@@ -33,7 +38,8 @@ export interface IndexerHealth {
 }
 
 export interface IndexerService {
-  readonly store: IndexerStoreService
+  /** Reads of the index (the GraphQL compiler's statements). */
+  readonly store: IndexReads
   readonly health: Effect.Effect<IndexerHealth>
   /**
    * Waits until the index reaches `version` or `timeoutMs` passes; true when it reached it.
@@ -54,17 +60,43 @@ const RETRY_PAUSE_MS = 1_000
 const POLL_MS = 1_000
 
 export class Indexer extends Context.Service<Indexer, IndexerService>()("movenode/indexer/Indexer") {
+  /** The indexer on this thread, woken by the chain's events (a ledger in memory: no other thread can read it). */
   static readonly layer = (options: IndexerOptions): Layer.Layer<Indexer, never, IndexerStore | Ledger | ChainEvents> =>
     Layer.effect(Indexer, makeIndexer(options))
 }
 
 const hashHex = (hash: Uint8Array) => `0x${toHex(hash)}`
 
-export const makeIndexer = (options: IndexerOptions) =>
+/** What drives a `followLedger` loop from outside, and what it reports. */
+export interface LedgerFollower {
+  readonly health: Effect.Effect<IndexerHealth>
+  readonly waitFor: (version: bigint, timeoutMs: number) => Effect.Effect<boolean>
+  /** New blocks were committed: look now instead of at the next poll. */
+  readonly wake: Effect.Effect<void>
+  /** Drop the index and re-index from version 0 before the next batch (a revert, a rewind). */
+  readonly requestReset: Effect.Effect<void>
+  /** Resets done so far (asked for, or found needed: another ledger, a ledger gone back). */
+  readonly resetsDone: () => number
+}
+
+export interface FollowOptions extends IndexerOptions {
+  /** Called before every look at the ledger (a reader in another thread renews its snapshot). */
+  readonly beforeStep?: (() => void) | undefined
+  /** Called whenever the health changed (a batch committed, a reset done, a failure). */
+  readonly onProgress?: ((health: IndexerHealth, resetsDone: number) => void) | undefined
+}
+
+/**
+ * The indexing loop over `store` and `ledger`, forked in the current scope: reads the blocks after
+ * the stored position, runs the pipeline and commits batch by batch, waking on `wake` and once a
+ * second besides.
+ */
+export const followLedger = (
+  store: IndexerStoreService,
+  ledger: LedgerService,
+  options: FollowOptions
+): Effect.Effect<LedgerFollower, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const store = yield* IndexerStore
-    const ledger = yield* Ledger
-    const events = yield* ChainEvents
     const { pipeline } = options
     const maxBatch = options.maxBatchTransactions ?? 500
 
@@ -74,10 +106,15 @@ export const makeIndexer = (options: IndexerOptions) =>
     let batches = 0
     let transactions = 0
     let resetRequested = false
+    let resetsDone = 0
+    /** What a reader may count on: nothing while a reset is pending (the rows may be of versions rewound). */
+    const reached = () => (resetRequested ? -1n : indexed)
+    const health = (): IndexerHealth => ({ state, indexedVersion: reached(), lastError, batches, transactions })
+    const report = () => options.onProgress?.(health(), resetsDone)
     const waiters = new Set<{ readonly version: bigint; readonly resume: () => void }>()
     const release = () => {
       for (const w of waiters)
-        if (w.version <= indexed) {
+        if (w.version <= reached()) {
           waiters.delete(w)
           w.resume()
         }
@@ -102,25 +139,38 @@ export const makeIndexer = (options: IndexerOptions) =>
       })
 
     const start = Effect.gen(function* () {
+      options.beforeStep?.()
       const verdict = yield* belongsHere(ledger)
       if (!verdict.keep) yield* store.reset
       indexed = verdict.keep ? verdict.next - 1n : -1n
+      release()
+      report()
+    })
+
+    const reset = Effect.gen(function* () {
+      yield* store.reset
+      indexed = -1n
+      resetsDone++
     })
 
     const step = Effect.gen(function* () {
+      options.beforeStep?.()
       if (resetRequested) {
+        yield* reset
         resetRequested = false
-        yield* store.reset
-        indexed = -1n
+        report()
       }
       const info = yield* ledger.ledgerInfo
       if (info.ledgerVersion < indexed) {
         // The ledger went back (a revert): rebuild.
-        yield* store.reset
-        indexed = -1n
+        yield* reset
+        report()
       }
       if (indexed >= info.ledgerVersion) {
-        state = "caught-up"
+        if (state !== "caught-up") {
+          state = "caught-up"
+          report()
+        }
         return false
       }
       state = "catching-up"
@@ -141,6 +191,7 @@ export const makeIndexer = (options: IndexerOptions) =>
       transactions += result.transactions
       lastError = undefined
       release()
+      report()
       return true
     })
 
@@ -149,6 +200,7 @@ export const makeIndexer = (options: IndexerOptions) =>
         Effect.catchCause((cause) =>
           Effect.sync(() => {
             lastError = `start: ${String(cause).slice(0, 500)}`
+            report()
           })
         )
       )
@@ -159,6 +211,7 @@ export const makeIndexer = (options: IndexerOptions) =>
             Effect.gen(function* () {
               state = "failing"
               lastError = String(cause).slice(0, 1000)
+              report()
               yield* Effect.logWarning(`indexer: a batch failed and will be retried: ${lastError.slice(0, 300)}`)
               yield* Effect.sleep(RETRY_PAUSE_MS)
               return false
@@ -170,51 +223,75 @@ export const makeIndexer = (options: IndexerOptions) =>
       }
     })
 
+    const fiber = yield* Effect.forkScoped(loop)
+    yield* Effect.addFinalizer(() => Fiber.interrupt(fiber))
+
+    return {
+      health: Effect.sync(health),
+      waitFor: (version, timeoutMs) => waitUntil(waiters, reached, version, timeoutMs),
+      wake: wake.open,
+      requestReset: Effect.andThen(
+        Effect.sync(() => {
+          resetRequested = true
+        }),
+        wake.open
+      ),
+      resetsDone: () => resetsDone
+    } satisfies LedgerFollower
+  })
+
+/**
+ * Waits (at most `timeoutMs`) until `reached()` is at least `version`; the waiter is resumed by
+ * whoever advances `reached` and then resumes the waiters of `waiters` it now satisfies.
+ */
+export const waitUntil = (
+  waiters: Set<{ readonly version: bigint; readonly resume: () => void }>,
+  reached: () => bigint,
+  version: bigint,
+  timeoutMs: number
+): Effect.Effect<boolean> =>
+  version <= reached()
+    ? Effect.succeed(true)
+    : Effect.callback<boolean>((resume) => {
+        const waiter = {
+          version,
+          resume: () => {
+            clearTimeout(timer)
+            resume(Effect.succeed(true))
+          }
+        }
+        const timer = setTimeout(() => {
+          waiters.delete(waiter)
+          resume(Effect.succeed(version <= reached()))
+        }, timeoutMs)
+        waiters.add(waiter)
+        return Effect.sync(() => {
+          clearTimeout(timer)
+          waiters.delete(waiter)
+        })
+      })
+
+/** The in-thread indexer: `followLedger` woken by the chain's `BlockCommitted`, reset by `Rewound`. */
+export const makeIndexer = (options: IndexerOptions) =>
+  Effect.gen(function* () {
+    const store = yield* IndexerStore
+    const ledger = yield* Ledger
+    const events = yield* ChainEvents
+    const follower = yield* followLedger(store, ledger, options)
     // Drain block notifications at once (the chain's PubSub waits for a full subscriber). A rewind
     // of the chain (issue 21's `Rewound`: versions above some point are gone) rebuilds the index.
     const subscription = yield* events.subscription
     yield* Effect.forkScoped(
       Effect.forever(
-        Effect.flatMap(subscription, (event) => {
-          if ((event as { readonly _tag: string })._tag === "Rewound") resetRequested = true
-          return wake.open
-        })
+        Effect.flatMap(subscription, (event) =>
+          (event as { readonly _tag: string })._tag === "Rewound" ? follower.requestReset : follower.wake
+        )
       )
     )
-    const fiber = yield* Effect.forkScoped(loop)
-    yield* Effect.addFinalizer(() => Fiber.interrupt(fiber))
-
-    const waitFor = (version: bigint, timeoutMs: number): Effect.Effect<boolean> =>
-      version <= indexed
-        ? Effect.succeed(true)
-        : Effect.callback<boolean>((resume) => {
-            const waiter = {
-              version,
-              resume: () => {
-                clearTimeout(timer)
-                resume(Effect.succeed(true))
-              }
-            }
-            const timer = setTimeout(() => {
-              waiters.delete(waiter)
-              resume(Effect.succeed(version <= indexed))
-            }, timeoutMs)
-            waiters.add(waiter)
-            return Effect.sync(() => {
-              clearTimeout(timer)
-              waiters.delete(waiter)
-            })
-          })
-
     return Indexer.of({
       store,
-      health: Effect.sync(() => ({ state, indexedVersion: indexed, lastError, batches, transactions })),
-      waitFor,
-      reindex: Effect.andThen(
-        Effect.sync(() => {
-          resetRequested = true
-        }),
-        wake.open
-      )
+      health: follower.health,
+      waitFor: follower.waitFor,
+      reindex: follower.requestReset
     })
   })

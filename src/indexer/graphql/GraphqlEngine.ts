@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import { catalogueTables } from "../schema/index.js"
 import type { TableSpec } from "../schema/TableSpec.js"
-import type { IndexerStoreService } from "../store/IndexerStore.js"
+import type { IndexReads } from "../store/IndexerStore.js"
 import { errorBody, HasuraError } from "./errors.js"
 import { executePlan } from "./execute.js"
 import { planRequest } from "./plan.js"
@@ -24,7 +24,7 @@ const errorText = (e: HasuraError) => JSON.stringify(errorBody([e]))
  * caller makes such requests wait for the index to catch up (read-after-write).
  */
 export const makeGraphqlEngine = (
-  store: Effect.Effect<IndexerStoreService, HasuraError>,
+  store: Effect.Effect<IndexReads, HasuraError>,
   tables: ReadonlyArray<TableSpec> = catalogueTables
 ): GraphqlEngine => {
   const schema = buildSchema(tables)

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import { execute as graphqlExecute, Kind, type OperationDefinitionNode } from "graphql"
 import type { Column, TableSpec } from "../schema/TableSpec.js"
 import { type Cell, quoteIdent } from "../store/Dialect.js"
-import type { IndexerStoreService } from "../store/IndexerStore.js"
+import type { IndexReads } from "../store/IndexerStore.js"
 import { timestampText } from "../store/values.js"
 import { HasuraError } from "./errors.js"
 import type { AggregatePlan, FieldPlan, ListArgs, RequestPlan, SelectionPlan } from "./plan.js"
@@ -55,12 +55,12 @@ const keyText = (cells: ReadonlyArray<Cell>) =>
 
 export const executePlan = (
   schema: IndexerSchema,
-  store: IndexerStoreService | undefined,
+  store: IndexReads | undefined,
   plan: RequestPlan
 ): Effect.Effect<string, HasuraError> =>
   Effect.gen(function* () {
     // Introspection alone needs no store (none is given then).
-    const dialect = store?.dialect as IndexerStoreService["dialect"]
+    const dialect = store?.dialect as IndexReads["dialect"]
     let rowsRead = 0
 
     const query = (build: (ctx: WhereContext) => string) =>

@@ -1,6 +1,6 @@
 /**
  * The `IndexerStore` service: the index's tables in a SQL database through `effect/sql` — embedded
- * SQLite (better-sqlite3: a file beside the ledger, or memory) by default, or a PostgreSQL server
+ * SQLite (libsql: a file beside the ledger, or memory) by default, or a PostgreSQL server
  * given by URL (@effect/sql-pg). It creates the catalogue's schema (rebuilding it when its hash
  * changed), commits a batch of processor writes with the new position and every `processor_status`
  * row in **one transaction**, and runs the GraphQL compiler's read statements.
@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Reactivity from "effect/reactivity/Reactivity"
+import type * as Scope from "effect/Scope"
 import type * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { catalogueTables, tableNamed } from "../schema/index.js"
@@ -34,10 +35,19 @@ export interface IndexPosition {
   readonly chainId: number
 }
 
-export interface IndexerStoreService {
+/** What reading the index needs (the GraphQL compiler's statements): a connection of its own is enough. */
+export interface IndexReads {
   readonly dialect: Dialect
   /** `SQLite (path)` / `PostgreSQL (host/db)`, for the banner and readiness. */
   readonly description: string
+  /** A read statement (the GraphQL compiler's: parameters only). */
+  readonly select: (
+    sql: string,
+    params: ReadonlyArray<unknown>
+  ) => Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError>
+}
+
+export interface IndexerStoreService extends IndexReads {
   /** The stored position, undefined for an empty index. */
   readonly position: Effect.Effect<IndexPosition | undefined, SqlError>
   /** Drops every row (and the schema), recreating it empty. */
@@ -51,11 +61,6 @@ export interface IndexerStoreService {
     position: IndexPosition,
     processorNames: ReadonlyArray<string>
   ) => Effect.Effect<void, SqlError | WriteError>
-  /** A read statement (the GraphQL compiler's: parameters only). */
-  readonly select: (
-    sql: string,
-    params: ReadonlyArray<unknown>
-  ) => Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError>
 }
 
 /** Parameters per statement, under both stores' limits (SQLite 32,766; PostgreSQL 65,535). */
@@ -325,6 +330,48 @@ export const makeIndexerStore = (
     } satisfies IndexerStoreService
   })
 
+/** The dialect of the store of `config`. */
+export const dialectOf = (config: IndexerStoreConfig): Dialect =>
+  config._tag === "Sqlite" ? sqliteDialect : postgresDialect
+
+/** `SQLite (path)` / `PostgreSQL (host/db)`: for the banner and readiness. */
+export const describeStore = (config: IndexerStoreConfig): string =>
+  config._tag === "Postgres"
+    ? describeUrl(config.url)
+    : config.path === ":memory:"
+      ? "SQLite (in memory)"
+      : `SQLite (${config.path})`
+
+/** A client of the store of `config` (SQLite: `reader` opens a connection that never writes). */
+const clientOf = (config: IndexerStoreConfig, role: "writer" | "reader") =>
+  Effect.gen(function* () {
+    if (config._tag === "Sqlite") {
+      const { client } = yield* makeSqliteClient(config.path, { reader: role === "reader" })
+      return { client, dialect: sqliteDialect, description: describeStore(config) }
+    }
+    const client = yield* PgClient.make({
+      url: Redacted.make(config.url),
+      maxConnections: 4
+    }).pipe(Effect.provide(Reactivity.layer))
+    return { client, dialect: postgresDialect, description: describeStore(config) }
+  }).pipe(Effect.mapError((e) => new Error(`the indexer's database: ${e.message}`)))
+
+/**
+ * Reads of the index of `config` over a connection of their own, which never writes (the GraphQL
+ * server's, on the chain's thread, while the indexer's worker thread writes through another).
+ * SQLite in WAL mode lets a reader read the last committed batch while the writer writes the next.
+ */
+export const openIndexReads = (config: IndexerStoreConfig): Effect.Effect<IndexReads, Error, Scope.Scope> =>
+  Effect.map(clientOf(config, "reader"), ({ client, dialect, description }) => ({
+    dialect,
+    description,
+    select: (sql: string, params: ReadonlyArray<unknown>) =>
+      client.unsafe<Record<string, unknown>>(sql, params) as Effect.Effect<
+        ReadonlyArray<Record<string, unknown>>,
+        SqlError
+      >
+  }))
+
 export class IndexerStore extends Context.Service<IndexerStore, IndexerStoreService>()(
   "movenode/indexer/IndexerStore"
 ) {
@@ -334,20 +381,10 @@ export class IndexerStore extends Context.Service<IndexerStore, IndexerStoreServ
   ): Layer.Layer<IndexerStore, Error> =>
     Layer.effect(
       IndexerStore,
-      Effect.gen(function* () {
-        if (config._tag === "Sqlite") {
-          const { client } = yield* makeSqliteClient(config.path)
-          return yield* makeIndexerStore(
-            client,
-            sqliteDialect,
-            config.path === ":memory:" ? "SQLite (in memory)" : `SQLite (${config.path})`,
-            options
-          )
-        }
-        const client = yield* PgClient.make({ url: Redacted.make(config.url), maxConnections: 4 }).pipe(
-          Effect.provide(Reactivity.layer)
+      Effect.flatMap(clientOf(config, "writer"), ({ client, dialect, description }) =>
+        makeIndexerStore(client, dialect, description, options).pipe(
+          Effect.mapError((e) => new Error(`the indexer's database: ${e.message}`))
         )
-        return yield* makeIndexerStore(client, postgresDialect, describeUrl(config.url), options)
-      }).pipe(Effect.mapError((e) => new Error(`the indexer's database: ${e.message}`)))
+      )
     )
 }

@@ -36,14 +36,21 @@ export interface SqliteHandle {
 }
 
 /** Opens `path` (`":memory:"` for a database that lives and dies with the process), closed with the scope. */
-export const makeSqliteClient = (path: string): Effect.Effect<SqliteHandle, SqlError, import("effect/Scope").Scope> =>
+export const makeSqliteClient = (
+  path: string,
+  options: {
+    /** A connection that only reads (`query_only`): another connection (thread) writes the file. */
+    readonly reader?: boolean
+  } = {}
+): Effect.Effect<SqliteHandle, SqlError, import("effect/Scope").Scope> =>
   Effect.gen(function* () {
     const db = yield* Effect.acquireRelease(
       Effect.try({
         try: () => {
           const db = new Database(path)
           db.defaultSafeIntegers(true)
-          if (path !== ":memory:") {
+          if (options.reader === true) db.pragma("query_only = ON")
+          else if (path !== ":memory:") {
             db.pragma("journal_mode = WAL")
             db.pragma("synchronous = NORMAL")
           }

@@ -1,0 +1,197 @@
+/**
+ * The `Indexer` of a chain whose ledger is in a data directory, run in a worker thread
+ * (`indexerWorker.ts`): the chain's thread only tells the worker that blocks were committed (one
+ * small message per block) and mirrors what the worker reports — the version indexed, for
+ * read-after-write waits (`waitFor`), and the health. The processors, the index's SQL writes and
+ * their garbage cost the chain's event loop nothing. GraphQL reads the index over a connection of
+ * its own on this thread (`openIndexReads`: SQLite's WAL lets it read while the worker writes; a
+ * PostgreSQL pool), opened once the worker has made the schema current.
+ *
+ * A `Rewound` event or `reindex` asks the worker to rebuild; until it reports the reset done, this
+ * thread counts the index as empty (so no query is answered from rows of versions that are gone).
+ * A worker that dies is reported (`health`) and started again a second later; closing the layer
+ * asks the worker to stop after its batch (committed whole or rolled back) and waits for it.
+ */
+import { existsSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { Worker } from "node:worker_threads"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
+import { SqlError, UnknownError } from "effect/sql/SqlError"
+import { ChainEvents } from "../../chain/ChainEvents.js"
+import { Indexer, type IndexerHealth, waitUntil } from "../engine/Indexer.js"
+import {
+  describeStore,
+  dialectOf,
+  type IndexerStoreConfig,
+  type IndexReads,
+  openIndexReads
+} from "../store/IndexerStore.js"
+import type { FromIndexerWorker, IndexerWorkerData, ToIndexerWorker } from "./protocol.js"
+
+export interface IndexerThreadOptions extends IndexerWorkerData {
+  /** The compiled worker script (`defaultIndexerWorkerUrl`). */
+  readonly workerUrl: URL
+}
+
+/** The build's worker script beside this module (the bundle's `dist/bin/indexerWorker.js`), if built. */
+export const defaultIndexerWorkerUrl = (): URL | undefined => {
+  const url = new URL("./indexerWorker.js", import.meta.url)
+  return existsSync(fileURLToPath(url)) ? url : undefined
+}
+
+/** How long a query waits for the read connection (the worker opening the store) before failing. */
+const OPEN_WAIT_MS = 10_000
+const RESTART_MS = 1_000
+const CLOSE_WAIT_MS = 10_000
+
+const notOpen = (message: string) =>
+  new SqlError({ reason: new UnknownError({ cause: undefined, message, operation: "connect" }) })
+
+export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<Indexer, never, ChainEvents> =>
+  Layer.effect(
+    Indexer,
+    Effect.gen(function* () {
+      const events = yield* ChainEvents
+      const scope = yield* Effect.scope
+      const services = yield* Effect.context<never>()
+      const run = Effect.runForkWith(services)
+      const { workerUrl, ...data } = options
+
+      let health: IndexerHealth = {
+        state: "starting",
+        indexedVersion: -1n,
+        lastError: undefined,
+        batches: 0,
+        transactions: 0
+      }
+      let resetsAsked = 0
+      let closing = false
+      let worker: Worker | undefined
+      const waiters = new Set<{ readonly version: bigint; readonly resume: () => void }>()
+      const reached = () => health.indexedVersion
+      const release = () => {
+        for (const w of waiters)
+          if (w.version <= reached()) {
+            waiters.delete(w)
+            w.resume()
+          }
+      }
+      const reads = yield* Deferred.make<IndexReads, SqlError>()
+      let readsOpening = false
+
+      const send = (message: ToIndexerWorker) => worker?.postMessage(message)
+      const onMessage = (message: FromIndexerWorker) => {
+        switch (message._tag) {
+          case "Ready":
+            if (!readsOpening) {
+              readsOpening = true
+              run(
+                Effect.matchEffect(Scope.provide(scope)(openIndexReads(data.store)), {
+                  onFailure: (e) => Deferred.fail(reads, notOpen(e.message)),
+                  onSuccess: (r) => Deferred.succeed(reads, r)
+                })
+              )
+            }
+            return
+          case "Progress":
+            // A report from before the reset last asked for says nothing about the index now.
+            if (message.resetsAcknowledged < resetsAsked) return
+            health = message.health
+            release()
+            return
+          case "Log":
+            run(
+              message.level === "Error" || message.level === "Fatal"
+                ? Effect.logError(`indexer: ${message.message}`)
+                : message.level === "Warn" || message.level === "Warning"
+                  ? Effect.logWarning(`indexer: ${message.message}`)
+                  : Effect.logDebug(`indexer: ${message.message}`)
+            )
+            return
+          case "Failed":
+            health = { ...health, state: "failing", lastError: `the indexer's worker stopped: ${message.message}` }
+            run(Effect.logWarning(health.lastError))
+            return
+          case "Closed":
+            return
+        }
+      }
+
+      const start = () => {
+        const w = new Worker(workerUrl, { workerData: data satisfies IndexerWorkerData })
+        worker = w
+        w.on("message", onMessage)
+        w.on("error", (e) => {
+          health = { ...health, state: "failing", lastError: `the indexer's worker failed: ${e.message}` }
+        })
+        w.on("exit", (code) => {
+          if (worker === w) worker = undefined
+          if (closing) return
+          health = {
+            ...health,
+            state: "failing",
+            lastError: health.lastError ?? `the indexer's worker exited (code ${code})`
+          }
+          run(Effect.logWarning(`indexer: the worker exited (code ${code}); starting another`))
+          setTimeout(() => {
+            if (!closing) start()
+          }, RESTART_MS).unref()
+        })
+        // A restarted worker indexes from its stored position (a reset asked meanwhile included).
+        if (resetsAsked > 0) w.postMessage({ _tag: "Reset", asked: resetsAsked } satisfies ToIndexerWorker)
+      }
+
+      const reset = Effect.sync(() => {
+        resetsAsked++
+        health = { ...health, indexedVersion: -1n }
+        send({ _tag: "Reset", asked: resetsAsked })
+      })
+
+      // Every committed block wakes the worker; a rewind of the chain rebuilds the index. The
+      // subscription is drained at once (the chain's PubSub waits for a full subscriber).
+      const subscription = yield* events.subscription
+      yield* Effect.forkScoped(
+        Effect.forever(
+          Effect.flatMap(subscription, (event) =>
+            (event as { readonly _tag: string })._tag === "Rewound" ? reset : Effect.sync(() => send({ _tag: "Wake" }))
+          )
+        )
+      )
+
+      start()
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(async () => {
+          closing = true
+          const w = worker
+          if (w === undefined) return
+          const exited = new Promise<void>((resolve) => w.once("exit", () => resolve()))
+          w.postMessage({ _tag: "Close" } satisfies ToIndexerWorker)
+          const timer = setTimeout(() => void w.terminate(), CLOSE_WAIT_MS)
+          await exited
+          clearTimeout(timer)
+        })
+      )
+
+      const store: IndexReads = {
+        dialect: dialectOf(data.store),
+        description: describeStore(data.store),
+        select: (sql, params) =>
+          Effect.flatMap(
+            Effect.timeoutOrElse(Deferred.await(reads), {
+              duration: OPEN_WAIT_MS,
+              orElse: () => Effect.fail(notOpen("the index is not open yet (its worker has not started)"))
+            }),
+            (r) => r.select(sql, params)
+          )
+      }
+      return Indexer.of({
+        store,
+        health: Effect.sync(() => health),
+        waitFor: (version, timeoutMs) => waitUntil(waiters, reached, version, timeoutMs),
+        reindex: reset
+      })
+    })
+  )

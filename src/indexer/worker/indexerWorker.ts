@@ -1,0 +1,94 @@
+/**
+ * Entry point of the indexer's worker thread (started by `IndexerThread`). It opens the chain's
+ * LMDB store to read (lmdb-js shares one environment between the threads of a process; the chain's
+ * thread holds the data directory's lock and is the only writer), opens the index's store to write
+ * (SQLite or PostgreSQL), and runs the same indexing loop as the in-thread indexer
+ * (`followLedger`): the processors, the SQL writes and their garbage all stay off the chain's
+ * event loop. It reports its progress after every change and its log lines as messages.
+ */
+import { parentPort, workerData } from "node:worker_threads"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import { openReadOnlyStore } from "../../follow/readOnlyStore.js"
+import { makeLedgerService } from "../../ledger/makeLedgerService.js"
+import { followLedger } from "../engine/Indexer.js"
+import { processorPipeline } from "../engine/processorPipeline.js"
+import { IndexerStore } from "../store/IndexerStore.js"
+import type { FromIndexerWorker, IndexerWorkerData, ToIndexerWorker } from "./protocol.js"
+
+const port = parentPort
+if (port === null) throw new Error("indexerWorker.js runs only as a worker thread")
+const data = workerData as IndexerWorkerData
+const post = (message: FromIndexerWorker) => port.postMessage(message)
+
+const program = Effect.gen(function* () {
+  const closing = yield* Deferred.make<void>()
+  const backend = yield* Effect.acquireRelease(
+    Effect.sync(() => openReadOnlyStore(data.ledgerPath)),
+    (b) => Effect.sync(() => b.close())
+  )
+  const ledger = makeLedgerService(backend, {}).service
+  const store = Context.get(
+    yield* Layer.build(IndexerStore.layer(data.store, { schemaExtra: data.schemaExtra })),
+    IndexerStore
+  )
+  post({ _tag: "Ready" })
+  /** The latest reset asked, and the resets done when it arrived: one done after it acknowledges it. */
+  let asked = 0
+  let doneWhenAsked = 0
+  let acknowledged = 0
+  const follower = yield* followLedger(store, ledger, {
+    pipeline: processorPipeline(),
+    maxBatchTransactions: data.maxBatchTransactions,
+    // The chain's thread committed since this thread's read snapshot was taken: renew it.
+    beforeStep: () => backend.refreshReads?.(),
+    onProgress: (health, resetsDone) => {
+      if (resetsDone > doneWhenAsked) acknowledged = asked
+      post({ _tag: "Progress", health, resetsAcknowledged: acknowledged })
+    }
+  })
+  port.on("message", (message: ToIndexerWorker) => {
+    switch (message._tag) {
+      case "Wake":
+        Effect.runSync(follower.wake)
+        return
+      case "Reset":
+        asked = message.asked
+        doneWhenAsked = follower.resetsDone()
+        Effect.runSync(follower.requestReset)
+        return
+      case "Close":
+        Effect.runSync(Deferred.succeed(closing, undefined))
+        return
+    }
+  })
+  yield* Deferred.await(closing)
+})
+
+Effect.runPromise(
+  Effect.scoped(program).pipe(
+    Effect.provide(
+      Logger.layer([
+        Logger.make((options) =>
+          post({
+            _tag: "Log",
+            level: options.logLevel,
+            message: (Array.isArray(options.message) ? options.message : [options.message]).map(String).join(" ")
+          })
+        )
+      ])
+    )
+  )
+).then(
+  () => {
+    post({ _tag: "Closed" })
+    port.close()
+  },
+  (e) => {
+    post({ _tag: "Failed", message: e instanceof Error ? e.message : String(e) })
+    port.close()
+  }
+)
