@@ -166,9 +166,10 @@ describe("npm pack", () => {
     // The bounds leave room for the code still to come (the library's modules and declarations are
     // ~2.9 MB, the command's bundle 1.1 MB); source maps (~5 MB) or the tests would still break them.
     // Then the prebuilt default local genesis (dist/genesis, 1.43 MB, barely compressible): 2.9 MB
-    // packed, 6.3 MB unpacked.
+    // packed, 6.3 MB unpacked. With the indexer (processors, GraphQL, the prebuilt genesis index
+    // 0.4 MB) and its worker's entry: 3.8 MB packed, 9.03 MB unpacked (2026-11-28).
     expect(packed.size).toBeLessThan(4_000_000)
-    expect(packed.unpackedSize).toBeLessThan(9_000_000)
+    expect(packed.unpackedSize).toBeLessThan(10_000_000)
   })
 
   it("the bin is a plain `#!/usr/bin/env node` script (BusyBox env has no -S)", () => {
