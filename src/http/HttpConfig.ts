@@ -25,6 +25,13 @@ export interface HttpConfig {
   /** A request (headers and body) must arrive within this time. */
   readonly requestTimeoutMs: number
   /**
+   * How long an idle kept-alive connection stays open (announced as `Keep-Alive: timeout=N`).
+   * Long, as the reference's (hyper keeps idle connections open): with Node's 5 s a client whose
+   * pooled socket was idle about that long could send its next request as the server closed it,
+   * and got ECONNRESET (more often under load, when either side's timers run late).
+   */
+  readonly keepAliveTimeoutMs: number
+  /**
    * Most connections open at once: one past it is answered 503 with the JSON error body and
    * closed (counted in the metrics as route `refused`).
    */
@@ -49,6 +56,7 @@ export const defaultHttpConfig: HttpConfig = {
   log: undefined,
   shutdownGraceMs: 10_000,
   requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 65_000,
   maxConnections: 4096,
   cors: "any",
   maxVersionWaitMs: 5000

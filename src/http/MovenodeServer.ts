@@ -92,6 +92,7 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
           },
           makeRequestListener(node, config, metrics, lifecycle)
         )
+        server.keepAliveTimeout = config.keepAliveTimeoutMs
         server.on("clientError", makeClientErrorHandler(metrics))
         server.on("checkExpectation", makeExpectationHandler(metrics))
         const maxConnections = connectionLimit(config.maxConnections, openFilesLimit())

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { readBody } from "./Body.js"
-import type { ListenAddress } from "./HttpConfig.js"
+import { defaultHttpConfig, type ListenAddress } from "./HttpConfig.js"
 
 export type SideListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -74,6 +74,9 @@ export const serveScoped = (
           }
         }
       )
+      // As the API's (HttpConfig.keepAliveTimeoutMs): idle kept-alive connections are not closed
+      // under a client about to reuse them.
+      server.keepAliveTimeout = defaultHttpConfig.keepAliveTimeoutMs
       server.on("clientError", (_e, socket) => socket.destroy())
       const onError = (e: Error) => resume(Effect.fail(e))
       server.once("error", onError)

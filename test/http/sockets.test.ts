@@ -167,3 +167,33 @@ describe("graceful shutdown", () => {
     }
   })
 })
+
+describe("kept-alive connections", () => {
+  it("stay open past Node's 5 s idle timeout (announced: timeout=65), so a client reusing one is not reset", async () => {
+    const server = await startServer(makeTestNode())
+    try {
+      const s = connect({ port: server.info.address.port, host: "127.0.0.1" })
+      opened.push(s)
+      let got = ""
+      let closed = false
+      s.on("data", (d) => {
+        got += d.toString("latin1")
+      })
+      s.on("close", () => {
+        closed = true
+      })
+      const request = "GET /v1 HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n"
+      const answers = () => got.split("HTTP/1.1 200 OK").length - 1
+      s.write(request)
+      expect(await until(async () => answers() === 1, 5000)).toBe(true)
+      expect(got.toLowerCase()).toContain("keep-alive: timeout=65")
+      // Idle longer than Node's default keepAliveTimeout (5 s), then reuse the connection.
+      await new Promise((r) => setTimeout(r, 5500))
+      expect(closed).toBe(false)
+      s.write(request)
+      expect(await until(async () => answers() === 2, 5000)).toBe(true)
+    } finally {
+      await server.close()
+    }
+  }, 20_000)
+})
