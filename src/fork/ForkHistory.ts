@@ -13,7 +13,7 @@ import { readContractEvent } from "../domain/ContractEventCodec.js"
 import { readTransaction } from "../domain/TransactionCodec.js"
 import { readTransactionInfo } from "../domain/TransactionInfoCodec.js"
 import { readWriteSet } from "../domain/WriteSetCodec.js"
-import type { BlockInfo, CommittedTransaction, VersionedEvent } from "../ledger/Ledger.js"
+import type { BlockInfo, CommittedTransaction, TransactionSummary, VersionedEvent } from "../ledger/Ledger.js"
 import { type ForkSourceClient, ForkSourceError } from "./ForkSourceClient.js"
 import type { RemoteStateCache } from "./RemoteStateCache.js"
 
@@ -42,6 +42,31 @@ export interface ForkHistory {
     limit: number
   ) => Promise<ReadonlyArray<CommittedTransaction>>
   readonly blockByVersion: (version: bigint) => Promise<BlockInfo | undefined>
+  /**
+   * `sender`'s transaction summaries at or below `end` (≤ V), ascending: from version `start` up
+   * (forward), or (start undefined) the newest `limit` (the source's
+   * `GET /accounts/A/transaction_summaries` in BCS, its later ones dropped).
+   */
+  readonly summariesBySender: (
+    sender: Uint8Array,
+    start: bigint | undefined,
+    end: bigint,
+    limit: number
+  ) => Promise<ReadonlyArray<TransactionSummary>>
+}
+
+/** `IndexedTransactionSummary::V1 { sender, version, transaction_hash, replay_protector }` (the reference's BCS). */
+const readSummary = (r: BcsReader): TransactionSummary => {
+  if (r.uleb128() !== 0) throw new Error("not an IndexedTransactionSummary::V1")
+  const sender = r.fixed(32).slice()
+  const version = r.u64()
+  // Length-prefixed here (serde_bytes), as the reference's and movenode's answers write it.
+  const hash = r.bytesWithLength().slice()
+  if (hash.length !== 32) throw new Error(`a transaction hash of ${hash.length} bytes`)
+  const tag = r.uleb128()
+  const n = r.u64()
+  if (tag > 1) throw new Error(`replay protector variant ${tag}`)
+  return { sender, version, hash, replayProtector: tag === 0 ? { _tag: "Nonce", nonce: n } : { _tag: "SequenceNumber", sequenceNumber: n } }
 }
 
 interface OnChainData {
@@ -188,6 +213,21 @@ export const makeForkHistory = (
         return readOnChainData(r)
       })
       return data.version > pinned.version ? undefined : committed(data)
+    },
+    summariesBySender: async (sender, start, end, limit) => {
+      const top = end < pinned.version ? end : pinned.version
+      // Both pages are fixed once their end is at or below V (a source that ignores end_version when
+      // start_version is given, as the reference does, is filtered here), so they are kept.
+      const path = `/accounts/0x${Buffer.from(sender).toString("hex")}/transaction_summaries?${start === undefined ? "" : `start_version=${start}&`}end_version=${top}&limit=${limit}`
+      const bytes = await cachedGet(path, true)
+      if (bytes === undefined) return []
+      const list = decode(path, bytes, (r) => {
+        const n = r.uleb128()
+        const out: TransactionSummary[] = []
+        for (let i = 0; i < n; i++) out.push(readSummary(r))
+        return out
+      })
+      return list.filter((x) => x.version <= top && (start === undefined || x.version >= start)).slice(0, limit)
     },
     accountTransactions: async (sender, start, limit) => {
       const path = `/accounts/0x${Buffer.from(sender).toString("hex")}/transactions?start=${start}&limit=${limit}`

@@ -1,6 +1,6 @@
 /**
  * The ledger service of a fork, over the service of its own store (`forkBackend`): history at or
- * below V (transactions, lists, an account's transactions, event streams, blocks) from the source
+ * below V (transactions, lists, an account's transactions and summaries, event streams, blocks) from the source
  * (`ForkHistory`); state below V as the source's at that version; the source's oldest version in
  * the ledger info; and no commit from a run that missed state (`StateMisses`).
  */
@@ -134,6 +134,28 @@ export const forkLedgerService = (
                 ...newer
               ])
       ),
+    // The sender's summaries at or below V from the source, the fork's own above (both ascending).
+    summariesBySender: (sender, query) => {
+      const { startVersion: start, endVersion: end, limit } = query
+      if (!(limit > 0)) return service.summariesBySender(sender, query)
+      const older = (from: bigint | undefined, upTo: bigint, n: number) =>
+        Effect.tryPromise({ try: () => history.summariesBySender(sender, from, upTo, n), catch: historyError })
+      if (start !== undefined) {
+        if (start > V) return service.summariesBySender(sender, query)
+        return Effect.flatMap(older(start, end ?? V, limit), (before) =>
+          before.length >= limit || (end !== undefined && end <= V)
+            ? Effect.succeed(before)
+            : Effect.map(
+                service.summariesBySender(sender, { startVersion: V + 1n, endVersion: end, limit: limit - before.length }),
+                (mine) => [...before, ...mine]
+              )
+        )
+      }
+      if (end !== undefined && end <= V) return older(undefined, end, limit)
+      return Effect.flatMap(service.summariesBySender(sender, query), (mine) =>
+        mine.length >= limit ? Effect.succeed(mine) : Effect.map(older(undefined, V, limit - mine.length), (before) => [...before, ...mine])
+      )
+    },
     transactionByVersion: (version) =>
       version <= V
         ? fromSource(

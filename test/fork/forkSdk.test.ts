@@ -1,9 +1,11 @@
 /**
  * What issue 23 is judged on, through the TypeScript SDK: a movenode local chain with history
- * (funded accounts, APT's fungible asset in primary stores, an NFT collection and a token — objects
- * in resource groups — and the SDK's `transfer` package published) is forked at a pinned version.
+ * (funded accounts, APT's fungible asset in primary stores, a coin of our own paired into a fungible
+ * asset of its own, an NFT collection and a token — objects in resource groups — and the SDK's
+ * `transfer` package published) is forked at a pinned version.
  * On the fork, balances, resources and views equal the source's at that version (read there with
- * `ledgerVersion`); the source's later transactions do not appear; transfers, module calls,
+ * `ledgerVersion`); history at or below it (transactions, an account's transactions and summaries,
+ * event streams) is the source's; the source's later transactions do not appear; transfers, module calls,
  * publishing and moving the NFT work on the fork, and leave the source as it was.
  */
 import {
@@ -12,12 +14,15 @@ import {
   type AccountAddressInput,
   Aptos,
   AptosConfig,
+  MoveVector,
   Network
 } from "@aptos-labs/ts-sdk"
 import { Effect, Exit, Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { MiningMode } from "../../src/chain/MiningMode.js"
 import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
+import { packageMetadata } from "../execution/bytecode.js"
+import { coinTypeModule } from "../indexer/processors/support/coinModule.js"
 import { sdkBytecode } from "../support/sdkBytecode.js"
 
 /** The latest version, asked of GET /v1 (the SDK memoizes getLedgerInfo on a custom network). */
@@ -79,6 +84,26 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
         await src.mintDigitalAssetTransaction({ creator: alice, collection: "Forked", description: "t", name: "Token1", uri: "https://t" })
       )
       const token = createdObject(mintTxn, "0x4::token::Token")
+      // A coin of our own (a module declaring the type, the framework's managed_coin), minted to bob,
+      // who sends some on: the framework pairs it with a fungible asset (primary stores, metadata object).
+      const moon = `${publisher.accountAddress.toString()}::moon::Moon` as `${string}::${string}::${string}`
+      const call = async (signer: Account, data: Parameters<typeof src.transaction.build.simple>[0]["data"], aptos = src) =>
+        run(signer, await aptos.transaction.build.simple({ sender: signer.accountAddress, data }), aptos)
+      await call(publisher, {
+        function: "0x1::code::publish_package_txn",
+        functionArguments: [
+          MoveVector.U8(packageMetadata("moon", ["moon"])),
+          new MoveVector([MoveVector.U8(coinTypeModule(publisher.accountAddress.toUint8Array(), "moon", "Moon"))])
+        ]
+      })
+      await call(publisher, {
+        function: "0x1::managed_coin::initialize",
+        typeArguments: [moon],
+        functionArguments: [MoveVector.U8(new TextEncoder().encode("Moon Coin")), MoveVector.U8(new TextEncoder().encode("MOON")), 6, true]
+      })
+      await call(bob, { function: "0x1::managed_coin::register", typeArguments: [moon], functionArguments: [] })
+      await call(publisher, { function: "0x1::managed_coin::mint", typeArguments: [moon], functionArguments: [bob.accountAddress, 5_000] })
+      await call(bob, { function: "0x1::aptos_account::transfer_coins", typeArguments: [moon], functionArguments: [alice.accountAddress, 1_200] })
       const pinned = await latestVersion(source.chain.apiUrl)
 
       // After the pin, on the source only: more APT to bob, a second token.
@@ -113,7 +138,12 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
         { function: "0x1::coin::supply", typeArguments: ["0x1::aptos_coin::AptosCoin"], functionArguments: [] },
         { function: "0x4::collection::count", typeArguments: ["0x4::collection::Collection"], functionArguments: [collection] },
         { function: "0x4::token::name", typeArguments: ["0x4::token::Token"], functionArguments: [token] },
-        { function: "0x1::object::owner", typeArguments: ["0x4::token::Token"], functionArguments: [token] }
+        { function: "0x1::object::owner", typeArguments: ["0x4::token::Token"], functionArguments: [token] },
+        { function: "0x1::coin::balance", typeArguments: [moon], functionArguments: [bob.accountAddress] },
+        { function: "0x1::coin::balance", typeArguments: [moon], functionArguments: [alice.accountAddress] },
+        { function: "0x1::coin::supply", typeArguments: [moon], functionArguments: [] },
+        { function: "0x1::coin::name", typeArguments: [moon], functionArguments: [] },
+        { function: "0x1::coin::paired_metadata", typeArguments: [moon], functionArguments: [] }
       ]
       for (const payload of views)
         expect(await aptos.view({ payload }), payload.function).toEqual(await src.view({ payload, options: atPin }))
@@ -168,6 +198,14 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       )
       expect(atSourceBefore).toHaveLength(3)
       expect(await aptos.getAccountTransactions({ accountAddress: alice.accountAddress })).toEqual(atSourceBefore)
+      // Transaction summaries (what wallets page through): the source's at or below the pin, every way of asking.
+      const summaries = (api: string, who: Account, query: string) =>
+        fetch(`${api}/accounts/${who.accountAddress}/transaction_summaries?${query}`).then((r) => r.json() as Promise<Array<{ version: string }>>)
+      const aliceAtPin = await summaries(source.chain.apiUrl, alice, `end_version=${pinned}`)
+      expect(aliceAtPin.map((x) => BigInt(x.version))).toEqual(atSourceBefore.map((t) => BigInt((t as { version: string }).version)))
+      expect(await summaries(fork.chain.apiUrl, alice, "")).toEqual(aliceAtPin)
+      expect(await summaries(fork.chain.apiUrl, alice, "start_version=0&limit=2")).toEqual(aliceAtPin.slice(0, 2))
+      expect(await summaries(fork.chain.apiUrl, alice, `end_version=${aliceAtPin[1]!.version}&limit=1`)).toEqual([aliceAtPin[1]])
 
       // The fork's own life: a transfer, a call of the published module, a publish, an NFT moved.
       await run(alice, await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: carol.accountAddress, amount: 777 }), aptos)
@@ -180,11 +218,20 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
         aptos
       )
       expect(await aptos.getAccountAPTAmount({ accountAddress: carol.accountAddress })).toBe(784)
+      // The coin of our own moves on the fork (bob's store and the pairing read from the source).
+      await call(bob, { function: "0x1::aptos_account::transfer_coins", typeArguments: [moon], functionArguments: [carol.accountAddress, 300] }, aptos)
+      expect(await aptos.view({ payload: { function: "0x1::coin::balance", typeArguments: [moon], functionArguments: [carol.accountAddress] } })).toEqual(["300"])
+      expect(await aptos.view({ payload: { function: "0x1::coin::balance", typeArguments: [moon], functionArguments: [bob.accountAddress] } })).toEqual(["3500"])
+      // Alice's summaries now: the source's at or below the pin, then the fork's own transfer.
+      const aliceNow = await summaries(fork.chain.apiUrl, alice, "")
+      expect(aliceNow.slice(0, aliceAtPin.length)).toEqual(aliceAtPin)
+      expect(aliceNow.slice(aliceAtPin.length).map((x) => BigInt(x.version) > pinned)).toEqual([true])
+      expect(await summaries(fork.chain.apiUrl, alice, "start_version=0&limit=100")).toEqual(aliceNow)
       await run(bob, await publishTransfer(bob, aptos), aptos)
-      // bob: none at the source (funded only); on the fork, the module call and the publish.
+      // bob: at the source, the coin's register and a send; on the fork, the module call, a send and the publish.
       expect(
         (await aptos.getAccountTransactions({ accountAddress: bob.accountAddress })).map((t) => BigInt((t as { version: string }).version) > pinned)
-      ).toEqual([true, true])
+      ).toEqual([false, false, true, true, true])
       expect((await aptos.getAccountModule({ accountAddress: bob.accountAddress, moduleName: "transfer" })).abi?.name).toBe("transfer")
       await run(alice, await aptos.transferDigitalAssetTransaction({ sender: alice, digitalAssetAddress: token, recipient: carol.accountAddress }), aptos)
       const ownerOn = async (on: Aptos) => AccountAddress.from((await on.view<[string]>({ payload: views[4]! }))[0])
