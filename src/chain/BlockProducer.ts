@@ -17,7 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Semaphore from "effect/Semaphore"
 import { BcsWriter } from "../bcs/index.js"
 import { hashWithPrefix } from "../domain/hash.js"
-import type { BlockMetadata } from "../domain/Transaction.js"
+import type { BlockMetadata, Randomness } from "../domain/Transaction.js"
 import type { WriteSet } from "../domain/WriteSet.js"
 import { type BlockInfo, Ledger } from "../ledger/Ledger.js"
 import { stateViewFromReader } from "../move/vm/StateView.js"
@@ -30,7 +30,14 @@ import type { CommittedSender } from "./mempool/TxPool.js"
 import * as Option from "effect/Option"
 import { ChainClock, ChainClockService } from "./controls/ChainClock.js"
 import { MiningMode } from "./MiningMode.js"
-import { ConfigKeys, decodeConfiguration, decodeFirstValidator, decodeTimestamp } from "./onChainConfig.js"
+import {
+  ConfigKeys,
+  decodeBlockResource,
+  decodeConfiguration,
+  decodeFirstValidator,
+  decodeRandomnessEnabled,
+  decodeTimestamp
+} from "./onChainConfig.js"
 import { blockBudget } from "./TurnBudget.js"
 
 export interface BlockProducerConfigShape {
@@ -85,6 +92,31 @@ const blockIdOf = (epoch: bigint, round: bigint, timestampUsec: bigint, parentVe
 }
 
 const unavailable = (message: string) => new ChainUnavailable({ message })
+
+/**
+ * The block's randomness where the chain has randomness on (its `RandomnessConfig`: a fork of a
+ * network that has it): the seed a validator set's DKG and VRF would give, here a hash of the block
+ * id (deterministic, not secret: a test chain's), so `#[randomness]` entry functions draw as on
+ * the source. Undefined with randomness off, and for a block that ends the epoch: with a seed the
+ * framework's `block_prologue_ext` would start a DKG no validator finishes, so that block takes
+ * the plain prologue, which reconfigures at once (docs/fork.md "Randomness").
+ */
+const blockRandomness = (
+  state: { get: (key: Uint8Array) => Uint8Array | undefined },
+  configuration: { readonly epoch: bigint; readonly lastReconfigurationTimeUsec: bigint },
+  metadata: BlockMetadata
+): Randomness | undefined => {
+  if (!decodeRandomnessEnabled(state.get(ConfigKeys.randomnessConfig))) return undefined
+  const interval = decodeBlockResource(state.get(ConfigKeys.blockResource))?.epochIntervalUsec
+  if (interval === undefined || metadata.timestampUsecs - configuration.lastReconfigurationTimeUsec >= interval) return undefined
+  return {
+    epoch: metadata.epoch,
+    round: metadata.round,
+    blockId: metadata.id,
+    timestamp: metadata.timestampUsecs,
+    randomness: hashWithPrefix("movenode::BlockRandomness", metadata.id)
+  }
+}
 
 export class BlockProducer extends Context.Service<BlockProducer, BlockProducerService>()(
   "movenode/chain/BlockProducer"
@@ -148,7 +180,8 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             info.ledgerVersion,
             metadata,
             validator.index,
-            candidates
+            candidates,
+            blockRandomness(state, configuration, metadata)
           )
           // Each step runs inside this fiber (a fork's state reads find their miss log through it).
           const execution = yield* Effect.gen(function* () {

@@ -45,8 +45,11 @@ export type UserTransactionResult =
 export interface ChainVmService {
   /** Signature + prologue only. SEQUENCE_NUMBER_TOO_NEW is reported as Invalid; the mempool accepts it. */
   readonly validate: (view: StateView, transaction: SignedTransaction) => ValidationResult
-  /** `0x1::block::block_prologue` as a system call (local-chain.md §8.6). */
-  readonly blockPrologue: (view: StateView, metadata: BlockMetadata) => SystemCallResult
+  /**
+   * `0x1::block::block_prologue` as a system call (local-chain.md §8.6); with a `randomnessSeed`,
+   * `block_prologue_ext` (the block's seed for `0x1::randomness`, a chain with randomness on).
+   */
+  readonly blockPrologue: (view: StateView, metadata: BlockMetadata, randomnessSeed?: Uint8Array) => SystemCallResult
   /** The full user-transaction pipeline (signature, prologue, payload, epilogue); `index` in the block. */
   readonly executeUser: (view: StateView, transaction: SignedTransaction, index: number) => UserTransactionResult
   /** `0x1::block::block_epilogue(vm, validator indices, amounts)` (BlockEpilogue V1, §8.5). */

@@ -77,13 +77,23 @@ export const makeChainVm = (vm: MoveVm = new MoveVm(), impersonation?: Impersona
       ? r
       : { _tag: "Invalid", status: { code: BigInt(statusNumber(r.status)), name: r.status } }
   },
-  blockPrologue: (view, metadata) =>
+  blockPrologue: (view, metadata, randomnessSeed) =>
     systemResult(
       executeSystemCall(
         vm,
         view,
-        { module: BLOCK, function: "block_prologue", tyArgs: [], signers: [VM_SIGNER], args: prologueArgs(metadata) },
-        { id: { _tag: "BlockMeta", id: metadata.id } }
+        randomnessSeed === undefined
+          ? { module: BLOCK, function: "block_prologue", tyArgs: [], signers: [VM_SIGNER], args: prologueArgs(metadata) }
+          : {
+              module: BLOCK,
+              function: "block_prologue_ext",
+              tyArgs: [],
+              signers: [VM_SIGNER],
+              // randomness_seed: Option<vector<u8>> = Some(seed)
+              args: [...prologueArgs(metadata), new BcsWriter(40).u8(1).bytesWithLength(randomnessSeed).toBytes()]
+            },
+        // The session id names the transaction kind (the reference's SessionId::BlockMeta / BlockMetaExt).
+        { id: randomnessSeed === undefined ? { _tag: "BlockMeta", id: metadata.id } : { _tag: "BlockMetaExt", id: metadata.id } }
       )
     ),
   executeUser: (view, transaction, index) => {

@@ -17,7 +17,7 @@
 import { addressEquals, addressFromNumber } from "../domain/AccountAddress.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import { isSuccessStatus } from "../domain/ExecutionStatus.js"
-import type { BlockEndInfo, BlockMetadata, Transaction } from "../domain/Transaction.js"
+import type { BlockEndInfo, BlockMetadata, Randomness, Transaction } from "../domain/Transaction.js"
 import type { WriteSet } from "../domain/WriteSet.js"
 import type { TransactionOutcome, TransactionToCommit } from "../ledger/Ledger.js"
 import { OverlayStateView } from "../execution/OverlayStateView.js"
@@ -98,9 +98,10 @@ export const executeBlock = (
   baseVersion: bigint,
   metadata: BlockMetadata,
   proposerIndex: bigint,
-  candidates: ReadonlyArray<PoolEntry>
+  candidates: ReadonlyArray<PoolEntry>,
+  randomness?: Randomness
 ): BlockExecution => {
-  const steps = executeBlockSteps(vm, base, baseVersion, metadata, proposerIndex, candidates)
+  const steps = executeBlockSteps(vm, base, baseVersion, metadata, proposerIndex, candidates, randomness)
   for (;;) {
     const step = steps.next()
     if (step.done === true) return step.value
@@ -120,7 +121,9 @@ export function* executeBlockSteps(
   baseVersion: bigint,
   metadata: BlockMetadata,
   proposerIndex: bigint,
-  candidates: ReadonlyArray<PoolEntry>
+  candidates: ReadonlyArray<PoolEntry>,
+  /** The block's randomness (a chain with randomness on): `block_prologue_ext`, a `BlockMetadataExt` V1. */
+  randomness?: Randomness
 ): Generator<void, BlockExecution, void> {
   // Each output goes on top at the version it will be committed at.
   const state = new OverlayStateView(base)
@@ -131,11 +134,14 @@ export function* executeBlockSteps(
   const discarded: Array<{ readonly entry: PoolEntry; readonly status: VmStatusCode }> = []
   const skipped: PoolEntry[] = []
 
-  const prologue = vm.blockPrologue(state, metadata)
+  const prologue = vm.blockPrologue(state, metadata, randomness?.randomness)
   if (prologue._tag === "Failure") throw new BlockExecutionFailure(`block prologue failed: ${prologue.message}`)
   apply(prologue.writeSet)
   transactions.push({
-    transaction: { _tag: "BlockMetadata", metadata },
+    transaction:
+      randomness === undefined
+        ? { _tag: "BlockMetadata", metadata }
+        : { _tag: "BlockMetadataExt", metadata: { _tag: "V1", metadata, randomness } },
     writeSet: prologue.writeSet,
     events: prologue.events,
     outcome: SUCCESS

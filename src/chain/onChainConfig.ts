@@ -27,7 +27,8 @@ export const ConfigTags = {
   validatorSet: framework("stake", "ValidatorSet"),
   features: framework("features", "Features"),
   executionConfig: framework("execution_config", "ExecutionConfig"),
-  chainId: framework("chain_id", "ChainId")
+  chainId: framework("chain_id", "ChainId"),
+  randomnessConfig: framework("randomness_config", "RandomnessConfig")
 } as const
 
 /** BCS(StateKey) of each, computed once (for key-value readers such as the ledger's). */
@@ -58,6 +59,14 @@ export const decodeBlockResource = (bytes: Uint8Array | undefined) =>
 
 /** `0x1::timestamp::CurrentTimeMicroseconds { microseconds }`. */
 export const decodeTimestamp = (bytes: Uint8Array | undefined) => attempt(bytes, (r) => r.u64())
+
+/**
+ * Whether `0x1::randomness_config::RandomnessConfig { variant: copyable_any::Any { type_name, data } }`
+ * turns randomness on: `ConfigV1` / `ConfigV2` do, `ConfigOff` (and no config at all) does not, as
+ * the reference's `OnChainRandomnessConfig::randomness_enabled`.
+ */
+export const decodeRandomnessEnabled = (bytes: Uint8Array | undefined): boolean =>
+  attempt(bytes, (r) => /::randomness_config::ConfigV[12]$/.test(r.string())) ?? false
 
 /** `0x1::chain_id::ChainId { id: u8 }`. */
 export const decodeChainId = (bytes: Uint8Array | undefined) => attempt(bytes, (r) => r.u8())
