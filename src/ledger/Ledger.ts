@@ -65,7 +65,14 @@ export interface TransactionToCommit {
    * (src/follow/checkTransaction.ts); a source's info may carry hashes movenode does not compute
    * (state checkpoint, auxiliary info), which is why it is kept rather than recomputed.
    */
-  readonly source?: { readonly info: TransactionInfo; readonly accumulatorRootHash: Uint8Array } | undefined
+  readonly source?:
+    | {
+        readonly info: TransactionInfo
+        readonly accumulatorRootHash: Uint8Array
+        /** The info's hash (its accumulator leaf), when the caller has it (hashed from the bytes received). */
+        readonly infoHash?: Uint8Array | undefined
+      }
+    | undefined
 }
 
 /**

@@ -115,6 +115,12 @@ export interface LedgerBackend {
    */
   readonly commit: (prepared: PreparedBlock, pruneBudget: number) => void | Promise<void>
   /**
+   * `commit` of several consecutive blocks (each prepared on the one before) in one atomic, durable
+   * step: one write transaction, one fsync; the head moves to the last block's, or, on a failure,
+   * stays where it was. Optional: without it, `makeLedgerService` commits them one at a time.
+   */
+  readonly commitMany?: ((prepared: ReadonlyArray<PreparedBlock>, pruneBudget: number) => void | Promise<void>) | undefined
+  /**
    * Deletes at most `budget` entries that lie below the head's oldest version/height.
    * Returns the number deleted (0 = nothing left to prune).
    */

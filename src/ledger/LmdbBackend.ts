@@ -379,19 +379,25 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
    * does `head` move, so no reader is told of a block before it is durable and visible. With sync
    * off (throwaway stores) there is no fsync to move: synchronous, as a test expects of it.
    */
-  const commit = (p: PreparedBlock, pruneBudget: number): void | Promise<void> => {
+  const commit = (p: PreparedBlock, pruneBudget: number): void | Promise<void> => commitMany([p], pruneBudget)
+
+  /** `commit` of consecutive blocks in one write transaction (one fsync; a follower catching up). */
+  const commitMany = (ps: ReadonlyArray<PreparedBlock>, pruneBudget: number): void | Promise<void> => {
+    if (ps.length === 0) return
+    const write = () => {
+      for (const [i, p] of ps.entries()) writeBlock(p, i === ps.length - 1 ? pruneBudget : 0)
+    }
+    const last = ps[ps.length - 1]!.head
     if (options.sync === false) {
-      root.transactionSync(() => writeBlock(p, pruneBudget))
-      head = p.head
+      root.transactionSync(write)
+      head = last
       return
     }
-    return root
-      .transaction(() => writeBlock(p, pruneBudget))
-      .then(() => {
-        // This thread's read transaction may predate the commit: the next read sees the block.
-        root.resetReadTxn()
-        head = p.head
-      })
+    return root.transaction(write).then(() => {
+      // This thread's read transaction may predate the commit: the next read sees the block.
+      root.resetReadTxn()
+      head = last
+    })
   }
 
   /**
@@ -708,6 +714,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     statePage: (version, query) =>
       pageOf(accountKeys(query.address, query.start), query, (keyBytes) => stateGet(keyBytes, version)),
     commit,
+    commitMany,
     pruneStep: (budget) => {
       const h = head
       if (h === undefined || budget <= 0) return 0

@@ -58,6 +58,11 @@ const emptyLedger = new StorageError({
 export interface LedgerHandle {
   readonly service: LedgerService
   readonly head: () => LedgerHead | undefined
+  /**
+   * Appends several blocks in one atomic step (one write transaction and fsync on LMDB): the same
+   * blocks as committing each in turn, the ledger always ending on a block; all or none.
+   */
+  readonly commitBlocks: (blocks: ReadonlyArray<BlockToCommit>) => Effect.Effect<ReadonlyArray<BlockInfo>, LedgerError>
   /** Commits the first block with the chain id genesis wrote (later blocks keep the stored one). */
   readonly commitGenesis: (block: BlockToCommit, chainId: number) => Effect.Effect<BlockInfo, LedgerError>
   /** Deletes up to `budget` pruned entries now; returns how many (0 = caught up). */
@@ -263,6 +268,45 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
           : Effect.as(Effect.tryPromise({ try: () => durable, catch: storage }), block)
     ).pipe(Semaphore.withPermit(commitPermit))
 
+  const commitBlocks = (blocks: ReadonlyArray<BlockToCommit>): Effect.Effect<ReadonlyArray<BlockInfo>, LedgerError> =>
+    Effect.flatMap(
+      attempt(() => {
+        // Each block prepared on the one before it (as `replaceAfter`), from the current head.
+        const start = backend.head()
+        const prepared: PreparedBlock[] = []
+        const blockOfVersion = (v: bigint) =>
+          start !== undefined && v <= start.latestVersion
+            ? backend.blockOfVersion(v)
+            : prepared.find((q) => q.block.firstVersion <= v && v <= q.block.lastVersion)?.block
+        let before = start
+        for (const block of blocks) {
+          const p = prepareBlock(before, block, {
+            chainId: options.chainId ?? DEFAULT_CHAIN_ID,
+            window,
+            blockOfVersion
+          })
+          prepared.push(p)
+          before = p.head
+        }
+        const budget = window === undefined ? 0 : pruneBatch
+        const durable =
+          prepared.length === 0
+            ? undefined
+            : backend.commitMany !== undefined
+              ? backend.commitMany(prepared, budget)
+              : prepared.reduce<void | Promise<void>>(
+                  (previous, p) =>
+                    previous instanceof Promise ? previous.then(() => backend.commit(p, budget)) : backend.commit(p, budget),
+                  undefined
+                )
+        return { infos: prepared.map((p) => p.block), durable }
+      }),
+      ({ infos, durable }): Effect.Effect<ReadonlyArray<BlockInfo>, StorageError> =>
+        durable === undefined
+          ? Effect.succeed(infos)
+          : Effect.as(Effect.tryPromise({ try: () => durable, catch: storage }), infos)
+    ).pipe(Semaphore.withPermit(commitPermit))
+
   const markOf = (h: LedgerHead): LedgerMark => ({
     version: h.latestVersion,
     height: h.latestHeight,
@@ -378,6 +422,7 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
   return {
     service,
     head: () => backend.head(),
+    commitBlocks,
     commitGenesis: commitWith,
     pruneStep: (budget) => backend.pruneStep(budget),
     close: () => backend.close()

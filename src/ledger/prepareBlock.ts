@@ -54,7 +54,7 @@ export const prepareBlock = (
       stateCheckpointHash: undefined,
       auxiliaryInfoHash: undefined
     }
-    accumulator = appendLeaf("TransactionAccumulator", accumulator, transactionInfoHash(txInfo))
+    accumulator = appendLeaf("TransactionAccumulator", accumulator, t.source?.infoHash ?? transactionInfoHash(txInfo))
     transactions.push({
       transaction: t.transaction,
       writeSet: t.writeSet,
