@@ -31,7 +31,7 @@
  * figures carry the load average (`uptime`) measured with them.
  */
 import { execFileSync, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -43,7 +43,7 @@ const BIN = join(root, "dist", "bin", "movenode.js")
 
 const args = process.argv.slice(2)
 const mode = args[0] ?? "smoke"
-const { num: arg } = cliArgs(args)
+const { num: arg, arg: stringArg } = cliArgs(args)
 const load = () => loadavg().map((x) => Math.round(x * 100) / 100)
 
 // ---- processes ------------------------------------------------------------------------------------
@@ -126,19 +126,21 @@ const getJson = async (url) => JSON.parse((await get(url)).body.toString("utf8")
 
 // ---- the topology ---------------------------------------------------------------------------------
 
-const startLeader = async (accounts, dataDir = tempDir("leader")) => {
+const startLeader = async (accounts, dataDir = tempDir("leader"), { fresh = true } = {}) => {
   const port = await freePort()
   const p = start("leader", process.execPath, [
     "--max-semi-space-size=8",
     BIN,
     "--data-dir", dataDir,
-    "--fresh",
+    ...(fresh ? ["--fresh"] : []),
     "--quiet",
     "--accounts", String(accounts),
     "--listen", `127.0.0.1:${port}`,
     "--faucet-listen", "off",
     "--ready-listen", "off",
-    "--graphql-listen", "off"
+    "--graphql-listen", "off",
+    // Nobody reads its GraphQL: no indexer on the leader (it would compete with the followers for the cores).
+    "--no-indexer"
   ])
   const url = `http://127.0.0.1:${port}/v1`
   await waitHttp(url, "the leader")
@@ -568,9 +570,20 @@ const failoverMode = async ({ seconds = arg("seconds", 20), readers = arg("reade
 
 const catchupMode = async ({ versions = arg("versions", 100_000), rate = arg("rate", 1200) } = {}) => {
   const senders = accountsOf(64)
-  const leader = await startLeader(senders.length)
+  // --leader-dir DIR: the leader's data directory is kept there and used again by the next run (filled
+  // to --versions once; later runs start the follower at once).
+  const kept = stringArg("leader-dir", undefined)
+  const reuse = kept !== undefined && existsSync(join(kept, "ledger"))
+  const leader = await startLeader(senders.length, kept ?? tempDir("leader"), { fresh: !reuse })
   const t0 = Date.now()
-  while ((await ledgerVersion(leader.url)) < BigInt(versions)) await transfers(leader.url, senders, rate, 5)
+  while ((await ledgerVersion(leader.url)) < BigInt(versions)) {
+    // Each sender's next sequence number from the chain (a leader kept from an earlier run, or refusals).
+    for (const from of senders) {
+      const account = await getJson(`${leader.url}/accounts/0x${toHex(from.address)}`).catch(() => undefined)
+      if (account?.sequence_number !== undefined) from.next = BigInt(account.sequence_number)
+    }
+    await transfers(leader.url, senders, rate, 5)
+  }
   const head = await ledgerVersion(leader.url)
   const filledSecs = (Date.now() - t0) / 1000
   await sleep(500)

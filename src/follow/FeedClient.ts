@@ -29,6 +29,7 @@ export interface SourceHead {
   readonly ledgerVersion: bigint | undefined
   readonly ledgerTimestampUsec: bigint | undefined
   readonly oldestLedgerVersion: bigint | undefined
+  readonly blockHeight: bigint | undefined
 }
 
 export type BlockAnswer =
@@ -52,6 +53,11 @@ export interface FeedClient {
    * `waitMs` > 0 asks a movenode source to hold the request until it has.
    */
   readonly blockAt: (version: bigint, waitMs: number) => Effect.Effect<BlockAnswer, FollowError>
+  /**
+   * The block at `height` with its transactions, complete, or `Ahead` when the source has not made
+   * it yet (no wait: used while catching up, several heights at once).
+   */
+  readonly blockAtHeight: (height: bigint) => Effect.Effect<BlockAnswer, FollowError>
   /** The committed transaction at `version` (undefined when the source has not reached it). */
   readonly transactionAt: (version: bigint) => Effect.Effect<SourceTransaction | undefined, FollowError>
   /** The source's ledger headers (`GET /v1`). */
@@ -77,7 +83,8 @@ export const sourceHeadOf = (h: Headers): SourceHead => {
     chainId: chain !== null && /^[0-9]{1,3}$/.test(chain) ? Number(chain) : undefined,
     ledgerVersion: bigintOf(header(h, "ledger-version")),
     ledgerTimestampUsec: bigintOf(header(h, "ledger-timestampusec")),
-    oldestLedgerVersion: bigintOf(h.get("x-aptos-ledger-oldest-version"))
+    oldestLedgerVersion: bigintOf(h.get("x-aptos-ledger-oldest-version")),
+    blockHeight: bigintOf(header(h, "block-height"))
   }
 }
 
@@ -178,28 +185,47 @@ export const makeFeedClient = (options: FeedClientOptions): FeedClient => {
       return { ...block, transactions: all }
     })
 
+  /** A block answer: "not yet", a failure, or the block (completed from `/transactions`) once `holds` it. */
+  const blockAnswer = (
+    path: string,
+    a: Answer,
+    holds: (block: SourceBlock) => string | undefined
+  ): Effect.Effect<BlockAnswer, FollowError> => {
+    if (notYet(a)) return Effect.succeed({ _tag: "Ahead", head: a.head })
+    if (a.status !== 200) return Effect.fail(failure(path, a))
+    return Effect.flatMap(decoded(path, decodeSourceBlock(a.body)), (block) => {
+      const wrong = block.lastVersion < block.firstVersion ? "an empty range" : holds(block)
+      return wrong !== undefined
+        ? Effect.fail(
+            new SourceInvalid({
+              message: `${url}${path}: block ${block.height} spans ${block.firstVersion}..${block.lastVersion}: ${wrong}`
+            })
+          )
+        : Effect.map(rest(block, block.transactions ?? []), (complete) => ({
+            _tag: "Block",
+            block: complete,
+            head: a.head,
+            receivedAtMs: Date.now()
+          }))
+    })
+  }
+
   const blockAt = (version: bigint, waitMs: number): Effect.Effect<BlockAnswer, FollowError> => {
     const path = `/blocks/by_version/${version}?with_transactions=true`
     const wait: Record<string, string> =
       waitMs > 0 ? { "x-movenode-min-ledger-version": String(version), "x-movenode-wait-ms": String(waitMs) } : {}
-    return Effect.flatMap(get(path, wait, waitMs), (a): Effect.Effect<BlockAnswer, FollowError> => {
-      if (notYet(a)) return Effect.succeed({ _tag: "Ahead", head: a.head })
-      if (a.status !== 200) return Effect.fail(failure(path, a))
-      return Effect.flatMap(decoded(path, decodeSourceBlock(a.body)), (block) =>
-        block.lastVersion < block.firstVersion || block.firstVersion > version || block.lastVersion < version
-          ? Effect.fail(
-              new SourceInvalid({
-                message: `${url}${path}: block ${block.height} spans ${block.firstVersion}..${block.lastVersion}, which does not hold version ${version}`
-              })
-            )
-          : Effect.map(rest(block, block.transactions ?? []), (complete) => ({
-              _tag: "Block",
-              block: complete,
-              head: a.head,
-              receivedAtMs: Date.now()
-            }))
+    return Effect.flatMap(get(path, wait, waitMs), (a) =>
+      blockAnswer(path, a, (b) =>
+        b.firstVersion > version || b.lastVersion < version ? `it does not hold version ${version}` : undefined
       )
-    })
+    )
+  }
+
+  const blockAtHeight = (height: bigint): Effect.Effect<BlockAnswer, FollowError> => {
+    const path = `/blocks/by_height/${height}?with_transactions=true`
+    return Effect.flatMap(get(path), (a) =>
+      blockAnswer(path, a, (b) => (b.height !== height ? `it is not block ${height}` : undefined))
+    )
   }
 
   const transactionAt = (version: bigint): Effect.Effect<SourceTransaction | undefined, FollowError> => {
@@ -217,5 +243,5 @@ export const makeFeedClient = (options: FeedClientOptions): FeedClient => {
     a.status === 200 ? Effect.succeed(a.head) : Effect.fail(failure("", a))
   )
 
-  return { url, blockAt, transactionAt, head }
+  return { url, blockAt, blockAtHeight, transactionAt, head }
 }

@@ -1,8 +1,9 @@
 /**
- * One source block into the follower's ledger: every transaction checked (`checkTransaction`),
- * then the whole block committed in one step with the source's transaction infos
- * (`TransactionToCommit.source`), so the follower's ledger version always ends on a block and
- * its accumulator roots are the source's.
+ * Source blocks into the follower's ledger: every transaction checked (`checkTransaction`), then
+ * each block committed whole with the source's transaction infos (`TransactionToCommit.source`),
+ * so the follower's ledger version always ends on a block and its accumulator roots are the
+ * source's. Several blocks (catching up) are checked one after the other, each continuing the one
+ * before, before any is committed; a failed check commits none of them.
  *
  * What the BCS feed does not carry is derived the way the source derived it: the block's epoch is
  * its `BlockMetadata`'s (genesis: 0; a block without metadata keeps the previous epoch), the API's
@@ -15,7 +16,7 @@ import type { Transaction } from "../domain/Transaction.js"
 import { explainExecutionStatus } from "../execution/explainVmStatus.js"
 import { functionNameIn } from "../execution/functionNameIn.js"
 import { chainIdOfGenesis } from "../ledger/importGenesis.js"
-import type { BlockInfo, TransactionToCommit } from "../ledger/Ledger.js"
+import type { BlockInfo, BlockToCommit, TransactionToCommit } from "../ledger/Ledger.js"
 import type { LedgerHandle } from "../ledger/makeLedgerService.js"
 import { type StateView, stateViewFromReader } from "../move/vm/StateView.js"
 import { checkTransaction } from "./checkTransaction.js"
@@ -44,103 +45,163 @@ const positionOf = (ledger: LedgerHandle): Position => {
     : { version: h.latestVersion + 1n, height: h.latestHeight + 1n, epoch: h.epoch, accumulator: h.accumulator }
 }
 
+/** A block checked as the one after `at`, ready to commit. */
+interface CheckedBlock {
+  readonly commit: BlockToCommit
+  readonly after: Position
+  /** The genesis block: the chain id it writes. */
+  readonly genesisChainId: number | undefined
+}
+
+/** Whether explaining a block's statuses names functions (from the state before the block). */
+const namesFunctions = (block: SourceBlock): boolean =>
+  (block.transactions ?? []).some((t) => t.info.status._tag === "ExecutionFailure" && t.info.status.location._tag === "Module")
+
 /**
- * Checks `block` as the next block of `ledger` and commits it. Fails with `SourceInvalid` (a
- * check failed) or `SourceDiverged` (it does not continue this ledger's history); nothing is
- * written then.
+ * Checks `block` as the block at `at`. `stateBefore` gives the state before the block, for the
+ * names in failure messages (read lazily: only an `ExecutionFailure` needs them).
  */
-export const applySourceBlock = (ledger: LedgerHandle, block: SourceBlock): Effect.Effect<BlockInfo, FollowError> =>
+const checkSourceBlock = (
+  at: Position,
+  block: SourceBlock,
+  stateBefore: () => StateView | undefined
+): CheckedBlock | FollowError => {
+  const transactions = block.transactions ?? []
+  if (block.firstVersion !== at.version || block.height !== at.height)
+    return new SourceDiverged({
+      message: `the source's block ${block.height} starts at version ${block.firstVersion}; this follower's next block is ${at.height} at version ${at.version}`
+    })
+  if (BigInt(transactions.length) !== block.lastVersion - block.firstVersion + 1n || transactions.length === 0)
+    return new SourceInvalid({
+      message: `the source's block ${block.height} spans versions ${block.firstVersion}..${block.lastVersion} but came with ${transactions.length} transactions`
+    })
+  // The block's hash and timestamp are its metadata's (genesis: zero and 0), as the source derives them.
+  const first = transactions[0]!.transaction
+  const metadata =
+    first._tag === "BlockMetadata"
+      ? first.metadata
+      : first._tag === "BlockMetadataExt"
+        ? first.metadata.metadata
+        : undefined
+  const expected =
+    metadata !== undefined
+      ? { hash: metadata.id, timestampUsec: metadata.timestampUsecs }
+      : first._tag === "GenesisTransaction"
+        ? { hash: new Uint8Array(32), timestampUsec: 0n }
+        : undefined
+  if (
+    expected !== undefined &&
+    (expected.timestampUsec !== block.timestampUsec || !Buffer.from(expected.hash).equals(Buffer.from(block.hash)))
+  )
+    return new SourceInvalid({
+      message: `the source's block ${block.height} says hash 0x${Buffer.from(block.hash).toString("hex")} and timestamp ${block.timestampUsec}, its first transaction 0x${Buffer.from(expected.hash).toString("hex")} and ${expected.timestampUsec}`
+    })
+  let accumulator = at.accumulator
+  const infoHashes: Uint8Array[] = []
+  for (let i = 0; i < transactions.length; i++) {
+    const checked = checkTransaction(transactions[i]!, at.version + BigInt(i), accumulator)
+    if (checked instanceof SourceInvalid || checked instanceof SourceDiverged) return checked
+    accumulator = checked.accumulator
+    infoHashes.push(checked.infoHash)
+  }
+  const toCommit: TransactionToCommit[] = transactions.map((t, i) => ({
+    transaction: t.transaction,
+    writeSet: t.writeSet,
+    events: t.events,
+    outcome: {
+      gasUsed: t.info.gasUsed,
+      status: t.info.status,
+      vmStatus: explainExecutionStatus(t.info.status, (module, index) => {
+        const v = stateBefore()
+        return v === undefined ? undefined : functionNameIn(v, module, index)
+      })
+    },
+    source: { info: t.info, accumulatorRootHash: t.accumulatorRootHash, infoHash: infoHashes[i] }
+  }))
+  const epoch = block.firstVersion === 0n ? 0n : (epochOf(first) ?? at.epoch)
+  const after: Position = {
+    version: block.lastVersion + 1n,
+    height: block.height + 1n,
+    epoch,
+    accumulator
+  }
+  const commit = { epoch, timestampUsec: block.timestampUsec, transactions: toCommit }
+  if (block.firstVersion !== 0n) return { commit, after, genesisChainId: undefined }
+  // The genesis block: the chain id is the one genesis writes.
+  const chainId = first._tag === "GenesisTransaction" ? chainIdOfGenesis(first) : undefined
+  if (chainId === undefined || transactions.length !== 1)
+    return new SourceInvalid({
+      message: "the source's block 0 is not one genesis transaction writing 0x1::chain_id::ChainId"
+    })
+  return { commit, after, genesisChainId: chainId }
+}
+
+const refused = (what: string) => (e: { readonly _tag: string }) =>
+  new SourceInvalid({ message: `the ledger refused ${what}: ${e._tag}${"message" in e ? `: ${String(e.message)}` : ""}` })
+
+/**
+ * How many of `blocks` (from the first) `applySourceBlocks` checks and commits together: every
+ * block, except that a block whose failure messages name functions ends the run before it unless
+ * it is the first (those names come from the state just before it, which must be committed).
+ */
+export const blocksTogether = (blocks: ReadonlyArray<SourceBlock>): number => {
+  let n = 1
+  while (n < blocks.length && !namesFunctions(blocks[n]!)) n++
+  return Math.min(n, blocks.length)
+}
+
+/**
+ * Checks `blocks` (consecutive, the first the next block of `ledger`; see `blocksTogether`) and
+ * commits them, each block whole, in order. Fails with `SourceInvalid` (a check failed) or
+ * `SourceDiverged` (they do not continue this ledger's history); nothing is written then.
+ * Returns the blocks committed.
+ */
+export const applySourceBlocks = (
+  ledger: LedgerHandle,
+  blocks: ReadonlyArray<SourceBlock>
+): Effect.Effect<ReadonlyArray<BlockInfo>, FollowError> =>
   Effect.suspend(() => {
-    const at = positionOf(ledger)
-    const transactions = block.transactions ?? []
-    if (block.firstVersion !== at.version || block.height !== at.height)
-      return Effect.fail(
-        new SourceDiverged({
-          message: `the source's block ${block.height} starts at version ${block.firstVersion}; this follower's next block is ${at.height} at version ${at.version}`
-        })
-      )
-    if (BigInt(transactions.length) !== block.lastVersion - block.firstVersion + 1n || transactions.length === 0)
-      return Effect.fail(
-        new SourceInvalid({
-          message: `the source's block ${block.height} spans versions ${block.firstVersion}..${block.lastVersion} but came with ${transactions.length} transactions`
-        })
-      )
-    // The block's hash and timestamp are its metadata's (genesis: zero and 0), as the source derives them.
-    const first = transactions[0]!.transaction
-    const metadata =
-      first._tag === "BlockMetadata"
-        ? first.metadata
-        : first._tag === "BlockMetadataExt"
-          ? first.metadata.metadata
-          : undefined
-    const expected =
-      metadata !== undefined
-        ? { hash: metadata.id, timestampUsec: metadata.timestampUsecs }
-        : first._tag === "GenesisTransaction"
-          ? { hash: new Uint8Array(32), timestampUsec: 0n }
-          : undefined
-    if (
-      expected !== undefined &&
-      (expected.timestampUsec !== block.timestampUsec || !Buffer.from(expected.hash).equals(Buffer.from(block.hash)))
-    )
-      return Effect.fail(
-        new SourceInvalid({
-          message: `the source's block ${block.height} says hash 0x${Buffer.from(block.hash).toString("hex")} and timestamp ${block.timestampUsec}, its first transaction 0x${Buffer.from(expected.hash).toString("hex")} and ${expected.timestampUsec}`
-        })
-      )
-    let accumulator = at.accumulator
-    for (let i = 0; i < transactions.length; i++) {
-      const checked = checkTransaction(transactions[i]!, at.version + BigInt(i), accumulator)
-      if (checked instanceof SourceInvalid || checked instanceof SourceDiverged) return Effect.fail(checked)
-      accumulator = checked
-    }
-    // Function names for failure messages come from the state before the block (read lazily: only
-    // an `ExecutionFailure` needs them).
+    if (blocks.length === 0) return Effect.die(new Error("applySourceBlocks: no blocks"))
+    const start = positionOf(ledger)
+    // Function names for failure messages come from the state before the first block.
     let view: StateView | undefined
     const before = (): StateView | undefined => {
-      if (view !== undefined || at.version === 0n) return view
-      const reader = Effect.runSync(Effect.option(ledger.service.stateAt(at.version - 1n)))
-      if (reader._tag === "Some") view = stateViewFromReader(reader.value, at.version - 1n)
+      if (view !== undefined || start.version === 0n) return view
+      const reader = Effect.runSync(Effect.option(ledger.service.stateAt(start.version - 1n)))
+      if (reader._tag === "Some") view = stateViewFromReader(reader.value, start.version - 1n)
       return view
     }
-    const toCommit: TransactionToCommit[] = transactions.map((t) => ({
-      transaction: t.transaction,
-      writeSet: t.writeSet,
-      events: t.events,
-      outcome: {
-        gasUsed: t.info.gasUsed,
-        status: t.info.status,
-        vmStatus: explainExecutionStatus(t.info.status, (module, index) => {
-          const v = before()
-          return v === undefined ? undefined : functionNameIn(v, module, index)
-        })
-      },
-      source: { info: t.info, accumulatorRootHash: t.accumulatorRootHash }
-    }))
-    const epoch = block.firstVersion === 0n ? 0n : (epochOf(first) ?? at.epoch)
-    const commit = { epoch, timestampUsec: block.timestampUsec, transactions: toCommit }
-    if (block.firstVersion !== 0n)
-      return Effect.mapError(
-        ledger.service.commitBlock(commit),
-        (e) =>
-          new SourceInvalid({
-            message: `the ledger refused the block: ${e._tag}${"message" in e ? `: ${e.message}` : ""}`
-          })
+    const checked: CheckedBlock[] = []
+    let at = start
+    for (const [i, block] of blocks.entries()) {
+      if (i > 0 && namesFunctions(block))
+        return Effect.die(new Error("applySourceBlocks: a block naming functions must come first (blocksTogether)"))
+      const c = checkSourceBlock(at, block, before)
+      if (!("commit" in c)) return Effect.fail(c)
+      checked.push(c)
+      at = c.after
+    }
+    const genesis = checked[0]!.genesisChainId
+    if (genesis !== undefined) {
+      const rest = checked.slice(1)
+      return Effect.flatMap(
+        Effect.mapError(ledger.commitGenesis(checked[0]!.commit, genesis), refused("the genesis")),
+        (info) => Effect.map(commitAll(ledger, rest), (infos) => [info, ...infos])
       )
-    // The genesis block: the chain id is the one genesis writes.
-    const genesis = transactions[0]!.transaction
-    const chainId = genesis._tag === "GenesisTransaction" ? chainIdOfGenesis(genesis) : undefined
-    if (chainId === undefined || transactions.length !== 1)
-      return Effect.fail(
-        new SourceInvalid({
-          message: "the source's block 0 is not one genesis transaction writing 0x1::chain_id::ChainId"
-        })
-      )
-    return Effect.mapError(
-      ledger.commitGenesis(commit, chainId),
-      (e) =>
-        new SourceInvalid({
-          message: `the ledger refused the genesis: ${e._tag}${"message" in e ? `: ${e.message}` : ""}`
-        })
-    )
+    }
+    return commitAll(ledger, checked)
   })
+
+const commitAll = (
+  ledger: LedgerHandle,
+  checked: ReadonlyArray<CheckedBlock>
+): Effect.Effect<ReadonlyArray<BlockInfo>, FollowError> =>
+  // One write transaction (one fsync) for all of them.
+  Effect.mapError(
+    ledger.commitBlocks(checked.map((c) => c.commit)),
+    refused(checked.length === 1 ? "the block" : "the blocks")
+  )
+
+/** `applySourceBlocks` of one block. */
+export const applySourceBlock = (ledger: LedgerHandle, block: SourceBlock): Effect.Effect<BlockInfo, FollowError> =>
+  Effect.map(applySourceBlocks(ledger, [block]), (infos) => infos[0]!)

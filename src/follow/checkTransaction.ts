@@ -39,6 +39,12 @@ const encoded = (write: (w: BcsWriter) => void, sizeHint: number): Uint8Array =>
   return w.toBytes()
 }
 
+/** A transaction that passed: the accumulator with it appended, and its leaf (the info's hash). */
+export interface CheckedTransaction {
+  readonly accumulator: Accumulator
+  readonly infoHash: Uint8Array
+}
+
 /**
  * Checks `t` as the transaction at `expectedVersion` after `accumulator`; returns the accumulator
  * with it appended, or the first failed check (naming the version and both values).
@@ -47,7 +53,7 @@ export const checkTransaction = (
   t: SourceTransaction,
   expectedVersion: bigint,
   accumulator: Accumulator
-): Accumulator | SourceInvalid | SourceDiverged => {
+): CheckedTransaction | SourceInvalid | SourceDiverged => {
   const at = `version ${expectedVersion}`
   if (t.version !== expectedVersion)
     return new SourceInvalid({ message: `the source sent version ${t.version} where ${at} was expected` })
@@ -69,7 +75,8 @@ export const checkTransaction = (
     return new SourceInvalid({
       message: `${at}: the events' root is ${hex(eventRoot)}, its info's event_root_hash is ${hex(t.info.eventRootHash)} (a source that translates module events to handle events cannot be followed: ask one without translation)`
     })
-  const next = appendLeaf("TransactionAccumulator", accumulator, hashWithPrefix("TransactionInfo", t.bytes.info))
+  const infoHash = hashWithPrefix("TransactionInfo", t.bytes.info)
+  const next = appendLeaf("TransactionAccumulator", accumulator, infoHash)
   const root = accumulatorRoot("TransactionAccumulator", next)
   if (!equal(root, t.accumulatorRootHash))
     return new SourceDiverged({
@@ -98,5 +105,5 @@ export const checkTransaction = (
     return new SourceInvalid({
       message: `${at}: this movenode would not store the source's bytes unchanged (a transaction, info, write set or event format it decodes but does not re-encode identically)`
     })
-  return next
+  return { accumulator: next, infoHash }
 }

@@ -8,16 +8,21 @@
  *   ▼                                                                       │
  *   blockAt(next) ──Block──► check each transaction ─► commit block ─► next ─┘
  *        │                      │ a failed check: SourceInvalid / SourceDiverged → stop (fail)
+ *        │                      └ the source holds more: catch up (below), then long poll again
  *        └── SourceUnavailable: back off (100 ms doubling to 2 s), keep serving what it holds
  *
- * While catching up, the next block is fetched while the current one commits (its fsync).
+ * Catching up, the blocks are asked for by height, `aheadBlocks` requests at once (the source's
+ * `X-Aptos-Block-Height` says how far to go); the ones that have arrived, in order, are checked and
+ * committed together while the next are on their way.
  * The loop fails only with `SourceInvalid` or `SourceDiverged`; it runs until interrupted otherwise.
  */
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import type { LedgerHandle } from "../ledger/makeLedgerService.js"
-import { applySourceBlock } from "./applySourceBlock.js"
-import type { BlockAnswer, FeedClient } from "./FeedClient.js"
+import { applySourceBlocks, blocksTogether } from "./applySourceBlock.js"
+import type { BlockAnswer, FeedClient, SourceHead } from "./FeedClient.js"
+import type { SourceBlock } from "./sourceBlock.js"
 import { type FollowError, SourceDiverged, type SourceInvalid, type SourceUnavailable } from "./FollowError.js"
 import type { FollowerStatus } from "./FollowerStatus.js"
 import type { BlockInfo } from "../ledger/Ledger.js"
@@ -32,6 +37,10 @@ export interface FollowOptions {
   readonly log?: ((line: string) => void) | undefined
   /** A block applied this late (ms after its timestamp) while following is logged (default 1,000). */
   readonly slowBlockMs?: number | undefined
+  /** Blocks asked for at once while catching up (default 8). */
+  readonly aheadBlocks?: number | undefined
+  /** At most this many versions checked and committed together while catching up (default 5,000). */
+  readonly batchVersions?: number | undefined
 }
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString("hex")}`
@@ -80,6 +89,8 @@ export const followSource = (
   // Whether it has been level with the source once (before that, old blocks are late by nature).
   let following = false
   const slowMs = options.slowBlockMs ?? 1000
+  const aheadBlocks = Math.max(1, options.aheadBlocks ?? 8)
+  const batchVersions = Math.max(1, options.batchVersions ?? 5000)
 
   const unavailable = (e: SourceUnavailable) =>
     Effect.gen(function* () {
@@ -89,54 +100,100 @@ export const followSource = (
       yield* Effect.sleep(backoffMs)
     })
 
-  /** Commits `answer`'s block while the one after it is fetched, when the source holds more. */
-  const step = (answer: BlockAnswer) =>
+  const sawHead = (head: SourceHead) => status.sawSource(head.ledgerVersion, head.ledgerTimestampUsec)
+
+  /** Checks and commits `blocks` (consecutive), in runs `blocksTogether` allows; reports each. */
+  const apply = (blocks: ReadonlyArray<SourceBlock>, receivedAtMs: number, catchingUp: boolean) =>
     Effect.gen(function* () {
-      if (answer._tag === "Ahead") {
-        following = true
-        status.sawSource(answer.head.ledgerVersion, answer.head.ledgerTimestampUsec)
-        status.caughtUp(Date.now())
-        status.setState("following")
-        return undefined
+      for (let i = 0; i < blocks.length; ) {
+        const run = blocks.slice(i, i + blocksTogether(blocks.slice(i)))
+        i += run.length
+        const applyStart = Date.now()
+        const committed = yield* applySourceBlocks(ledger, run)
+        const now = Date.now()
+        for (const block of run)
+          status.applied(block.lastVersion, (block.transactions ?? []).length, block.timestampUsec, now)
+        const last = run.at(-1)!
+        // A late block while following (not catching up) is worth a line: where did the time go?
+        const lateMs = now - Number(last.timestampUsec / 1000n)
+        if (following && !catchingUp && lateMs > slowMs && now - lastSlowLog > 1000) {
+          lastSlowLog = now
+          options.log?.(
+            `follow: block ${last.height} applied ${lateMs} ms after its timestamp (answer received ${applyStart - receivedAtMs} ms before the apply started, apply ${now - applyStart} ms)`
+          )
+        }
+        backoffMs = 0
+        for (const info of committed) options.onApplied?.(info)
       }
-      const block = answer.block
-      status.sawSource(answer.head.ledgerVersion, answer.head.ledgerTimestampUsec)
-      const more = answer.head.ledgerVersion !== undefined && answer.head.ledgerVersion > block.lastVersion
-      const next = more ? yield* Effect.forkChild(feed.blockAt(block.lastVersion + 1n, 0)) : undefined
-      const applyStart = Date.now()
-      const committed = yield* applySourceBlock(ledger, block).pipe(
-        Effect.tapError(() => (next === undefined ? Effect.void : Fiber.interrupt(next)))
-      )
-      const now = Date.now()
-      status.applied(committed.lastVersion, (block.transactions ?? []).length, block.timestampUsec, now)
-      // A late block while following (not catching up) is worth a line: where did the time go?
-      const lateMs = now - Number(block.timestampUsec / 1000n)
-      if (following && !more && lateMs > slowMs && now - lastSlowLog > 1000) {
-        lastSlowLog = now
-        options.log?.(
-          `follow: block ${block.height} applied ${lateMs} ms after its timestamp (answer received ${applyStart - answer.receivedAtMs} ms before the apply started, apply ${now - applyStart} ms)`
-        )
-      }
-      status.setState(more ? "catching_up" : "following")
-      backoffMs = 0
-      options.onApplied?.(committed)
-      return next
+    })
+
+  /**
+   * Catching up: blocks by height from the next one, `aheadBlocks` requests in flight, up to the
+   * source's height as its headers report it (or until it answers "not yet"). Whatever has arrived
+   * in order is applied together (up to `batchVersions`) while the rest is fetched.
+   */
+  const catchUp = (sourceHeight: bigint | undefined) =>
+    Effect.gen(function* () {
+      let known = sourceHeight
+      const inflight: Array<Fiber.Fiber<BlockAnswer, FollowError>> = []
+      let nextFetch = (ledger.head()?.latestHeight ?? -1n) + 1n
+      let ended = false
+      yield* Effect.gen(function* () {
+        while (true) {
+          while (!ended && inflight.length < aheadBlocks && (known === undefined || nextFetch <= known))
+            inflight.push(yield* Effect.forkChild(feed.blockAtHeight(nextFetch++)))
+          if (inflight.length === 0) return
+          const ready: SourceBlock[] = []
+          let versions = 0
+          let receivedAtMs = 0
+          // The first in line (waiting for it), then whichever after it have already arrived.
+          while (inflight.length > 0 && versions < batchVersions) {
+            const first = inflight[0]!
+            if (ready.length > 0) {
+              const done = first.pollUnsafe()
+              if (done === undefined || !Exit.isSuccess(done)) break
+            }
+            inflight.shift()
+            const answer = yield* Fiber.join(first)
+            sawHead(answer.head)
+            if (answer.head.blockHeight !== undefined && (known === undefined || answer.head.blockHeight > known))
+              known = answer.head.blockHeight
+            if (answer._tag === "Ahead") {
+              // The source has no such block yet: apply what came, then follow (long poll) again.
+              ended = true
+              break
+            }
+            ready.push(answer.block)
+            versions += answer.block.transactions?.length ?? 0
+            receivedAtMs = answer.receivedAtMs
+          }
+          if (ended) yield* Effect.forEach(inflight.splice(0), Fiber.interrupt, { discard: true })
+          if (ready.length > 0) {
+            status.setState("catching_up")
+            yield* apply(ready, receivedAtMs, true)
+          }
+        }
+      }).pipe(Effect.ensuring(Effect.forEach(inflight, Fiber.interrupt, { discard: true })))
     })
 
   const loop = Effect.gen(function* () {
     yield* checkSameHistory(ledger, feed)
-    let prefetched: Fiber.Fiber<BlockAnswer, FollowError> | undefined
     while (true) {
       const started = Date.now()
-      const wasPrefetched = prefetched !== undefined
-      const answer =
-        prefetched === undefined ? yield* feed.blockAt(nextVersion(), longPollMs) : yield* Fiber.join(prefetched)
-      prefetched = undefined
-      // A prefetched block that does not start at the next version is stale: ask again. A fresh one
-      // is the applier's to refuse (the source's blocks do not line up with this ledger's).
-      if (wasPrefetched && answer._tag === "Block" && answer.block.firstVersion !== nextVersion()) continue
-      prefetched = yield* step(answer)
-      if (answer._tag === "Ahead" && Date.now() - started < Math.min(pollMs, longPollMs)) yield* Effect.sleep(pollMs)
+      const answer = yield* feed.blockAt(nextVersion(), longPollMs)
+      sawHead(answer.head)
+      if (answer._tag === "Ahead") {
+        following = true
+        status.caughtUp(Date.now())
+        status.setState("following")
+        if (Date.now() - started < Math.min(pollMs, longPollMs)) yield* Effect.sleep(pollMs)
+        continue
+      }
+      const block = answer.block
+      const more = answer.head.ledgerVersion !== undefined && answer.head.ledgerVersion > block.lastVersion
+      yield* apply([block], answer.receivedAtMs, more)
+      if (more) yield* catchUp(answer.head.blockHeight)
+      status.setState("following")
     }
   })
 

@@ -5,7 +5,13 @@ import { assert, describe, it } from "@effect/vitest"
 import { Cause, Context, Effect, Exit, Fiber, Layer } from "effect"
 import { MovenodeServer } from "../../src/http/MovenodeServer.js"
 import { Follower } from "../../src/follow/FollowerNode.js"
+import { MiningMode } from "../../src/chain/MiningMode.js"
 import { LocalChain } from "../../src/LocalChain.js"
+import { Result } from "effect"
+import { applySourceBlocks, blocksTogether } from "../../src/follow/applySourceBlock.js"
+import { decodeSourceBlock, type SourceBlock } from "../../src/follow/sourceBlock.js"
+import { makeLedgerService } from "../../src/ledger/makeLedgerService.js"
+import { makeMemoryBackend } from "../../src/ledger/MemoryBackend.js"
 
 const fetchBytes = (url: string, init?: RequestInit) =>
   Effect.promise(async () => {
@@ -68,7 +74,8 @@ describe("movenode follow", () => {
     () =>
       Effect.scoped(
         Effect.gen(function* () {
-          const chain = yield* LocalChain.spawn({ accounts: 2 })
+          // No idle blocks: the leader stays at one version while the answers are compared.
+          const chain = yield* LocalChain.spawn({ accounts: 2, mining: MiningMode.still() })
           for (let i = 1; i <= 5; i++) yield* fund(chain.faucetUrl!, who(0xa0 + i), 1000 * i)
           const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
           yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
@@ -95,7 +102,7 @@ describe("movenode follow", () => {
               const a = yield* fetchBytes(`${chain.apiUrl}${path}`, { headers: { accept } })
               const b = yield* fetchBytes(`${f.url}${path}`, { headers: { accept } })
               assert.strictEqual(b.status, a.status, `${path} ${accept}`)
-              // The leader is idle: same version, so the ledger headers match too.
+              // The leader is still: same version, so the ledger headers match too.
               for (const h of Object.keys(a.headers).filter((k) => k.startsWith("x-aptos-")))
                 assert.strictEqual(b.headers[h], a.headers[h], `${path}: ${h}`)
               assert.isTrue(
@@ -181,6 +188,56 @@ describe("movenode follow", () => {
           rmSync(dataDir, { recursive: true, force: true })
         }
       }),
+    60_000
+  )
+
+  it.live(
+    "several blocks are checked together and committed in order; one bad block among them commits none",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const chain = yield* LocalChain.spawn({ accounts: 1, mining: MiningMode.still() })
+          for (let i = 1; i <= 6; i++) yield* fund(chain.faucetUrl!, who(0xc0 + i), i)
+          yield* Effect.sleep(150)
+          const height = BigInt((yield* json(chain.apiUrl)).body.block_height)
+          const blocks: SourceBlock[] = []
+          for (let h = 0n; h <= height; h++) {
+            const { body } = yield* fetchBytes(`${chain.apiUrl}/blocks/by_height/${h}?with_transactions=true`, {
+              headers: { accept: "application/x-bcs" }
+            })
+            blocks.push(Result.getOrThrow(decodeSourceBlock(new Uint8Array(body))))
+          }
+          assert.isAtLeast(blocks.length, 7)
+          // Transfers name no functions in failure messages: all of them go together.
+          assert.strictEqual(blocksTogether(blocks.slice(1)), blocks.length - 1)
+          const follower = makeLedgerService(makeMemoryBackend(), {})
+          yield* applySourceBlocks(follower, blocks.slice(0, 1))
+          // Block 4's write set changed (its hash no longer matches): refused, and blocks 1-3 before
+          // it are not committed either.
+          const tx = blocks[4]!.transactions![1]!
+          const writeSet = tx.bytes.writeSet.slice()
+          writeSet[writeSet.length - 1] = writeSet[writeSet.length - 1]! ^ 1
+          const bad = [...blocks]
+          bad[4] = { ...blocks[4]!, transactions: [blocks[4]!.transactions![0]!, { ...tx, bytes: { ...tx.bytes, writeSet } }, ...blocks[4]!.transactions!.slice(2)] }
+          const refused = yield* Effect.flip(applySourceBlocks(follower, bad.slice(1)))
+          assert.strictEqual(refused._tag, "SourceInvalid")
+          assert.match(refused.message, /write set hashes to/)
+          assert.strictEqual(follower.head()!.latestVersion, 0n)
+          // The blocks as sent: all committed, each whole, with the leader's roots.
+          const infos = yield* applySourceBlocks(follower, blocks.slice(1))
+          assert.deepStrictEqual(
+            infos.map((b) => b.height),
+            blocks.slice(1).map((b) => b.height)
+          )
+          const last = blocks.at(-1)!
+          assert.strictEqual(follower.head()!.latestVersion, last.lastVersion)
+          const ours = yield* follower.service.transactionByVersion(last.lastVersion)
+          assert.deepStrictEqual(ours.accumulatorRootHash, last.transactions!.at(-1)!.accumulatorRootHash)
+          // Blocks that do not continue the ledger: refused as diverging.
+          const again = yield* Effect.flip(applySourceBlocks(follower, blocks.slice(2)))
+          assert.strictEqual(again._tag, "SourceDiverged")
+        })
+      ),
     60_000
   )
 })
