@@ -15,6 +15,11 @@
  *   node scripts/loadgen.mjs throughput [--seconds 60] [--accounts 64] [--retry 0] [--rate R]
  *        pre-signed APT transfers pushed through POST /v1/transactions (BCS) as fast as they are
  *        taken; committed transfers per second, from the ledger
+ *   node scripts/loadgen.mjs submit [--count 20000] [--accounts 256]
+ *        the submission path alone (issue 22): no blocks are made (--block-time of an hour, no idle
+ *        blocks), pre-signed transfers pushed through POST /v1/transactions (BCS, 64 in flight)
+ *        into the pool; the node's CPU per accepted submission (its event loop's and the whole
+ *        process's): HTTP, body, BCS decode, signature, admission's prologue, the pool, the answer
  *   node scripts/loadgen.mjs soak [--rate 200] [--seconds 600] [--warmup 5]
  *        transfers at a fixed rate, the node's resident memory sampled every 10 s
  *   node scripts/loadgen.mjs sequential [--count 1000]
@@ -45,7 +50,7 @@ const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const API = `http://127.0.0.1:${PORTS.api}/v1`
 
 /** Starts the node; `dataDir` absent: a new directory, removed on stop. */
-const startNode = (accounts, { dataDir, fresh = true, keep = false } = {}) => {
+const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] } = {}) => {
   const own = dataDir === undefined && !keep
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "movenode-loadgen-"))
   const t0 = performance.now()
@@ -62,6 +67,7 @@ const startNode = (accounts, { dataDir, fresh = true, keep = false } = {}) => {
       "--faucet-listen", `127.0.0.1:${PORTS.faucet}`,
       "--ready-listen", `127.0.0.1:${PORTS.ready}`,
       "--graphql-listen", `127.0.0.1:${PORTS.graphql}`,
+      ...extra,
       // Extra flags for movenode (e.g. LOADGEN_MOVENODE_ARGS="--prune-window 100000").
       ...(process.env.LOADGEN_MOVENODE_ARGS ?? "").split(" ").filter((a) => a !== "")
     ],
@@ -334,6 +340,43 @@ const main = async () => {
       })
     )
     console.table(tables)
+    return
+  }
+  if (mode === "submit") {
+    const count = arg("count", 20000)
+    const senders = accountsOf(arg("accounts", 256))
+    // The pool takes 100 per sender: more would be refused (507), which is not the path measured.
+    if (count > senders.length * 100) throw new Error(`--count at most 100 per account (${senders.length * 100})`)
+    const node = startNode(senders.length, { extra: ["--block-time", "3600000", "--idle-block-time", "off"] })
+    await waitReady()
+    const expiration = nowSecs() + 3600n
+    const txns = Array.from({ length: count }, (_, i) => transfer(senders[i % senders.length], senders[(i + 1) % senders.length].address, 1n, expiration))
+    // Warm-up: the first 5 % (code optimised, caches filled), not counted.
+    const warm = Math.floor(count / 20)
+    let next = 0
+    const statuses = {}
+    const push = async (until) => {
+      while (next < until) {
+        const r = await submit(txns[next++].bytes)
+        await r.arrayBuffer()
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1
+      }
+    }
+    const concurrency = arg("concurrency", 64)
+    await Promise.all(Array.from({ length: concurrency }, () => push(warm)))
+    const cpu0 = { node: cpuSecsOf(node.child.pid), nodeMain: cpuSecsOf(node.child.pid, true), loadgen: ownCpuSecs() }
+    const t0 = performance.now()
+    await Promise.all(Array.from({ length: concurrency }, () => push(count)))
+    const secs = (performance.now() - t0) / 1000
+    const measured = count - warm
+    const us = (s) => +((s * 1e6) / measured).toFixed(1)
+    const cpu = {
+      nodeUsPerSubmission: us(cpuSecsOf(node.child.pid) - cpu0.node),
+      nodeMainThreadUsPerSubmission: us(cpuSecsOf(node.child.pid, true) - cpu0.nodeMain),
+      loadgenUsPerSubmission: us(ownCpuSecs() - cpu0.loadgen)
+    }
+    console.log(JSON.stringify({ mode, count, measured, statuses, submissionsPerSec: Math.round(measured / secs), cpu, load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), rssMb: Math.round(rss(node.child.pid) / 1048576) }))
+    await node.stop()
     return
   }
   if (mode === "throughput") {

@@ -1,16 +1,14 @@
 /**
  * Admission's signature check started off the event loop: for the common single-key Ed25519
  * transactions (authenticator Ed25519, or SingleSender with an Ed25519 SingleKey) the curve
- * equation runs on a worker thread, in batches of what arrived in one event-loop turn
- * (`signatureBatchVerifier.ts`), so the second core does it while the event loop serves other
- * requests. A success is remembered; the mempool's synchronous
+ * equation runs on libuv's thread pool (`preverifyStrictFast`), so the second core does it while
+ * the event loop serves other requests. A success is remembered; the mempool's synchronous
  * validation that follows (and the block's execution) then finds it verified. Nothing is decided
  * here: whatever the outcome, validation runs the full check as before.
  */
 import type { SignedTransaction } from "../../domain/Transaction.js"
 import { preverifyStrictFast } from "../../execution/signatures/ed25519Fast.js"
 import { rawTransactionSubject } from "../../execution/signatures/SigningSubject.js"
-import { admissionVerifier } from "./signatureBatchVerifier.js"
 
 /** The pending pre-verification, or undefined when the transaction's kind is not pre-verified. */
 export const preverifySignature = (transaction: SignedTransaction): Promise<boolean> | undefined => {
@@ -29,10 +27,5 @@ export const preverifySignature = (transaction: SignedTransaction): Promise<bool
     publicKey = a.sender.publicKey.publicKey
     signature = a.sender.signature.signature
   } else return undefined
-  return preverifyStrictFast(
-    signature,
-    publicKey,
-    rawTransactionSubject(transaction.rawTransaction).message,
-    admissionVerifier.verify
-  )
+  return preverifyStrictFast(signature, publicKey, rawTransactionSubject(transaction.rawTransaction).message)
 }

@@ -84,44 +84,14 @@ const remember = (sigHex: string, pkHex: string, msg: Uint8Array) => {
 }
 
 /**
- * Runs OpenSSL's Ed25519 equation for (signature, public key, message) off the event loop; resolves
- * whether it holds, false also when it could not be run. The buffers are the caller's copies: the
- * verifier may read them later.
+ * `verifyStrictFast`'s OpenSSL step on libuv's thread pool (node:crypto's callback form), off the
+ * event loop: a signature that verifies is remembered, so the synchronous `verifyStrictFast` of
+ * the same triple (the mempool's validation, then the block's execution) is a memo hit. Resolves
+ * whether it verified here; false also for what only the synchronous path decides (a non-canonical
+ * y, a key OpenSSL will not load), so false means "not verified yet", never "invalid": callers
+ * always run the synchronous check, which stays the one answer.
  */
-export type OffThreadVerify = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array) => Promise<boolean>
-
-/** One job on libuv's thread pool per signature (node:crypto's callback form). */
-export const threadPoolVerify: OffThreadVerify = (sig, pk, msg) => {
-  let key: KeyObject
-  try {
-    key = keyOf(pk, Buffer.from(pk.buffer, pk.byteOffset, 32).toString("hex"))
-  } catch {
-    return Promise.resolve(false)
-  }
-  return new Promise((resolve) => {
-    try {
-      nodeVerify(null, msg, key, sig, (error, ok) => resolve(error === null && ok))
-    } catch {
-      resolve(false)
-    }
-  })
-}
-
-/**
- * `verifyStrictFast`'s OpenSSL step off the event loop (`offThread`: libuv's thread pool by
- * default; admission passes a batching worker, src/chain/mempool/signatureBatchVerifier.ts): a
- * signature that verifies is remembered, so the synchronous `verifyStrictFast` of the same triple
- * (the mempool's validation, then the block's execution) is a memo hit. Resolves whether it
- * verified here; false also for what only the synchronous path decides (a non-canonical y, a key
- * OpenSSL will not load), so false means "not verified yet", never "invalid": callers always run
- * the synchronous check, which stays the one answer.
- */
-export const preverifyStrictFast = (
-  sig: Uint8Array,
-  pk: Uint8Array,
-  msg: Uint8Array,
-  offThread: OffThreadVerify = threadPoolVerify
-): Promise<boolean> => {
+export const preverifyStrictFast = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array): Promise<boolean> => {
   if (sig.length !== 64 || pk.length !== 32 || !canonicalS(sig)) return Promise.resolve(false)
   if (!canonicalY(pk, 0) || !canonicalY(sig, 0) || smallOrderY(pk, 0) || smallOrderY(sig, 0))
     return Promise.resolve(false)
@@ -129,11 +99,24 @@ export const preverifyStrictFast = (
   const pkHex = Buffer.from(pk.buffer, pk.byteOffset, 32).toString("hex")
   const seen = memo.get(sigHex)
   if (seen !== undefined && seen.pk === pkHex && sameBytes(seen.msg, msg)) return Promise.resolve(true)
-  // The verifier reads the buffers later: hand it copies the caller cannot change meanwhile.
+  let key: KeyObject
+  try {
+    key = keyOf(pk, pkHex)
+  } catch {
+    return Promise.resolve(false)
+  }
+  // The thread pool reads the buffers later: hand it copies the caller cannot change meanwhile.
   const message = msg.slice()
-  return offThread(sig.slice(), pk.slice(), message).then((ok) => {
-    if (ok) remember(sigHex, pkHex, message)
-    return ok
+  const signature = sig.slice()
+  return new Promise((resolve) => {
+    try {
+      nodeVerify(null, message, key, signature, (error, ok) => {
+        if (error === null && ok) remember(sigHex, pkHex, message)
+        resolve(error === null && ok)
+      })
+    } catch {
+      resolve(false)
+    }
   })
 }
 
