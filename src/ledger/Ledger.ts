@@ -208,6 +208,13 @@ export interface LedgerRewind {
    * another process reads from 0 again).
    */
   readonly rewoundTo: (since: number) => bigint | undefined
+  /**
+   * A rewind returns once the head moved back; what the forgotten versions held is removed
+   * afterwards, in slices between commits (a store that forgets at once has nothing to do). This
+   * removes at most `budget` versions' worth now and tells how many (0: nothing left). Reads never
+   * see it either way: for tests and benchmarks.
+   */
+  readonly collectGarbage: (budget: number) => Effect.Effect<number, LedgerError>
 }
 
 /** Where the ledger stood (its head when the mark was taken): a value to hand back to `rewindTo`. */

@@ -142,6 +142,12 @@ export interface LedgerBackend {
    */
   readonly truncateAfter?: ((head: LedgerHead, append?: ReadonlyArray<PreparedBlock>) => void) | undefined
   /**
+   * A store whose `truncateAfter` leaves the forgotten versions' entries behind (unreadable: LMDB)
+   * removes those of at most `budget` versions, in one atomic step; resolves to how many versions
+   * it removed (0: nothing left). Optional: a store that forgets at once has none.
+   */
+  readonly collectGarbage?: ((budget: number) => number | Promise<number>) | undefined
+  /**
    * How many times the store was truncated over its life (persisted): versions above a truncation
    * point are reused, so a cache keyed by version forgets what it holds when this changes.
    */

@@ -65,6 +65,9 @@ const HEAD_KEY = Buffer.from("head")
 const NEXT_KEY_ID = Buffer.from("next_key_id")
 /** `meta` entry counting the truncations over the store's life (u64 BE; absent = 0). */
 const TRUNCATIONS_KEY = Buffer.from("truncations")
+/** `meta` entry: the highest version a rewind left as garbage (u64 BE; absent = none; see `truncateAfter`). */
+const GARBAGE_KEY = Buffer.from("garbage_top")
+const U64_MAX = (1n << 64n) - 1n
 /**
  * Transaction records at least this long (uncompressed: genesis, module publications) keep their
  * values in `state_values` as well, so that a read at an older version does not decompress them.
@@ -76,6 +79,8 @@ const NOWHERE = Buffer.alloc(0)
 const firstIndexKeyOf = (id: bigint): Buffer => indexKey(id, (1n << 64n) - 1n)
 /** Appended puts (keys above every key of the table): LMDB then fills its pages instead of halving them. */
 const APPEND = { append: true } as const
+/** Plain puts (keys above may exist: a rewind's garbage, see `truncateAfter`). */
+const OVERWRITE = {} as const
 
 /** Values at least this long are kept by `stateGet` once copied (see `large`). */
 const LARGE_VALUE = 4096
@@ -231,6 +236,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     return undefined
   }
 
+  /** Set by `close` (a garbage collection slice scheduled after it does nothing). */
+  let closed = false
+
   let nextKeyId = (() => {
     const b = t.meta.getBinary(NEXT_KEY_ID)
     return b === undefined ? 0n : readU64be(b)
@@ -340,13 +348,15 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
 
   /** The block's records and its head, inside the caller's write transaction. */
   const writeBlock = (p: PreparedBlock, pruneBudget: number): void => {
+    // Versions a rewind discarded are cleared first; while garbage is left above, no appends.
+    const append = discardUnder(p) ? OVERWRITE : APPEND
     const keysBefore = nextKeyId
     const records: Array<{ readonly tx: CommittedTransaction; readonly eventOffsets: ReadonlyArray<number> }> = []
     for (const tx of p.transactions) {
       const versionKey = u64be(tx.version)
       const record = encodeTransactionRecordWithOffsets(tx)
       records.push({ tx, eventOffsets: record.eventOffsets })
-      t.txns.putSync(versionKey, view(record.bytes), APPEND)
+      t.txns.putSync(versionKey, view(record.bytes), append)
       t.hashes.putSync(view(tx.hash), versionKey)
       const large = record.bytes.length >= LARGE_RECORD
       tx.writeSet.entries.forEach((entry, i) => {
@@ -366,8 +376,8 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
             encodeIndexedEvent(tx.version, eventOffsets[i]!)
           )
       })
-    t.blocks.putSync(u64be(p.block.height), encodeBlock(p.block), APPEND)
-    t.blockEnds.putSync(u64be(p.block.lastVersion), u64be(p.block.height), APPEND)
+    t.blocks.putSync(u64be(p.block.height), encodeBlock(p.block), append)
+    t.blockEnds.putSync(u64be(p.block.lastVersion), u64be(p.block.height), append)
     t.meta.putSync(HEAD_KEY, view(encodeHead(p.head)))
     if (pruneBudget > 0) pruneIn(p.head, pruneBudget)
   }
@@ -468,72 +478,196 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   let truncations = readTruncations()
 
   /**
-   * Forgets every version above `target.latestVersion` in one write transaction (fsync'd unless
-   * `sync` is off), then writes `append` (blocks prepared on `target`) in the same transaction: a
-   * crash leaves the store as before or as after. The dropped records' headers name their
-   * indexes' keys (hash, summary, sequence number, handle events); the keys written after the
-   * target are those whose `state_latest` entry is newer (one pass over it): for each, its index
-   * entries (and kept values) above the target go, and `state_latest` takes the newest write left,
-   * or the key goes when it was created after the target (its number is not reused).
+   * Rewinds are logical (`truncateAfter`): the head moves back in one small write, and what the
+   * versions above it held (their records, every index entry, the state they wrote) stays as
+   * garbage until removed: by the commit that writes those versions again (in its own write
+   * transaction, before its block: `discardRange`) and by `collectGarbage`, which the ledger
+   * service runs in slices after a rewind, from the top down. `garbageTop` is the highest version
+   * that may hold garbage (persisted as `garbage_top`; absent = none): versions in
+   * (head.latestVersion, garbageTop] are the discarded ones.
+   *
+   * Reads never see it, because:
+   * - every entry that names a version (index, hashes, summaries, sequence and event indexes, block
+   *   ends) and names one above the head is garbage: reads bounded by the head skip it (the
+   *   service bounds versions and heights; `versionOfHash`, `accountSequences` and `events`
+   *   filter here); entries at or below the head are the live chain's;
+   * - a key's `state_latest` entry is its newest live write when its version is at or below the
+   *   head; above the head, reads at the head or below go to the index (seek to `id ‖ ~V`, which
+   *   passes over the garbage above V), so its value is never used;
+   * - garbage at a version is removed before (or when) the head moves past it again.
+   */
+  let garbageTop: bigint | undefined = (() => {
+    const b = t.meta.getBinary(GARBAGE_KEY)
+    return b === undefined ? undefined : readU64be(b)
+  })()
+
+  /**
+   * The live head's latest version when a rewind left garbage above it, else undefined (nothing
+   * to filter). Read from the store, not from this handle's state: a reader in another thread or
+   * process (view workers, API workers) shares the store with the writer.
+   */
+  const liveTopWithGarbage = (): bigint | undefined => {
+    if (t.meta.getBinaryFast(GARBAGE_KEY) === undefined) return undefined
+    const b = t.meta.getBinaryFast(HEAD_KEY)
+    // The head: format u8 ‖ chain id u8 ‖ latest version (u64 LE) ‖ … (lmdbRecords.encodeHead).
+    return b === undefined ? undefined : b.readBigUInt64LE(2)
+  }
+
+  /** Removes `table[key]` when it names `version` (the live chain may have written the key again). */
+  const removeNaming = (table: Database<Buffer, Buffer>, key: Buffer, version: bigint): void => {
+    const v = table.getBinaryFast(key)
+    if (v !== undefined && v.length >= 8 && v.readBigUInt64BE(0) === version) table.removeSync(key)
+  }
+
+  /**
+   * Removes the discarded versions `lo..hi` (all above the head, at or below `garbageTop`), inside
+   * the caller's write transaction: their records and index entries, the blocks that start among
+   * them (heights above `liveHeight`), and, for each key they wrote whose `state_latest` entry
+   * names one of them, that entry (replaced by the key's newest write left, or removed).
+   */
+  const discardRange = (lo: bigint, hi: bigint, liveHeight: bigint): void => {
+    const touched = new Map<string, { readonly stored: Buffer; readonly keyBytes: Uint8Array; readonly id: bigint }>()
+    for (const { key, value } of Array.from(t.txns.getRange({ start: u64be(lo), end: u64be(hi + 1n) }))) {
+      const version = readU64be(key)
+      const record = plain(value)
+      const { hash, sender, replayProtector, eventKeys } = headerOfTransactionRecord(record)
+      removeNaming(t.hashes, view(hash), version)
+      if (sender !== undefined) {
+        t.summaries.removeSync(summaryKey(sender, version))
+        if (replayProtector?._tag === "SequenceNumber")
+          removeNaming(t.accountSeqs, accountSequenceKey(sender, replayProtector.sequenceNumber), version)
+      }
+      for (const e of eventKeys) removeNaming(t.events, eventIndexKey(e.address, e.creationNumber, e.sequenceNumber), version)
+      for (const entry of writeSetOfTransactionRecord(record).entries) {
+        const stored = storedStateKey(entry.keyBytes)
+        const latest = t.latest.getBinaryFast(stored)
+        if (latest === undefined) continue
+        const id = latest.readBigUInt64BE(8)
+        const k = indexKey(id, version)
+        const at = t.index.getBinaryFast(k)
+        if (at !== undefined && at.length === 0) t.values.removeSync(k)
+        t.index.removeSync(k)
+        touched.set(stored.toString("latin1"), { stored, keyBytes: entry.keyBytes, id })
+      }
+      t.txns.removeSync(key)
+    }
+    for (const k of Array.from(t.blockEnds.getKeys({ start: u64be(lo), end: u64be(hi + 1n) }))) t.blockEnds.removeSync(k)
+    for (const { key, value } of Array.from(t.blocks.getRange({ start: u64be(liveHeight + 1n) }))) {
+      const first = readU64be(value, 0)
+      if (first > hi) break
+      if (first >= lo) t.blocks.removeSync(key)
+    }
+    for (const { stored, keyBytes, id } of touched.values()) {
+      const latest = t.latest.getBinary(stored)
+      if (latest === undefined) continue
+      const at = latest.readBigUInt64BE(0)
+      if (at < lo || at > hi) continue
+      const survivor = olderWrite(id, U64_MAX)
+      if (survivor === undefined) {
+        t.latest.removeSync(stored)
+        if (keyBytes.length > MAX_RAW_STATE_KEY && keyBytes[0] === 0) t.longKeys.removeSync(longKeyIndexKey(keyBytes))
+        continue
+      }
+      const op = survivor.op
+      const value = op !== undefined ? writeOpValue(op) : decodeStateValue(survivor.retained!, 0)
+      const metadata =
+        op !== undefined
+          ? value !== undefined && "metadata" in op
+            ? op.metadata
+            : undefined
+          : decodeStateValueMetadata(survivor.retained!, 0)
+      t.latest.putSync(stored, encodeStateValue(value, { version: survivor.version, id }, metadata))
+    }
+  }
+
+  /** Garbage gone: the marker too, and what is left above the live head (blocks of a straddling range). */
+  const garbageCleared = (liveVersion: bigint, liveHeight: bigint): void => {
+    for (const k of Array.from(t.blocks.getKeys({ start: u64be(liveHeight + 1n) }))) t.blocks.removeSync(k)
+    for (const k of Array.from(t.blockEnds.getKeys({ start: u64be(liveVersion + 1n) }))) t.blockEnds.removeSync(k)
+    t.meta.removeSync(GARBAGE_KEY)
+  }
+
+  /**
+   * Before a block is written over discarded versions (inside its write transaction): removes
+   * the garbage of the versions it takes. Returns whether garbage is left above it (then the
+   * block is not written with the append flag: keys above it exist).
+   */
+  const discardUnder = (p: PreparedBlock): boolean => {
+    const top = garbageTop
+    if (top === undefined) return false
+    const lo = p.block.firstVersion
+    const hi = p.block.lastVersion < top ? p.block.lastVersion : top
+    if (lo <= hi) discardRange(lo, hi, p.block.height - 1n)
+    if (p.block.lastVersion >= top) {
+      garbageCleared(p.block.lastVersion, p.block.height)
+      garbageTop = undefined
+      return false
+    }
+    return true
+  }
+
+  /**
+   * Removes the garbage of at most `budget` discarded versions, the highest first, in one write
+   * transaction (durable off the event loop when `sync`); resolves to how many versions were
+   * removed (0: none left).
+   */
+  const collectGarbage = (budget: number): number | Promise<number> => {
+    const h = head
+    const top = garbageTop
+    if (closed || h === undefined || top === undefined || budget <= 0) return 0
+    if (top <= h.latestVersion) {
+      // The live chain passed the garbage (cannot happen: commits remove what they take): just the marker.
+      root.transactionSync(() => garbageCleared(h.latestVersion, h.latestHeight))
+      garbageTop = undefined
+      return 0
+    }
+    const span = BigInt(budget)
+    const lo = top - span + 1n > h.latestVersion ? top - span + 1n : h.latestVersion + 1n
+    const step = () => {
+      discardRange(lo, top, h.latestHeight)
+      if (lo - 1n <= h.latestVersion) garbageCleared(h.latestVersion, h.latestHeight)
+      else t.meta.putSync(GARBAGE_KEY, u64be(lo - 1n))
+    }
+    const done = () => {
+      garbageTop = lo - 1n <= h.latestVersion ? undefined : lo - 1n
+      return Number(top - lo + 1n)
+    }
+    if (options.sync === false) {
+      root.transactionSync(step)
+      return done()
+    }
+    return root.transaction(step).then(done)
+  }
+
+  /**
+   * Forgets every version above `target.latestVersion`, logically: one write transaction (fsync'd
+   * unless `sync` is off) moves the head back and marks the versions above it as garbage (see
+   * above), then writes `append` (blocks prepared on `target`, each removing the garbage it
+   * writes over) in the same transaction: a crash leaves the store as before or as after.
    */
   const truncateAfter = (target: LedgerHead, append: ReadonlyArray<PreparedBlock> = []): void => {
     const h = head
     if (h === undefined || (target.latestVersion >= h.latestVersion && append.length === 0)) return
-    const keep = target.latestVersion
     const next: LedgerHead = {
       ...target,
       oldestVersion: h.oldestVersion > target.oldestVersion ? h.oldestVersion : target.oldestVersion,
       oldestHeight: h.oldestHeight > target.oldestHeight ? h.oldestHeight : target.oldestHeight
     }
-    root.transactionSync(() => {
-      const touched: Array<{ readonly stored: Buffer; readonly id: bigint }> = []
-      for (const { key, value } of t.latest.getRange({}))
-        if (value.readBigUInt64BE(0) > keep) touched.push({ stored: key, id: value.readBigUInt64BE(8) })
-      for (const { stored, id } of touched) {
-        // Index keys are `id ‖ ~version`: the versions above `keep` come first.
-        for (const k of Array.from(t.index.getKeys({ start: firstIndexKeyOf(id), end: indexKey(id, keep) }))) {
-          t.index.removeSync(k)
-          t.values.removeSync(k)
-        }
-        // The newest write left (its record is at or below `keep`, still there).
-        const survivor = olderWrite(id, keep)
-        if (survivor === undefined) {
-          t.latest.removeSync(stored)
-          // A long key (stored hashed) created after `keep`: its listing entry goes too.
-          if (stored[0] === 0xff)
-            for (const { key: lk, value: full } of Array.from(t.longKeys.getRange({})))
-              if (Buffer.compare(storedStateKey(plain(full)), stored) === 0) t.longKeys.removeSync(lk)
-          continue
-        }
-        const op = survivor.op
-        const value = op !== undefined ? writeOpValue(op) : decodeStateValue(survivor.retained!, 0)
-        const metadata =
-          op !== undefined
-            ? value !== undefined && "metadata" in op
-              ? op.metadata
-              : undefined
-            : decodeStateValueMetadata(survivor.retained!, 0)
-        t.latest.putSync(stored, encodeStateValue(value, { version: survivor.version, id }, metadata))
-      }
-      for (const { key, value } of Array.from(t.txns.getRange({ start: u64be(keep + 1n) }))) {
-        const { hash, sender, replayProtector, eventKeys } = headerOfTransactionRecord(value)
-        t.hashes.removeSync(view(hash))
-        if (sender !== undefined) {
-          t.summaries.removeSync(summaryKey(sender, readU64be(key)))
-          if (replayProtector?._tag === "SequenceNumber")
-            t.accountSeqs.removeSync(accountSequenceKey(sender, replayProtector.sequenceNumber))
-        }
-        for (const e of eventKeys) t.events.removeSync(eventIndexKey(e.address, e.creationNumber, e.sequenceNumber))
-        t.txns.removeSync(key)
-      }
-      for (const { key, value } of Array.from(t.blocks.getRange({ start: u64be(target.latestHeight + 1n) }))) {
-        t.blockEnds.removeSync(u64be(decodeBlock(0n, value).lastVersion))
-        t.blocks.removeSync(key)
-      }
-      t.meta.putSync(HEAD_KEY, view(encodeHead(next)))
-      t.meta.putSync(TRUNCATIONS_KEY, u64be(BigInt(truncations + 1)))
-      for (const p of append) writeBlock(p, 0)
-    })
+    const before = garbageTop
+    const above = before !== undefined && before > h.latestVersion ? before : h.latestVersion
+    const top = above > target.latestVersion ? above : undefined
+    try {
+      root.transactionSync(() => {
+        if (top !== undefined) t.meta.putSync(GARBAGE_KEY, u64be(top))
+        garbageTop = top
+        t.meta.putSync(HEAD_KEY, view(encodeHead(next)))
+        t.meta.putSync(TRUNCATIONS_KEY, u64be(BigInt(truncations + 1)))
+        for (const p of append) writeBlock(p, 0)
+      })
+    } catch (e) {
+      garbageTop = before
+      throw e
+    }
     root.resetReadTxn()
     large.clear()
     largeBytes = 0
@@ -640,6 +774,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       }
     },
     truncateAfter,
+    collectGarbage,
     truncations: () => truncations,
     stateVersion,
     stateMetadata,
@@ -649,7 +784,11 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     },
     versionOfHash: (hash) => {
       const b = t.hashes.getBinary(view(hash))
-      return b === undefined ? undefined : readU64be(b)
+      if (b === undefined) return undefined
+      const version = readU64be(b)
+      // Above the live head: a rewind's garbage (see `truncateAfter`).
+      const live = liveTopWithGarbage()
+      return live !== undefined && version > live ? undefined : version
     },
     block,
     blockOfVersion,
@@ -681,12 +820,18 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     accountSequences: (sender, fromSequenceNumber, limit) => {
       const out: AccountSequence[] = []
       if (!(limit > 0)) return out
+      const live = liveTopWithGarbage()
+      const top = live ?? U64_MAX
+      // Without garbage (see `truncateAfter`) every entry counts: the range stops at `limit`.
       for (const { key, value } of t.accountSeqs.getRange({
         start: accountSequenceKey(sender, fromSequenceNumber),
-        limit
+        limit: live === undefined ? limit : undefined
       })) {
         if (!bytesEqualPrefix(key, sender)) break
-        out.push({ sender: new Uint8Array(sender), sequenceNumber: readU64be(key, 32), version: readU64be(value) })
+        const version = readU64be(value)
+        if (version > top) continue
+        out.push({ sender: new Uint8Array(sender), sequenceNumber: readU64be(key, 32), version })
+        if (out.length >= limit) break
       }
       return out
     },
@@ -694,14 +839,20 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       const out: VersionedEvent[] = []
       if (!(limit > 0)) return out
       const stream = eventIndexKey(address, creationNumber, 0n).subarray(0, 40)
+      const live = liveTopWithGarbage()
+      const top = live ?? U64_MAX
+      // Without garbage (see `truncateAfter`) every entry counts: the range stops at `limit`.
+      const rangeLimit = live === undefined ? limit : undefined
       const range = descending
-        ? t.events.getRange({ start: eventIndexKey(address, creationNumber, to), reverse: true, limit })
-        : t.events.getRange({ start: eventIndexKey(address, creationNumber, from), limit })
+        ? t.events.getRange({ start: eventIndexKey(address, creationNumber, to), reverse: true, limit: rangeLimit })
+        : t.events.getRange({ start: eventIndexKey(address, creationNumber, from), limit: rangeLimit })
       for (const { key, value } of range) {
+        if (out.length >= limit) break
         if (!bytesEqualPrefix(key, stream)) break
         const sequenceNumber = readU64be(key, 40)
         if (sequenceNumber < from || sequenceNumber > to) break
         const version = readU64be(value)
+        if (version > top) continue
         const offset = value.readUInt32BE(8)
         const record = t.txns.getBinary(u64be(version))
         if (record === undefined) break // pruned meanwhile
@@ -725,6 +876,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       return done
     },
     close: () => {
+      closed = true
       void root.close()
       unlock()
     }

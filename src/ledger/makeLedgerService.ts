@@ -38,6 +38,12 @@ export interface LedgerServiceOptions {
   readonly chainId?: number | undefined
   /** Entries deleted per commit while catching up with the pruning window (default 20,000). */
   readonly pruneBatch?: number | undefined
+  /**
+   * After a rewind, remove what the forgotten versions left in the store in slices between
+   * commits (default true). Off: only the commits that write those versions again (and
+   * `LedgerRewind.collectGarbage`) remove it (tests).
+   */
+  readonly collectInBackground?: boolean | undefined
 }
 
 const storage = (e: unknown): StorageError => new StorageError({ message: e instanceof Error ? e.message : String(e) })
@@ -380,10 +386,42 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
           before = p.head
         }
         backend.truncateAfter!(target, prepared)
+        collectInBackground()
         rewound.push({ count: backend.truncations?.() ?? rewound.length + 1, version: target.latestVersion })
         if (rewound.length > 4096) rewound.splice(0, rewound.length - 4096)
       })
     }).pipe(Semaphore.withPermit(commitPermit))
+
+  /** Versions' worth of a rewind's garbage removed per slice (~10 ms of work for transfers). */
+  const GARBAGE_SLICE = 256
+  const collectGarbage = (budget: number): Effect.Effect<number, LedgerError> =>
+    backend.collectGarbage === undefined
+      ? Effect.succeed(0)
+      : Effect.flatMap(
+          attempt(() => backend.collectGarbage!(budget)),
+          (n): Effect.Effect<number, StorageError> =>
+            typeof n === "number" ? Effect.succeed(n) : Effect.tryPromise({ try: () => n, catch: storage })
+        ).pipe(Semaphore.withPermit(commitPermit))
+
+  /**
+   * After a rewind: the store's garbage removed in slices, each under the commit permit (commits
+   * and further rewinds go between them), a timer turn apart. One loop at a time; it stops when
+   * nothing is left or the store fails (closed): the commits remove what they write over anyway.
+   */
+  let collecting = false
+  const collectInBackground = (): void => {
+    if (backend.collectGarbage === undefined || collecting || options.collectInBackground === false) return
+    collecting = true
+    // A timer turn before each slice: the rewind's caller goes on first.
+    const loop: Effect.Effect<void> = Effect.andThen(
+      Effect.sleep(1),
+      Effect.flatMap(collectGarbage(GARBAGE_SLICE), (n) => (n > 0 ? loop : Effect.void))
+    ).pipe(
+      Effect.ignore,
+      Effect.ensuring(Effect.sync(() => (collecting = false)))
+    )
+    Effect.runFork(loop)
+  }
 
   const rewind: LedgerRewind | undefined =
     backend.truncateAfter === undefined
@@ -394,6 +432,7 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
           rewindTo,
           replaceAfter,
           rewinds: () => backend.truncations?.() ?? 0,
+          collectGarbage,
           rewoundTo: (since) => {
             const now = backend.truncations?.() ?? 0
             if (now <= since) return undefined
