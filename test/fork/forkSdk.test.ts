@@ -147,6 +147,12 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       ]
       for (const payload of views)
         expect(await aptos.view({ payload }), payload.function).toEqual(await src.view({ payload, options: atPin }))
+      // State below the pin (a ledger_version under V) is the source's at that version.
+      const earlier = { ledgerVersion: pinned - 3n }
+      for (const payload of views.slice(0, 2))
+        expect(await aptos.view({ payload, options: earlier }), `${payload.function} at V-3`).toEqual(
+          await src.view({ payload, options: earlier })
+        )
       for (const [accountAddress, resourceType] of [
         [alice.accountAddress.toString(), "0x1::account::Account"],
         [collection, "0x4::collection::Collection"],
@@ -183,6 +189,14 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       for (const ledgerVersion of [pinned, BigInt(mintTxn.version)])
         expect(await aptos.getTransactionByVersion({ ledgerVersion })).toEqual(await src.getTransactionByVersion({ ledgerVersion }))
       expect(await aptos.getTransactionByHash({ transactionHash: mintTxn.hash })).toEqual(mintTxn)
+      // The SDK's waitForTransaction (wait_by_hash) on a transaction of the source's history.
+      expect(await aptos.waitForTransaction({ transactionHash: mintTxn.hash })).toEqual(mintTxn)
+      // Blocks at or below the pin, with their transactions, by version and by height.
+      const mintBlock = await src.getBlockByVersion({ ledgerVersion: BigInt(mintTxn.version), options: { withTransactions: true } })
+      expect(await aptos.getBlockByVersion({ ledgerVersion: BigInt(mintTxn.version), options: { withTransactions: true } })).toEqual(mintBlock)
+      expect(await aptos.getBlockByHeight({ blockHeight: BigInt(mintBlock.block_height), options: { withTransactions: true } })).toEqual(
+        mintBlock
+      )
       // An event stream (0x1's NewBlockEvent handle, creation number 3): the source's events at or
       // below the pin, then the fork's own blocks', their sequence numbers continuing.
       const stream = (api: string, query: string) =>
@@ -241,6 +255,12 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       expect((await aptos.getAccountResources({ accountAddress: bob.accountAddress })).map((r) => r.type)).toContain(
         "0x1::code::PackageRegistry"
       )
+
+      // The transaction list across the pin: the source's up to V, then the fork's own (V+1 on).
+      const across = await aptos.getTransactions({ options: { offset: pinned - 2n, limit: 5 } })
+      expect(across.slice(0, 3)).toEqual(await src.getTransactions({ options: { offset: pinned - 2n, limit: 3 } }))
+      expect(across.slice(3).map((t) => BigInt((t as { version: string }).version))).toEqual([pinned + 1n, pinned + 2n])
+      expect((await src.getTransactions({ options: { offset: pinned + 1n, limit: 1 } }))[0]).not.toEqual(across[3])
 
       // The source saw none of it.
       expect(await src.getAccountAPTAmount({ accountAddress: carol.accountAddress })).toBe(0)
