@@ -108,8 +108,11 @@ export const openForkLedger = (
               throw fail(
                 `--fork-version ${version} is below the source's oldest version ${info.oldestLedgerVersion} (pruned there: fork from an archive node)`
               )
-            const block = await client.blockByVersion(version)
-            const epochBytes = await client.rawStateValue(ConfigKeys.configuration, version)
+            // The block holding V and the epoch at V, asked together (one round trip, not two).
+            const [block, epochBytes] = await Promise.all([
+              client.blockByVersion(version),
+              client.rawStateValue(ConfigKeys.configuration, version)
+            ])
             const epoch = decodeConfiguration(epochBytes?.data)?.epoch
             if (epoch === undefined) throw fail(`the fork source has no readable 0x1::reconfiguration::Configuration at ${version}`)
             return {
@@ -147,9 +150,13 @@ export const openForkLedger = (
     if (cache.meta.get(PREFETCH_DONE) === undefined) {
       const started = Date.now()
       progress(`fork: prefetching on-chain configs and the framework (0x1, 0x3, 0x4) from ${client.base} at version ${identity.version}`)
-      yield* state.fetch(PREFETCHED_CONFIGS)
-      let modules = 0
-      for (const a of [1, 3, 4]) modules += yield* state.fetchModules(addressFromNumber(a))
+      // The configs (8 at a time) and the three module listings side by side: the start waits for
+      // the slowest, not for their sum.
+      const [, ...listed] = yield* Effect.all(
+        [state.fetch(PREFETCHED_CONFIGS), ...[1, 3, 4].map((a) => state.fetchModules(addressFromNumber(a)))],
+        { concurrency: "unbounded" }
+      )
+      const modules = (listed as ReadonlyArray<number>).reduce((a, b) => a + b, 0)
       progress(
         `fork: prefetched ${PREFETCHED_CONFIGS.length} configs and ${modules} modules in ${Date.now() - started} ms (${client.requests()} requests)`
       )
@@ -193,7 +200,11 @@ export const openForkLedger = (
         if (cache.get(k) === undefined) cache.put(k, ABSENT)
       cache.meta.put(SLOTS_DERIVED, "1")
     }
-    yield* Effect.ignore(state.fetch(commitHistorySlotsAhead(commitHistoryAt(), 64)))
+    // The next blocks' slots: the first two before the chain starts, the rest in the background (a
+    // block that gets there first fetches its slot itself, retry-on-miss; one request per key).
+    const ahead = commitHistorySlotsAhead(commitHistoryAt(), 64)
+    yield* Effect.ignore(state.fetch(ahead.slice(0, 2)))
+    state.fetchInBackground(ahead.slice(2))
     const afterCommit = () => state.fetchInBackground(commitHistorySlotsAhead(commitHistoryAt(), 32))
     yield* Effect.addFinalizer(() => Effect.sync(() => inner.close()))
     const history = makeForkHistory(client, cache, { version: identity.version, height: identity.height })

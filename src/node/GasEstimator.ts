@@ -88,11 +88,18 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
       const blockAt = (version: bigint): Effect.Effect<BlockInfo | undefined> =>
         Effect.map(Effect.result(ledger.blockByVersion(version)), (r) => (Result.isSuccess(r) ? r.success : undefined))
 
-      /** Newest first: the blocks of the current epoch below the latest one, up to the first cached one. */
+      /**
+       * Newest first: the blocks of the current epoch below the latest one, up to the first cached
+       * one. On a fork, only its own blocks (`firstOwnVersion` on): the source's market is not the
+       * fork's, and its blocks would each be fetched from the source (hundreds of requests on a
+       * busy network's first estimate).
+       */
       const walkBlocks = (info: LedgerInfo) =>
         Effect.gen(function* () {
           const epoch = info.epoch
+          const floor = ledger.firstOwnVersion ?? 0n
           let lookup = info.ledgerVersion
+          if (lookup < floor) return { blocks: [] as BlockInfo[], cacheHit: false, lookup }
           // The latest block may still be partial: skip it.
           const latest = yield* blockAt(lookup)
           if (latest !== undefined && latest.epoch === epoch) lookup = latest.firstVersion > 0n ? latest.firstVersion - 1n : 0n
@@ -103,6 +110,7 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
               cacheHit = true
               break
             }
+            if (lookup < floor) break
             const block = yield* blockAt(lookup)
             if (block === undefined || block.epoch !== epoch) break
             lookup = block.firstVersion > 0n ? block.firstVersion - 1n : 0n

@@ -5,6 +5,7 @@
 //   earlier fork of the same source and version, a new data directory);
 // - source requests per transfer and per view once warm (printed; the goal is 0);
 // - the same view (0x1::coin::balance) on the fork and on the source.
+// FORK_BENCH_LOG=1 prints every request the source is sent (what a cold start asks for).
 import { createServer, request } from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -29,6 +30,7 @@ const delayProxy = async (target: string, delayMs: number) => {
   let count = 0
   const server = createServer((req, res) => {
     count++
+    if (process.env.FORK_BENCH_LOG) console.log(`REQ ${delayMs} ${req.method} ${req.url}`)
     setTimeout(() => {
       const up = request(
         { host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers },
@@ -87,8 +89,22 @@ const report: string[] = []
 // Warm the caches once per latency (and count what a cold start costs), then what a warm fork asks.
 for (const delay of [0, 20] as const) {
   const t0 = performance.now()
+  const cpu0 = process.cpuUsage()
   const cold = await startAndTransfer(delay, cacheOf[delay])
-  report.push(`+${delay} ms: cold start → first transfer ${(performance.now() - t0).toFixed(0)} ms, ${cold.requests} source requests`)
+  const cpu = process.cpuUsage(cpu0)
+  report.push(
+    `+${delay} ms: cold start → first transfer ${(performance.now() - t0).toFixed(0)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, source's serving included), ${cold.requests} source requests`
+  )
+  {
+    const t1 = performance.now()
+    const cpu1 = process.cpuUsage()
+    const warm = await startAndTransfer(delay, cacheOf[delay])
+    const used = process.cpuUsage(cpu1)
+    report.push(
+      `+${delay} ms: warm start → first transfer ${(performance.now() - t1).toFixed(0)} ms (CPU ${((used.user + used.system) / 1000).toFixed(0)} ms), ${warm.requests} source requests`
+    )
+    await warm.fork.stop()
+  }
   const aptos = sdkFor(cold.fork.chain)
   await aptos.view({ payload: balanceView })
   let before = proxies[delay].count()
