@@ -32,7 +32,11 @@ export class ChainUnavailable extends Schema.TaggedError<ChainUnavailable>()("Ch
   message: Schema.String
 }) {}
 
-/** A key-less transaction for an address the chain does not impersonate (test controls): 400 `invalid_input`. */
+/**
+ * A key-less transaction for an address the chain does not impersonate (test controls): 400
+ * `vm_error` INVALID_SIGNATURE, the reference's answer to a transaction without a signature, with
+ * the reason (how to impersonate) after it.
+ */
 export class ImpersonationRefused extends Schema.TaggedError<ImpersonationRefused>()("ImpersonationRefused", {
   message: Schema.String
 }) {}

@@ -2,6 +2,9 @@ import { ApiError, ApiErrors } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type { SubmitError } from "../chain/ChainError.js"
 
+/** StatusCode::INVALID_SIGNATURE (types/src/vm_status.rs). */
+const INVALID_SIGNATURE = 1n
+
 /** The reference's `StatusCode::status_type`, by the number's range. */
 const statusTypeOf = (code: bigint): string =>
   code < 1000n
@@ -37,7 +40,15 @@ export const apiErrorFromChain = (error: SubmitError, ledger: LedgerInfo): ApiEr
         ledger
       })
     case "ImpersonationRefused":
-      return new ApiError({ status: 400, code: "invalid_input", message: error.message, ledger })
+      // What the reference answers for a signer without a signature (clients and the SDK's e2e
+      // suite match on it), then why and how to impersonate.
+      return new ApiError({
+        status: 400,
+        code: "vm_error",
+        message: `Invalid transaction: Type: Validation Code: INVALID_SIGNATURE (${error.message})`,
+        vmErrorCode: INVALID_SIGNATURE,
+        ledger
+      })
     case "ChainUnavailable":
       return ApiErrors.internal(`Mempool failed to initially evaluate submitted transaction: ${error.message}`, ledger)
   }

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+/**
+ * Where a node's event loop spends its time, from a `--cpu-prof` profile (issue 22: "CPU per
+ * transfer split by where it goes"). Each sample goes to the outermost frame of its stack that
+ * names a stage of the path below (so the commit's hashing counts as commit, an answer's writev as
+ * the answer), garbage collection to its own row, the rest to "other"; idle samples are left out.
+ *
+ *   node scripts/cpuprofile-summary.mjs PROFILE [--last SECONDS] [--per-transfer US]
+ *
+ * `--last`: only the profile's last SECONDS (the measured window, after start-up and warm-up).
+ * `--per-transfer`: the event loop's CPU per transfer in µs (loadgen's nodeMainThreadMsPerTransfer
+ * × 1000, or its submit mode's nodeMainThreadUsPerSubmission): each stage's share of it is printed
+ * too. The profiler samples wall-clock time on the thread, so on a busy machine a thread waiting
+ * for a core is counted where it was preempted: read shares from a quiet machine.
+ */
+import { readFileSync } from "node:fs"
+
+const args = process.argv.slice(2)
+const option = (name) => {
+  const i = args.indexOf(`--${name}`)
+  if (i < 0) return undefined
+  const v = Number(args[i + 1])
+  args.splice(i, 2)
+  return v
+}
+const lastSecs = option("last") ?? Number.POSITIVE_INFINITY
+const perTransferUs = option("per-transfer")
+/** `--other N`: also list the N leaf functions that take most of "other" (to name a new stage). */
+const otherTop = option("other") ?? 0
+const file = args[0]
+if (file === undefined) {
+  console.error("usage: node scripts/cpuprofile-summary.mjs PROFILE [--last SECONDS] [--per-transfer US]")
+  process.exit(2)
+}
+
+/** Stages by the function names that open them (names survive the bundle: it is not mangled). */
+const STAGES = [
+  ["HTTP: parse, route, body", ["parserOnHeadersComplete", "parserOnIncoming", "parserOnBody", "readBody", "listener", "onStreamRead"]],
+  ["HTTP: answer (headers, writev)", ["send", "answerPreflight"]],
+  ["BCS decode of the submission", ["decodeSigned"]],
+  ["signature (thread-pool dispatch)", ["preverifySignature", "preverifyStrictFast"]],
+  ["admission: prologue, pool", ["admitInBudget", "admit", "validateTransaction"]],
+  ["wait_by_hash, by_hash", ["awaitSettled", "lookup", "pendingJson"]],
+  ["block execution", ["executeBlockSteps", "make"]],
+  ["commit (records, hashes, LMDB puts)", ["commitBlock", "commitBlocks", "prepareBlock"]],
+  ["mempool maintenance", ["afterBlock", "onCommitted", "best"]]
+]
+const stageOf = new Map()
+for (const [stage, names] of STAGES) for (const n of names) stageOf.set(n, stage)
+/**
+ * Functions Effect's runtime calls from anonymous callbacks (so no stage frame is above them):
+ * for a stack no stage opened, the innermost of these names it.
+ */
+const INNER = new Map([
+  ["poolEntryOf", "admission: prologue, pool"],
+  ["insert", "admission: prologue, pool"],
+  ["readyUpTo", "admission: prologue, pool"],
+  ["accountSequenceNumber", "admission: prologue, pool"],
+  ["resOnFinish", "HTTP: answer (headers, writev)"],
+  ["_finish", "HTTP: answer (headers, writev)"]
+])
+
+const p = JSON.parse(readFileSync(file, "utf8"))
+const byId = new Map(p.nodes.map((n) => [n.id, n]))
+const parent = new Map()
+for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
+
+/** The stage of a sample's stack: its outermost named frame. */
+const stageMemo = new Map()
+const stageOfNode = (id) => {
+  let s = stageMemo.get(id)
+  if (s !== undefined) return s
+  const leaf = byId.get(id).callFrame.functionName
+  if (leaf === "(garbage collector)") s = "garbage collection"
+  else if (leaf === "(idle)") s = "idle"
+  else if (leaf === "(program)") s = "V8/Node internals (program)"
+  else {
+    s = "other"
+    let inner
+    for (let a = id; a !== undefined; a = parent.get(a)) {
+      const name = byId.get(a).callFrame.functionName
+      const named = stageOf.get(name)
+      if (named !== undefined) s = named
+      if (inner === undefined) inner = INNER.get(name)
+    }
+    if (s === "other" && inner !== undefined) s = inner
+  }
+  stageMemo.set(id, s)
+  return s
+}
+
+const totals = new Map()
+const otherLeaves = new Map()
+let t = p.startTime
+for (let i = 0; i < p.samples.length; i++) {
+  t += p.timeDeltas[i] ?? 0
+  if (p.endTime - t > lastSecs * 1e6) continue
+  const s = stageOfNode(p.samples[i])
+  totals.set(s, (totals.get(s) ?? 0) + (p.timeDeltas[i] ?? 0))
+  if (s === "other") {
+    const f = byId.get(p.samples[i]).callFrame
+    const k = `${f.functionName || "(anonymous)"} ${f.url.split("/").at(-1)}:${f.lineNumber}`
+    otherLeaves.set(k, (otherLeaves.get(k) ?? 0) + (p.timeDeltas[i] ?? 0))
+  }
+}
+const idle = totals.get("idle") ?? 0
+totals.delete("idle")
+const busy = [...totals.values()].reduce((a, b) => a + b, 0)
+const rows = [...totals].sort((a, b) => b[1] - a[1])
+console.log(`busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s`)
+console.log(`| stage | share of the event loop |${perTransferUs === undefined ? "" : " µs per transfer |"}`)
+console.log(`|---|---:|${perTransferUs === undefined ? "" : "---:|"}`)
+for (const [stage, us] of rows) {
+  const share = us / busy
+  console.log(
+    `| ${stage} | ${(100 * share).toFixed(1)} % |${perTransferUs === undefined ? "" : ` ${(share * perTransferUs).toFixed(0)} |`}`
+  )
+}
+if (otherTop > 0) {
+  console.log("\nmost of \"other\" (leaf functions):")
+  for (const [k, us] of [...otherLeaves].sort((a, b) => b[1] - a[1]).slice(0, otherTop))
+    console.log(`${((100 * us) / busy).toFixed(1).padStart(5)} %  ${k}`)
+}
