@@ -183,16 +183,25 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             candidates,
             blockRandomness(state, configuration, metadata)
           )
-          // Each step runs inside this fiber (a fork's state reads find their miss log through it).
+          // Each slice runs inside this fiber (a fork's state reads find their miss log through it):
+          // as many steps (transactions) as the turn's budget allows, then the next turn. One Effect
+          // per slice, not per transaction (the runtime's own cost showed per transaction).
+          const nextStep = () => steps.next()
+          const slice = () => {
+            for (;;) {
+              const step = blockBudget.timed(nextStep)
+              if (step.done === true || !blockBudget.hasBudget()) return step
+            }
+          }
           const execution = yield* Effect.gen(function* () {
             for (;;) {
               const step = yield* Effect.try({
-                try: () => blockBudget.timed(() => steps.next()),
+                try: slice,
                 catch: (e) =>
                   unavailable(e instanceof BlockExecutionFailure ? e.message : `block execution failed: ${String(e)}`)
               })
               if (step.done === true) return step.value
-              if (!blockBudget.hasBudget()) yield* Effect.promise(() => blockBudget.nextTurn())
+              yield* Effect.promise(() => blockBudget.nextTurn())
             }
           })
           const block = yield* ledger.commitBlock({

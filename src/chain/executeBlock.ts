@@ -177,6 +177,8 @@ export function* executeBlockSteps(
     const userTransaction: Transaction = { _tag: "UserTransaction", signed: entry.transaction }
     transactions.push({
       transaction: userTransaction,
+      // The pool's hash of the submitted bytes: the ledger does not encode the transaction again for it.
+      hash: entry.hash,
       writeSet: result.writeSet,
       events: result.events,
       outcome: { gasUsed: result.gasUsed, status: result.status, vmStatus: result.vmStatus }

@@ -4,26 +4,63 @@ import { writeContractEvent } from "./ContractEventCodec.js"
 import { hashWithPrefix } from "./hash.js"
 import { accumulatorRootOf } from "./MerkleAccumulator.js"
 import type { WriteSet } from "./WriteSet.js"
-import { writeWriteSet } from "./WriteSetCodec.js"
+import { writeWriteOp } from "./WriteSetCodec.js"
 
 /**
  * The hashes `TransactionInfo` records about a transaction's output, as the reference computes
  * them (`TransactionOutput::ensure_match_transaction_info`).
  */
 
-/** CryptoHash of a write set: sha3(prefix("WriteSet") ‖ BCS(WriteSet)); entries in BCS key order. */
-export const writeSetHash = (ws: WriteSet): Uint8Array => {
-  const w = new BcsWriter(256)
-  writeWriteSet(w, ws)
-  return hashWithPrefix("WriteSet", w.toBytes())
+/** BCS(WriteSet) and where each entry's op (BCS(WriteOp)) starts in those bytes, in entry order. */
+export interface EncodedWriteSet {
+  readonly bytes: Uint8Array
+  readonly opOffsets: ReadonlyArray<number>
 }
 
-/** CryptoHash of one event: sha3(prefix("ContractEvent") ‖ BCS(ContractEvent)). */
-export const contractEventHash = (e: ContractEvent): Uint8Array => {
-  const w = new BcsWriter(128)
-  writeContractEvent(w, e)
-  return hashWithPrefix("ContractEvent", w.toBytes())
+// Encoded once per object: the commit hashes a write set and its events and the ledger's record
+// stores the same bytes (issue 22: the second encoding was a few % of a commit). Write sets and
+// events are immutable once made, so an object's bytes never change; the entry goes with the object.
+const writeSetEncodings = new WeakMap<WriteSet, EncodedWriteSet>()
+const eventEncodings = new WeakMap<ContractEvent, Uint8Array>()
+
+/** BCS(WriteSet) with its ops' offsets, encoded once per write set object. */
+export const encodedWriteSet = (ws: WriteSet): EncodedWriteSet => {
+  let e = writeSetEncodings.get(ws)
+  if (e === undefined) {
+    const w = new BcsWriter(256)
+    const opOffsets: number[] = new Array(ws.entries.length)
+    // As writeWriteSet, noting where each op starts.
+    w.u8(0)
+    w.uleb128(ws.entries.length)
+    for (let i = 0; i < ws.entries.length; i++) {
+      const entry = ws.entries[i]!
+      w.fixed(entry.keyBytes)
+      opOffsets[i] = w.length
+      writeWriteOp(w, entry.op)
+    }
+    e = { bytes: w.toBytes(), opOffsets }
+    writeSetEncodings.set(ws, e)
+  }
+  return e
 }
+
+/** BCS(ContractEvent), encoded once per event object. */
+export const encodedContractEvent = (event: ContractEvent): Uint8Array => {
+  let bytes = eventEncodings.get(event)
+  if (bytes === undefined) {
+    const w = new BcsWriter(128)
+    writeContractEvent(w, event)
+    bytes = w.toBytes()
+    eventEncodings.set(event, bytes)
+  }
+  return bytes
+}
+
+/** CryptoHash of a write set: sha3(prefix("WriteSet") ‖ BCS(WriteSet)); entries in BCS key order. */
+export const writeSetHash = (ws: WriteSet): Uint8Array => hashWithPrefix("WriteSet", encodedWriteSet(ws).bytes)
+
+/** CryptoHash of one event: sha3(prefix("ContractEvent") ‖ BCS(ContractEvent)). */
+export const contractEventHash = (e: ContractEvent): Uint8Array => hashWithPrefix("ContractEvent", encodedContractEvent(e))
 
 /** Root of the event accumulator over the events' hashes; the placeholder hash when there are none. */
 export const eventRootHash = (events: ReadonlyArray<ContractEvent>): Uint8Array =>

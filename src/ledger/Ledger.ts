@@ -73,6 +73,11 @@ export interface TransactionToCommit {
         readonly infoHash?: Uint8Array | undefined
       }
     | undefined
+  /**
+   * The transaction's hash when the caller has it already (the mempool computed it from the
+   * submitted bytes at admission): taken as is instead of encoding the transaction again to hash it.
+   */
+  readonly hash?: Uint8Array | undefined
 }
 
 /**

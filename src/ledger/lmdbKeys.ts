@@ -1,4 +1,4 @@
-import { sha3_256 } from "@noble/hashes/sha3.js"
+import { sha3 } from "../domain/hash.js"
 
 /**
  * Binary keys of the LMDB store. Integers are big-endian so byte order is numeric order; the state
@@ -28,7 +28,7 @@ export const storedStateKey = (keyBytes: Uint8Array): Buffer => {
     return Buffer.from(keyBytes.buffer, keyBytes.byteOffset, keyBytes.byteLength)
   const out = Buffer.allocUnsafe(33)
   out[0] = 0xff
-  out.set(sha3_256(keyBytes), 1)
+  out.set(sha3(keyBytes), 1)
   return out
 }
 
@@ -123,6 +123,6 @@ export const longKeyIndexKey = (keyBytes: Uint8Array): Buffer => {
   const head = keyBytes.subarray(0, Math.min(keyBytes.length, LONG_KEY_ORDER_BYTES))
   const out = Buffer.allocUnsafe(head.length + 32)
   out.set(head, 0)
-  out.set(sha3_256(keyBytes), head.length)
+  out.set(sha3(keyBytes), head.length)
   return out
 }

@@ -1,12 +1,13 @@
 import { BcsReader, BcsWriter } from "../bcs/index.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
-import { readContractEvent, writeContractEvent } from "../domain/ContractEventCodec.js"
+import { readContractEvent } from "../domain/ContractEventCodec.js"
+import { encodedContractEvent, encodedWriteSet } from "../domain/outputHashes.js"
 import { replayProtectorOf } from "../domain/ReplayProtector.js"
 import type { ReplayProtector } from "../domain/Transaction.js"
 import { readTransaction, writeTransaction } from "../domain/TransactionCodec.js"
 import { readTransactionInfo, writeTransactionInfo } from "../domain/TransactionInfoCodec.js"
 import type { StateValueMetadata, WriteOp, WriteSet } from "../domain/WriteSet.js"
-import { readStateValueMetadata, readWriteOp, readWriteSet, writeWriteOp } from "../domain/WriteSetCodec.js"
+import { readStateValueMetadata, readWriteOp, readWriteSet } from "../domain/WriteSetCodec.js"
 import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
 import type { LedgerHead } from "./LedgerBackend.js"
 import { readU64be, u64At } from "./lmdbKeys.js"
@@ -68,21 +69,17 @@ export const encodeTransactionRecordWithOffsets = (
   w.fixed(t.accumulatorRootHash)
   w.string(t.outcome.vmStatus)
   writeTransaction(w, t.transaction)
-  // BCS(WriteSet) (as `writeWriteSet`), noting where each op starts.
-  const opOffsets: number[] = new Array(t.writeSet.entries.length)
-  w.u8(0)
-  w.uleb128(t.writeSet.entries.length)
-  t.writeSet.entries.forEach((e, i) => {
-    w.fixed(e.keyBytes)
-    opOffsets[i] = w.length
-    writeWriteOp(w, e.op)
-  })
+  // BCS(WriteSet) and BCS(ContractEvent)s as the commit encoded them to hash them (outputHashes.ts).
+  const writeSet = encodedWriteSet(t.writeSet)
+  const base = w.length
+  w.fixed(writeSet.bytes)
+  const opOffsets = writeSet.opOffsets.map((o) => base + o)
   w.uleb128(t.events.length)
   const eventOffsets: number[] = new Array(t.events.length)
-  t.events.forEach((e, i) => {
+  for (let i = 0; i < t.events.length; i++) {
     eventOffsets[i] = w.length
-    writeContractEvent(w, e)
-  })
+    w.fixed(encodedContractEvent(t.events[i]!))
+  }
   return { bytes: w.toBytes(), opOffsets, eventOffsets }
 }
 

@@ -43,7 +43,7 @@ export const prepareBlock = (
   let accumulator = before?.accumulator ?? emptyAccumulator
   block.transactions.forEach((t, i) => {
     const version = firstVersion + BigInt(i)
-    const hash = t.source?.info.transactionHash ?? transactionHashOf(t.transaction)
+    const hash = t.source?.info.transactionHash ?? t.hash ?? transactionHashOf(t.transaction)
     const txInfo: TransactionInfo = t.source?.info ?? {
       gasUsed: t.outcome.gasUsed,
       status: t.outcome.status,

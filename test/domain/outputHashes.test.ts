@@ -1,9 +1,20 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { BcsReader, BcsWriter } from "../../src/bcs/index.js"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import type { ContractEvent } from "../../src/domain/ContractEvent.js"
 import { hashWithPrefix } from "../../src/domain/hash.js"
 import { ACCUMULATOR_PLACEHOLDER_HASH } from "../../src/domain/MerkleAccumulator.js"
-import { contractEventHash, eventRootHash, writeSetHash } from "../../src/domain/outputHashes.js"
+import { writeContractEvent } from "../../src/domain/ContractEventCodec.js"
+import {
+  contractEventHash,
+  encodedContractEvent,
+  encodedWriteSet,
+  eventRootHash,
+  writeSetHash
+} from "../../src/domain/outputHashes.js"
+import { readWriteOp, writeWriteSet } from "../../src/domain/WriteSetCodec.js"
+import { contractEvent, writeSet } from "./arbitraries.js"
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex")
 
@@ -32,6 +43,29 @@ describe("output hashes", () => {
     }
     expect(eventRootHash([e, v1])).toEqual(
       hashWithPrefix("EventAccumulator", Buffer.concat([contractEventHash(e), contractEventHash(v1)]))
+    )
+  })
+
+  it("encoded once: the bytes hashed are the codec's BCS, each op offset starts that entry's op, and a second call hands out the same bytes", () => {
+    fc.assert(
+      fc.property(writeSet, contractEvent, (ws, e) => {
+        const w = new BcsWriter(64)
+        writeWriteSet(w, ws)
+        const encoded = encodedWriteSet(ws)
+        expect(encoded.bytes).toEqual(w.toBytes())
+        expect(encodedWriteSet(ws)).toBe(encoded)
+        expect(writeSetHash(ws)).toEqual(hashWithPrefix("WriteSet", w.toBytes()))
+        ws.entries.forEach((entry, i) => {
+          const r = new BcsReader(encoded.bytes)
+          r.offset = encoded.opOffsets[i]!
+          expect(readWriteOp(r)).toEqual(entry.op)
+        })
+        const ew = new BcsWriter(64)
+        writeContractEvent(ew, e)
+        expect(encodedContractEvent(e)).toEqual(ew.toBytes())
+        expect(encodedContractEvent(e)).toBe(encodedContractEvent(e))
+        expect(contractEventHash(e)).toEqual(hashWithPrefix("ContractEvent", ew.toBytes()))
+      })
     )
   })
 })

@@ -113,6 +113,9 @@ describe("verifySignature (SDK-signed transactions)", () => {
     expect(v.signers.feePayer).toBeUndefined()
     expect(v.keyless).toEqual([])
     expectTamperProof(bytes)
+    // Checked once per object (the pool's validation, then the block's execution): the same answer
+    // object again; a tampered copy decoded anew is checked on its own (above).
+    expect(verifySignature(txn)).toBe(v)
   })
 
   it("SingleKey Ed25519 and Secp256k1 accounts: SingleSender, auth keys = the SDK's", () => {
