@@ -30,7 +30,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSplit, loadDist, localSigners, root, sleep, threadCpu } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -216,6 +216,7 @@ const main = async () => {
       const v0 = await ledgerVersion()
       const samples = []
       const t0 = performance.now()
+      const cpu0 = threadCpu(node.child.pid)
       // A status query waits until the index reaches the ledger version current when it arrived:
       // its duration is the indexer's lag in milliseconds at that moment.
       const sent = await pushTransfers(accounts, seconds, async () => {
@@ -229,9 +230,14 @@ const main = async () => {
       const stopAt = performance.now()
       if (!flag("no-indexer")) while ((await indexedVersion()) < v1) await sleep(5)
       const catchUpMs = performance.now() - stopAt
+      // CPU of the node's threads from the start of the load until the index caught up, per
+      // committed version (transfers and their blocks' metadata): main = the chain's event loop,
+      // busiestOther = the indexer's worker thread (with the indexer on).
+      const split = cpuSplit(node.child.pid, cpu0, threadCpu(node.child.pid))
+      const perVersionMs = Object.fromEntries(Object.entries(split).map(([k, secs]) => [k, round((secs * 1000) / Math.max(1, v1 - v0))]))
       const lagVersions = samples.map((s) => s.ledger - s.indexed)
       const waits = samples.map((s) => s.waitMs)
-      console.log(JSON.stringify({ mode, indexer: !flag("no-indexer"), seconds: round(elapsed), sent, committedPerSec: Math.round((v1 - v0) / elapsed), statusQueryP50Ms: percentile(waits, 50), statusQueryMaxMs: Math.max(...waits), indexedBehindLedgerMaxVersions: Math.max(...lagVersions), catchUpAfterStopMs: Math.round(catchUpMs), rssMb: rssMb(node.child.pid), samples: samples.filter((_, i) => i % 10 === 0) }))
+      console.log(JSON.stringify({ mode, indexer: !flag("no-indexer"), load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), seconds: round(elapsed), sent, versions: v1 - v0, committedPerSec: Math.round((v1 - v0) / elapsed), cpuSecs: split, cpuMsPerVersion: perVersionMs, statusQueryP50Ms: percentile(waits, 50), statusQueryMaxMs: Math.max(...waits), indexedBehindLedgerMaxVersions: Math.max(...lagVersions), catchUpAfterStopMs: Math.round(catchUpMs), rssMb: rssMb(node.child.pid), samples: samples.filter((_, i) => i % 10 === 0) }))
       return
     }
     if (mode === "graphql") {

@@ -13,10 +13,16 @@
  *   aptTransfer(lib, from, to, amount, expiration, options?)
  *                             a signed `0x1::aptos_account::transfer` from a signer (its `next`
  *                             sequence number, then advanced): the BCS bytes and the hash
+ *   threadCpu(pid), cpuSplit(before, after)
+ *                             a process's CPU seconds per thread (/proc), and what each part took
+ *                             between two readings: the main thread (the event loop), the busiest
+ *                             other thread (the indexer's worker, when one runs) and the rest (GC
+ *                             helpers, libuv's pool)
  *
  * Scripts run on the built bundle rather than the sources so that they measure what `npm start` runs.
  */
 import { spawn } from "node:child_process"
+import { readdirSync, readFileSync } from "node:fs"
 import { createPrivateKey, sign as nodeSign } from "node:crypto"
 import { createServer } from "node:net"
 import { dirname, join } from "node:path"
@@ -118,4 +124,30 @@ export const aptTransfer = (lib, from, to, amount, expiration, { sequenceNumber,
   const tagged = new Uint8Array(bytes.length + 1)
   tagged.set(bytes, 1)
   return { raw, bytes, hash: `0x${toHex(transactionHashOfBytes(tagged))}` }
+}
+
+/** CPU seconds (user + system) so far of every thread of `pid`, by thread id (/proc/<pid>/task/<tid>/stat, 10 ms ticks). */
+export const threadCpu = (pid) => {
+  const out = new Map()
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ")
+      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / 100)
+    } catch {}
+  }
+  return out
+}
+
+/**
+ * The CPU seconds between two `threadCpu` readings of `pid`: `main` (the event loop's thread),
+ * `busiestOther` (the thread other than main that used the most: the indexer's worker thread when
+ * one runs), `rest` (every other thread: V8's GC helpers, libuv's pool) and `total`.
+ */
+export const cpuSplit = (pid, before, after) => {
+  const delta = [...after].map(([tid, secs]) => [tid, secs - (before.get(tid) ?? 0)])
+  const main = delta.find(([tid]) => tid === pid)?.[1] ?? 0
+  const others = delta.filter(([tid]) => tid !== pid).map(([, secs]) => secs).sort((a, b) => b - a)
+  const r = (x) => Math.round(x * 100) / 100
+  const total = main + others.reduce((a, b) => a + b, 0)
+  return { main: r(main), busiestOther: r(others[0] ?? 0), rest: r(total - main - (others[0] ?? 0)), total: r(total) }
 }

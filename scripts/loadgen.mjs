@@ -37,7 +37,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ledgerStats } from "./ledger-stats.mjs"
-import { aptTransfer, cliArgs, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSplit, loadDist, localSigners, root, sleep, threadCpu } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -397,7 +397,7 @@ const main = async () => {
     const ledgerBytes = () => statSync(join(node.dir, "ledger", "data.mdb")).size
     const bytes0 = ledgerBytes()
     const start = performance.now()
-    const cpu0 = { node: cpuSecsOf(node.child.pid), nodeMain: cpuSecsOf(node.child.pid, true), loadgen: ownCpuSecs() }
+    const cpu0 = { node: cpuSecsOf(node.child.pid), nodeMain: cpuSecsOf(node.child.pid, true), loadgen: ownCpuSecs(), threads: threadCpu(node.child.pid) }
     let next = 0
     let refused = 0
     let retried = 0
@@ -458,6 +458,10 @@ const main = async () => {
     }
     cpu.nodeMsPerTransfer = +((cpu.nodeSecs * 1000) / Math.max(1, Number(committed))).toFixed(3)
     cpu.nodeMainThreadMsPerTransfer = +((cpu.nodeMainThreadSecs * 1000) / Math.max(1, Number(committed))).toFixed(3)
+    // The busiest thread besides main: the indexer's worker thread when the indexer is on (up to
+    // the last commit: the index may still be a batch behind then).
+    const split = cpuSplit(node.child.pid, cpu0.threads, threadCpu(node.child.pid))
+    cpu.nodeBusiestOtherThreadMsPerTransfer = +((split.busiestOther * 1000) / Math.max(1, Number(committed))).toFixed(3)
     console.log(JSON.stringify({ cpu, load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), mode, seconds, rate, submitted, refused, retried, refusals, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), ledgerBytesPerTransfer: Math.round((ledgerBytes() - bytes0) / Math.max(1, Number(committed))), rssMb: Math.round(rss(node.child.pid) / 1048576) }))
     await node.stop()
     rmSync(node.dir, { recursive: true, force: true })

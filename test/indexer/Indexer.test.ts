@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Account, Aptos, AptosConfig, Network, ProcessorType } from "@aptos-labs/ts-sdk"
+import { Account, Aptos, AptosConfig, Ed25519PrivateKey, Network, ProcessorType } from "@aptos-labs/ts-sdk"
 import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
 import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
@@ -103,6 +103,54 @@ describe.each(placements)("the Indexer in a local chain, $name", ({ indexerWorke
         expect(top).toEqual([{ version: Number(done.version) }])
         const infos = await graphql(chain, "{ ledger_infos { chain_id } }")
         expect(infos).toEqual({ data: { ledger_infos: [{ chain_id: 4 }] } })
+      })
+    } finally {
+      if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it("a revert of the chain (the controls' snapshot/revert) is a revert of the index", async () => {
+    const dataDir = indexerWorker === false ? undefined : mkdtempSync(join(tmpdir(), "movenode-indexer-"))
+    try {
+      await withChain({ dataDir, indexerWorker, accounts: 2 }, async (chain) => {
+        const controls = chain.apiUrl.replace(/\/v1$/, "/__movenode/v1")
+        const post = async (path: string, body?: unknown) =>
+          (await (
+            await fetch(`${controls}${path}`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify(body ?? {})
+            })
+          ).json()) as Record<string, unknown>
+        const aptos = sdk(chain)
+        const alice = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
+        const transfer = async () => {
+          const txn = await aptos.transferCoinTransaction({
+            sender: alice.accountAddress,
+            recipient: Account.generate().accountAddress,
+            amount: 1
+          })
+          const p = await aptos.signAndSubmitTransaction({ signer: alice, transaction: txn })
+          return Number((await aptos.waitForTransaction({ transactionHash: p.hash })).version)
+        }
+        const senderRows = async () =>
+          (
+            await graphql(
+              chain,
+              `query q($a: String) { user_transactions(where: {sender: {_eq: $a}}, order_by: {version: asc}) { version } }`,
+              { a: alice.accountAddress.toStringLong() }
+            )
+          ).data.user_transactions.map((r: { version: number }) => r.version)
+        const kept = await transfer()
+        const snap = await post("/snapshot")
+        const gone = await transfer()
+        expect(await senderRows()).toEqual([kept, gone])
+        await post("/revert", { id: snap.id })
+        // The next query waits for the index to be rebuilt up to the reverted chain: the
+        // reverted transfer is gone from it, never answered from the rows of before.
+        expect(await senderRows()).toEqual([kept])
+        const again = await transfer()
+        expect(await senderRows()).toEqual([kept, again])
       })
     } finally {
       if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })

@@ -189,34 +189,46 @@ export const makeIndexerStore = (
         return out
       })
 
+    /**
+     * The INSERT statement of `size` full rows of `t` (on a key conflict: nothing, or every non-key
+     * column replaced), built once per table, conflict rule and size (`chunks` keeps the sizes few).
+     */
+    const insertSql = new Map<string, string>()
+    const insertStatement = (t: TableSpec, size: number, onConflict: "nothing" | "update"): string => {
+      const cacheKey = `${t.name}\u0000${onConflict}\u0000${size}`
+      const known = insertSql.get(cacheKey)
+      if (known !== undefined) return known
+      const columns = t.columns
+      const conflict =
+        onConflict === "nothing" || columns.length === t.primaryKey.length
+          ? `ON CONFLICT (${t.primaryKey.map(quoteIdent).join(", ")}) DO NOTHING`
+          : `ON CONFLICT (${t.primaryKey.map(quoteIdent).join(", ")}) DO UPDATE SET ${columns
+              .filter((c) => !t.primaryKey.includes(c.name))
+              .map((c) => `${quoteIdent(c.name)} = excluded.${quoteIdent(c.name)}`)
+              .join(", ")}`
+      let n = 0
+      const values = Array.from(
+        { length: size },
+        () => `(${columns.map((c) => dialect.param(dialect.placeholder(++n), c.type)).join(", ")})`
+      )
+      const sql = `INSERT INTO ${quoteIdent(t.name)} (${columns.map((c) => quoteIdent(c.name)).join(", ")}) VALUES ${values.join(", ")} ${conflict}`
+      insertSql.set(cacheKey, sql)
+      return sql
+    }
+
     /** INSERT of full rows; on a key conflict: nothing, or every non-key column replaced. */
     const writeRows = (t: TableSpec, rows: ReadonlyArray<CellRow>, onConflict: "nothing" | "update") =>
       Effect.gen(function* () {
         if (rows.length === 0) return
         const columns = t.columns
-
-        const conflict =
-          onConflict === "nothing" || columns.length === t.primaryKey.length
-            ? `ON CONFLICT (${t.primaryKey.map(quoteIdent).join(", ")}) DO NOTHING`
-            : `ON CONFLICT (${t.primaryKey.map(quoteIdent).join(", ")}) DO UPDATE SET ${columns
-                .filter((c) => !t.primaryKey.includes(c.name))
-                .map((c) => `${quoteIdent(c.name)} = excluded.${quoteIdent(c.name)}`)
-                .join(", ")}`
         for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / columns.length))) {
-          const params: unknown[] = []
-          const values = rows.slice(i, i + size).map(
-            (row) =>
-              `(${columns
-                .map((c) => {
-                  params.push(dialect.encode(row[c.name] ?? null, c.type))
-                  return dialect.param(dialect.placeholder(params.length), c.type)
-                })
-                .join(", ")})`
-          )
-          yield* run(
-            `INSERT INTO ${quoteIdent(t.name)} (${columns.map((c) => quoteIdent(c.name)).join(", ")}) VALUES ${values.join(", ")} ${conflict}`,
-            params
-          )
+          const params: unknown[] = new Array(size * columns.length)
+          let p = 0
+          for (let r = i; r < i + size; r++) {
+            const row = rows[r]!
+            for (const c of columns) params[p++] = dialect.encode(row[c.name] ?? null, c.type)
+          }
+          yield* run(insertStatement(t, size, onConflict), params)
         }
       })
 
@@ -227,12 +239,22 @@ export const makeIndexerStore = (
       return t
     }
 
+    /** Each table's columns by name (a row's keys are looked up once per cell). */
+    const columnMaps = new Map<string, ReadonlyMap<string, TableSpec["columns"][number]>>()
+    const columnsOf = (t: TableSpec) => {
+      let m = columnMaps.get(t.name)
+      if (m === undefined) columnMaps.set(t.name, (m = new Map(t.columns.map((c) => [c.name, c]))))
+      return m
+    }
+
     const toCells = (t: TableSpec, row: Readonly<Record<string, unknown>>): CellRow => {
       const cells: CellRow = {}
-      for (const [k, v] of Object.entries(row)) {
-        const column = t.columns.find((c) => c.name === k)
+      const byName = columnsOf(t)
+      for (const k in row) {
+        const v = row[k]
+        const column = byName.get(k)
         if (column === undefined) throw new WriteError(`${t.name} has no column ${k}`)
-        cells[k] = cellOf(v as never, column.type, `${t.name}.${k}`)
+        cells[k] = cellOf(v as never, column.type, () => `${t.name}.${k}`)
       }
       for (const k of t.primaryKey)
         if ((cells[k] ?? null) === null) throw new WriteError(`${t.name}: key column ${k} is missing`)
@@ -249,7 +271,8 @@ export const makeIndexerStore = (
               return {
                 write: w,
                 table: t,
-                rows: w.rows.map((r) => ({ cells: toCells(t, r), columns: Object.keys(r) }))
+                // The columns a row names matter only to an upsert's merge.
+                rows: w.rows.map((r) => ({ cells: toCells(t, r), columns: w._tag === "Upsert" ? Object.keys(r) : [] }))
               }
             }),
           catch: (e) => (e instanceof WriteError ? e : new WriteError(String(e)))

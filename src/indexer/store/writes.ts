@@ -37,11 +37,15 @@ export type StoreWrite =
 
 export class WriteError extends Error {}
 
-/** A processor's value as the cell of a column of `type`; throws `WriteError` on a value of the wrong kind. */
-export const cellOf = (value: WriteValue | undefined, type: ScalarType, where: string): Cell => {
+/**
+ * A processor's value as the cell of a column of `type`; throws `WriteError` on a value of the
+ * wrong kind (`where` names the column: a function, so that the text is built only then).
+ */
+export const cellOf = (value: WriteValue | undefined, type: ScalarType, where: string | (() => string)): Cell => {
   if (value === null || value === undefined) return null
   const fail = (): never => {
-    throw new WriteError(`${where}: ${typeof value} ${String(value).slice(0, 80)} is not a ${type}`)
+    const at = typeof where === "string" ? where : where()
+    throw new WriteError(`${at}: ${typeof value} ${String(value).slice(0, 80)} is not a ${type}`)
   }
   switch (type) {
     case "String":

@@ -14,7 +14,7 @@
  */
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { Worker } from "node:worker_threads"
+import { type ResourceLimits, Worker } from "node:worker_threads"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -34,6 +34,8 @@ import type { FromIndexerWorker, IndexerWorkerData, ToIndexerWorker } from "./pr
 export interface IndexerThreadOptions extends IndexerWorkerData {
   /** The compiled worker script (`defaultIndexerWorkerUrl`). */
   readonly workerUrl: URL
+  /** The worker's heap limits (`DEFAULT_INDEXER_WORKER_LIMITS`). */
+  readonly resourceLimits?: ResourceLimits | undefined
 }
 
 /** The build's worker script beside this module (the bundle's `dist/bin/indexerWorker.js`), if built. */
@@ -41,6 +43,9 @@ export const defaultIndexerWorkerUrl = (): URL | undefined => {
   const url = new URL("./indexerWorker.js", import.meta.url)
   return existsSync(fileURLToPath(url)) ? url : undefined
 }
+
+/** The worker's heap: V8's defaults unless measured otherwise (docs/benchmarks.md, session 8). */
+export const DEFAULT_INDEXER_WORKER_LIMITS: ResourceLimits = {}
 
 /** How long a query waits for the read connection (the worker opening the store) before failing. */
 const OPEN_WAIT_MS = 10_000
@@ -58,7 +63,7 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
       const scope = yield* Effect.scope
       const services = yield* Effect.context<never>()
       const run = Effect.runForkWith(services)
-      const { workerUrl, ...data } = options
+      const { workerUrl, resourceLimits, ...data } = options
 
       let health: IndexerHealth = {
         state: "starting",
@@ -121,7 +126,10 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
       }
 
       const start = () => {
-        const w = new Worker(workerUrl, { workerData: data satisfies IndexerWorkerData })
+        const w = new Worker(workerUrl, {
+          workerData: data satisfies IndexerWorkerData,
+          resourceLimits: resourceLimits ?? DEFAULT_INDEXER_WORKER_LIMITS
+        })
         worker = w
         w.on("message", onMessage)
         w.on("error", (e) => {
