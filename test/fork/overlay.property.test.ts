@@ -5,16 +5,21 @@
  * at every version from V on — values and metadata. Deletions of base keys are tombstones: they
  * never fall through to the source (the copy has no source to fall through to).
  */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { emptyAccumulator } from "../../src/domain/MerkleAccumulator.js"
 import { forkBackend } from "../../src/fork/forkBackend.js"
+import { forkRewind } from "../../src/fork/forkRewind.js"
 import { makeForkStateSource } from "../../src/fork/ForkStateSource.js"
 import { ABSENT, memoryRemoteStateCache } from "../../src/fork/RemoteStateCache.js"
 import type { LedgerHead } from "../../src/ledger/LedgerBackend.js"
 import { makeLedgerService } from "../../src/ledger/makeLedgerService.js"
 import { makeMemoryBackend } from "../../src/ledger/MemoryBackend.js"
+import { openLmdbBackend } from "../../src/ledger/LmdbBackend.js"
 import { checkpointTxn, keyOf, metadataOfValue, toCommit, type Write } from "../ledger/fixtures.js"
 
 const KEYS = 12
@@ -86,6 +91,67 @@ describe("a fork's state over its source", () => {
         }
       }),
       { numRuns: 300 }
+    )
+  })
+
+  it("with the fork's own store in LMDB and resets to the fork point between blocks, reads as a copy reset to its base", () => {
+    const step = fc.oneof(
+      { weight: 4, arbitrary: fc.array(fc.array(write, { maxLength: 6 }), { minLength: 1, maxLength: 3 }).map((b) => ({ block: b })) },
+      { weight: 1, arbitrary: fc.constant({ reset: true as const }) }
+    )
+    fc.assert(
+      fc.property(base, fc.array(step, { maxLength: 8 }), (values, steps) => {
+        const copy = makeLedgerService(makeMemoryBackend())
+        const baseWrites: Write[] = values.flatMap((v, k) => (v === undefined ? [] : [[k, v] as const]))
+        run(copy.commitGenesis({ epoch: 1n, timestampUsec: 0n, transactions: [toCommit(checkpointTxn(0), baseWrites, [], true)] }, 4))
+        const cache = memoryRemoteStateCache()
+        for (let k = 0; k < KEYS; k++) {
+          const v = values[k]
+          cache.put(keyOf(k), v === undefined ? ABSENT : { data: new Uint8Array([v, 7]), metadata: metadataOfValue(v) })
+        }
+        const head: LedgerHead = {
+          chainId: 4,
+          latestVersion: 0n,
+          latestHeight: 0n,
+          epoch: 1n,
+          timestampUsec: 0n,
+          oldestVersion: 0n,
+          oldestHeight: 0n,
+          genesisHash: new Uint8Array(32),
+          accumulator: emptyAccumulator
+        }
+        const dir = mkdtempSync(join(tmpdir(), "movenode-fork-overlay-"))
+        const store = forkBackend(openLmdbBackend({ path: dir, sync: false }), makeForkStateSource(undefined, cache, 0n), head)
+        const fork = makeLedgerService(store)
+        const forkBack = forkRewind(fork.service.rewind!, head, store)
+        const copyBack = copy.service.rewind!
+        try {
+          let n = 1
+          for (const s of steps) {
+            if ("reset" in s) {
+              run(Effect.flatMap(forkBack.markAtHeight(0n), forkBack.rewindTo))
+              run(Effect.flatMap(copyBack.markAtHeight(0n), copyBack.rewindTo))
+            } else {
+              const transactions = s.block.map((writes) => toCommit(checkpointTxn(n++), writes, [], true))
+              expect(run(fork.service.commitBlock({ epoch: 1n, timestampUsec: BigInt(n), transactions }))).toEqual(
+                run(copy.service.commitBlock({ epoch: 1n, timestampUsec: BigInt(n), transactions }))
+              )
+            }
+            const latest = run(copy.service.ledgerInfo).ledgerVersion
+            expect(run(fork.service.ledgerInfo).ledgerVersion).toBe(latest)
+            const a = run(copy.service.stateAt(latest))
+            const f = run(fork.service.stateAt(latest))
+            for (let k = 0; k < KEYS; k++) {
+              expect(f.get(keyOf(k)), `key ${k} at ${latest}`).toEqual(a.get(keyOf(k)))
+              expect(f.metadata?.(keyOf(k)), `metadata of key ${k} at ${latest}`).toEqual(a.metadata?.(keyOf(k)))
+            }
+          }
+        } finally {
+          fork.close()
+          rmSync(dir, { recursive: true, force: true })
+        }
+      }),
+      { numRuns: 40 }
     )
   })
 })
