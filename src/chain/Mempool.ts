@@ -30,7 +30,7 @@ import { ChainVm } from "./ChainVm.js"
 import { MempoolConfig } from "./mempool/MempoolConfig.js"
 import { poolEntryOf } from "./mempool/poolEntryOf.js"
 import { preverifySignature } from "./mempool/preverifySignature.js"
-import { admissionBudget } from "./TurnBudget.js"
+import { admissionBudget, TurnBudget } from "./TurnBudget.js"
 import { type CommittedSender, type PoolEntry, TxPool } from "./mempool/TxPool.js"
 
 /** StatusCode 3 and 4 (types/src/vm_status.rs). */
@@ -108,6 +108,16 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
       }
 
       /**
+       * Backpressure: while the pool holds `backpressureAt` or more, admissions first pass this
+       * pool's own small budget (0.5 ms of admissions per turn instead of the shared 4 ms), so the
+       * turns go to block production, which is what empties the pool. Submitters wait longer for
+       * their answer instead of filling their sender's 100 places and being refused 507 (each
+       * refusal having cost a whole admission). Once it has waiting tasks every admission goes
+       * through it, so submissions are still admitted in arrival order.
+       */
+      const backpressure = new TurnBudget(0.5)
+
+      /**
        * `admit` (synchronous: the prologue on the latest state, the pool) run within the event
        * loop's turn budget: a flood of submissions is admitted a few ms per turn, so sockets are
        * read and connections accepted in between (TurnBudget.ts).
@@ -116,7 +126,10 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
         // Run with the fiber's own services (its Clock: a test's TestClock), synchronously inside the budget.
         Effect.contextWith((context: Context.Context<never>) =>
           Effect.callback<PoolEntry, SubmitError>((resume) => {
-            admissionBudget.run(() => resume(Effect.runSyncExitWith(context)(admit(transaction, signedBcs))))
+            const task = () =>
+              admissionBudget.run(() => resume(Effect.runSyncExitWith(context)(admit(transaction, signedBcs))))
+            if (pool.size >= config.backpressureAt || backpressure.waiting > 0) backpressure.run(task)
+            else task()
           })
         )
 

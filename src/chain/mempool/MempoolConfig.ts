@@ -18,7 +18,14 @@ export const MempoolConfigSchema = Schema.Struct({
   /** Orderless (nonce) transactions per sender (`orderless_txn_capacity_per_user`). */
   orderlessCapacityPerUser: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 })),
   /** A transaction not committed this long after it arrived is dropped (`system_transaction_timeout_secs`). */
-  systemTtlSecs: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 86_400 }))
+  systemTtlSecs: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 86_400 })),
+  /**
+   * Transactions held past which admissions slow down (ours; the reference admits on threads of
+   * their own): a few blocks' worth waits already, so the event loop's time goes to making blocks
+   * rather than to admitting more, and clients wait for their answer instead of being refused
+   * `mempool_is_full` once their sender has 100 pending (Mempool.ts, `admitInBudget`).
+   */
+  backpressureAt: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000_000 }))
 })
 
 export type MempoolConfigShape = typeof MempoolConfigSchema.Type
@@ -28,7 +35,10 @@ export const defaultMempoolConfig: MempoolConfigShape = {
   capacityBytes: 256 * 1024 * 1024,
   capacityPerUser: 100,
   orderlessCapacityPerUser: 1000,
-  systemTtlSecs: 600
+  systemTtlSecs: 600,
+  // Four blocks of the producer's 250 (BlockProducer's maxBlockTransactions): blocks stay full,
+  // and with 64 senders that is ~16 pending each, far from the 100 that are refused.
+  backpressureAt: 1000
 }
 
 /** The mempool's configuration: a reference with the defaults, so nothing has to provide it. */
