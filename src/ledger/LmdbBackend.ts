@@ -254,14 +254,17 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const value = writeOpValue(op)
     const metadata = "metadata" in op ? op.metadata : undefined
     const key = storedStateKey(keyBytes)
-    const previous = t.latest.getBinary(key)
+    const bulkKey = bulkLatest === undefined ? undefined : key.toString("latin1")
+    const pending = bulkKey === undefined ? undefined : bulkLatest!.get(bulkKey)
+    const previous = pending === undefined ? t.latest.getBinaryFast(key) : undefined
     let id: bigint
-    if (previous === undefined) {
+    if (pending !== undefined) id = pending.id
+    else if (previous === undefined) {
       id = nextKeyId++
       // A long access path is stored hashed: keep its bytes where an account listing finds them.
       if (keyBytes.length > MAX_RAW_STATE_KEY && keyBytes[0] === 0)
         t.longKeys.putSync(longKeyIndexKey(keyBytes), view(keyBytes))
-    } else id = readU64be(previous, 8)
+    } else id = previous.readBigUInt64BE(8)
     if (opOffset === undefined) {
       // A large transaction's values are kept apart, so that an older read does not decompress it.
       t.index.putSync(indexKey(id, version), NOWHERE)
@@ -271,7 +274,21 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       offset.writeUInt32BE(opOffset)
       t.index.putSync(indexKey(id, version), offset)
     }
-    t.latest.putSync(key, encodeStateValue(value, { version, id }, metadata))
+    const latest = encodeStateValue(value, { version, id }, metadata)
+    if (bulkKey !== undefined) bulkLatest!.set(bulkKey, { stored: key, id, latest })
+    else t.latest.putSync(key, latest)
+  }
+
+  /**
+   * While many blocks are written in one write transaction (a loaded chain): each key's newest
+   * `state_latest` record, put once at the end (`flushLatest`) instead of at every write (a
+   * transfer's keys are written again by most later transfers).
+   */
+  let bulkLatest: Map<string, { readonly stored: Buffer; readonly id: bigint; readonly latest: Buffer }> | undefined
+  const flushLatest = (): void => {
+    if (bulkLatest === undefined) return
+    for (const { stored, latest } of bulkLatest.values()) t.latest.putSync(stored, latest)
+    bulkLatest.clear()
   }
 
   /** The key number `state_latest` holds for a key (undefined: never written). */
@@ -595,6 +612,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   const discardUnder = (p: PreparedBlock): boolean => {
     const top = garbageTop
     if (top === undefined) return false
+    flushLatest()
     const lo = p.block.firstVersion
     const hi = p.block.lastVersion < top ? p.block.lastVersion : top
     if (lo <= hi) discardRange(lo, hi, p.block.height - 1n)
@@ -662,7 +680,13 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         garbageTop = top
         t.meta.putSync(HEAD_KEY, view(encodeHead(next)))
         t.meta.putSync(TRUNCATIONS_KEY, u64be(BigInt(truncations + 1)))
-        for (const p of append) writeBlock(p, 0)
+        if (append.length > 1) bulkLatest = new Map()
+        try {
+          for (const p of append) writeBlock(p, 0)
+          flushLatest()
+        } finally {
+          bulkLatest = undefined
+        }
       })
     } catch (e) {
       garbageTop = before

@@ -33,6 +33,8 @@ type Op =
   | { readonly _tag: "commit"; readonly blocks: ReadonlyArray<ReadonlyArray<Txn>> }
   | { readonly _tag: "mark" }
   | { readonly _tag: "rewind"; readonly pick: number }
+  /** A rewind and blocks written in the same step (a loaded chain), as `replaceAfter`. */
+  | { readonly _tag: "replace"; readonly pick: number; readonly blocks: ReadonlyArray<ReadonlyArray<Txn>> }
   | { readonly _tag: "collect"; readonly budget: number }
   | { readonly _tag: "reopen" }
 
@@ -44,8 +46,10 @@ const txnArb: fc.Arbitrary<Txn> = fc.record({
   ),
   event: fc.boolean()
 })
+const blocksArb = fc.array(fc.array(txnArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 })
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ _tag: fc.constant("commit" as const), blocks: fc.array(fc.array(txnArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }) }) },
+  { weight: 4, arbitrary: fc.record({ _tag: fc.constant("commit" as const), blocks: blocksArb }) },
+  { weight: 1, arbitrary: fc.record({ _tag: fc.constant("replace" as const), pick: fc.nat(), blocks: blocksArb }) },
   { weight: 2, arbitrary: fc.record({ _tag: fc.constant("mark" as const) }) },
   { weight: 2, arbitrary: fc.record({ _tag: fc.constant("rewind" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ _tag: fc.constant("collect" as const), budget: fc.integer({ min: 1, max: 6 }) }) },
@@ -59,17 +63,22 @@ const checkpointTxn = (n: number): Transaction => {
   return { _tag: "StateCheckpoint", hash }
 }
 
-/** Commits `blocks`, numbering senders' sequence numbers and events on from `counters`. */
-const commitAll = (l: LedgerService, blocks: ReadonlyArray<ReadonlyArray<Txn>>, counters: Map<string, bigint>, tag: number) =>
-  Effect.gen(function* () {
-    const next = (k: string) => {
-      const n = counters.get(k) ?? 0n
-      counters.set(k, n + 1n)
-      return n
-    }
-    for (const [bi, b] of blocks.entries()) {
-      const info = yield* Effect.orElseSucceed(l.ledgerInfo, () => ({ ledgerVersion: -1n, ledgerTimestampUsec: 0n }))
-      const transactions: BlockToCommit["transactions"] = b.map((t, i) => {
+/** `blocks` as the ledger takes them, the first at `timestampUsec + 1`, numbering sequence numbers and events on from `counters`. */
+const blocksToCommit = (
+  timestampUsec: bigint,
+  blocks: ReadonlyArray<ReadonlyArray<Txn>>,
+  counters: Map<string, bigint>,
+  tag: number
+): BlockToCommit[] => {
+  const next = (k: string) => {
+    const n = counters.get(k) ?? 0n
+    counters.set(k, n + 1n)
+    return n
+  }
+  return blocks.map((b, bi) => ({
+    epoch: 1n,
+    timestampUsec: timestampUsec + BigInt(bi) + 1n,
+    transactions: b.map((t, i) => {
         const s = t.sender
         const transaction = s === undefined ? checkpointTxn(tag * 64 + bi * 8 + i) : userTxn(0x100 + s, next(`s${s}`))
         const events: ContractEvent[] = t.event
@@ -85,8 +94,14 @@ const commitAll = (l: LedgerService, blocks: ReadonlyArray<ReadonlyArray<Txn>>, 
           : []
         return toCommit(transaction, t.writes as Write[], events, true)
       })
-      yield* l.commitBlock({ epoch: 1n, timestampUsec: info.ledgerTimestampUsec + 1n, transactions })
-    }
+  }))
+}
+
+/** Commits `blocks` one by one (see `blocksToCommit`). */
+const commitAll = (l: LedgerService, blocks: ReadonlyArray<ReadonlyArray<Txn>>, counters: Map<string, bigint>, tag: number) =>
+  Effect.gen(function* () {
+    const info = yield* Effect.orElseSucceed(l.ledgerInfo, () => ({ ledgerVersion: -1n, ledgerTimestampUsec: 0n }))
+    for (const block of blocksToCommit(info.ledgerTimestampUsec, blocks, counters, tag)) yield* l.commitBlock(block)
   })
 
 /** Everything the service reads, at every version, as plain data. */
@@ -183,6 +198,15 @@ describe.each(kinds)("sequences of rewinds on the $name store", (kind) => {
                   live = live.slice(0, m.live)
                   counters.clear()
                   for (const [k, v] of m.counters) counters.set(k, v)
+                } else if (op._tag === "replace") {
+                  if (marks.length === 0) continue
+                  const at = op.pick % marks.length
+                  const m = marks[at]!
+                  marks.length = at
+                  counters.clear()
+                  for (const [k, v] of m.counters) counters.set(k, v)
+                  yield* l.rewind!.replaceAfter(m.mark, blocksToCommit(m.mark.timestampUsec, op.blocks, counters, i + 1))
+                  live = [...live.slice(0, m.live), { blocks: { _tag: "commit", blocks: op.blocks }, tag: i + 1 }]
                 } else if (op._tag === "collect") {
                   yield* l.rewind!.collectGarbage(op.budget)
                 } else if (kind.name === "lmdb") {
