@@ -551,12 +551,17 @@ export const describeLocalChain = (info: LocalChainInfo): string => {
         ]),
     `  Genesis    ${genesisSourceText[info.genesisSource]}`,
     "",
-    `Root account ${addressToLongString(info.root.address)} (it delegates minting to the faucet's account)`,
+    info.fork === undefined
+      ? `Root account ${addressToLongString(info.root.address)} (it delegates minting to the faucet's account)`
+      : // A fork: the root is ours only where the source's genesis used this seed (docs/fork.md "Faucet").
+        `Root account ${addressToLongString(info.root.address)} (on a fork: the faucet mints with it where the source's root key is this one, else funds from an account of its own)`,
     `  private key 0x${toHex(info.root.privateKey)}`,
     "",
-    "Pre-funded accounts (Ed25519; well-known keys: never use them on a real network)",
+    info.fork === undefined
+      ? "Pre-funded accounts (Ed25519; well-known keys: never use them on a real network)"
+      : "Accounts of this seed (Ed25519; funded only where the source's genesis funded them: a movenode source with the same seed)",
     ...info.accounts.flatMap((a, i) => [
-      `  (${i}) ${addressToLongString(a.address)}  ${a.balance / 100_000_000n} APT`,
+      `  (${i}) ${addressToLongString(a.address)}${info.fork === undefined ? `  ${a.balance / 100_000_000n} APT` : ""}`,
       `      private key 0x${toHex(a.privateKey)}`
     ])
   ]

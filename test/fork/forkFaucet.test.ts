@@ -20,7 +20,7 @@ import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import { primaryStoreAddress } from "../../src/domain/objectAddress.js"
 import { stateKeyCodec } from "../../src/domain/StateKeyCodec.js"
 import { makeForkSourceClient } from "../../src/fork/ForkSourceClient.js"
-import { LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
+import { describeLocalChain, LocalChain, type LocalChainInfo } from "../../src/LocalChain.js"
 
 const sdkFor = (chain: LocalChainInfo) =>
   new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: chain.apiUrl, faucet: chain.faucetUrl }))
@@ -61,6 +61,10 @@ describe("the faucet on a fork whose root key we do not hold", () => {
           const fork = yield* LocalChain.spawn({ accounts: 0, mining: MiningMode.instant(0), fork: { url: source.apiUrl, version: pinned } })
           const aptos = sdkFor(fork)
           expect((yield* Effect.promise(() => fetch(`${fork.faucetUrl}/`))).status).toBe(200)
+          // The banner does not promise balances the source never gave the seed's accounts.
+          const banner = describeLocalChain(fork)
+          expect(banner).toMatch(/funded only where the source's genesis funded them/)
+          expect(banner).not.toMatch(/ APT$/m)
 
           // The SDK's fundAccount: a user transaction, committed, the balance there.
           const alice = Account.generate()
