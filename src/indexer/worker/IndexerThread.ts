@@ -47,6 +47,15 @@ export const defaultIndexerWorkerUrl = (): URL | undefined => {
 /** The worker's heap: V8's defaults unless measured otherwise (docs/benchmarks.md, session 8). */
 export const DEFAULT_INDEXER_WORKER_LIMITS: ResourceLimits = {}
 
+/**
+ * The worker thread's nice value (Linux): below the chain's thread, so that when the two cores are
+ * short the chain keeps its pace and the index follows with what is left, in larger batches
+ * (docs/benchmarks.md, session 8: at load 24, 81 versions/s with the index at most 18 versions
+ * behind, against 65/s and never behind at 0, and 83/s but 990 behind at 19).
+ * `MOVENODE_INDEXER_NICE` overrides it (0: the process's priority).
+ */
+export const DEFAULT_INDEXER_NICE = 5
+
 /** How long a query waits for the read connection (the worker opening the store) before failing. */
 const OPEN_WAIT_MS = 10_000
 const RESTART_MS = 1_000
@@ -63,7 +72,8 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
       const scope = yield* Effect.scope
       const services = yield* Effect.context<never>()
       const run = Effect.runForkWith(services)
-      const { workerUrl, resourceLimits, ...data } = options
+      const { workerUrl, resourceLimits, ...rest } = options
+      const data: IndexerWorkerData = { ...rest, nice: rest.nice ?? Number(process.env.MOVENODE_INDEXER_NICE ?? DEFAULT_INDEXER_NICE) }
 
       let health: IndexerHealth = {
         state: "starting",

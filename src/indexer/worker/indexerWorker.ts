@@ -6,6 +6,8 @@
  * (`followLedger`): the processors, the SQL writes and their garbage all stay off the chain's
  * event loop. It reports its progress after every change and its log lines as messages.
  */
+import { readlinkSync } from "node:fs"
+import { setPriority } from "node:os"
 import { parentPort, workerData } from "node:worker_threads"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -23,6 +25,16 @@ const port = parentPort
 if (port === null) throw new Error("indexerWorker.js runs only as a worker thread")
 const data = workerData as IndexerWorkerData
 const post = (message: FromIndexerWorker) => port.postMessage(message)
+
+// The chain's thread first: this thread runs at a lower priority (a nice value of its own: Linux
+// keeps one per thread, and `/proc/thread-self` names this one), so when the cores are short the
+// chain keeps its pace and the index catches up with what is left (in larger batches). Elsewhere
+// (no /proc) the thread keeps the process's priority.
+if (data.nice !== undefined && data.nice !== 0)
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop())
+    if (Number.isSafeInteger(tid) && tid > 0) setPriority(tid, data.nice)
+  } catch {}
 
 const program = Effect.gen(function* () {
   const closing = yield* Deferred.make<void>()

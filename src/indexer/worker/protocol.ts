@@ -14,6 +14,8 @@ export interface IndexerWorkerData {
   /** What besides the DDL makes a stored index current (`indexerSchemaExtra`). */
   readonly schemaExtra: string
   readonly maxBatchTransactions?: number | undefined
+  /** The worker thread's nice value (Linux; 0 = the process's priority). */
+  readonly nice?: number | undefined
 }
 
 /** Chain thread → worker. */
