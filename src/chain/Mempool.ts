@@ -30,7 +30,7 @@ import { ChainVm } from "./ChainVm.js"
 import { MempoolConfig } from "./mempool/MempoolConfig.js"
 import { poolEntryOf } from "./mempool/poolEntryOf.js"
 import { preverifySignature } from "./mempool/preverifySignature.js"
-import { admissionBudget, TurnBudget } from "./TurnBudget.js"
+import { admissionBudget, blockBudget, TurnBudget } from "./TurnBudget.js"
 import { type CommittedSender, type PoolEntry, TxPool } from "./mempool/TxPool.js"
 
 /** StatusCode 3 and 4 (types/src/vm_status.rs). */
@@ -108,9 +108,11 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
       }
 
       /**
-       * Backpressure: while the pool holds `backpressureAt` or more, admissions first pass this
-       * pool's own small budget (0.5 ms of admissions per turn instead of the shared 4 ms), so the
-       * turns go to block production, which is what empties the pool. Submitters wait longer for
+       * Backpressure: while the pool holds `backpressureAt` or more and a block is being made (its
+       * slices ran within 100 ms: with interval or manual mining, between blocks, nothing competes
+       * and admissions run at full speed), admissions first pass this pool's own small budget
+       * (0.5 ms of admissions per turn instead of the shared 4 ms), so the turns go to block
+       * production, which is what empties the pool. Submitters wait longer for
        * their answer instead of filling their sender's 100 places and being refused 507 (each
        * refusal having cost a whole admission). Once it has waiting tasks every admission goes
        * through it, so submissions are still admitted in arrival order.
@@ -128,7 +130,8 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
           Effect.callback<PoolEntry, SubmitError>((resume) => {
             const task = () =>
               admissionBudget.run(() => resume(Effect.runSyncExitWith(context)(admit(transaction, signedBcs))))
-            if (pool.size >= config.backpressureAt || backpressure.waiting > 0) backpressure.run(task)
+            if (backpressure.waiting > 0 || (pool.size >= config.backpressureAt && blockBudget.usedWithin(100)))
+              backpressure.run(task)
             else task()
           })
         )

@@ -14,6 +14,7 @@
  */
 export class TurnBudget {
   private spentMs = 0
+  private lastUsedMs = Number.NEGATIVE_INFINITY
   private turnOpen = false
   private readonly queue: Array<() => void> = []
   private drainScheduled = false
@@ -46,8 +47,14 @@ export class TurnBudget {
     try {
       return f()
     } finally {
-      this.spentMs += performance.now() - t0
+      this.lastUsedMs = performance.now()
+      this.spentMs += this.lastUsedMs - t0
     }
+  }
+
+  /** Whether a task ran within the last `ms` (e.g. a block is being made: its slices run here). */
+  usedWithin(ms: number): boolean {
+    return performance.now() - this.lastUsedMs < ms
   }
 
   /** Resolves in a later turn (after the next poll phase). */
