@@ -1,6 +1,7 @@
 /**
- * SHA3-256 (FIPS 202) in plain JS for short inputs, used by `hash.ts`: no native hash object per
- * call (its creation and the GC handle behind it cost more than the permutation), one reused state
+ * SHA3-256 (FIPS 202) in plain JS for short inputs, used by `hash.ts` where node:crypto has no
+ * one-shot `crypto.hash` (before Node 20.12; with it, the one-shot is cheaper still): no native hash
+ * object per call (its creation and the GC handle behind it cost more than the permutation), one reused state
  * (so not re-entrant; nothing here yields). Checked against node:crypto by
  * test/move/vm/sha3.test.ts. Lanes are 64-bit, held as (lo, hi)
  * 32-bit pairs in little-endian order, so input bytes XOR straight into the state's bytes.

@@ -6,6 +6,7 @@ import { sha3_256 } from "@noble/hashes/sha3.js"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { hashWithPrefix, sha3, sha3Concat } from "../../../src/domain/hash.js"
+import { sha3Js } from "../../../src/domain/sha3Js.js"
 
 describe("sha3", () => {
   it("equals @noble/hashes' sha3_256 on any bytes, as a plain Uint8Array", () => {
@@ -46,6 +47,21 @@ describe("sha3", () => {
         expect([...sha3Concat(a, b)]).toEqual([...sha3_256(joined)])
       })
     )
+  })
+
+  it("sha3Concat of parts longer than its join buffer (4 KB, grown) hashes the concatenation", () => {
+    const a = Uint8Array.from({ length: 3000 }, (_, i) => i & 0xff)
+    const b = Uint8Array.from({ length: 9000 }, (_, i) => (i * 7) & 0xff)
+    expect([...sha3Concat(a, b)]).toEqual([...sha3_256(new Uint8Array([...a, ...b]))])
+    expect([...sha3Concat(b.subarray(0, 10), a)]).toEqual([...sha3_256(new Uint8Array([...b.subarray(0, 10), ...a]))])
+  })
+
+  it("the JS Keccak (the fallback where node:crypto has no one-shot sha3) equals @noble/hashes", () => {
+    for (const n of [0, 1, 135, 136, 137, 271, 272, 273, 700, 1024]) {
+      const b = Uint8Array.from({ length: n }, (_, i) => (i * 131 + n) & 0xff)
+      expect([...sha3Js([b])], `length ${n}`).toEqual([...sha3_256(b)])
+      expect([...sha3Js([b.subarray(0, n >> 1), b.subarray(n >> 1)])], `length ${n} in two parts`).toEqual([...sha3_256(b)])
+    }
   })
 
   it("hashWithPrefix is sha3(sha3('APTOS::T') ‖ bcs)", () => {
