@@ -38,6 +38,12 @@ export interface FollowerOptions {
   readonly http: Partial<HttpConfig>
   /** fsync each applied block (default true). */
   readonly sync?: boolean | undefined
+  /**
+   * When an applied block is served (`LmdbBackendOptions.durability`): `"committed"` (the default
+   * here: the store can be fetched again from the source, and the fsync stays out of the replication
+   * lag) or `"flushed"` (once fsync'd, as the local chain).
+   */
+  readonly durability?: "flushed" | "committed" | undefined
   /** Views on worker threads (`threads`, the default, needs the built `viewWorker.js`) or in this thread. */
   readonly views?: "threads" | "inline" | undefined
   readonly viewWorkerUrl?: URL | undefined
@@ -61,7 +67,11 @@ export class Follower extends Context.Service<Follower, FollowerInfo>()("movenod
       Effect.gen(function* () {
         const source = options.source.replace(/\/+$/, "")
         const sourceRoot = source.replace(/\/v1$/, "")
-        const handle = yield* LedgerLmdb.open({ path: options.dataDir, sync: options.sync }).pipe(
+        const handle = yield* LedgerLmdb.open({
+          path: options.dataDir,
+          sync: options.sync,
+          durability: options.durability ?? "committed"
+        }).pipe(
           Effect.mapError((e) => new Error(`cannot open the follower's store at ${options.dataDir}: ${e.message}`))
         )
         const status = makeFollowerStatus(source, handle.head()?.latestVersion)

@@ -23,6 +23,8 @@ export interface FollowCommandOptions {
   readonly metricsListen: ListenAddress | undefined
   readonly headerPrefix: string
   readonly sync: boolean
+  /** Announce a block only once fsync'd (`--visible-after-fsync`) instead of once committed. */
+  readonly visibleAfterFsync: boolean
   readonly quiet: boolean
   /** API worker processes over the follower's store (apiWorkers.ts); 0: this process serves. */
   readonly apiWorkers: number
@@ -40,6 +42,11 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
   {
     name: "--no-fsync",
     description: "do not fsync each block (kill -9 stays safe; after a power loss the store may be lost: follow again from the source)"
+  },
+  {
+    name: "--visible-after-fsync",
+    description:
+      "serve a block only once it is fsync'd, as the local chain does (default: once committed, the fsync following; a power loss may then lose the last blocks, fetched again)"
   },
   {
     name: "--api-workers",
@@ -83,6 +90,7 @@ export const parseFollowArgs = (args: ParsedArgs): Result.Result<FollowCommandOp
       metricsListen: metrics === undefined ? undefined : yield* listenOf("--metrics-listen", metrics),
       headerPrefix,
       sync: !args.switches.has("--no-fsync"),
+      visibleAfterFsync: args.switches.has("--visible-after-fsync"),
       quiet: args.switches.has("--quiet"),
       apiWorkers: Number(workers)
     }
@@ -112,6 +120,7 @@ export const followProgram = (options: FollowCommandOptions) =>
           source: options.source,
           dataDir: options.dataDir,
           sync: options.sync,
+          durability: options.visibleAfterFsync ? "flushed" : "committed",
           http: {
             // With API workers this process's own API moves to a private port: the workers serve the public one.
             listen: options.apiWorkers > 0 ? { host: "127.0.0.1", port: 0 } : options.listen,

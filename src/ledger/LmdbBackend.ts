@@ -51,6 +51,15 @@ export interface LmdbBackendOptions {
    * a crash may then lose recent commits, though never half of one.
    */
   readonly sync?: boolean | undefined
+  /**
+   * When a commit counts as done (with `sync` on): `"flushed"` (the default) once its fsync
+   * returned, so nothing is announced (head, readers, the API) before it is on disk; `"committed"`
+   * once it is visible, the fsync following on lmdb-js's write thread (its `overlappingSync`), for
+   * a store that can be fetched again (a follower's): a kill -9 still loses nothing (the pages are
+   * in the kernel, and lmdb-js opens the latest commit while the boot id is the same), a power loss
+   * can lose the last commits but never leaves half of one (lmdb-js then opens the last flushed one).
+   */
+  readonly durability?: "flushed" | "committed" | undefined
   /** Largest size the map may grow to, bytes (default 64 GiB; sparse, costs nothing until used). */
   readonly mapSize?: number | undefined
   /**
@@ -150,7 +159,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       mapSize: options.mapSize ?? 64 * 1024 ** 3,
       // Always a directory (lmdb-js would take a path with an extension, `data.v2`, as a file).
       noSubdir: false,
-      overlappingSync: false,
+      overlappingSync: options.sync !== false && options.durability === "committed",
       noSync: options.sync === false
     })
   } catch (e) {

@@ -13,10 +13,13 @@ import { tempDir } from "./fixtures.js"
 const child = fileURLToPath(new URL("./crashChild.mjs", import.meta.url))
 const compiled = fileURLToPath(new URL("../../dist/ledger/index.js", import.meta.url))
 
+/** When the child's commits count as done: fsync'd (the default), or visible with the fsync following (a follower's store). */
+type Durability = "flushed" | "committed"
+
 /** Runs the child until it has reported `atLeast` commits, then SIGKILLs it; returns the heights it reported. */
-const runAndKill = (path: string, atLeast: number): Promise<bigint[]> =>
+const runAndKill = (path: string, atLeast: number, durability: Durability): Promise<bigint[]> =>
   new Promise((resolve, reject) => {
-    const proc: ChildProcess = spawn(process.execPath, [child, path], {
+    const proc: ChildProcess = spawn(process.execPath, [child, path, durability], {
       stdio: ["ignore", "pipe", "pipe"]
     })
     const heights: bigint[] = []
@@ -81,7 +84,7 @@ const checkConsistent = (l: LedgerService, backend: LedgerBackend) =>
     return info
   })
 
-describe("LMDB crash safety", () => {
+describe.each<Durability>(["flushed", "committed"])("LMDB crash safety, durability %s", (durability) => {
   it("keeps every reported block and no half block across SIGKILLs, and commits continue", () => {
     if (!existsSync(compiled)) throw new Error(`${compiled} is missing: run \`npm run build\` first`)
     return Effect.runPromise(
@@ -90,7 +93,7 @@ describe("LMDB crash safety", () => {
           const path = yield* tempDir()
           let lastHeight = -1n
           for (let round = 0; round < 3; round++) {
-            const reported = yield* Effect.promise(() => runAndKill(path, 15))
+            const reported = yield* Effect.promise(() => runAndKill(path, 15, durability))
             expect(reported.length).toBeGreaterThanOrEqual(15)
             yield* Effect.scoped(
               Effect.gen(function* () {
@@ -109,7 +112,7 @@ describe("LMDB crash safety", () => {
             )
           }
           // After the crashes, the store still takes commits, right after the last whole block.
-          const reported = yield* Effect.promise(() => runAndKill(path, 3))
+          const reported = yield* Effect.promise(() => runAndKill(path, 3, durability))
           expect(reported[0]).toBe(lastHeight + 1n)
         })
       )

@@ -1,10 +1,11 @@
 // Child of crash.test.ts: commits blocks through the compiled LMDB layer forever, printing
 // "begin <height>" before each commitBlock and "committed <height>" after it returns, until killed.
-// Usage: node crashChild.mjs <store path>
+// Usage: node crashChild.mjs <store path> [flushed|committed]  (the store's durability, default flushed)
 import { Effect } from "effect"
 import { LedgerLmdb } from "../../dist/ledger/index.js"
 
 const path = process.argv[2]
+const durability = process.argv[3] ?? "flushed"
 const TXNS_PER_BLOCK = 4
 const WRITES_PER_TXN = 60
 
@@ -91,7 +92,7 @@ const blockAt = (height) => ({
 })
 
 const program = Effect.gen(function* () {
-  const ledger = yield* LedgerLmdb.open({ path, chainId: 4 })
+  const ledger = yield* LedgerLmdb.open({ path, chainId: 4, durability })
   const head = ledger.head()
   let height = head === undefined ? 0n : head.latestHeight + 1n
   for (;;) {
