@@ -95,7 +95,13 @@ export class MoveAbort extends Error {
     /** The message of `AbortMsg` (v10), if any. */
     readonly abortMessage?: string
   ) {
+    // An abort is an outcome of Move code, not a bug of ours: no JS stack is captured (~2 µs each,
+    // and admission aborts the prologue of every transaction queued behind its sender's on-chain
+    // sequence number with SEQUENCE_NUMBER_TOO_NEW).
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(`Move abort ${code}`)
+    Error.stackTraceLimit = limit
   }
 }
 
