@@ -26,38 +26,37 @@
  * sender, function, timestamp and gas price: what a wallet's activity list asks; the SDK has no
  * page query of its own). Variables: the busiest account (the first of the --accounts).
  *
+ *   node scripts/bench-graphql.mjs engine --dir DIR [--store sqlite|postgres] [--iterations 2000]
+ *        The GraphQL engine alone, in this process, over the built index (no HTTP, no node): each
+ *        query answered --iterations times one after another; CPU time (process.cpuUsage) and wall
+ *        time per answer. The CPU figure hardly depends on the machine's load: the one to compare
+ *        before/after a change to src/indexer/graphql or src/indexer/store (for PostgreSQL it is
+ *        the client's share; the server's is in its own processes).
+ *
+ * BENCH_NODE_ARGS adds node options to the node's command line (a --cpu-prof profile, say).
  * Prints one JSON line. Fixed ports (8080/8090…): run it in a network namespace of its own.
  * The load generator (wrk) shares the machine and its 2 cores with the node.
  */
 import { execFileSync, spawn } from "node:child_process"
-import { createPrivateKey, sign as nodeSign } from "node:crypto"
 import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
-import { ed25519 } from "@noble/curves/ed25519.js"
+import { join, resolve } from "node:path"
+import { aptTransfer, cliArgs, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-const lib = await import(join(root, "dist", "index.js"))
+const lib = await loadDist()
 const sdkQueries = await import(join(root, "node_modules", "@aptos-labs", "ts-sdk", "dist", "types", "generated", "queries.js"))
-const { Bcs, signingMessage, signedTransactionCodec, sha3, addressFromNumber, toHex } = lib
+const { toHex } = lib
 
-const args = process.argv.slice(2)
-const mode = args[0]
-const argText = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i < 0 ? fallback : args[i + 1]
-}
-const arg = (name, fallback) => Number(argText(name, String(fallback)))
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const { argv, arg: argText, num: arg } = cliArgs()
+const mode = argv[0]
 const round = (x) => Math.round(x * 100) / 100
 const API = "http://127.0.0.1:8080/v1"
 const GRAPHQL = "http://127.0.0.1:8090/v1/graphql"
 const dir = argText("dir") === undefined ? undefined : resolve(argText("dir"))
-if (dir === undefined || (mode !== "build" && mode !== "run")) {
-  process.stderr.write("usage: bench-graphql.mjs build|run --dir DIR [options] (see the header)\n")
+if (dir === undefined || !["build", "run", "engine"].includes(mode)) {
+  process.stderr.write("usage: bench-graphql.mjs build|run|engine --dir DIR [options] (see the header)\n")
   process.exit(2)
 }
 const chainDir = join(dir, "chain")
@@ -68,7 +67,16 @@ const infoPath = join(dir, "info.json")
 const startNode = (extra) => {
   const child = spawn(
     process.execPath,
-    ["--max-semi-space-size=8", join(root, "dist", "bin", "movenode.js"), "--data-dir", chainDir, "--quiet", ...extra],
+    [
+      "--max-semi-space-size=8",
+      // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the node
+      ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
+      join(root, "dist", "bin", "movenode.js"),
+      "--data-dir",
+      chainDir,
+      "--quiet",
+      ...extra
+    ],
     { stdio: ["ignore", "ignore", "inherit"] }
   )
   const stop = async () => {
@@ -135,60 +143,26 @@ const waitIndexed = async () => {
   return Math.round(performance.now() - t0)
 }
 
-// ---------------------------------------------------------------- accounts and transfers
+// ---------------------------------------------------------------- transfers
 
-const SEED = "movenode local chain"
-const derivedKey = (label) => sha3(new TextEncoder().encode(`${SEED}/${label}`))
-const authKey = (pk) => sha3(Uint8Array.from([...pk, 0]))
-const PKCS8_ED25519 = Buffer.from("302e020100300506032b657004220420", "hex")
-const accountsOf = (n) =>
-  Array.from({ length: n }, (_, i) => {
-    const privateKey = derivedKey(`account/${i}`)
-    const publicKey = ed25519.getPublicKey(privateKey)
-    const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, privateKey]), format: "der", type: "pkcs8" })
-    return { sign: (m) => new Uint8Array(nodeSign(null, m, key)), publicKey, address: authKey(publicKey), next: 0n }
-  })
-const ONE = addressFromNumber(1)
-const transferBytes = (from, to, amount, expiration) => {
-  const raw = {
-    sender: from.address,
-    sequenceNumber: from.next++,
-    payload: {
-      _tag: "EntryFunction",
-      entryFunction: {
-        module: { address: ONE, name: "aptos_account" },
-        function: "transfer",
-        typeArgs: [],
-        args: [to, Bcs.encode(Bcs.u64, amount)]
-      }
-    },
-    maxGasAmount: 20_000n,
-    gasUnitPrice: 100n,
-    expirationTimestampSecs: expiration,
-    chainId: 4
-  }
-  const signed = {
-    rawTransaction: raw,
-    authenticator: { _tag: "Ed25519", publicKey: from.publicKey, signature: from.sign(signingMessage(raw)) }
-  }
-  return Bcs.encode(signedTransactionCodec, signed)
-}
 const submit = (bytes) =>
   request("POST", `${API}/transactions`, bytes, {
     "content-type": "application/x.aptos.signed_transaction+bcs",
     accept: "application/x-bcs"
   })
 
-/** Transfers pushed as fast as taken (64 in flight) until `count` were accepted. */
+/**
+ * Transfers pushed as fast as taken until `count` were accepted: one worker per account (so a
+ * refused submission's sequence number is simply used again), 64 in flight.
+ */
 const pushTransfers = async (accounts, count, onProgress) => {
   const expiration = BigInt(Math.floor(Date.now() / 1000)) + 7200n
   let sent = 0
-  let i = 0
-  const worker = async () => {
-    while (sent < count) {
-      const k = i++
-      const from = accounts[k % accounts.length]
-      const r = await submit(transferBytes(from, accounts[(k * 7 + 1) % accounts.length].address, 1n, expiration))
+  const worker = async (w) => {
+    const from = accounts[w]
+    for (let k = 0; sent < count; k++) {
+      const to = accounts[(w + 1 + (k % (accounts.length - 1))) % accounts.length].address
+      const r = await submit(aptTransfer(lib, from, to, 1n, expiration).bytes)
       if (r.status === 202) {
         sent++
         if (sent % 5000 === 0) onProgress(sent)
@@ -198,7 +172,7 @@ const pushTransfers = async (accounts, count, onProgress) => {
       }
     }
   }
-  await Promise.all(Array.from({ length: 64 }, worker))
+  await Promise.all(accounts.map((_, w) => worker(w)))
   return sent
 }
 
@@ -251,7 +225,7 @@ const startPostgres = async () => {
 
 // ---------------------------------------------------------------- queries and wrk
 
-const accountAddress = (i) => `0x${toHex(accountsOf(i + 1)[i].address)}`
+const accountAddress = (i) => `0x${toHex(localSigners(lib, i + 1)[i].address)}`
 const queries = (owner) => ({
   getAccountCoinsData: {
     query: sdkQueries.GetAccountCoinsData,
@@ -269,8 +243,16 @@ const parseLatency = (out, label) => {
   const m = new RegExp(`${label}%\\s+([\\d.]+)(us|ms|s)`).exec(out)
   return m === null ? undefined : round(Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1))
 }
-/** wrk -t1 -cN against `url` with `body` POSTed (GET when undefined). */
-const wrk = (url, body, seconds, connections) => {
+/** CPU time (user + system) a process has used so far, ms (/proc/PID/stat, clock ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+/**
+ * wrk -t1 -cN against `url` with `body` POSTed (GET when undefined); with `pid`, the CPU time that
+ * process spent per request (what does not depend on the machine's load).
+ */
+const wrk = (url, body, seconds, connections, pid) => {
   const script = join(tmpdir(), `bench-graphql-${process.pid}.lua`)
   writeFileSync(
     script,
@@ -278,16 +260,20 @@ const wrk = (url, body, seconds, connections) => {
       ? ""
       : `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\n`
   )
+  const cpu0 = pid === undefined ? 0 : cpuMs(pid)
   const out = execFileSync("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", script, url], {
     encoding: "utf8"
   })
+  const cpu = pid === undefined ? 0 : cpuMs(pid) - cpu0
   rmSync(script)
+  const requests = Number(/(\d+) requests in/.exec(out)[1])
   const errors = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out)
   const socketErrors = /Socket errors:[^\n]*/.exec(out)
   return {
     reqPerSec: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1])),
     p50Ms: parseLatency(out, "50"),
     p99Ms: parseLatency(out, "99"),
+    ...(pid === undefined ? {} : { cpuMsPerRequest: round(cpu / requests) }),
     ...(errors === null ? {} : { non2xx: Number(errors[1]) }),
     ...(socketErrors === null ? {} : { socketErrors: socketErrors[0] })
   }
@@ -305,7 +291,9 @@ const build = async () => {
     const node = startNode(["--fresh", "--no-indexer", "--accounts", String(accountCount)])
     try {
       await waitReady(node.child)
-      const accounts = accountsOf(accountCount)
+      const accounts = localSigners(lib, accountCount)
+      for (const a of accounts)
+        a.next = BigInt(JSON.parse((await request("GET", `${API}/accounts/0x${toHex(a.address)}`)).text).sequence_number)
       const t0 = performance.now()
       const sent = await pushTransfers(accounts, target, (n) =>
         process.stderr.write(`  ${n} transfers accepted, ${Math.round(n / ((performance.now() - t0) / 1000))}/s\n`)
@@ -385,7 +373,7 @@ const run = async () => {
         { stdio: "ignore" }
       )
       while (!(await accepts(18099))) await sleep(50)
-      result.bare = wrk("http://127.0.0.1:18099/", {}, seconds, connections)
+      result.bare = wrk("http://127.0.0.1:18099/", {}, seconds, connections, bare.pid)
       bare.kill()
       if (store !== "none") {
         result.answerBytes = {}
@@ -394,12 +382,18 @@ const run = async () => {
           if (a.errors !== undefined) throw new Error(`${name}: ${JSON.stringify(a.errors)}`)
           result.answerBytes[name] = JSON.stringify(a).length
         }
-        for (const name of chosen) result[name] = wrk(GRAPHQL, all[name], seconds, connections)
-        if (soak > 0) result.soak = { query: chosen[0], seconds: soak, ...wrk(GRAPHQL, all[chosen[0]], soak, connections) }
+        for (const name of chosen) result[name] = wrk(GRAPHQL, all[name], seconds, connections, node.child.pid)
+        if (soak > 0)
+          result.soak = { query: chosen[0], seconds: soak, ...wrk(GRAPHQL, all[chosen[0]], soak, connections, node.child.pid) }
       } else {
         const url = `${API}/accounts/${owner}/transactions?limit=25`
-        result.restAccountTransactions = wrk(url, undefined, seconds, connections)
-        if (soak > 0) result.soak = { query: "GET /accounts/A/transactions?limit=25", seconds: soak, ...wrk(url, undefined, soak, connections) }
+        result.restAccountTransactions = wrk(url, undefined, seconds, connections, node.child.pid)
+        if (soak > 0)
+          result.soak = {
+            query: "GET /accounts/A/transactions?limit=25",
+            seconds: soak,
+            ...wrk(url, undefined, soak, connections, node.child.pid)
+          }
       }
       result.rssAfterSoakMb = rssMb(node.child.pid)
     } finally {
@@ -411,8 +405,54 @@ const run = async () => {
   console.log(JSON.stringify(result))
 }
 
+// ---------------------------------------------------------------- engine
+
+const engine = async () => {
+  if (!existsSync(join(chainDir, "indexer")))
+    throw new Error(`no chain built in ${dir} (run: bench-graphql.mjs build --dir ${dir})`)
+  const { Effect } = await import("effect")
+  const { makeGraphqlEngine } = await import(join(root, "dist", "indexer", "graphql", "GraphqlEngine.js"))
+  const { sqliteDialect, postgresDialect } = await import(join(root, "dist", "indexer", "store", "Dialect.js"))
+  const { makeSqliteClient } = await import(join(root, "dist", "indexer", "store", "sqliteClient.js"))
+  const PgClient = await import("@effect/sql-pg/PgClient")
+  const Reactivity = await import("effect/reactivity/Reactivity")
+  const Redacted = await import("effect/Redacted")
+  const store = argText("store", "sqlite")
+  const iterations = arg("iterations", 2000)
+  const all = queries(accountAddress(0))
+  const stopPg = store === "postgres" ? await startPostgres() : undefined
+  const program = Effect.gen(function* () {
+    // The store's read path as IndexerStore has it (client.unsafe), without its schema check.
+    const client =
+      store === "postgres"
+        ? yield* PgClient.make({ url: Redacted.make(pgUrl), maxConnections: 4 }).pipe(Effect.provide(Reactivity.layer))
+        : (yield* makeSqliteClient(join(chainDir, "indexer", "index.sqlite"))).client
+    const reader = { dialect: store === "postgres" ? postgresDialect : sqliteDialect, select: (sql, params) => client.unsafe(sql, params) }
+    const gql = makeGraphqlEngine(Effect.succeed(reader))
+    const built = existsSync(infoPath) ? JSON.parse(readFileSync(infoPath, "utf8")) : {}
+    const out = { mode, store, transactions: built.sent, iterations }
+    for (const [name, body] of Object.entries(all)) {
+      const first = JSON.parse(yield* gql.answer(body))
+      if (first.errors !== undefined) throw new Error(`${name}: ${JSON.stringify(first.errors)}`)
+      for (let i = 0; i < Math.min(200, iterations); i++) yield* gql.answer(body)
+      const cpu0 = process.cpuUsage()
+      const t0 = performance.now()
+      for (let i = 0; i < iterations; i++) yield* gql.answer(body)
+      const wall = performance.now() - t0
+      const cpu = process.cpuUsage(cpu0)
+      out[name] = { cpuUsPerAnswer: Math.round((cpu.user + cpu.system) / iterations), wallUsPerAnswer: Math.round((wall * 1000) / iterations) }
+    }
+    return out
+  })
+  try {
+    console.log(JSON.stringify(await Effect.runPromise(Effect.scoped(program))))
+  } finally {
+    if (stopPg !== undefined) await stopPg()
+  }
+}
+
 try {
-  await (mode === "build" ? build() : run())
+  await (mode === "build" ? build() : mode === "run" ? run() : engine())
 } finally {
   agent.destroy()
 }

@@ -8,13 +8,13 @@
 import * as Effect from "effect/Effect"
 import { execute as graphqlExecute, Kind, type OperationDefinitionNode } from "graphql"
 import type { Column, TableSpec } from "../schema/TableSpec.js"
-import { type Cell, quoteIdent } from "../store/Dialect.js"
+import type { Cell } from "../store/Dialect.js"
 import type { IndexReads } from "../store/IndexerStore.js"
 import { timestampText } from "../store/values.js"
 import { HasuraError } from "./errors.js"
 import type { AggregatePlan, FieldPlan, ListArgs, RequestPlan, SelectionPlan } from "./plan.js"
 import { type IndexerSchema, UNCAPPED } from "./schema.js"
-import { type Batch, Params, rowSource, type WhereContext } from "./sql.js"
+import { type Batch, countSource, Params, rowSource, type WhereContext } from "./sql.js"
 
 /** Hasura's select permission limit on every table but `ledger_infos`. */
 export const ROW_CAP = 100
@@ -50,8 +50,9 @@ export const cellJson = (cell: Cell, column: Column): string => {
 const capOf = (table: TableSpec, limit: number | undefined): number | undefined =>
   UNCAPPED.has(table.name) ? limit : Math.min(limit ?? ROW_CAP, ROW_CAP)
 
+/** A map key for a tuple of cells (one column's cells are all of one type: its text is enough). */
 const keyText = (cells: ReadonlyArray<Cell>) =>
-  JSON.stringify(cells.map((c) => (typeof c === "bigint" ? String(c) : c)))
+  cells.length === 1 ? String(cells[0]) : JSON.stringify(cells.map((c) => (typeof c === "bigint" ? String(c) : c)))
 
 export const executePlan = (
   schema: IndexerSchema,
@@ -200,17 +201,21 @@ export const executePlan = (
             })
           }
         }
+        // Each field's `"key":` once per selection, not once per row.
+        const prefixes = select.fields.map((f, i) => `${i === 0 ? "{" : ","}${JSON.stringify(f.key)}:`)
         return rows.map((row) => {
-          const parts = select.fields.map((f) => {
-            const value =
-              f._tag === "Column"
+          let text = ""
+          for (let i = 0; i < select.fields.length; i++) {
+            const f = select.fields[i]!
+            text +=
+              prefixes[i] +
+              (f._tag === "Column"
                 ? cellJson(row[f.column.name] ?? null, f.column)
                 : f._tag === "Typename"
                   ? JSON.stringify(f.name)
-                  : nested.get(f)!(row)
-            return `${JSON.stringify(f.key)}:${value}`
-          })
-          return `{${parts.join(",")}}`
+                  : nested.get(f)!(row))
+          }
+          return select.fields.length === 0 ? "{}" : `${text}}`
         })
       })
 
@@ -250,22 +255,7 @@ export const executePlan = (
           if (f._tag === "Aggregate")
             for (const c of f.fields)
               if (c._tag === "Count") {
-                const rows = yield* query((ctx) => {
-                  const cols = c.columns
-                  const inner = rowSource(
-                    ctx,
-                    plan.table,
-                    args,
-                    cols.length === 0 ? plan.table.columns.slice(0, 1) : cols,
-                    args.limit
-                  )
-                  const notNull = cols.map((x) => `${quoteCol("b", x)} IS NOT NULL`).join(" AND ")
-                  const body =
-                    c.distinct && cols.length > 0
-                      ? `SELECT DISTINCT ${cols.map((x) => quoteCol("a", x)).join(", ")} FROM (${inner}) a`
-                      : inner
-                  return `SELECT count(*) AS n FROM (${body}) b${cols.length > 0 ? ` WHERE ${notNull}` : ""}`
-                })
+                const rows = yield* query((ctx) => countSource(ctx, plan.table, args, c.columns, c.distinct))
                 counts.set(c.key + "\u0000" + f.key, Number(rows[0]?.n ?? 0))
               }
         const nodesField = plan.fields.find((x) => x._tag === "Nodes")
@@ -342,5 +332,3 @@ export const executePlan = (
     }
     return `{"data":{${parts.join(",")}}}`
   })
-
-const quoteCol = (alias: string, c: Column) => `${alias}.${quoteIdent(c.name)}`

@@ -262,9 +262,41 @@ const validDocument = (indexer: IndexerSchema, query: string): DocumentNode => {
 }
 
 /**
- * Parses, validates and plans `query` with `variables` (HasuraError on anything wrong).
+ * Plans by request (operation name, document text, variables' JSON): a wallet or a page polls the
+ * same query with the same variables, and planning (variable coercion, argument values, selection
+ * walks) is a good part of a small query's CPU. A plan is immutable and holds no rows, so a cached
+ * one answers with the index as it is when it runs. Bounded in entries and in key size.
+ */
+const PLAN_CACHE = 256
+const PLAN_KEY_MAX = 4096
+const plans = new WeakMap<IndexerSchema, Map<string, RequestPlan>>()
+
+/**
+ * Parses, validates and plans `query` with `variables` (HasuraError on anything wrong), or takes the
+ * plan of the same request made before.
  */
 export const planRequest = (
+  indexer: IndexerSchema,
+  query: string,
+  rawVariables: unknown,
+  operationName: string | undefined
+): RequestPlan => {
+  let cache = plans.get(indexer)
+  if (cache === undefined) plans.set(indexer, (cache = new Map()))
+  const key =
+    query.length > PLAN_KEY_MAX
+      ? undefined
+      : `${operationName ?? ""}\u0000${query}\u0000${JSON.stringify(rawVariables ?? null)}`
+  if (key === undefined || key.length > PLAN_KEY_MAX) return planAfresh(indexer, query, rawVariables, operationName)
+  const hit = cache.get(key)
+  if (hit !== undefined) return hit
+  const plan = planAfresh(indexer, query, rawVariables, operationName)
+  if (cache.size >= PLAN_CACHE) cache.delete(cache.keys().next().value!)
+  cache.set(key, plan)
+  return plan
+}
+
+const planAfresh = (
   indexer: IndexerSchema,
   query: string,
   rawVariables: unknown,

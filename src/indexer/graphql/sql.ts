@@ -7,7 +7,12 @@
  *   plain      SELECT … FROM T t0 WHERE … ORDER BY … LIMIT … OFFSET …
  *   distinct   ROW_NUMBER() OVER (PARTITION BY <distinct_on> ORDER BY …) = 1 (Postgres' DISTINCT ON)
  *   batched    for relationships of many parent rows in one statement: the target's rows whose join
- *              columns are IN the parents' keys, numbered per parent (limit/offset per parent).
+ *              columns are IN the parents' keys, numbered per parent (limit/offset per parent);
+ *              when the join columns hold the target's primary key (an object relationship to a
+ *              row by its key, the common case) each parent has at most one row: a plain lookup,
+ *              no numbering and no ORDER BY (a window function costs a sort in both stores).
+ *   count      `count(*)` straight over the filtered table when the rows are not limited (no
+ *              ORDER BY: it changes no count).
  * Rows without an `order_by` come in primary-key order (both stores answer alike).
  */
 import type { Column, ScalarType, TableSpec } from "../schema/TableSpec.js"
@@ -164,12 +169,17 @@ export const rowSource = (
     )
   }
   const where = conditions.join(" AND ")
-  const order = fullOrder(table, args)
-  const orderText = order.length === 0 ? "" : ` ORDER BY ${orderSql(alias, order)}`
-  const overOrder = order.length === 0 ? "" : ` ORDER BY ${orderSql(alias, order)}`
   const selectList = columns
     .map((c) => `${dialect.read(col(alias, c.name), c.type)} AS ${quoteIdent(c.name)}`)
     .join(", ")
+  if (batch !== undefined && args.distinctOn.length === 0 && args.offset === 0 && (limit === undefined || limit >= 1)) {
+    const joined = new Set(batch.columns.map((c) => c.name))
+    if (table.primaryKey.length > 0 && table.primaryKey.every((k) => joined.has(k)))
+      return `SELECT ${selectList} FROM ${quoteIdent(table.name)} ${alias} WHERE ${where}`
+  }
+  const order = fullOrder(table, args)
+  const orderText = order.length === 0 ? "" : ` ORDER BY ${orderSql(alias, order)}`
+  const overOrder = order.length === 0 ? "" : ` ORDER BY ${orderSql(alias, order)}`
   const partition = (extra: ReadonlyArray<Column>) =>
     [...(batch?.columns ?? []), ...extra].map((c) => col(alias, c.name)).join(", ")
 
@@ -195,4 +205,33 @@ export const rowSource = (
     ...(limit === undefined ? [] : [`${alias}."__r" <= ${params.int(args.offset + limit)}`])
   ]
   return `SELECT ${selectList} FROM ${numbered}${bounds.length === 0 ? "" : ` WHERE ${bounds.join(" AND ")}`} ORDER BY ${partition([])}${order.length === 0 ? "" : `, ${orderSql(alias, order)}`}`
+}
+
+/**
+ * `SELECT count(…) AS n` of `table`'s rows matching `args` (its limit, offset and distinct_on
+ * included), counting rows where every one of `columns` is not null, distinct ones when asked.
+ */
+export const countSource = (
+  ctx: WhereContext,
+  table: TableSpec,
+  args: ListArgs,
+  columns: ReadonlyArray<Column>,
+  distinct: boolean
+): string => {
+  const unlimited = args.limit === undefined && args.offset === 0 && args.distinctOn.length === 0
+  if (unlimited && (!distinct || columns.length <= 1)) {
+    ctx.nextAlias = Math.max(ctx.nextAlias, 1)
+    const where = compileWhere(ctx, table, "t0", args.where)
+    const counted =
+      columns.length === 0 ? "count(*)" : `count(${distinct ? "DISTINCT " : ""}${col("t0", columns[0]!.name)})`
+    const notNull = columns.slice(1).map((c) => ` AND ${col("t0", c.name)} IS NOT NULL`)
+    return `SELECT ${counted} AS n FROM ${quoteIdent(table.name)} t0 WHERE ${where}${notNull.join("")}`
+  }
+  const inner = rowSource(ctx, table, args, columns.length === 0 ? table.columns.slice(0, 1) : columns, args.limit)
+  const notNull = columns.map((x) => `b.${quoteIdent(x.name)} IS NOT NULL`).join(" AND ")
+  const body =
+    distinct && columns.length > 0
+      ? `SELECT DISTINCT ${columns.map((x) => `a.${quoteIdent(x.name)}`).join(", ")} FROM (${inner}) a`
+      : inner
+  return `SELECT count(*) AS n FROM (${body}) b${columns.length > 0 ? ` WHERE ${notNull}` : ""}`
 }
