@@ -42,7 +42,7 @@ const STAGES = [
   ["admission: prologue, pool", ["admitInBudget", "admit", "validateTransaction"]],
   ["wait_by_hash, by_hash", ["awaitSettled", "lookup", "pendingJson"]],
   ["block execution", ["executeBlockSteps", "make"]],
-  ["commit (records, hashes, LMDB puts)", ["commitBlock", "commitBlocks", "prepareBlock"]],
+  ["commit (records, hashes, LMDB puts)", ["commitBlock", "commitBlocks", "prepareBlock", "writeBlock"]],
   ["mempool maintenance", ["afterBlock", "onCommitted", "best"]]
 ]
 const stageOf = new Map()
@@ -57,6 +57,9 @@ const INNER = new Map([
   ["readyUpTo", "admission: prologue, pool"],
   ["accountSequenceNumber", "admission: prologue, pool"],
   ["resOnFinish", "HTTP: answer (headers, writev)"],
+  // The table-info index (src/node/tableInfo) reads committed write sets back and learns their tables.
+  ["learn", "table-info index (committed write sets read back)"],
+  ["decodeTransactionRecord", "table-info index (committed write sets read back)"],
   ["_finish", "HTTP: answer (headers, writev)"]
 ])
 
