@@ -9,7 +9,7 @@
  * (`fork.json`) and the pinned block in the cache, so a restart with the same data directory (or
  * one after `--fresh`, which keeps both) asks the source nothing until a key is not in the cache.
  */
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -58,6 +58,21 @@ export interface OpenedFork {
 }
 
 const PREFETCH_DONE = "prefetched"
+/** The identity of the fork that filled a cache directory, beside its LMDB files. */
+const IDENTITY_FILE = "fork.json"
+
+/** The identity kept in `root/<chain id>-<version>/` by a fork of `url` at `version`, if any. */
+const cachedIdentity = (root: string, url: string, version: bigint): ForkIdentity | undefined => {
+  if (!existsSync(root)) return undefined
+  for (const name of readdirSync(root)) {
+    if (!name.endsWith(`-${version}`)) continue
+    const file = join(root, name, IDENTITY_FILE)
+    if (!existsSync(file)) continue
+    const identity = identityOf(readFileSync(file, "utf8"))
+    if (identity !== undefined && identity.url === url && identity.version === version) return identity
+  }
+  return undefined
+}
 const SLOTS_DERIVED = "commit-history-absent-slots"
 
 const fail = (message: string) => new ForkSourceError(message)
@@ -95,10 +110,19 @@ export const openForkLedger = (
         )
       )
 
+    const cacheRoot = config.cacheDir ?? (dataDir === undefined ? undefined : join(dataDir, "fork-cache"))
+    // A pinned version whose cache an earlier fork of the same source left (a shared `--fork-cache`
+    // with a new data directory): its identity is there too, so the start asks the source nothing.
+    const cached =
+      reuse || config.version === undefined || cacheRoot === undefined
+        ? undefined
+        : cachedIdentity(cacheRoot, client.base, config.version)
     // The identity: the kept one (no network), else asked of the source.
     const identity: ForkIdentity = reuse
       ? kept!
-      : yield* Effect.tryPromise({
+      : cached !== undefined
+        ? cached
+        : yield* Effect.tryPromise({
           try: async () => {
             const info = await client.ledgerInfo()
             const version = config.version ?? info.ledgerVersion
@@ -133,17 +157,18 @@ export const openForkLedger = (
       writeFileSync(identityFile, identityText(identity))
     }
 
-    const cacheRoot = config.cacheDir ?? (dataDir === undefined ? undefined : join(dataDir, "fork-cache"))
+    const cacheDir = cacheRoot === undefined ? undefined : join(cacheRoot, `${identity.chainId}-${identity.version}`)
     const cache: RemoteStateCache = yield* Effect.acquireRelease(
       Effect.try({
         try: () =>
           cacheRoot === undefined
             ? memoryRemoteStateCache()
-            : persistentRemoteStateCache(join(cacheRoot, `${identity.chainId}-${identity.version}`)),
+            : persistentRemoteStateCache(cacheDir!),
         catch: (e) => new StorageError({ message: `cannot open the fork cache: ${String(e)}` })
       }),
       (c) => Effect.promise(() => c.flushed().then(() => c.close(), () => c.close()))
     )
+    if (cacheDir !== undefined) writeFileSync(join(cacheDir, IDENTITY_FILE), identityText(identity))
     // Started from kept facts: the source is still asked for what the cache lacks, when it answers.
     const state = makeForkStateSource(client, cache, identity.version)
 
@@ -232,6 +257,6 @@ export const openForkLedger = (
       // Back to the fork point (the controls' reset): forkRewind.ts.
       service: { ...service, rewind: service.rewind && forkRewind(service.rewind, base, backend) }
     }
-    return { handle, identity: { ...identity, chainId }, state, client, startedOffline: reuse, seenLocally }
+    return { handle, identity: { ...identity, chainId }, state, client, startedOffline: reuse || cached !== undefined, seenLocally }
   })
 

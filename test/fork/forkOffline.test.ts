@@ -118,5 +118,25 @@ describe("a fork without its source", () => {
     expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(0)
     expect((await transfer(5)).success).toBe(true)
     await third.stop()
+
+    // A new data directory over the same cache (`cacheDir`, as --fork-cache shares one), offline: the
+    // pinned version's identity is kept beside the cache, so the start asks nothing either.
+    const otherDir = mkdtempSync(join(tmpdir(), "movenode-fork-"))
+    try {
+      const fourth = await start({
+        accounts: 1,
+        mining: MiningMode.instant(0),
+        dataDir: otherDir,
+        fork: { ...fork, cacheDir: join(dir, "fork-cache") }
+      })
+      aptos = sdkFor(fourth.chain)
+      expect(await latestVersion(fourth.chain.apiUrl)).toBeGreaterThanOrEqual(pinned)
+      expect(await aptos.getAccountAPTAmount({ accountAddress: alice.accountAddress })).toBe(1_000_000_000)
+      expect((await transfer(9)).success).toBe(true)
+      expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(9)
+      await fourth.stop()
+    } finally {
+      rmSync(otherDir, { recursive: true, force: true })
+    }
   }, 180_000)
 })
