@@ -88,6 +88,10 @@ export class OverlayStateView implements StateView {
   readonly storageUsage = (): { readonly items: bigint; readonly bytes: bigint } =>
     this.base.storageUsage?.() ?? { items: 0n, bytes: 0n }
 
+  get generation(): number | undefined {
+    return this.base.generation
+  }
+
   get codeSnapshot(): string | bigint | undefined {
     const base = this.base.codeSnapshot ?? this.base.snapshot
     return this.moduleLayers === 0 ? base : `${String(base)}+overlay${this.id}.${this.moduleLayers}`

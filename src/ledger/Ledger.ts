@@ -23,6 +23,12 @@ export interface StateReader {
    * this (`rewinds/version`) instead. Undefined on a ledger never rewound.
    */
   readonly snapshotId?: string | undefined
+  /**
+   * How many rewinds the ledger had when this reader was made: a version names one state only
+   * among readers of one generation (a module's version and length do not tell a module
+   * published again after a rewind from the one it replaced). Undefined: not tracked.
+   */
+  readonly generation?: number | undefined
   readonly get: (keyBytes: Uint8Array) => Uint8Array | undefined
   /** The value and the version that wrote it (for caches keyed by the stored value's version). */
   readonly getVersioned: (keyBytes: Uint8Array) => { readonly value: Uint8Array; readonly version: bigint } | undefined

@@ -12,6 +12,7 @@ export const stateReaderAt = (backend: LedgerBackend, version: bigint): StateRea
   return {
     version,
     snapshotId: truncations === 0 ? undefined : `${truncations}/${version}`,
+    generation: truncations,
     get: (keyBytes) => backend.stateGet(keyBytes, version)?.value,
     getVersioned: (keyBytes) => {
       const found = backend.stateGet(keyBytes, version)

@@ -77,7 +77,8 @@ export const twoSignerTransferScript: Uint8Array = serializeScript({
 } satisfies CompiledScript)
 
 /** `<address>::counter` (see the header). */
-export const counterModule = (address: AccountAddress): Uint8Array => {
+/** `step`: what `bump` adds (another step gives a module of the same length with other behaviour). */
+export const counterModule = (address: AccountAddress, step = 1n): Uint8Array => {
   const m: CompiledModule = {
     version: 7,
     selfModuleHandleIndex: 0,
@@ -151,7 +152,7 @@ export const counterModule = (address: AccountAddress): Uint8Array => {
             ix(Opcode.CopyLoc, 1),
             ix(Opcode.MutBorrowField, 0),
             op(Opcode.ReadRef),
-            ld64(1n),
+            ld64(step),
             op(Opcode.Add),
             ix(Opcode.MoveLoc, 1),
             ix(Opcode.MutBorrowField, 0),

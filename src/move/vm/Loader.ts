@@ -201,12 +201,22 @@ export class LoadedModule {
     return this._deps
   }
 
+  /**
+   * The history generation (`StateView.generation`) this module's bytes were last checked in,
+   * with the bytes themselves to compare with when a view of another generation names the same
+   * version and length (see `Loader.unchanged`).
+   */
+  generation: number | undefined
+
   constructor(
     readonly loader: Loader,
     readonly cm: CompiledModule,
     readonly version: bigint,
-    readonly byteLength: number
+    readonly byteLength: number,
+    readonly bytes?: Uint8Array | undefined,
+    generation?: number | undefined
   ) {
+    this.generation = generation
     const self = cm.moduleHandles[cm.selfModuleHandleIndex]!
     const address = cm.addressIdentifiers[self.address]!
     const name = cm.identifiers[self.name]!
@@ -493,7 +503,7 @@ export class Loader {
     if (cached !== undefined) {
       // A MoveVm serves one ledger, where (id, version) names one module; the length check also
       // catches a second ledger's module written at the same version (tests mix chains).
-      if (cached.version === stored.version && cached.byteLength === stored.bytes.length) {
+      if (this.unchanged(cached, stored, view)) {
         cached.checkedRun = this.run
         this.onFirstUse?.(address, cached.byteLength)
         return cached
@@ -502,7 +512,7 @@ export class Loader {
     }
     const decoded = this.decode(stored.bytes)
     if (typeof decoded === "string") throw new VmError("CODE_DESERIALIZATION_ERROR", `${key}: ${decoded}`)
-    const m = new LoadedModule(this, decoded, stored.version, stored.bytes.length)
+    const m = new LoadedModule(this, decoded, stored.version, stored.bytes.length, stored.bytes, view.generation)
     if (!addressEquals(m.id.address, address) || m.id.name !== name)
       return vmError("LINKER_ERROR", `module stored at ${key} names itself ${m.key}`)
     this.cache.set(key, m)
@@ -517,12 +527,36 @@ export class Loader {
    * an upgraded dependency); any difference drops the whole cache. Then, for views naming this
    * snapshot, cached modules are used without reading them again.
    */
+  /**
+   * Whether the stored module is the cached one: the same version and length, and, when the view
+   * is of another history generation than the one the module was checked in (a rewind happened
+   * since: versions are reused), the same bytes (compared once; the generation is then noted).
+   */
+  private unchanged(
+    m: LoadedModule,
+    stored: { readonly bytes: Uint8Array; readonly version: bigint },
+    view: StateView
+  ): boolean {
+    if (stored.version !== m.version || stored.bytes.length !== m.byteLength) return false
+    const generation = view.generation
+    if (generation === undefined || generation === m.generation) return true
+    if (
+      m.bytes === undefined ||
+      Buffer.compare(
+        Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength),
+        Buffer.from(stored.bytes.buffer, stored.bytes.byteOffset, stored.bytes.byteLength)
+      ) !== 0
+    )
+      return false
+    m.generation = generation
+    return true
+  }
+
   private revalidate(view: StateView, snapshot: string | bigint): void {
     const changed: string[] = []
     for (const [key, m] of this.cache) {
       const stored = view.module(m.id.address, m.id.name)
-      if (stored === undefined || stored.version !== m.version || stored.bytes.length !== m.byteLength)
-        changed.push(key)
+      if (stored === undefined || !this.unchanged(m, stored, view)) changed.push(key)
     }
     if (changed.length > 0) this.drop(changed)
     this.snapshot = snapshot

@@ -24,6 +24,13 @@ export interface StateView {
    * a cached link goes unnoticed: give views whose modules change a code snapshot).
    */
   readonly codeSnapshot?: string | bigint | undefined
+  /**
+   * The store's history generation (its rewinds so far): within one, a module's version (and
+   * length) name its bytes; across two they may not (a module published again at the same
+   * version after a rewind), so the loader compares the bytes once per generation. Undefined:
+   * not tracked (version and length are trusted).
+   */
+  readonly generation?: number | undefined
   /** Module bytes and the version that wrote them (the loader caches by both). */
   readonly module: (
     address: AccountAddress,
@@ -68,6 +75,8 @@ export interface KeyValueReader {
    * was rewound reuses versions): it replaces the `snapshot` a caller passes.
    */
   readonly snapshotId?: string | undefined
+  /** The store's history generation (see `StateView.generation`). */
+  readonly generation?: number | undefined
 }
 
 const keyBytes = (write: (w: BcsWriter) => void): Uint8Array => {
@@ -137,6 +146,7 @@ export const moduleKeyBytes = (address: AccountAddress, name: string): Uint8Arra
  */
 export const stateViewFromReader = (reader: KeyValueReader, snapshot?: string | bigint): StateView => ({
   snapshot: snapshot === undefined ? undefined : (reader.snapshotId ?? snapshot),
+  generation: reader.generation,
   valueAt: reader.get,
   stateValueMetadata: reader.metadata,
   module: (address, name) => {

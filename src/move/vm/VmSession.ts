@@ -173,6 +173,7 @@ export class VmSession {
     this.view = {
       snapshot: undefined,
       codeSnapshot: `staged:${++stagedSnapshots}`,
+      generation: base.generation,
       module: (address, name) => staged.get(stagedKey(address, name)) ?? base.module(address, name),
       resource: base.resource,
       resourceGroup: base.resourceGroup,
