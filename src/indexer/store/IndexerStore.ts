@@ -264,41 +264,46 @@ export const makeIndexerStore = (
     /** The rows each table gets from a batch's writes, merged (upserts) and de-duplicated (inserts). */
     const plan = (writes: ReadonlyArray<StoreWrite>) =>
       Effect.gen(function* () {
+        // Inserts go straight to their table's rows, in order: a key written twice (in the batch,
+        // or stored before) keeps its first row — the INSERT's `ON CONFLICT DO NOTHING` sees to
+        // that in both databases, so no key needs computing here.
+        const inserts = new Map<string, CellRow[]>()
         const converted = yield* Effect.try({
-          try: () =>
-            writes.map((w) => {
+          try: () => {
+            const out: Array<{
+              readonly write: Extract<StoreWrite, { _tag: "Upsert" }>
+              readonly table: TableSpec
+              readonly rows: ReadonlyArray<{ readonly cells: CellRow; readonly columns: ReadonlyArray<string> }>
+            }> = []
+            for (const w of writes) {
               const t = tableOf(w.table)
-              return {
-                write: w,
-                table: t,
-                // The columns a row names matter only to an upsert's merge.
-                rows: w.rows.map((r) => ({ cells: toCells(t, r), columns: w._tag === "Upsert" ? Object.keys(r) : [] }))
-              }
-            }),
+              if (w._tag === "Insert") {
+                let rows = inserts.get(t.name)
+                if (rows === undefined) inserts.set(t.name, (rows = []))
+                for (const r of w.rows) rows.push(toCells(t, r))
+              } else
+                out.push({
+                  write: w,
+                  table: t,
+                  // The columns a row names: an upsert's merge updates those.
+                  rows: w.rows.map((r) => ({ cells: toCells(t, r), columns: Object.keys(r) }))
+                })
+            }
+            return out
+          },
           catch: (e) => (e instanceof WriteError ? e : new WriteError(String(e)))
         })
         // Stored rows of every upserted key, one query per table.
         const upsertKeys = new Map<string, Map<string, CellRow>>()
-        for (const c of converted)
-          if (c.write._tag === "Upsert") {
-            const keys = upsertKeys.get(c.table.name) ?? new Map<string, CellRow>()
-            for (const r of c.rows) keys.set(keyOf(c.table, r.cells), r.cells)
-            upsertKeys.set(c.table.name, keys)
-          }
+        for (const c of converted) {
+          const keys = upsertKeys.get(c.table.name) ?? new Map<string, CellRow>()
+          for (const r of c.rows) keys.set(keyOf(c.table, r.cells), r.cells)
+          upsertKeys.set(c.table.name, keys)
+        }
         const current = new Map<string, Map<string, CellRow>>()
         for (const [name, keys] of upsertKeys) current.set(name, yield* storedRows(tableOf(name), [...keys.values()]))
-        const inserts = new Map<string, Map<string, CellRow>>()
         const upserts = new Map<string, Map<string, CellRow>>()
         for (const c of converted) {
-          if (c.write._tag === "Insert") {
-            const m = inserts.get(c.table.name) ?? new Map<string, CellRow>()
-            for (const r of c.rows) {
-              const k = keyOf(c.table, r.cells)
-              if (!m.has(k)) m.set(k, r.cells)
-            }
-            inserts.set(c.table.name, m)
-            continue
-          }
           const stored = current.get(c.table.name)!
           const m = upserts.get(c.table.name) ?? new Map<string, CellRow>()
           for (const r of c.rows) {
@@ -318,7 +323,7 @@ export const makeIndexerStore = (
       client.withTransaction(
         Effect.gen(function* () {
           const { inserts, upserts } = yield* plan(writes)
-          for (const [name, rows] of inserts) yield* writeRows(tableOf(name), [...rows.values()], "nothing")
+          for (const [name, rows] of inserts) yield* writeRows(tableOf(name), rows, "nothing")
           for (const [name, rows] of upserts) yield* writeRows(tableOf(name), [...rows.values()], "update")
           const now = BigInt(Date.now()) * 1000n
           yield* writeRows(

@@ -1,0 +1,49 @@
+/**
+ * The store's write rules over SQLite (the same rules over PostgreSQL: sameAnswers.test.ts): an
+ * `Insert` whose key was written before — earlier in the same batch, or in an earlier batch — keeps
+ * the first row (a replayed batch changes nothing); an `Upsert` merges with the stored row.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { describe, expect, it } from "vitest"
+import { IndexerStore } from "../../src/indexer/store/IndexerStore.js"
+
+const A = `0x${"a".repeat(64)}`
+const at = (version: bigint) => ({ version, hash: "0x00", timestampUsec: 0n, chainId: 4 })
+
+describe("the store's writes", () => {
+  it("an Insert keeps the first row of a key, within a batch and across batches", async () => {
+    const rows = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const ctx = yield* Layer.build(IndexerStore.layer({ _tag: "Sqlite", path: ":memory:" }))
+          const store = ctx.mapUnsafe.get(IndexerStore.key) as IndexerStore["Service"]
+          const event = (type: string) => ({
+            transaction_version: 7n,
+            event_index: 0,
+            account_address: A,
+            creation_number: 0n,
+            sequence_number: 0n,
+            type,
+            data: { n: type },
+            indexed_type: type,
+            transaction_block_height: 1n
+          })
+          yield* store.commit(
+            [
+              { _tag: "Insert", table: "events", rows: [event("first"), event("second")] },
+              { _tag: "Insert", table: "events", rows: [event("third")] }
+            ],
+            at(7n),
+            ["events_processor"]
+          )
+          yield* store.commit([{ _tag: "Insert", table: "events", rows: [event("replayed")] }], at(7n), [
+            "events_processor"
+          ])
+          return yield* store.select(`SELECT "type" FROM "events"`, [])
+        })
+      )
+    )
+    expect(rows).toEqual([{ type: "first" }])
+  })
+})
