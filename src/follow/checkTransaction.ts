@@ -18,25 +18,32 @@
  * Hashes are over the bytes as received, never a re-encoding.
  */
 import { BcsWriter } from "../bcs/index.js"
-import { writeContractEvent } from "../domain/ContractEventCodec.js"
 import { hashWithPrefix } from "../domain/hash.js"
 import { type Accumulator, accumulatorRoot, accumulatorRootOf, appendLeaf } from "../domain/MerkleAccumulator.js"
+import { encodedContractEvent, encodedWriteSet } from "../domain/outputHashes.js"
 import { writeTransaction } from "../domain/TransactionCodec.js"
 import { writeTransactionInfo } from "../domain/TransactionInfoCodec.js"
-import { writeWriteSet } from "../domain/WriteSetCodec.js"
 import { SourceDiverged, SourceInvalid } from "./FollowError.js"
 import type { SourceTransaction } from "./sourceBlock.js"
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex")}`
 
-const equal = (a: Uint8Array, b: Uint8Array): boolean =>
-  a.length === b.length &&
-  Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length))
+const equal = (a: Uint8Array, b: Uint8Array): boolean => {
+  if (a.length !== b.length) return false
+  // Hashes (32 bytes) compare in a loop: cheaper than two Buffer views per comparison.
+  if (a.length <= 64) {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+    return true
+  }
+  return Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length))
+}
 
-const encoded = (write: (w: BcsWriter) => void, sizeHint: number): Uint8Array => {
-  const w = new BcsWriter(sizeHint)
-  write(w)
-  return w.toBytes()
+/** One writer for the re-encodings (synchronous: nothing yields while it is in use). */
+const scratch = new BcsWriter(4096)
+
+const encoded = (write: (w: BcsWriter) => void): Uint8Array => {
+  write(scratch.reset())
+  return scratch.toBytes()
 }
 
 /** A transaction that passed: the accumulator with it appended, and its leaf (the info's hash). */
@@ -82,25 +89,19 @@ export const checkTransaction = (
     return new SourceDiverged({
       message: `${at}: the source's history diverges from this follower's (the transaction accumulator continued from what this follower holds has root ${hex(root)}, the source says ${hex(t.accumulatorRootHash)})`
     })
+  // The write set's and events' encodings are the ones the ledger's record then stores (memoised
+  // per object in outputHashes.ts): encoded once here, not again at commit.
   const exact =
     equal(
-      encoded((w) => writeTransaction(w, t.transaction), t.bytes.transaction.length),
+      encoded((w) => writeTransaction(w, t.transaction)),
       t.bytes.transaction
     ) &&
     equal(
-      encoded((w) => writeTransactionInfo(w, t.info), t.bytes.info.length),
+      encoded((w) => writeTransactionInfo(w, t.info)),
       t.bytes.info
     ) &&
-    equal(
-      encoded((w) => writeWriteSet(w, t.writeSet), t.bytes.writeSet.length),
-      t.bytes.writeSet
-    ) &&
-    t.events.every((e, i) =>
-      equal(
-        encoded((w) => writeContractEvent(w, e), t.bytes.events[i]!.length),
-        t.bytes.events[i]!
-      )
-    )
+    equal(encodedWriteSet(t.writeSet).bytes, t.bytes.writeSet) &&
+    t.events.every((e, i) => equal(encodedContractEvent(e), t.bytes.events[i]!))
   if (!exact)
     return new SourceInvalid({
       message: `${at}: this movenode would not store the source's bytes unchanged (a transaction, info, write set or event format it decodes but does not re-encode identically)`
