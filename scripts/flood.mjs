@@ -105,10 +105,12 @@ if (args[0] === "--probe") {
     rmSync(dir, { recursive: true, force: true })
   }
   try {
+    // Ready as the SDK's harness waits for it: the readiness server answers 200 (it listens once
+    // every service is up, the indexer included, which can be seconds after the API answers).
     for (let i = 0; ; i++) {
-      if (i > 3000) throw new Error("the node did not start")
+      if (i > 6000) throw new Error("the node did not become ready")
       try {
-        if ((await fetch(`http://127.0.0.1:${PORTS.api}/v1`)).status === 200) break
+        if ((await fetch(`http://127.0.0.1:${PORTS.ready}/`)).status === 200) break
       } catch {}
       await sleep(10)
     }
