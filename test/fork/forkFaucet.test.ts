@@ -94,6 +94,14 @@ describe("the faucet on a fork whose root key we do not hold", () => {
           expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: whale.accountAddress }))).toBe(
             5_000_000_700
           )
+          // Fundings at once (the SDK suites fund their accounts in parallel): consecutive sequence numbers, all committed.
+          const many = Array.from({ length: 8 }, () => Account.generate().accountAddress)
+          const all = yield* Effect.promise(() =>
+            Promise.all(many.map((accountAddress) => aptos.fundAccount({ accountAddress, amount: 5_000, options: { waitForIndexer: false } })))
+          )
+          expect(all.map((t) => t.success)).toEqual(many.map(() => true))
+          for (const accountAddress of many)
+            expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress }))).toBe(5_000)
           // A balance set on an account without a store goes through the same faucet.
           const carol = Account.generate().accountAddress
           yield* fork.controls.setBalance({ address: carol.toUint8Array(), amount: 4_242n })
