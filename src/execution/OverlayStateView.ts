@@ -41,6 +41,9 @@ const stateKey = (k: StateKey): Uint8Array => keyOf((w) => writeStateKey(w, k))
  * `push` adds a layer in place (a block pushes each transaction's writes): do not push while a
  * session runs over the view.
  */
+/** Base values one overlay keeps at most (see `baseValues`): a block's working set is far smaller. */
+const MAX_BASE_VALUES = 50_000
+
 export class OverlayStateView implements StateView {
   private readonly writes = new Map<string, { readonly op: WriteOp; readonly version: bigint }>()
   private readonly id = ++overlays
@@ -77,9 +80,29 @@ export class OverlayStateView implements StateView {
         if (w !== undefined) return "data" in w.op ? w.op.data : undefined
       }
       const below = view.base
-      if (!(below instanceof OverlayStateView)) return this.bottomAt!(keyBytes)
+      if (!(below instanceof OverlayStateView)) return view.baseRead(keyBytes, k)
       view = below
     }
+  }
+
+  /**
+   * Values read from the base through this overlay when it is the bottom one (its base is no
+   * overlay: a block's committed state), by key. The base is an immutable snapshot and a block
+   * reads the same configuration, accounts and stores transaction after transaction (each of its
+   * prologue, payload and epilogue sessions again): one store read per key and block (issue 22).
+   * Present values only: an absent one is asked again (a fork records what it could not fetch).
+   */
+  private baseValues: Map<string, Uint8Array> | undefined
+
+  private baseRead(keyBytes: Uint8Array, k: string | undefined): Uint8Array | undefined {
+    const key = k ?? bytesKey(keyBytes)
+    const values = (this.baseValues ??= new Map())
+    let v = values.get(key)
+    if (v === undefined) {
+      v = this.bottomAt!(keyBytes)
+      if (v !== undefined && values.size < MAX_BASE_VALUES) values.set(key, v)
+    }
+    return v
   }
 
   readonly snapshot = undefined

@@ -104,4 +104,30 @@ describe("OverlayStateView", () => {
     ])
     expect(w.codeSnapshot).not.toBe(after)
   })
+
+  it("a block's overlay reads each present base value once; layers still win over it, and an absent value is asked again", () => {
+    const keyHex = (k: StateKey) => Buffer.from(makeWriteSetEntry(k, { _tag: "Deletion" }).keyBytes).toString("hex")
+    const reads = new Map<string, number>()
+    const stored = new Map<string, Uint8Array>([[keyHex(resourceKey), bytes(1)]])
+    const keyed: StateView = {
+      ...base,
+      valueAt: (keyBytes) => {
+        const k = Buffer.from(keyBytes).toString("hex")
+        reads.set(k, (reads.get(k) ?? 0) + 1)
+        return stored.get(k)
+      }
+    }
+    const block = new OverlayStateView(keyed)
+    // Sessions stack their own overlays on the block's; all read through to the bottom one.
+    for (let i = 0; i < 3; i++) {
+      const session = new OverlayStateView(block)
+      expect(session.resource(A, tag)).toEqual(bytes(1))
+      expect(session.resourceGroup(A, tag)).toBeUndefined()
+    }
+    expect(reads.get(keyHex(resourceKey))).toBe(1)
+    expect(reads.get(keyHex(groupKey))).toBe(3)
+    block.push({ writeSet: ws([resourceKey, { _tag: "Modification", data: bytes(11) }]), version: 9n })
+    expect(new OverlayStateView(block).resource(A, tag)).toEqual(bytes(11))
+    expect(block.resource(A, tag)).toEqual(bytes(11))
+  })
 })
