@@ -7,6 +7,7 @@ import type { StateValueMetadata, WriteOp, WriteSet } from "../domain/WriteSet.j
 import { writeStructTag } from "../domain/TypeTagCodec.js"
 import { bytesKey } from "../move/vm/Session.js"
 import { accessPathKey, moduleKeyBytes, type StateView, tableItemKey } from "../move/vm/StateView.js"
+import type { CachedValue } from "../move/vm/StateCache.js"
 
 /** One layer of uncommitted writes and the ledger version they will be committed at. */
 export interface OverlayLayer {
@@ -54,10 +55,18 @@ export class OverlayStateView implements StateView {
     layers: ReadonlyArray<OverlayLayer> = []
   ) {
     for (const l of layers) this.push(l)
+    // One decoded-value cache for the overlays stacked on one bottom overlay (a block and its sessions).
+    this.decodedResources = base instanceof OverlayStateView ? base.decodedResources : new WeakMap()
     this.baseAt = base.valueAt
     this.bottomAt = base instanceof OverlayStateView ? base.bottomAt : base.valueAt
     this.valueAt = this.bottomAt === undefined ? undefined : (keyBytes) => this.readKeyed(keyBytes)
   }
+
+  /**
+   * Resources the VM decoded from bytes read through these overlays (StateView.decodedResources):
+   * the bottom overlay's, shared by those stacked on it, so it lives as long as the block.
+   */
+  readonly decodedResources: WeakMap<Uint8Array, CachedValue>
 
   /** The base's keyed read, when it has one. */
   private readonly baseAt: ((keyBytes: Uint8Array) => Uint8Array | undefined) | undefined

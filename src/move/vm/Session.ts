@@ -405,13 +405,23 @@ export class Session {
   }
 
   private readResource(address: AccountAddress, akey: string, t: StructKind, info: TagInfo): Value {
-    let bytes: Uint8Array | undefined
-    if (t.def.groupTag !== undefined) bytes = this.readGroupMember(address, akey, t.def.groupTag, info)
-    else {
-      bytes = this.view.resource(address, info.tag, info.bytes)
-      this.read(bytes?.length ?? 0)
+    if (t.def.groupTag !== undefined) {
+      const member = this.readGroupMember(address, akey, t.def.groupTag, info)
+      return member === undefined ? undefined : this.loaded(deserializeValue(member, t))
     }
-    return bytes === undefined ? undefined : this.loaded(deserializeValue(bytes, t))
+    const bytes = this.view.resource(address, info.tag, info.bytes)
+    this.read(bytes?.length ?? 0)
+    if (bytes === undefined) return undefined
+    // A view without a snapshot cache may keep decoded values by bytes object (a block's overlay,
+    // StateView.decodedResources): decoded once per block, each session a copy charged as `loaded`.
+    const decoded = this.view.decodedResources
+    if (decoded === undefined) return this.loaded(deserializeValue(bytes, t))
+    let cached = decoded.get(bytes)
+    if (cached === undefined || cached.type !== t) {
+      cached = this.decoded(bytes, t)
+      decoded.set(bytes, cached)
+    }
+    return this.fromCache(cached)
   }
 
   /** As `readResource`, through the snapshot cache: the same reads charged, in the same order. */

@@ -3,6 +3,7 @@ import type { AccountAddress } from "../../domain/AccountAddress.js"
 import { writeStateKey } from "../../domain/StateKeyCodec.js"
 import type { StructTag } from "../../domain/TypeTag.js"
 import type { StateValueMetadata } from "../../domain/WriteSet.js"
+import type { CachedValue } from "./StateCache.js"
 
 /**
  * What the VM reads of global state: synchronous, side-effect free, at one version. The VM does no
@@ -62,6 +63,12 @@ export interface StateView {
    * a key once and asks its base with it, instead of every layer rebuilding it.
    */
   readonly valueAt?: ((keyBytes: Uint8Array) => Uint8Array | undefined) | undefined
+  /**
+   * Resources decoded from this view's bytes, by the bytes object, for views without a `snapshot`
+   * (a block's overlay, which hands back the same object for a value not rewritten since): sessions
+   * over it decode a stored value once and take copies. Lives as long as the view (one block).
+   */
+  readonly decodedResources?: WeakMap<Uint8Array, CachedValue> | undefined
 }
 
 /** The narrow shape of the ledger's `StateReader` this adapter needs. */
