@@ -90,7 +90,13 @@ export const indexerLayerFor = (
   const schemaExtra = indexerSchemaExtra(buildKey, pipeline)
   const workerUrl = placement.workerUrl === false ? undefined : (placement.workerUrl ?? defaultIndexerWorkerUrl())
   if (placement.ledgerPath !== undefined && workerUrl !== undefined)
-    return indexerThreadLayer({ ledgerPath: placement.ledgerPath, store: storeConfig, schemaExtra, workerUrl })
-  const store = IndexerStore.layer(storeConfig, { schemaExtra })
+    return indexerThreadLayer({
+      ledgerPath: placement.ledgerPath,
+      store: storeConfig,
+      schemaExtra,
+      processorNames: pipeline.processorNames,
+      workerUrl
+    })
+  const store = IndexerStore.layer(storeConfig, { schemaExtra, processorNames: pipeline.processorNames })
   return Indexer.layer({ pipeline }).pipe(Layer.provide(store))
 }

@@ -47,3 +47,30 @@ describe("the store's writes", () => {
     expect(rows).toEqual([{ type: "first" }])
   })
 })
+
+describe("a new index", () => {
+  it("starts with every processor's status row at version −1 (never an empty processor_status)", async () => {
+    const rows = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const ctx = yield* Layer.build(
+            IndexerStore.layer({ _tag: "Sqlite", path: ":memory:" }, { processorNames: ["a_processor", "b_processor"] })
+          )
+          const store = ctx.mapUnsafe.get(IndexerStore.key) as IndexerStore["Service"]
+          const before = yield* store.select(
+            `SELECT processor, last_success_version FROM processor_status ORDER BY processor`,
+            []
+          )
+          yield* store.reset
+          const afterReset = yield* store.select(`SELECT count(*) AS n FROM processor_status`, [])
+          return { before, afterReset }
+        })
+      )
+    )
+    expect(rows.before.map((r) => [r.processor, String(r.last_success_version)])).toEqual([
+      ["a_processor", "-1"],
+      ["b_processor", "-1"]
+    ])
+    expect(rows.afterReset).toEqual([{ n: 2n }])
+  })
+})

@@ -63,6 +63,17 @@ export interface IndexerStoreService extends IndexReads {
   ) => Effect.Effect<void, SqlError | WriteError>
 }
 
+export interface IndexerStoreOptions {
+  /** What besides the DDL makes a stored index current (`indexerSchemaExtra`). */
+  readonly schemaExtra?: string | undefined
+  /**
+   * The processors whose `processor_status` rows a new (or reset) index starts with, at version −1
+   * (nothing indexed yet): the table is never empty, so a client polling it (the SDK's
+   * `waitForIndexer`) reads "not yet" while genesis is indexed rather than no row at all.
+   */
+  readonly processorNames?: ReadonlyArray<string> | undefined
+}
+
 /** Parameters per statement, under both stores' limits (SQLite 32,766; PostgreSQL 65,535). */
 const MAX_PARAMS = 30_000
 
@@ -98,7 +109,7 @@ export const makeIndexerStore = (
   client: SqlClient.SqlClient,
   dialect: Dialect,
   description: string,
-  options: { readonly tables?: ReadonlyArray<TableSpec>; readonly schemaExtra?: string } = {}
+  options: IndexerStoreOptions & { readonly tables?: ReadonlyArray<TableSpec> } = {}
 ): Effect.Effect<IndexerStoreService, SqlError> =>
   Effect.gen(function* () {
     const tables = options.tables ?? catalogueTables
@@ -137,6 +148,22 @@ export const makeIndexerStore = (
           for (const s of dropStatements([...new Set([...oldTables, ...plain])], [...new Set([...oldViews, ...views])]))
             yield* run(s)
           for (const s of createStatements(dialect, tables)) yield* run(s)
+          const status = tables.find((t) => t.name === "processor_status")
+          if (status !== undefined && (options.processorNames?.length ?? 0) > 0) {
+            const now = BigInt(Date.now()) * 1000n
+            yield* writeRows(
+              status,
+              options.processorNames!.map(
+                (processor): Record<string, Cell> => ({
+                  processor,
+                  last_success_version: "-1",
+                  last_updated: now,
+                  last_transaction_timestamp: null
+                })
+              ),
+              "update"
+            )
+          }
           yield* putMeta([
             ["schema", hash],
             ["tables", JSON.stringify(plain)],
@@ -145,8 +172,6 @@ export const makeIndexerStore = (
         })
       )
 
-    const meta = yield* readMeta
-    if (meta.get("schema") !== hash) yield* recreate(meta)
 
     const position = Effect.map(readMeta, (m): IndexPosition | undefined =>
       m.get("version") === undefined
@@ -348,6 +373,10 @@ export const makeIndexerStore = (
         })
       )
 
+    // (Here, below every helper `recreate` uses.)
+    const meta = yield* readMeta
+    if (meta.get("schema") !== hash) yield* recreate(meta)
+
     return {
       dialect,
       description,
@@ -405,7 +434,7 @@ export class IndexerStore extends Context.Service<IndexerStore, IndexerStoreServ
 ) {
   static readonly layer = (
     config: IndexerStoreConfig,
-    options: { readonly schemaExtra?: string } = {}
+    options: IndexerStoreOptions = {}
   ): Layer.Layer<IndexerStore, Error> =>
     Layer.effect(
       IndexerStore,

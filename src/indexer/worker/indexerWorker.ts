@@ -44,7 +44,7 @@ const program = Effect.gen(function* () {
   )
   const ledger = makeLedgerService(backend, {}).service
   const store = Context.get(
-    yield* Layer.build(IndexerStore.layer(data.store, { schemaExtra: data.schemaExtra })),
+    yield* Layer.build(IndexerStore.layer(data.store, { schemaExtra: data.schemaExtra, processorNames: data.processorNames })),
     IndexerStore
   )
   post({ _tag: "Ready" })

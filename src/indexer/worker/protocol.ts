@@ -13,6 +13,8 @@ export interface IndexerWorkerData {
   readonly store: IndexerStoreConfig
   /** What besides the DDL makes a stored index current (`indexerSchemaExtra`). */
   readonly schemaExtra: string
+  /** The pipeline's processor names (their `processor_status` rows start at −1 in a new index). */
+  readonly processorNames?: ReadonlyArray<string> | undefined
   readonly maxBatchTransactions?: number | undefined
   /** The worker thread's nice value (Linux; 0 = the process's priority). */
   readonly nice?: number | undefined
