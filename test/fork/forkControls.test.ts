@@ -70,6 +70,10 @@ describe("the test controls on a fork", () => {
           expect(reset.status).toBe(200)
           expect(yield* Effect.promise(() => latestVersion(fork.apiUrl))).toBe(pinned)
           expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: dave }))).toBe(0)
+          // Dump and load: refused with a clear error (a dump would copy the source's history, read from it).
+          const dumped = yield* Effect.promise(() => fetch(`${fork.apiUrl.replace(/\/v1$/, "")}/__movenode/v1/state/dump`))
+          expect(dumped.status).toBe(400)
+          expect(((yield* Effect.promise(() => dumped.json())) as { message: string }).message).toMatch(/not supported on a fork/)
         })
       )
     )

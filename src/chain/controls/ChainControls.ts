@@ -545,8 +545,18 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
 
         const genesisHash = Effect.map(Effect.mapError(ledger.transactionByVersion(0n), fromLedger), (t) => t.hash)
 
+        // A fork's blocks up to its fork version are its source's history (each read from the source),
+        // and its "genesis" is the fork point: a dump would copy the source and a load cannot go under it.
+        const notOnAFork =
+          ledger.firstOwnVersion === undefined
+            ? Effect.void
+            : ApiErrors.badRequest(
+                "dump and load are not supported on a fork yet (its history up to the fork version is its source's); use snapshot/revert or reset"
+              )
+
         const dump = producer.exclusive(
           Effect.gen(function* () {
+            yield* notOnAFork
             const info = yield* Effect.mapError(ledger.ledgerInfo, fromLedger)
             if (info.oldestLedgerVersion > 0n)
               return yield* ApiErrors.badRequest(
@@ -567,6 +577,7 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
 
         const load = (bytes: Uint8Array) =>
           Effect.gen(function* () {
+            yield* notOnAFork
             const r = yield* rewind
             const decoded = decodeChainDump(bytes)
             if (typeof decoded === "string") return yield* ApiErrors.badRequest(decoded)
