@@ -549,9 +549,13 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
    * Removes the discarded versions `lo..hi` (all above the head, at or below `garbageTop`), inside
    * the caller's write transaction: their records and index entries, the blocks that start among
    * them (heights above `liveHeight`), and, for each key they wrote whose `state_latest` entry
-   * names one of them, that entry (replaced by the key's newest write left, or removed).
+   * names one of them, that entry (replaced by the key's newest write left, or removed). `live`:
+   * the live head's version once this step is done; a newest write left above it is garbage too,
+   * so the entry only needs its version (a deletion record: never read as a value above the head),
+   * not its value (which would cost decompressing its record). `fromTop`: the blocks are looked
+   * for from the highest height down (the collection's slices take the top of the garbage).
    */
-  const discardRange = (lo: bigint, hi: bigint, liveHeight: bigint): void => {
+  const discardRange = (lo: bigint, hi: bigint, liveHeight: bigint, live: bigint, fromTop: boolean): void => {
     const touched = new Map<string, { readonly stored: Buffer; readonly keyBytes: Uint8Array; readonly id: bigint }>()
     for (const { key, value } of Array.from(t.txns.getRange({ start: u64be(lo), end: u64be(hi + 1n) }))) {
       const version = readU64be(key)
@@ -564,31 +568,43 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
           removeNaming(t.accountSeqs, accountSequenceKey(sender, replayProtector.sequenceNumber), version)
       }
       for (const e of eventKeys) removeNaming(t.events, eventIndexKey(e.address, e.creationNumber, e.sequenceNumber), version)
+      // Only a large record's writes have their values in `state_values` (a pruned record's kept
+      // values lie below the window, never above the head).
+      const large = record.length >= LARGE_RECORD
       for (const entry of writeSetOfTransactionRecord(record).entries) {
         const stored = storedStateKey(entry.keyBytes)
         const latest = t.latest.getBinaryFast(stored)
         if (latest === undefined) continue
         const id = latest.readBigUInt64BE(8)
         const k = indexKey(id, version)
-        const at = t.index.getBinaryFast(k)
-        if (at !== undefined && at.length === 0) t.values.removeSync(k)
+        if (large) t.values.removeSync(k)
         t.index.removeSync(k)
         touched.set(stored.toString("latin1"), { stored, keyBytes: entry.keyBytes, id })
       }
       t.txns.removeSync(key)
     }
     for (const k of Array.from(t.blockEnds.getKeys({ start: u64be(lo), end: u64be(hi + 1n) }))) t.blockEnds.removeSync(k)
-    for (const { key, value } of Array.from(t.blocks.getRange({ start: u64be(liveHeight + 1n) }))) {
+    const blocks = fromTop
+      ? t.blocks.getRange({ start: u64be(U64_MAX), end: u64be(liveHeight), reverse: true })
+      : t.blocks.getRange({ start: u64be(liveHeight + 1n) })
+    for (const { key, value } of Array.from(blocks)) {
       const first = readU64be(value, 0)
-      if (first > hi) break
-      if (first >= lo) t.blocks.removeSync(key)
+      if (fromTop ? first < lo : first > hi) break
+      if (first >= lo && first <= hi) t.blocks.removeSync(key)
     }
     for (const { stored, keyBytes, id } of touched.values()) {
       const latest = t.latest.getBinary(stored)
       if (latest === undefined) continue
       const at = latest.readBigUInt64BE(0)
       if (at < lo || at > hi) continue
-      const survivor = olderWrite(id, U64_MAX)
+      let newest: bigint | undefined
+      for (const k of t.index.getKeys({ start: indexKey(id, U64_MAX), limit: 1 }))
+        if (readU64be(k, 0) === id) newest = versionOfIndexKey(k)
+      if (newest !== undefined && newest > live) {
+        t.latest.putSync(stored, encodeStateValue(undefined, { version: newest, id }, undefined))
+        continue
+      }
+      const survivor = newest === undefined ? undefined : olderWrite(id, newest)
       if (survivor === undefined) {
         t.latest.removeSync(stored)
         if (keyBytes.length > MAX_RAW_STATE_KEY && keyBytes[0] === 0) t.longKeys.removeSync(longKeyIndexKey(keyBytes))
@@ -624,7 +640,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     flushLatest()
     const lo = p.block.firstVersion
     const hi = p.block.lastVersion < top ? p.block.lastVersion : top
-    if (lo <= hi) discardRange(lo, hi, p.block.height - 1n)
+    if (lo <= hi) discardRange(lo, hi, p.block.height - 1n, p.block.lastVersion, false)
     if (p.block.lastVersion >= top) {
       garbageCleared(p.block.lastVersion, p.block.height)
       garbageTop = undefined
@@ -651,7 +667,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const span = BigInt(budget)
     const lo = top - span + 1n > h.latestVersion ? top - span + 1n : h.latestVersion + 1n
     const step = () => {
-      discardRange(lo, top, h.latestHeight)
+      discardRange(lo, top, h.latestHeight, h.latestVersion, true)
       if (lo - 1n <= h.latestVersion) garbageCleared(h.latestVersion, h.latestHeight)
       else t.meta.putSync(GARBAGE_KEY, u64be(lo - 1n))
     }
