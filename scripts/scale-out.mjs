@@ -13,7 +13,7 @@
  *        readers through HAProxy (cookie stickiness on) while transfers run; follower 1 is killed
  *        with SIGKILL, then restarted: how long HAProxy kept sending it requests, the statuses
  *        clients saw, whether any client saw its ledger version go backwards, the catch-up
- *   node scripts/scale-out.mjs catchup [--versions 100000]
+ *   node scripts/scale-out.mjs catchup [--versions 100000] [--leader-dir DIR]
  *        the leader made to hold that many versions, then a new follower started: versions/s
  *   node scripts/scale-out.mjs reads [--seconds 10]
  *        wrk against one follower directly and through HAProxy: requests/s and the follower's CPU
@@ -23,6 +23,9 @@
  *        account read through the balancer plainly (stale?) and with the version header (docs)
  *   node scripts/scale-out.mjs workers [--seconds 10]
  *        reads through `movenode run --api-workers N` (N = 0, 1, 2) with wrk: one process against N
+ *   node scripts/scale-out.mjs apply [--versions 20000] [--leader-dir DIR]
+ *        a follower's own CPU per version (fetch + decode, checks, commit) over a leader's blocks, in
+ *        this process without HTTP serving (the catch-up's cost, load-independent)
  *   node scripts/scale-out.mjs smoke
  *        a short run of everything (what test/follow/harness.test.ts runs): exits 1 on a failure
  *
@@ -720,6 +723,78 @@ const rywMode = async ({ count = arg("count", 200) } = {}) => {
   return { mode: "ryw", count, ...result, load: load() }
 }
 
+/**
+ * A follower's own work per version, without the HTTP server or a second process competing: the
+ * blocks of a leader (kept with --leader-dir, or filled to --versions) fetched by height through
+ * the follower's feed client, then checked (min of 3 rounds) and applied (checks + commit, several
+ * blocks per step as catching up does) into a new LMDB store in this process. CPU time per version
+ * (process.cpuUsage: this process's threads, lmdb-js's write thread included).
+ */
+const applyMode = async ({ versions = arg("versions", 20_000), group = arg("group", 50) } = {}) => {
+  const { Effect } = await import("effect")
+  const { Follow, LedgerLmdb } = lib
+  const kept = stringArg("leader-dir", undefined)
+  const reuse = kept !== undefined && existsSync(join(kept, "ledger"))
+  const senders = accountsOf(64)
+  const leader = await startLeader(senders.length, kept ?? tempDir("leader"), { fresh: !reuse })
+  while ((await ledgerVersion(leader.url)) < BigInt(versions)) await transfers(leader.url, senders, 1200, 5)
+  const cpuMs = () => {
+    const c = process.cpuUsage()
+    return (c.user + c.system) / 1000
+  }
+  const feed = Follow.makeFeedClient({ url: leader.url, timeoutMs: 60_000 })
+  const c0 = cpuMs()
+  const blocks = []
+  for (let h = 0n, v = 0; v < versions; h++) {
+    const a = await Effect.runPromise(feed.blockAtHeight(h))
+    blocks.push(a.block)
+    v = Number(a.block.lastVersion) + 1
+  }
+  const fetched = cpuMs() - c0
+  const count = Number(blocks.at(-1).lastVersion)
+  const genesis = Follow.checkTransaction(blocks[0].transactions[0], 0n, { frozen: [], leaves: 0n }).accumulator
+  let checks = Infinity
+  for (let round = 0; round < 3; round++) {
+    let acc = genesis
+    const c = cpuMs()
+    for (const b of blocks.slice(1))
+      for (const t of b.transactions) {
+        const r = Follow.checkTransaction(t, t.version, acc)
+        if (r instanceof Error) throw r
+        acc = r.accumulator
+      }
+    checks = Math.min(checks, cpuMs() - c)
+  }
+  const dir = tempDir("apply")
+  const applied = await Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const ledger = yield* LedgerLmdb.open({ path: dir, durability: "committed" })
+        yield* Follow.applySourceBlocks(ledger, [blocks[0]])
+        const c = cpuMs()
+        const t = performance.now()
+        for (let i = 1; i < blocks.length; i += group) yield* Follow.applySourceBlocks(ledger, blocks.slice(i, i + group))
+        return { cpu: cpuMs() - c, wall: performance.now() - t }
+      })
+    )
+  )
+  const us = (ms) => Math.round((ms * 1000) / count)
+  return {
+    mode: "apply",
+    blocks: blocks.length,
+    versions: count,
+    cpuUsPerVersion: {
+      fetchAndDecode: us(fetched),
+      checks: us(checks),
+      checksAndCommit: us(applied.cpu),
+      commit: us(applied.cpu - checks)
+    },
+    applyVersionsPerSecond: Math.round(count / (applied.wall / 1000)),
+    blocksPerCommit: group,
+    load: load()
+  }
+}
+
 const smokeMode = async () => {
   const results = {}
   results.identical = await identicalMode()
@@ -737,7 +812,7 @@ const smokeMode = async () => {
   return { mode: "smoke", ok, ...results }
 }
 
-const modes = { ryw: rywMode, workers: workersMode, lag: lagMode, identical: identicalMode, failover: failoverMode, catchup: catchupMode, reads: readsMode, smoke: smokeMode }
+const modes = { apply: applyMode, ryw: rywMode, workers: workersMode, lag: lagMode, identical: identicalMode, failover: failoverMode, catchup: catchupMode, reads: readsMode, smoke: smokeMode }
 
 try {
   if (modes[mode] === undefined) throw new Error(`unknown mode ${mode} (one of ${Object.keys(modes).join(", ")})`)
