@@ -71,8 +71,15 @@ export const makeFollowerStatus = (source: string, initialVersion: bigint | unde
         ? sourceVersion - (appliedVersion ?? -1n)
         : 0n
 
+  // The quantiles sorted again only after new samples: GET /v1 (probed by balancers and harnesses
+  // many times a second) would otherwise sort 4,096 numbers per request (~0.5 ms).
+  let sortedAt = -1
+  let sorted: ReadonlyArray<number> = []
   const snapshot = (): FollowerSnapshot => {
-    const sorted = Array.from(recent.subarray(0, Math.min(recentCount, RECENT))).sort((a, b) => a - b)
+    if (sortedAt !== recentCount) {
+      sorted = Array.from(recent.subarray(0, Math.min(recentCount, RECENT))).sort((a, b) => a - b)
+      sortedAt = recentCount
+    }
     return {
       source,
       state,
