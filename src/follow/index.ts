@@ -4,9 +4,11 @@
  * from it. The data path, one concept per file:
  *
  *   FeedClient ──► sourceBlock (decode, bytes kept) ──► checkTransaction ──► applySourceBlock ──► Ledger
- *   (HTTP, long poll)                                  (hashes, accumulator)   (commitBlock with the source's infos)
+ *   (HTTP, long poll;                                  (hashes, accumulator)   (commitBlock(s) with the source's infos)
+ *    by height, 8 in flight)
  *
- * - `followSource`: the loop (resume, divergence check, prefetch while committing, back-off);
+ * - `followSource`: the loop (resume, divergence check, long poll following, blocks by height in
+ *   flight and committed together catching up, back-off);
  * - `FollowerStatus`: lag reporting (GET /v1 `follow`, Prometheus, the health check's freshness);
  * - `FollowerNode` (`Follower.layer`): the replica assembled with the node and the API server
  *   (submissions forwarded to the source, wait_by_hash once applied);
