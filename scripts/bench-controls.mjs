@@ -6,11 +6,17 @@
  *   snapshot           `controls.snapshot`, in process and over HTTP (median of 20)
  *   revert             `controls.revert` with N transfers (default 10,000) committed since the snapshot
  *   dump / load        the chain of N transfers dumped, then loaded into a fresh chain on the same genesis
+ *   revert in store    the same revert on the stopped chain's ledger alone: the rewind (the head moved
+ *                      back) and the collection of the forgotten versions' entries after it, with CPU time
  *   idle hour          a chain left idle for an hour of chain time: 3,600 idle blocks, one per chain
  *                      second (the default idle rate; made here every 5 ms with a 1 s block interval),
- *                      the data directory's growth
+ *                      the ledger's growth (no indexer)
+ *   idle real          (--idle-real-secs N) the default chain with its embedded indexer left idle N
+ *                      seconds of wall clock: the growth of the ledger and of the indexer, per block and
+ *                      per hour; `--only-idle-real` runs only this
  *
  *   node scripts/bench-controls.mjs [--transfers 10000] [--rounds 3] [--idle-blocks 3600]
+ *                                   [--idle-real-secs 0] [--only-idle-real]
  *
  * Transfers are signed beforehand (node:crypto Ed25519) from 64 pre-funded accounts and pushed
  * through POST /v1/transactions (BCS); the load generator shares the process (and the machine).
@@ -68,7 +74,8 @@ const dir = mkdtempSync(join(tmpdir(), "movenode-bench-controls-"))
 const config = { ...defaultLocalChainConfig, accounts: ACCOUNTS }
 const signers = localSigners(lib, ACCOUNTS)
 const results = {}
-try {
+const ONLY_IDLE_REAL = cliArgs().has("only-idle-real")
+if (!ONLY_IDLE_REAL) try {
   const chain = await startLocalChain({ accounts: ACCOUNTS, dataDir: join(dir, "a"), mining: MiningMode.still() })
   const api = chain.info.apiUrl
   const controls = chain.info.controls
@@ -178,23 +185,34 @@ try {
   rmSync(dir, { recursive: true, force: true })
 }
 if (IDLE_REAL_SECS > 0) {
-  // The default chain (instant mining, a block after 1 s idle), left alone for real: the growth per
-  // hour extrapolated from IDLE_REAL_SECS.
+  // The default chain (instant mining, a block after 1 s idle, the embedded indexer as `npm start`
+  // runs it, GraphQL on a free port), left alone for real: the growth per hour extrapolated from
+  // IDLE_REAL_SECS, the ledger's and the indexer's apart.
   const realDir = mkdtempSync(join(tmpdir(), "movenode-bench-idle-"))
   try {
-    const idle = await startLocalChain({ accounts: 10, dataDir: realDir })
+    const idle = await startLocalChain({
+      accounts: 10,
+      dataDir: realDir,
+      indexer: { _tag: "Embedded" },
+      graphql: { host: "127.0.0.1", port: 0 }
+    })
     await new Promise((r) => setTimeout(r, 5000))
-    const before = duBytes(realDir)
+    const part = (name) => duBytes(join(realDir, name))
+    const before = { all: duBytes(realDir), ledger: part("ledger"), indexer: part("indexer") }
     const h0 = BigInt((await (await fetch(idle.info.apiUrl)).json()).block_height)
     await new Promise((r) => setTimeout(r, IDLE_REAL_SECS * 1000))
     const h1 = BigInt((await (await fetch(idle.info.apiUrl)).json()).block_height)
-    const after = duBytes(realDir)
+    const after = { all: duBytes(realDir), ledger: part("ledger"), indexer: part("indexer") }
     await idle.stop()
+    const perHour = (k) => (((after[k] - before[k]) / IDLE_REAL_SECS) * 3600 / 1e6).toFixed(2)
+    const blocks = Number(h1 - h0)
     results.idleReal = {
       seconds: IDLE_REAL_SECS,
-      blocks: Number(h1 - h0),
-      grewBytes: after - before,
-      perHourMB: (((after - before) / IDLE_REAL_SECS) * 3600 / 1e6).toFixed(2)
+      blocks,
+      indexer: idle.info.indexer,
+      grewBytes: after.all - before.all,
+      bytesPerBlock: { ledger: Math.round((after.ledger - before.ledger) / blocks), indexer: Math.round((after.indexer - before.indexer) / blocks) },
+      perHourMB: { all: perHour("all"), ledger: perHour("ledger"), indexer: perHour("indexer") }
     }
   } finally {
     rmSync(realDir, { recursive: true, force: true })
