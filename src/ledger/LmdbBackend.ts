@@ -38,6 +38,7 @@ import {
   writeSetOfTransactionRecord
 } from "./lmdbRecords.js"
 import { checkLmdbFile } from "./checkLmdbFile.js"
+import { knownRecord } from "./knownRecords.js"
 import { lockDataDir } from "./dataDirLock.js"
 import { recordDictionary } from "./recordDictionary.js"
 import { pageOf } from "./statePageOf.js"
@@ -380,7 +381,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const records: Array<{ readonly tx: CommittedTransaction; readonly eventOffsets: ReadonlyArray<number> }> = []
     for (const tx of p.transactions) {
       const versionKey = u64be(tx.version)
-      const record = encodeTransactionRecordWithOffsets(tx)
+      const record = knownRecord(tx) ?? encodeTransactionRecordWithOffsets(tx)
       records.push({ tx, eventOffsets: record.eventOffsets })
       t.txns.putSync(versionKey, view(record.bytes), append)
       t.hashes.putSync(view(tx.hash), versionKey)

@@ -8,8 +8,37 @@ import { sha3 } from "../domain/hash.js"
 
 export const u64be = (v: bigint): Buffer => {
   const b = Buffer.allocUnsafe(8)
-  b.writeBigUInt64BE(v)
+  putU64be(b, v, 0)
   return b
+}
+
+const TWO_32 = 0x100000000
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
+/**
+ * `b.writeBigUInt64BE(v, at)`, through two 32-bit writes when `v` is below 2^53 (every version,
+ * key number and sequence number in practice): Node's BigInt write is several times slower, and
+ * keys are built for every write of every commit.
+ */
+const putU64be = (b: Buffer, v: bigint, at: number): void => {
+  if (v < 0n || v > SAFE) {
+    b.writeBigUInt64BE(v, at)
+    return
+  }
+  const n = Number(v)
+  b.writeUInt32BE(Math.floor(n / TWO_32), at)
+  b.writeUInt32BE(n >>> 0, at + 4)
+}
+
+/** `putU64be(b, U64_MAX - v, at)`: the bitwise complement of `v`, without BigInt arithmetic. */
+const putInvertedU64be = (b: Buffer, v: bigint, at: number): void => {
+  if (v < 0n || v > SAFE) {
+    b.writeBigUInt64BE(U64_MAX - v, at)
+    return
+  }
+  const n = Number(v)
+  b.writeUInt32BE(0xffffffff - Math.floor(n / TWO_32), at)
+  b.writeUInt32BE(0xffffffff - (n >>> 0), at + 4)
 }
 
 export const readU64be = (b: Uint8Array, offset = 0): bigint =>
@@ -39,8 +68,8 @@ export const storedStateKey = (keyBytes: Uint8Array): Buffer => {
  */
 export const indexKey = (id: bigint, version: bigint): Buffer => {
   const out = Buffer.allocUnsafe(16)
-  out.writeBigUInt64BE(id, 0)
-  out.writeBigUInt64BE(U64_MAX - version, 8)
+  putU64be(out, id, 0)
+  putInvertedU64be(out, version, 8)
   return out
 }
 
@@ -50,7 +79,7 @@ export const versionOfIndexKey = (key: Uint8Array): bigint => U64_MAX - readU64b
 export const summaryKey = (sender: Uint8Array, version: bigint): Buffer => {
   const out = Buffer.allocUnsafe(40)
   out.set(sender, 0)
-  out.writeBigUInt64BE(version, 32)
+  putU64be(out, version, 32)
   return out
 }
 
@@ -89,7 +118,7 @@ export const bytesEqualPrefix = (a: Uint8Array, prefix: Uint8Array): boolean => 
 export const accountSequenceKey = (sender: Uint8Array, sequenceNumber: bigint): Buffer => {
   const out = Buffer.allocUnsafe(40)
   out.set(sender, 0)
-  out.writeBigUInt64BE(sequenceNumber, 32)
+  putU64be(out, sequenceNumber, 32)
   return out
 }
 
@@ -97,8 +126,8 @@ export const accountSequenceKey = (sender: Uint8Array, sequenceNumber: bigint): 
 export const eventIndexKey = (address: Uint8Array, creationNumber: bigint, sequenceNumber: bigint): Buffer => {
   const out = Buffer.allocUnsafe(48)
   out.set(address, 0)
-  out.writeBigUInt64BE(creationNumber, 32)
-  out.writeBigUInt64BE(sequenceNumber, 40)
+  putU64be(out, creationNumber, 32)
+  putU64be(out, sequenceNumber, 40)
   return out
 }
 

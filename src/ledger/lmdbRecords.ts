@@ -10,6 +10,7 @@ import type { StateValueMetadata, WriteOp, WriteSet } from "../domain/WriteSet.j
 import { readStateValueMetadata, readWriteOp, readWriteSet } from "../domain/WriteSetCodec.js"
 import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
 import type { LedgerHead } from "./LedgerBackend.js"
+import { rememberRecord } from "./knownRecords.js"
 import { readU64be, u64At } from "./lmdbKeys.js"
 
 /**
@@ -127,7 +128,23 @@ const readHeader = (r: BcsReader): TransactionRecordHeader => {
   return { hash, sender, replayProtector, eventKeys }
 }
 
-export const decodeTransactionRecord = (bytes: Uint8Array, version: bigint): CommittedTransaction => {
+export const decodeTransactionRecord = (bytes: Uint8Array, version: bigint): CommittedTransaction =>
+  decodeRecord(bytes, version, undefined)
+
+/**
+ * `decodeTransactionRecord`, remembering `bytes` as the transaction's record with where its ops
+ * and events start (`knownRecords.ts`: written again as they are). `bytes` must not change.
+ */
+export const decodeTransactionRecordKeepingBytes = (bytes: Uint8Array, version: bigint): CommittedTransaction => {
+  const eventOffsets: number[] = []
+  const t = decodeRecord(bytes, version, eventOffsets)
+  // Each entry's key is a view into `bytes`; its op starts right after it.
+  const opOffsets = t.writeSet.entries.map((e) => e.keyBytes.byteOffset - bytes.byteOffset + e.keyBytes.length)
+  rememberRecord(t, { bytes, opOffsets, eventOffsets })
+  return t
+}
+
+const decodeRecord = (bytes: Uint8Array, version: bigint, eventOffsets: number[] | undefined): CommittedTransaction => {
   const r = new BcsReader(bytes)
   const { hash } = readHeader(r)
   const blockHeight = r.u64()
@@ -139,7 +156,10 @@ export const decodeTransactionRecord = (bytes: Uint8Array, version: bigint): Com
   const writeSet = readWriteSet(r)
   const n = r.length(1)
   const events = new Array(n)
-  for (let i = 0; i < n; i++) events[i] = readContractEvent(r)
+  for (let i = 0; i < n; i++) {
+    eventOffsets?.push(r.offset)
+    events[i] = readContractEvent(r)
+  }
   r.expectEnd()
   return {
     version,

@@ -5,6 +5,7 @@ import type { TransactionInfo } from "../domain/TransactionInfo.js"
 import { transactionInfoHash } from "../domain/TransactionInfoCodec.js"
 import type { BlockInfo, BlockToCommit, CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
 import type { AccountSequence, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
+import { knownRecord, rememberRecord } from "./knownRecords.js"
 import { oldestRetained } from "./pruneWindow.js"
 import { transactionHashOf, userSummaryOf } from "./transactionFacts.js"
 
@@ -145,7 +146,12 @@ export const prepareCommittedBlock = (
       Buffer.compare(accumulatorRoot("TransactionAccumulator", accumulator), t.accumulatorRootHash) !== 0
     )
       throw new Error(`the transaction at version ${version} does not chain into its recorded accumulator root`)
-    transactions.push({ ...t, version, blockHeight: height, timestampUsec: input.timestampUsec })
+    const committed = { ...t, version, blockHeight: height, timestampUsec: input.timestampUsec }
+    // At its recorded height and timestamp, the record it was read from is still its encoding.
+    const record = knownRecord(t)
+    if (record !== undefined && t.blockHeight === height && t.timestampUsec === input.timestampUsec)
+      rememberRecord(committed, record)
+    transactions.push(committed)
     const summary = userSummaryOf(t.transaction, version, t.hash)
     if (summary !== undefined) {
       summaries.push(summary)
