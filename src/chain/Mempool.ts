@@ -109,7 +109,7 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
 
       /**
        * Backpressure: while the pool holds `backpressureAt` or more and a block is being made (its
-       * slices ran within 100 ms: with interval or manual mining, between blocks, nothing competes
+       * slices ran within `blockActivityWindowMs`, 100 ms by default: with interval or manual mining, between blocks, nothing competes
        * and admissions run at full speed), admissions first pass this pool's own small budget
        * (0.5 ms of admissions per turn instead of the shared 4 ms), so the turns go to block
        * production, which is what empties the pool. Submitters wait longer for
@@ -130,7 +130,7 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
           Effect.callback<PoolEntry, SubmitError>((resume) => {
             const task = () =>
               admissionBudget.run(() => resume(Effect.runSyncExitWith(context)(admit(transaction, signedBcs))))
-            if (backpressure.waiting > 0 || (pool.size >= config.backpressureAt && blockBudget.usedWithin(100)))
+            if (backpressure.waiting > 0 || (pool.size >= config.backpressureAt && blockBudget.usedWithin(config.blockActivityWindowMs)))
               backpressure.run(task)
             else task()
           })

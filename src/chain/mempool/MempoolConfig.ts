@@ -25,7 +25,13 @@ export const MempoolConfigSchema = Schema.Struct({
    * rather than to admitting more, and clients wait for their answer instead of being refused
    * `mempool_is_full` once their sender has 100 pending (Mempool.ts, `admitInBudget`).
    */
-  backpressureAt: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000_000 }))
+  backpressureAt: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000_000 })),
+  /**
+   * A block counts as being made while one of its execution slices ran within this many ms (ours):
+   * with interval or manual mining nothing competes between blocks, so a deep pool is then
+   * admitted at full speed.
+   */
+  blockActivityWindowMs: Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 3_600_000 }))
 })
 
 export type MempoolConfigShape = typeof MempoolConfigSchema.Type
@@ -38,7 +44,8 @@ export const defaultMempoolConfig: MempoolConfigShape = {
   systemTtlSecs: 600,
   // Four blocks of the producer's 250 (BlockProducer's maxBlockTransactions): blocks stay full,
   // and with 64 senders that is ~16 pending each, far from the 100 that are refused.
-  backpressureAt: 1000
+  backpressureAt: 1000,
+  blockActivityWindowMs: 100
 }
 
 /** The mempool's configuration: a reference with the defaults, so nothing has to provide it. */
