@@ -78,6 +78,8 @@ const out = await Effect.runPromise(
         cpuSecs: split,
         cpuMsPerVersion: { worker: ms(split.busiestOther), otherThreads: ms(split.rest), process: ms(split.total) },
         youngMb: youngMb || "default",
+        // The whole process (the bench's own thread is small): mostly the worker's heap and SQLite's cache.
+        rssMb: Math.round(process.memoryUsage().rss / 1048576),
         load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
       }
     })
