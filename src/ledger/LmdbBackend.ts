@@ -284,9 +284,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       offset.writeUInt32BE(opOffset)
       t.index.putSync(indexKey(id, version), offset)
     }
-    const latest = encodeStateValue(value, { version, id }, metadata)
-    if (bulkKey !== undefined) bulkLatest!.set(bulkKey, { stored: key, id, latest })
-    else t.latest.putSync(key, latest)
+    // In bulk, encoded once per key, at the end.
+    if (bulkKey !== undefined) bulkLatest!.set(bulkKey, { stored: key, id, version, value, metadata })
+    else t.latest.putSync(key, encodeStateValue(value, { version, id }, metadata))
   }
 
   /**
@@ -294,10 +294,22 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
    * `state_latest` record, put once at the end (`flushLatest`) instead of at every write (a
    * transfer's keys are written again by most later transfers).
    */
-  let bulkLatest: Map<string, { readonly stored: Buffer; readonly id: bigint; readonly latest: Buffer }> | undefined
+  let bulkLatest:
+    | Map<
+        string,
+        {
+          readonly stored: Buffer
+          readonly id: bigint
+          readonly version: bigint
+          readonly value: Uint8Array | undefined
+          readonly metadata: StateValueMetadata | undefined
+        }
+      >
+    | undefined
   const flushLatest = (): void => {
     if (bulkLatest === undefined) return
-    for (const { stored, latest } of bulkLatest.values()) t.latest.putSync(stored, latest)
+    for (const { stored, id, version, value, metadata } of bulkLatest.values())
+      t.latest.putSync(stored, encodeStateValue(value, { version, id }, metadata))
     bulkLatest.clear()
   }
 
