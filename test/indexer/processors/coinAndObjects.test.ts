@@ -62,7 +62,7 @@ describe("a managed coin and an object on a local chain", () => {
       const created = await send(alice, { bytecode: hexOf(sdkBytecode("CREATE_OBJECT_SCRIPT")), functionArguments: [] })
       type Change = { type: string; address: string; data?: { type: string; data: { owner?: string } } }
       const object = (created as unknown as { changes: Change[] }).changes.find(
-        (c) => c.data?.type === "0x1::object::ObjectCore" && c.data.data.owner === alice.accountAddress.toString()
+        (c) => c.data?.type === "0x1::object::ObjectCore" && c.data.data.owner === alice.accountAddress.toStringShort()
       )!.address
       const transfer = await send(alice, {
         function: "0x1::object::transfer_call",
