@@ -25,7 +25,6 @@ import { Indexer, type IndexerHealth, waitUntil } from "../engine/Indexer.js"
 import {
   describeStore,
   dialectOf,
-  type IndexerStoreConfig,
   type IndexReads,
   openIndexReads
 } from "../store/IndexerStore.js"
