@@ -25,7 +25,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, loadDist, localSigners, sleep, spawnMovenode } from "./lib.mjs"
+import { aptTransfer, cliArgs, failRun as fail, fetchJson as json, loadDist, localSigners, sleep, spawnMovenode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { addressFromNumber, toHex } = lib
@@ -39,11 +39,6 @@ const keepDir = arg("data-dir", undefined)
 const dataDir = keepDir ?? mkdtempSync(join(tmpdir(), "movenode-crash-"))
 const accounts = localSigners(lib, ACCOUNTS)
 
-const fail = (message) => {
-  console.log(JSON.stringify({ ok: false, message }))
-  process.exit(1)
-}
-
 /** Starts the chain (port 0 everywhere it serves), resolves with its API URL once it answers. */
 const start = (fresh) =>
   spawnMovenode(
@@ -52,10 +47,6 @@ const start = (fresh) =>
     { env: { ...process.env, MOVENODE_NO_REEXEC: "1" } }
   )
 
-const json = async (url, init) => {
-  const r = await fetch(url, init)
-  return { status: r.status, body: await r.json() }
-}
 
 const transfer = (account, sequenceNumber) =>
   aptTransfer(lib, account, addressFromNumber(0xb0b), 1n, BigInt(Math.floor(Date.now() / 1000) + 120), { sequenceNumber })

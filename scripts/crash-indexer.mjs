@@ -22,7 +22,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, loadDist, localSigners, sleep, spawnMovenode } from "./lib.mjs"
+import { aptTransfer, cliArgs, failRun as fail, fetchJson as json, loadDist, localSigners, sleep, spawnMovenode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -37,11 +37,6 @@ const dataDir = keepDir ?? mkdtempSync(join(tmpdir(), "movenode-crash-indexer-")
 const accounts = localSigners(lib, ACCOUNTS)
 const long = (a) => `0x${toHex(a)}`
 
-const fail = (message) => {
-  console.log(JSON.stringify({ ok: false, message }))
-  process.exit(1)
-}
-
 const start = (fresh) =>
   spawnMovenode(
     ["--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), "--quiet", "--accounts", String(ACCOUNTS),
@@ -49,10 +44,6 @@ const start = (fresh) =>
     { graphql: true }
   )
 
-const json = async (url, init) => {
-  const r = await fetch(url, init)
-  return { status: r.status, body: await r.json() }
-}
 const gql = async (node, query, variables) => {
   const { body } = await json(node.graphql, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) })
   if (body.errors !== undefined) fail(`GraphQL error: ${JSON.stringify(body.errors).slice(0, 500)}`)

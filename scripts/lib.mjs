@@ -4,6 +4,9 @@
  *   root, loadDist()          the repository and its built library (`npm run build` first)
  *   cliArgs(argv?)            `--name value` options: `arg` (string), `num` (number), `has` (a flag)
  *   sleep(ms), freePort()
+ *   fetchJson(url, init?)     `{ status, body }` of a JSON answer
+ *   failRun(message)          a checking script's verdict on its first inconsistency: one JSON line
+ *                             `{ ok: false, message }`, exit code 1
  *   spawnMovenode(args, options?)
  *                             the built `movenode` as a child process, resolved once its banner
  *                             names the API (and the GraphQL endpoint, when asked for)
@@ -47,6 +50,18 @@ export const cliArgs = (argv = process.argv.slice(2)) => {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/** `fetch` of a JSON answer: its status and parsed body. */
+export const fetchJson = async (url, init) => {
+  const r = await fetch(url, init)
+  return { status: r.status, body: await r.json() }
+}
+
+/** Ends a checking script on its first inconsistency: one JSON line `{ ok: false, message }`, exit code 1. */
+export const failRun = (message) => {
+  console.log(JSON.stringify({ ok: false, message }))
+  process.exit(1)
+}
 
 /** A free port (bound once, released), for a node that has to be told its port before it starts. */
 export const freePort = () =>
