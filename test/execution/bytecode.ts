@@ -13,182 +13,121 @@
 import { BcsWriter } from "../../src/bcs/index.js"
 import type { AccountAddress } from "../../src/domain/AccountAddress.js"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
-import type { CompiledModule, CompiledScript, Instruction } from "../../src/move/binary/CompiledModule.js"
+import type { CodeUnit } from "../../src/move/binary/CompiledModule.js"
 import { Opcode } from "../../src/move/binary/Opcode.js"
 import { serializeModule, serializeScript } from "../../src/move/binary/serialize.js"
 import { primitiveTokens as P, type SignatureToken } from "../../src/move/binary/SignatureToken.js"
+import { functionHandle, ix, ldU64, moduleOf, op, scriptOf, signerRef } from "../support/moveAssembly.js"
 
-const ix = (op: Opcode, index: number): Instruction => ({ op, index }) as Instruction
-const op = (o: Opcode): Instruction => ({ op: o }) as Instruction
-const ld64 = (value: bigint): Instruction => ({ op: Opcode.LdU64, value }) as Instruction
+/** A script calling `0x1::aptos_account::transfer(&signer, address, u64)` (handle 0) with `params`. */
+const transferCallingScript = (params: SignatureToken[], code: CodeUnit): Uint8Array =>
+  serializeScript(
+    scriptOf({
+      moduleHandles: [{ address: 0, name: 0 }],
+      functionHandles: [functionHandle(0, 1, 1, 0)],
+      signatures: [[], [signerRef, P.Address, P.U64], params],
+      identifiers: ["aptos_account", "transfer"],
+      addressIdentifiers: [addressFromNumber(1)],
+      parameters: 2,
+      code
+    })
+  )
 
-const signerRef: SignatureToken = { _tag: "Reference", to: P.Signer }
-
-const transferHandle = {
-  module: 0,
-  name: 1,
-  parameters: 1, // (&signer, address, u64)
-  returns: 0,
-  typeParameters: [],
-  accessSpecifiers: undefined,
-  attributes: []
-}
-
-const scriptTables = (params: SignatureToken[]) => ({
-  version: 7,
-  moduleHandles: [{ address: 0, name: 0 }],
-  structHandles: [],
-  functionHandles: [transferHandle],
-  functionInstantiations: [],
-  signatures: [[], [signerRef, P.Address, P.U64], params],
-  identifiers: ["aptos_account", "transfer"],
-  addressIdentifiers: [addressFromNumber(1)],
-  constantPool: [],
-  metadata: [],
-  typeParameters: [],
-  parameters: 2,
-  accessSpecifiers: undefined
+export const transferScript: Uint8Array = transferCallingScript([signerRef, P.U64, P.Address], {
+  locals: 0,
+  code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 2), ix(Opcode.MoveLoc, 1), ix(Opcode.Call, 0), op(Opcode.Ret)]
 })
 
-export const transferScript: Uint8Array = serializeScript({
-  ...scriptTables([signerRef, P.U64, P.Address]),
-  code: {
-    locals: 0,
-    code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 2), ix(Opcode.MoveLoc, 1), ix(Opcode.Call, 0), op(Opcode.Ret)]
-  }
-} satisfies CompiledScript)
+export const twoSignerTransferScript: Uint8Array = transferCallingScript([signerRef, signerRef, P.U64, P.Address], {
+  locals: 0,
+  code: [
+    ix(Opcode.MoveLoc, 0),
+    ix(Opcode.CopyLoc, 3),
+    ix(Opcode.CopyLoc, 2),
+    ix(Opcode.Call, 0),
+    ix(Opcode.MoveLoc, 1),
+    ix(Opcode.MoveLoc, 3),
+    ix(Opcode.MoveLoc, 2),
+    ix(Opcode.Call, 0),
+    op(Opcode.Ret)
+  ]
+})
 
-export const twoSignerTransferScript: Uint8Array = serializeScript({
-  ...scriptTables([signerRef, signerRef, P.U64, P.Address]),
-  code: {
-    locals: 0,
-    code: [
-      ix(Opcode.MoveLoc, 0),
-      ix(Opcode.CopyLoc, 3),
-      ix(Opcode.CopyLoc, 2),
-      ix(Opcode.Call, 0),
-      ix(Opcode.MoveLoc, 1),
-      ix(Opcode.MoveLoc, 3),
-      ix(Opcode.MoveLoc, 2),
-      ix(Opcode.Call, 0),
-      op(Opcode.Ret)
-    ]
-  }
-} satisfies CompiledScript)
-
-/** `<address>::counter` (see the header). */
-/** `step`: what `bump` adds (another step gives a module of the same length with other behaviour). */
-export const counterModule = (address: AccountAddress, step = 1n): Uint8Array => {
-  const m: CompiledModule = {
-    version: 7,
-    selfModuleHandleIndex: 0,
-    moduleHandles: [
-      { address: 0, name: 0 },
-      { address: 1, name: 5 }
-    ],
-    structHandles: [{ module: 0, name: 1, abilities: 0x8, typeParameters: [] }],
-    functionHandles: [
-      {
-        module: 0,
-        name: 2,
-        parameters: 1,
-        returns: 0,
-        typeParameters: [],
-        accessSpecifiers: undefined,
-        attributes: []
-      },
-      {
-        module: 0,
-        name: 3,
-        parameters: 1,
-        returns: 0,
-        typeParameters: [],
-        accessSpecifiers: undefined,
-        attributes: []
-      },
-      // 0x1::signer::address_of(&signer): address
-      { module: 1, name: 6, parameters: 1, returns: 2, typeParameters: [], accessSpecifiers: undefined, attributes: [] },
-      {
-        module: 0,
-        name: 7,
-        parameters: 1,
-        returns: 0,
-        typeParameters: [],
-        accessSpecifiers: undefined,
-        attributes: []
-      }
-    ],
-    functionInstantiations: [],
-    signatures: [[], [signerRef], [P.Address], [{ _tag: "MutableReference", to: { _tag: "Struct", handle: 0 } }]],
-    identifiers: ["counter", "Counter", "init_module", "bump", "value", "signer", "address_of", "remove"],
-    addressIdentifiers: [address, addressFromNumber(1)],
-    constantPool: [],
-    metadata: [],
-    structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 4, type: P.U64 }] } }],
-    structDefInstantiations: [],
-    functionDefs: [
-      {
-        function: 0,
-        visibility: 0,
-        isEntry: false,
-        acquiresGlobalResources: [],
-        code: {
-          locals: 0,
-          code: [ix(Opcode.MoveLoc, 0), ld64(7n), ix(Opcode.Pack, 0), ix(Opcode.MoveTo, 0), op(Opcode.Ret)]
+/** `<address>::counter` (see the header); `step`: what `bump` adds (another step gives a module of the same length with other behaviour). */
+export const counterModule = (address: AccountAddress, step = 1n): Uint8Array =>
+  serializeModule(
+    moduleOf({
+      moduleHandles: [
+        { address: 0, name: 0 },
+        { address: 1, name: 5 }
+      ],
+      structHandles: [{ module: 0, name: 1, abilities: 0x8, typeParameters: [] }],
+      functionHandles: [
+        functionHandle(0, 2, 1, 0), // init_module(&signer)
+        functionHandle(0, 3, 1, 0), // bump(&signer)
+        functionHandle(1, 6, 1, 2), // 0x1::signer::address_of(&signer): address
+        functionHandle(0, 7, 1, 0) // remove(&signer)
+      ],
+      signatures: [[], [signerRef], [P.Address], [{ _tag: "MutableReference", to: { _tag: "Struct", handle: 0 } }]],
+      identifiers: ["counter", "Counter", "init_module", "bump", "value", "signer", "address_of", "remove"],
+      addressIdentifiers: [address, addressFromNumber(1)],
+      structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 4, type: P.U64 }] } }],
+      functionDefs: [
+        {
+          function: 0,
+          visibility: 0,
+          isEntry: false,
+          acquiresGlobalResources: [],
+          code: {
+            locals: 0,
+            code: [ix(Opcode.MoveLoc, 0), ldU64(7n), ix(Opcode.Pack, 0), ix(Opcode.MoveTo, 0), op(Opcode.Ret)]
+          }
+        },
+        {
+          function: 1,
+          visibility: 0,
+          isEntry: true,
+          acquiresGlobalResources: [0],
+          code: {
+            locals: 3, // local 1: &mut Counter
+            code: [
+              ix(Opcode.MoveLoc, 0),
+              ix(Opcode.Call, 2),
+              ix(Opcode.MutBorrowGlobal, 0),
+              ix(Opcode.StLoc, 1),
+              ix(Opcode.CopyLoc, 1),
+              ix(Opcode.MutBorrowField, 0),
+              op(Opcode.ReadRef),
+              ldU64(step),
+              op(Opcode.Add),
+              ix(Opcode.MoveLoc, 1),
+              ix(Opcode.MutBorrowField, 0),
+              op(Opcode.WriteRef),
+              op(Opcode.Ret)
+            ]
+          }
+        },
+        {
+          function: 3,
+          visibility: 0,
+          isEntry: true,
+          acquiresGlobalResources: [0],
+          code: {
+            locals: 0,
+            code: [
+              ix(Opcode.MoveLoc, 0),
+              ix(Opcode.Call, 2),
+              ix(Opcode.MoveFrom, 0),
+              ix(Opcode.Unpack, 0),
+              op(Opcode.Pop),
+              op(Opcode.Ret)
+            ]
+          }
         }
-      },
-      {
-        function: 1,
-        visibility: 0,
-        isEntry: true,
-        acquiresGlobalResources: [0],
-        code: {
-          locals: 3, // local 1: &mut Counter
-          code: [
-            ix(Opcode.MoveLoc, 0),
-            ix(Opcode.Call, 2),
-            ix(Opcode.MutBorrowGlobal, 0),
-            ix(Opcode.StLoc, 1),
-            ix(Opcode.CopyLoc, 1),
-            ix(Opcode.MutBorrowField, 0),
-            op(Opcode.ReadRef),
-            ld64(step),
-            op(Opcode.Add),
-            ix(Opcode.MoveLoc, 1),
-            ix(Opcode.MutBorrowField, 0),
-            op(Opcode.WriteRef),
-            op(Opcode.Ret)
-          ]
-        }
-      },
-      {
-        function: 3,
-        visibility: 0,
-        isEntry: true,
-        acquiresGlobalResources: [0],
-        code: {
-          locals: 0,
-          code: [
-            ix(Opcode.MoveLoc, 0),
-            ix(Opcode.Call, 2),
-            ix(Opcode.MoveFrom, 0),
-            ix(Opcode.Unpack, 0),
-            op(Opcode.Pop),
-            op(Opcode.Ret)
-          ]
-        }
-      }
-    ],
-    fieldHandles: [{ owner: 0, field: 0 }],
-    fieldInstantiations: [],
-    friendDecls: [],
-    variantFieldHandles: [],
-    variantFieldInstantiations: [],
-    structVariantHandles: [],
-    structVariantInstantiations: []
-  }
-  return serializeModule(m)
-}
+      ],
+      fieldHandles: [{ owner: 0, field: 0 }]
+    })
+  )
 
 /**
  * BCS of a `0x1::code::PackageMetadata` for one package of `modules` (upgrade policy

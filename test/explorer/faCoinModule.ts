@@ -15,13 +15,12 @@
  * The asset's metadata object lives at `create_object_address(publisher, b"MNC")`; transfers go
  * through the framework's entry `0x1::primary_fungible_store::transfer<0x1::fungible_asset::Metadata>`.
  */
-import { BcsWriter } from "../../src/bcs/index.js"
 import type { AccountAddress } from "../../src/domain/AccountAddress.js"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
-import type { CompiledModule, Instruction } from "../../src/move/binary/CompiledModule.js"
 import { Opcode } from "../../src/move/binary/Opcode.js"
 import { serializeModule } from "../../src/move/binary/serialize.js"
 import { primitiveTokens as P, type SignatureToken } from "../../src/move/binary/SignatureToken.js"
+import { bytesConstant, functionHandle as handle, ix, ldU8, ldU64, moduleOf, op } from "../support/moveAssembly.js"
 
 export const FA_COIN_SEED = "MNC"
 export const FA_COIN_NAME = "Movenode Coin"
@@ -35,32 +34,10 @@ export const FA_COIN_PROJECT_URI = "http://127.0.0.1/mnc"
 /** Minted to the publisher by `init_module`: 1,000,000 MNC. */
 export const FA_COIN_INITIAL_SUPPLY = 1_000_000n * 10n ** 8n
 
-const ix = (op: Opcode, index: number): Instruction => ({ op, index }) as Instruction
-const op = (o: Opcode): Instruction => ({ op: o }) as Instruction
-
-/** A `vector<u8>` constant holding `text`'s UTF-8 bytes. */
-const bytesConstant = (text: string) => {
-  const bytes = new TextEncoder().encode(text)
-  return {
-    type: { _tag: "Vector", element: P.U8 } as SignatureToken,
-    data: new BcsWriter(16).bytesWithLength(bytes).toBytes()
-  }
-}
-
 // Ability bits: copy 1, drop 2, store 4, key 8 (as the defining modules declare them).
 const DROP = 0x2
 const DROP_STORE = 0x6
 const COPY_DROP_STORE = 0x7
-
-const handle = (module: number, name: number, parameters: number, returns: number, typeParameters: number[] = []) => ({
-  module,
-  name,
-  parameters,
-  returns,
-  typeParameters,
-  accessSpecifiers: undefined,
-  attributes: []
-})
 
 /** `<publisher>::fa_coin` (see the header). */
 export const faCoinModule = (publisher: AccountAddress): Uint8Array => {
@@ -69,9 +46,7 @@ export const faCoinModule = (publisher: AccountAddress): Uint8Array => {
   const string: SignatureToken = { _tag: "Struct", handle: 3 }
   const optionOf = (t: SignatureToken): SignatureToken => ({ _tag: "StructInstantiation", handle: 2, typeArgs: [t] })
   const ref = (to: SignatureToken): SignatureToken => ({ _tag: "Reference", to })
-  const m: CompiledModule = {
-    version: 7,
-    selfModuleHandleIndex: 0,
+  const m = moduleOf({
     moduleHandles: [
       { address: 0, name: 0 },
       { address: 1, name: 1 },
@@ -143,9 +118,6 @@ export const faCoinModule = (publisher: AccountAddress): Uint8Array => {
       bytesConstant(FA_COIN_ICON_URI),
       bytesConstant(FA_COIN_PROJECT_URI)
     ],
-    metadata: [],
-    structDefs: [],
-    structDefInstantiations: [],
     functionDefs: [
       {
         function: 0,
@@ -165,7 +137,7 @@ export const faCoinModule = (publisher: AccountAddress): Uint8Array => {
             ix(Opcode.Call, 3),
             ix(Opcode.LdConst, 2),
             ix(Opcode.Call, 3),
-            { op: Opcode.LdU8, value: FA_COIN_DECIMALS } as Instruction,
+            ldU8(FA_COIN_DECIMALS),
             ix(Opcode.LdConst, 3),
             ix(Opcode.Call, 3),
             ix(Opcode.LdConst, 4),
@@ -177,20 +149,13 @@ export const faCoinModule = (publisher: AccountAddress): Uint8Array => {
             ix(Opcode.ImmBorrowLoc, 2),
             ix(Opcode.MoveLoc, 0),
             ix(Opcode.Call, 6),
-            { op: Opcode.LdU64, value: FA_COIN_INITIAL_SUPPLY } as Instruction,
+            ldU64(FA_COIN_INITIAL_SUPPLY),
             ix(Opcode.Call, 7),
             op(Opcode.Ret)
           ]
         }
       }
-    ],
-    fieldHandles: [],
-    fieldInstantiations: [],
-    friendDecls: [],
-    variantFieldHandles: [],
-    variantFieldInstantiations: [],
-    structVariantHandles: [],
-    structVariantInstantiations: []
-  }
+    ]
+  })
   return serializeModule(m)
 }

@@ -4,12 +4,13 @@
  * an endless loop, endless recursion, arithmetic, casts, vector growth and out-of-bounds borrows.
  */
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
-import type { CompiledModule, FunctionDefinition, FunctionHandle } from "../../../src/move/binary/CompiledModule.js"
+import type { CompiledModule, FunctionDefinition } from "../../../src/move/binary/CompiledModule.js"
 import type { Instruction } from "../../../src/move/binary/Instruction.js"
 import { Opcode } from "../../../src/move/binary/Opcode.js"
 import { serializeModule } from "../../../src/move/binary/serialize.js"
 import { primitiveTokens as P, type SignatureToken } from "../../../src/move/binary/SignatureToken.js"
 import type { StateView } from "../../../src/move/vm/StateView.js"
+import { functionHandle, ix, ldU64 as ld64, moduleOf, op } from "../../support/moveAssembly.js"
 
 export const TEST_ADDRESS = addressFromNumber(0xcafe)
 
@@ -28,10 +29,7 @@ const sigs: SignatureToken[][] = [
   [P.I8] // 11
 ]
 
-const op = (o: Opcode): Instruction => ({ op: o }) as Instruction
-const ix = (o: Opcode, index: number): Instruction => ({ op: o, index }) as Instruction
 const br = (o: Opcode, offset: number): Instruction => ({ op: o, offset }) as Instruction
-const ld64 = (value: bigint): Instruction => ({ op: Opcode.LdU64, value }) as Instruction
 const vecPack = (index: number, count: bigint): Instruction => ({ op: Opcode.VecPack, index, count }) as Instruction
 
 interface Fn {
@@ -158,30 +156,13 @@ const fns: Fn[] = [
 
 const identifiers = ["t", ...fns.map((f) => f.name)]
 
-export const testModule: CompiledModule = {
+export const testModule: CompiledModule = moduleOf({
   version: 9,
-  selfModuleHandleIndex: 0,
   moduleHandles: [{ address: 0, name: 0 }],
-  structHandles: [],
-  functionHandles: fns.map(
-    (f, i): FunctionHandle => ({
-      module: 0,
-      name: i + 1,
-      parameters: f.params,
-      returns: f.returns,
-      typeParameters: [],
-      accessSpecifiers: undefined,
-      attributes: []
-    })
-  ),
-  functionInstantiations: [],
+  functionHandles: fns.map((f, i) => functionHandle(0, i + 1, f.params, f.returns)),
   signatures: sigs,
   identifiers,
   addressIdentifiers: [TEST_ADDRESS],
-  constantPool: [],
-  metadata: [],
-  structDefs: [],
-  structDefInstantiations: [],
   functionDefs: fns.map(
     (f, i): FunctionDefinition => ({
       function: i,
@@ -190,15 +171,8 @@ export const testModule: CompiledModule = {
       acquiresGlobalResources: [],
       code: { locals: f.locals, code: f.code }
     })
-  ),
-  fieldHandles: [],
-  fieldInstantiations: [],
-  friendDecls: [],
-  variantFieldHandles: [],
-  variantFieldInstantiations: [],
-  structVariantHandles: [],
-  structVariantInstantiations: []
-}
+  )
+})
 
 export const testModuleBytes: Uint8Array = serializeModule(testModule)
 

@@ -4,39 +4,23 @@
  */
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
 import type { CompiledScript } from "../../../src/move/binary/CompiledModule.js"
-import type { Instruction } from "../../../src/move/binary/Instruction.js"
 import { Opcode } from "../../../src/move/binary/Opcode.js"
 import { serializeScript } from "../../../src/move/binary/serialize.js"
 import { primitiveTokens as P } from "../../../src/move/binary/SignatureToken.js"
+import { functionHandle, ix, op, scriptOf, signerRef } from "../../support/moveAssembly.js"
 
-const ix = (o: Opcode, index: number): Instruction => ({ op: o, index }) as Instruction
-
-export const transferScript: CompiledScript = {
+export const transferScript: CompiledScript = scriptOf({
   version: 6,
   moduleHandles: [{ address: 0, name: 0 }],
-  structHandles: [],
-  functionHandles: [
-    { module: 0, name: 1, parameters: 0, returns: 1, typeParameters: [], accessSpecifiers: undefined, attributes: [] }
-  ],
-  functionInstantiations: [],
-  signatures: [[{ _tag: "Reference", to: P.Signer }, P.Address, P.U64], []],
+  functionHandles: [functionHandle(0, 1, 0, 1)],
+  signatures: [[signerRef, P.Address, P.U64], []],
   identifiers: ["aptos_account", "transfer"],
   addressIdentifiers: [addressFromNumber(1)],
-  constantPool: [],
-  metadata: [],
-  typeParameters: [],
   parameters: 0,
-  accessSpecifiers: undefined,
   code: {
     locals: 1,
-    code: [
-      ix(Opcode.MoveLoc, 0),
-      ix(Opcode.MoveLoc, 1),
-      ix(Opcode.MoveLoc, 2),
-      ix(Opcode.Call, 0),
-      { op: Opcode.Ret } as Instruction
-    ]
+    code: [ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), ix(Opcode.MoveLoc, 2), ix(Opcode.Call, 0), op(Opcode.Ret)]
   }
-}
+})
 
 export const transferScriptBytes: Uint8Array = serializeScript(transferScript)

@@ -4,33 +4,19 @@
  * coin with the framework's `0x1::managed_coin` (initialize, register, mint) without a compiler.
  */
 import type { AccountAddress } from "../../../../src/domain/AccountAddress.js"
-import type { CompiledModule } from "../../../../src/move/binary/CompiledModule.js"
 import { serializeModule } from "../../../../src/move/binary/serialize.js"
 import { primitiveTokens as P } from "../../../../src/move/binary/SignatureToken.js"
+import { moduleOf } from "../../../support/moveAssembly.js"
 
-export const coinTypeModule = (address: AccountAddress, module: string, struct: string): Uint8Array => {
-  const m: CompiledModule = {
-    version: 7,
-    selfModuleHandleIndex: 0,
-    moduleHandles: [{ address: 0, name: 0 }],
-    structHandles: [{ module: 0, name: 1, abilities: 0, typeParameters: [] }],
-    functionHandles: [],
-    functionInstantiations: [],
-    signatures: [[]],
-    identifiers: [module, struct, "dummy_field"],
-    addressIdentifiers: [address],
-    constantPool: [],
-    metadata: [],
-    structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 2, type: P.Bool }] } }],
-    structDefInstantiations: [],
-    functionDefs: [],
-    fieldHandles: [],
-    fieldInstantiations: [],
-    friendDecls: [],
-    variantFieldHandles: [],
-    variantFieldInstantiations: [],
-    structVariantHandles: [],
-    structVariantInstantiations: []
-  }
-  return serializeModule(m)
-}
+export const coinTypeModule = (address: AccountAddress, module: string, struct: string): Uint8Array =>
+  serializeModule(
+    moduleOf({
+      moduleHandles: [{ address: 0, name: 0 }],
+      structHandles: [{ module: 0, name: 1, abilities: 0, typeParameters: [] }],
+      functionHandles: [],
+      signatures: [[]],
+      identifiers: [module, struct, "dummy_field"],
+      addressIdentifiers: [address],
+      structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 2, type: P.Bool }] } }]
+    })
+  )
