@@ -27,20 +27,9 @@ export const prepareBlock = (
     readonly blockOfVersion: (version: bigint) => BlockInfo | undefined
   }
 ): PreparedBlock => {
-  if (block.transactions.length === 0) throw new Error("a block holds at least one transaction")
-  const firstVersion = before === undefined ? 0n : before.latestVersion + 1n
-  const height = before === undefined ? 0n : before.latestHeight + 1n
-  const info: BlockInfo = {
-    height,
-    firstVersion,
-    lastVersion: firstVersion + BigInt(block.transactions.length) - 1n,
-    timestampUsec: block.timestampUsec,
-    epoch: block.epoch
-  }
+  const info = blockInfoAfter(before, block.transactions.length, block)
+  const { firstVersion, height } = info
   const transactions: CommittedTransaction[] = []
-  const summaries: TransactionSummary[] = []
-  const accountSequences: AccountSequence[] = []
-  const events: VersionedEvent[] = []
   let accumulator = before?.accumulator ?? emptyAccumulator
   block.transactions.forEach((t, i) => {
     const version = firstVersion + BigInt(i)
@@ -69,17 +58,6 @@ export const prepareBlock = (
       // A source's root was checked against this very accumulator: not computed twice.
       accumulatorRootHash: t.source?.accumulatorRootHash ?? accumulatorRoot("TransactionAccumulator", accumulator)
     })
-    const summary = userSummaryOf(t.transaction, version, hash)
-    if (summary !== undefined) {
-      summaries.push(summary)
-      if (summary.replayProtector._tag === "SequenceNumber")
-        accountSequences.push({
-          sender: summary.sender,
-          sequenceNumber: summary.replayProtector.sequenceNumber,
-          version
-        })
-    }
-    for (const e of t.events) if (isHandleEvent(e)) events.push({ version, event: e })
   })
   const current =
     before === undefined ? { version: 0n, height: 0n } : { version: before.oldestVersion, height: before.oldestHeight }
@@ -95,7 +73,47 @@ export const prepareBlock = (
     genesisHash: before?.genesisHash ?? transactions[0]!.hash,
     accumulator
   }
-  return { block: info, transactions, summaries, accountSequences, events, head }
+  return { block: info, transactions, ...indexesOf(transactions), head }
+}
+
+/** The block after `before` (the first when undefined) holding `count` transactions. */
+const blockInfoAfter = (
+  before: LedgerHead | undefined,
+  count: number,
+  block: { readonly timestampUsec: bigint; readonly epoch: bigint }
+): BlockInfo => {
+  if (count === 0) throw new Error("a block holds at least one transaction")
+  const firstVersion = before === undefined ? 0n : before.latestVersion + 1n
+  return {
+    height: before === undefined ? 0n : before.latestHeight + 1n,
+    firstVersion,
+    lastVersion: firstVersion + BigInt(count) - 1n,
+    timestampUsec: block.timestampUsec,
+    epoch: block.epoch
+  }
+}
+
+/** What a block's transactions add to the ledger's indexes: user summaries, sequence numbers, handle events. */
+const indexesOf = (
+  transactions: ReadonlyArray<CommittedTransaction>
+): Pick<PreparedBlock, "summaries" | "accountSequences" | "events"> => {
+  const summaries: TransactionSummary[] = []
+  const accountSequences: AccountSequence[] = []
+  const events: VersionedEvent[] = []
+  for (const t of transactions) {
+    const summary = userSummaryOf(t.transaction, t.version, t.hash)
+    if (summary !== undefined) {
+      summaries.push(summary)
+      if (summary.replayProtector._tag === "SequenceNumber")
+        accountSequences.push({
+          sender: summary.sender,
+          sequenceNumber: summary.replayProtector.sequenceNumber,
+          version: t.version
+        })
+    }
+    for (const e of t.events) if (isHandleEvent(e)) events.push({ version: t.version, event: e })
+  }
+  return { summaries, accountSequences, events }
 }
 
 const isHandleEvent = (e: ContractEvent): e is Extract<ContractEvent, { readonly _tag: "V1" }> => e._tag === "V1"
@@ -123,20 +141,9 @@ export const prepareCommittedBlock = (
   input: CommittedBlockInput,
   context: { readonly window: bigint | undefined; readonly blockOfVersion: (version: bigint) => BlockInfo | undefined }
 ): PreparedBlock => {
-  if (input.transactions.length === 0) throw new Error("a block holds at least one transaction")
-  const firstVersion = before.latestVersion + 1n
-  const height = before.latestHeight + 1n
-  const info: BlockInfo = {
-    height,
-    firstVersion,
-    lastVersion: firstVersion + BigInt(input.transactions.length) - 1n,
-    timestampUsec: input.timestampUsec,
-    epoch: input.epoch
-  }
+  const info = blockInfoAfter(before, input.transactions.length, input)
+  const { firstVersion, height } = info
   const transactions: CommittedTransaction[] = []
-  const summaries: TransactionSummary[] = []
-  const accountSequences: AccountSequence[] = []
-  const events: VersionedEvent[] = []
   let accumulator = before.accumulator
   input.transactions.forEach((t, i) => {
     const version = firstVersion + BigInt(i)
@@ -152,15 +159,13 @@ export const prepareCommittedBlock = (
     if (record !== undefined && t.blockHeight === height && t.timestampUsec === input.timestampUsec)
       rememberRecord(committed, record)
     transactions.push(committed)
-    const summary = userSummaryOf(t.transaction, version, t.hash)
-    if (summary !== undefined) {
-      summaries.push(summary)
-      if (summary.replayProtector._tag === "SequenceNumber")
-        accountSequences.push({ sender: summary.sender, sequenceNumber: summary.replayProtector.sequenceNumber, version })
-    }
-    for (const e of t.events) if (isHandleEvent(e)) events.push({ version, event: e })
   })
-  const oldest = oldestRetained(context.window, info, { version: before.oldestVersion, height: before.oldestHeight }, context.blockOfVersion)
+  const oldest = oldestRetained(
+    context.window,
+    info,
+    { version: before.oldestVersion, height: before.oldestHeight },
+    context.blockOfVersion
+  )
   const head: LedgerHead = {
     ...before,
     latestVersion: info.lastVersion,
@@ -171,5 +176,5 @@ export const prepareCommittedBlock = (
     oldestHeight: oldest.height,
     accumulator
   }
-  return { block: info, transactions, summaries, accountSequences, events, head }
+  return { block: info, transactions, ...indexesOf(transactions), head }
 }
