@@ -133,6 +133,8 @@ const startLeader = async (accounts, dataDir = tempDir("leader"), { fresh = true
   const port = await freePort()
   const p = start("leader", process.execPath, [
     "--max-semi-space-size=8",
+    // Extra flags for the leader's node (e.g. SCALEOUT_LEADER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof").
+    ...(process.env.SCALEOUT_LEADER_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
     BIN,
     "--data-dir", dataDir,
     ...(fresh ? ["--fresh"] : []),
@@ -592,11 +594,13 @@ const catchupMode = async ({ versions = arg("versions", 100_000), rate = arg("ra
   await sleep(500)
   const load0 = load()
   const started = performance.now()
+  const leaderCpu0 = cpuSecs(leader.child.pid)
   const f = await startFollower("follower-new", leader.url)
   const cpu0 = 0
   await waitVersion(f.url, head, 600_000)
   const secs = (performance.now() - started) / 1000
   const cpu = cpuSecs(f.child.pid) - cpu0
+  const leaderCpu = cpuSecs(leader.child.pid) - leaderCpu0
   return {
     mode: "catchup",
     versions: String(head),
@@ -605,6 +609,8 @@ const catchupMode = async ({ versions = arg("versions", 100_000), rate = arg("ra
     versionsPerSecond: Math.round(Number(head) / secs),
     followerCpuSecs: cpu,
     cpuUsPerVersion: Math.round((cpu * 1e6) / Number(head)),
+    // The leader's CPU while it served the feed (its API answering the follower's block requests).
+    leaderCpuUsPerVersion: Math.round((leaderCpu * 1e6) / Number(head)),
     loadBefore: load0,
     loadAfter: load()
   }

@@ -75,6 +75,8 @@ export const forkLedgerService = (
   return {
     ...service,
     firstOwnVersion: V + 1n,
+    // The store's bytes are the fork's own versions only: the rest is read from the source.
+    transactionsBcsFrom: undefined,
     ledgerInfo,
     stateAt: (version) =>
       version >= V || sourceAt === undefined

@@ -259,6 +259,14 @@ export interface LedgerService {
     limit: number
   ) => Effect.Effect<ReadonlyArray<CommittedTransaction>, LedgerError>
   /**
+   * `transactionsFrom`, each transaction as the reference's `TransactionOnChainData` BCS copied
+   * from the store's bytes (the block feed followers read). Undefined when the store keeps objects
+   * (the API encodes them then), and on a ledger whose history is partly elsewhere (a fork).
+   */
+  readonly transactionsBcsFrom?:
+    | ((start: bigint, limit: number) => Effect.Effect<ReadonlyArray<Uint8Array>, LedgerError>)
+    | undefined
+  /**
    * `sender`'s committed sequence-number transactions with sequence numbers from `startSequenceNumber`
    * up, ascending, at most `limit` (orderless transactions have no sequence number and are not listed).
    */

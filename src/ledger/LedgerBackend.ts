@@ -68,6 +68,12 @@ export interface LedgerBackend {
    */
   readonly stateMetadata: (keyBytes: Uint8Array, version: bigint) => StateValueMetadata | undefined
   readonly transaction: (version: bigint) => CommittedTransaction | undefined
+  /**
+   * The transaction at `version` as the reference's `TransactionOnChainData` BCS, from the stored
+   * bytes (no objects built, nothing encoded again). Optional: a store keeping decoded objects has
+   * none (the API encodes them).
+   */
+  readonly transactionOnChainBcs?: ((version: bigint) => Uint8Array | undefined) | undefined
   readonly versionOfHash: (hash: Uint8Array) => bigint | undefined
   readonly block: (height: bigint) => BlockInfo | undefined
   /** The block whose range contains `version`. */

@@ -175,6 +175,48 @@ const decodeRecord = (bytes: Uint8Array, version: bigint, eventOffsets: number[]
   }
 }
 
+/**
+ * The reference's `TransactionOnChainData {version, transaction, info, events,
+ * accumulator_root_hash, changes}` in BCS, copied from a record's parts as they are stored (the
+ * record holds each in that encoding): what a follower's feed asks for, without building the
+ * transaction's objects and encoding them again. The parts are found by reading the record (the
+ * record does not store where they start).
+ */
+export const onChainDataOfRecord = (bytes: Uint8Array, version: bigint): Uint8Array => {
+  const r = new BcsReader(bytes)
+  readHeader(r)
+  r.u64()
+  r.u64()
+  const info = r.offset
+  readTransactionInfo(r)
+  const root = r.offset
+  r.fixed(32)
+  r.string()
+  const transaction = r.offset
+  readTransaction(r)
+  const writeSet = r.offset
+  readWriteSet(r)
+  const events = r.offset
+  // Read to the events' end: a reused read buffer may run past the record.
+  const n = r.length(1)
+  for (let i = 0; i < n; i++) readContractEvent(r)
+  const end = r.offset
+  // Every part from the info to the end, but the vm status text (between the root and the transaction).
+  const out = new Uint8Array(8 + (end - info) - (transaction - (root + 32)))
+  new DataView(out.buffer).setBigUint64(0, version, true)
+  let at = 8
+  const copy = (from: number, to: number) => {
+    out.set(bytes.subarray(from, to), at)
+    at += to - from
+  }
+  copy(transaction, writeSet)
+  copy(info, root)
+  copy(events, end)
+  copy(root, root + 32)
+  copy(writeSet, events)
+  return out
+}
+
 /** The hash, the user transaction's sender and replay protector and the event keys, without decoding the rest. */
 export const headerOfTransactionRecord = (bytes: Uint8Array): TransactionRecordHeader =>
   readHeader(new BcsReader(bytes))

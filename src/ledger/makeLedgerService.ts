@@ -179,6 +179,26 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
       })
     )
 
+  /** `transactionsFrom` as `TransactionOnChainData` BCS, from a store that has it as bytes. */
+  const onChainBcs = backend.transactionOnChainBcs
+  const transactionsBcsFrom =
+    onChainBcs === undefined
+      ? undefined
+      : (start: bigint, limit: number) =>
+          Effect.flatMap(head, (h) =>
+            Effect.flatMap(checkVersion(h, start), () =>
+              attempt(() => {
+                const out: Uint8Array[] = []
+                for (let v = start; v <= h.latestVersion && out.length < limit; v++) {
+                  const bytes = onChainBcs(v)
+                  if (bytes === undefined) throw missing(v)
+                  out.push(bytes)
+                }
+                return out
+              })
+            )
+          )
+
   const accountTransactions = (sender: AccountAddress, startSequenceNumber: bigint, limit: number) =>
     Effect.flatMap(head, (h) =>
       limit > 0
@@ -450,6 +470,7 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
     transactionByHash,
     summariesBySender,
     transactionsFrom,
+    transactionsBcsFrom,
     accountTransactions,
     statePage,
     eventsByKey,

@@ -8,6 +8,7 @@ import type { Transaction } from "../domain/Transaction.js"
 import { type BlockInfo, type CommittedTransaction, Ledger } from "../ledger/Ledger.js"
 import type { LedgerError } from "../ledger/LedgerError.js"
 import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
+import { blockBcsOf, transactionBcs } from "./render/transactionBcs.js"
 import { readLedgerInfo } from "./LedgerVersion.js"
 import { NodeConfig } from "./NodeConfig.js"
 import { ReadErrors } from "./readErrors.js"
@@ -27,6 +28,12 @@ export interface BlockAnswer {
 export interface BlocksService {
   readonly byHeight: (height: bigint, withTransactions: boolean) => Effect.Effect<WithLedger<BlockAnswer>, ApiError>
   readonly byVersion: (version: bigint, withTransactions: boolean) => Effect.Effect<WithLedger<BlockAnswer>, ApiError>
+  /**
+   * The same blocks in BCS (`BcsBlock`), without rendering their JSON: the followers' feed asks
+   * for these, and a store holding the transactions' bytes answers them as stored.
+   */
+  readonly byHeightBcs: (height: bigint, withTransactions: boolean) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
+  readonly byVersionBcs: (version: bigint, withTransactions: boolean) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
 }
 
 const ZERO_HASH = new Uint8Array(32)
@@ -73,35 +80,68 @@ export class Blocks extends Context.Service<Blocks, BlocksService>()("movenode/n
         )
       }
 
+      /** `BcsBlock`: the transactions' `TransactionOnChainData` from the store's bytes when it has them. */
+      const answerBcs = (
+        info: LedgerInfo,
+        block: BlockInfo,
+        withTransactions: boolean
+      ): Effect.Effect<WithLedger<Uint8Array>, ApiError> => {
+        const count = Number(block.lastVersion - block.firstVersion + 1n)
+        const failed = (e: LedgerError) => apiErrorFromLedger(e, info, "Failed to read the block's transactions")
+        // The block's hash is its first transaction's (its metadata's id).
+        return Effect.mapError(ledger.transactionsFrom(block.firstVersion, 1), failed).pipe(
+          Effect.flatMap((first) => {
+            const hash = first[0] === undefined ? ZERO_HASH : blockIdOf(first[0].transaction)
+            if (!withTransactions) return Effect.succeed(blockBcsOf(block, hash, undefined))
+            const n = Math.min(count, maxPageSize)
+            const bytes =
+              ledger.transactionsBcsFrom !== undefined
+                ? ledger.transactionsBcsFrom(block.firstVersion, n)
+                : Effect.map(ledger.transactionsFrom(block.firstVersion, n), (ts) => ts.map(transactionBcs))
+            return Effect.map(Effect.mapError(bytes, failed), (ts) => blockBcsOf(block, hash, ts))
+          }),
+          Effect.map((value) => ({ ledger: info, value }))
+        )
+      }
+
       const found = (
         info: LedgerInfo,
         read: Effect.Effect<BlockInfo, LedgerError>,
         notFound: (e: LedgerError) => ApiError | undefined
       ) => Effect.mapError(read, (e) => notFound(e) ?? apiErrorFromLedger(e, info, "Failed to read the block"))
 
-      const byHeight = (height: bigint, withTransactions: boolean) =>
-        Effect.flatMap(ledgerInfo, (info) =>
-          found(info, ledger.blockByHeight(height), (e) =>
-            e._tag === "BlockNotFound"
-              ? ReadErrors.blockNotFoundByHeight(height, info)
-              : e._tag === "BlockPruned"
-                ? ReadErrors.blockPruned(height, info)
-                : undefined
-          ).pipe(Effect.flatMap((block) => answer(info, block, withTransactions)))
-        )
+      const atHeight =
+        <A>(then: (info: LedgerInfo, block: BlockInfo, withTransactions: boolean) => Effect.Effect<A, ApiError>) =>
+        (height: bigint, withTransactions: boolean) =>
+          Effect.flatMap(ledgerInfo, (info) =>
+            found(info, ledger.blockByHeight(height), (e) =>
+              e._tag === "BlockNotFound"
+                ? ReadErrors.blockNotFoundByHeight(height, info)
+                : e._tag === "BlockPruned"
+                  ? ReadErrors.blockPruned(height, info)
+                  : undefined
+            ).pipe(Effect.flatMap((block) => then(info, block, withTransactions)))
+          )
 
-      const byVersion = (version: bigint, withTransactions: boolean) =>
-        Effect.flatMap(ledgerInfo, (info) =>
-          found(info, ledger.blockByVersion(version), (e) =>
-            e._tag === "VersionNotFound"
-              ? ApiErrors.versionNotFound(version, info)
-              : e._tag === "VersionPruned"
-                ? ApiErrors.versionPruned(version, info)
-                : undefined
-          ).pipe(Effect.flatMap((block) => answer(info, block, withTransactions)))
-        )
+      const atVersion =
+        <A>(then: (info: LedgerInfo, block: BlockInfo, withTransactions: boolean) => Effect.Effect<A, ApiError>) =>
+        (version: bigint, withTransactions: boolean) =>
+          Effect.flatMap(ledgerInfo, (info) =>
+            found(info, ledger.blockByVersion(version), (e) =>
+              e._tag === "VersionNotFound"
+                ? ApiErrors.versionNotFound(version, info)
+                : e._tag === "VersionPruned"
+                  ? ApiErrors.versionPruned(version, info)
+                  : undefined
+            ).pipe(Effect.flatMap((block) => then(info, block, withTransactions)))
+          )
 
-      return Blocks.of({ byHeight, byVersion })
+      return Blocks.of({
+        byHeight: atHeight(answer),
+        byVersion: atVersion(answer),
+        byHeightBcs: atHeight(answerBcs),
+        byVersionBcs: atVersion(answerBcs)
+      })
     })
   )
 }

@@ -12,6 +12,7 @@ import { readLedgerInfo } from "./LedgerVersion.js"
 import { NodeConfig } from "./NodeConfig.js"
 import { pageLimit, ReadErrors } from "./readErrors.js"
 import { Renderer } from "./Renderer.js"
+import { transactionBcs, transactionListBcsOf } from "./render/transactionBcs.js"
 import type { WithLedger } from "./WithLedger.js"
 
 /** One committed transaction with its JSON text (the BCS form is rendered from `transaction`). */
@@ -38,6 +39,11 @@ export interface TransactionsService {
   readonly byHash: (hash: Uint8Array) => Effect.Effect<WithLedger<RenderedTransaction>, ApiError>
   /** `GET /v1/transactions?start&limit`: the latest page without `start`. */
   readonly list: (request: PageRequest) => Effect.Effect<WithLedger<RenderedTransactions>, ApiError>
+  /**
+   * `list` in BCS (`Vec<TransactionOnChainData>`), without rendering the JSON: a follower completes
+   * a long block with it; a store holding the transactions' bytes answers them as stored.
+   */
+  readonly listBcs: (request: PageRequest) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
   /** `GET /v1/accounts/{address}/transactions?start&limit`: `start` is a sequence number. */
   readonly byAccount: (
     address: AccountAddress,
@@ -109,19 +115,43 @@ export class Transactions extends Context.Service<Transactions, TransactionsServ
           Effect.map((value) => ({ ledger: info, value }))
         )
 
+      /** The versions `list` answers: from `start` (the latest page without it), at most `limit`. */
+      const listRange = (
+        request: PageRequest,
+        info: LedgerInfo
+      ): { readonly start: bigint; readonly limit: number } | ApiError => {
+        const limit = pageLimit(request.limit, DEFAULT_PAGE_SIZE, maxPageSize, info)
+        if (typeof limit !== "number") return limit
+        const latest = info.ledgerVersion
+        let start = request.start
+        if (start === undefined) {
+          // The latest page (`compute_start`), never below the oldest retained version.
+          const last = latest - BigInt(limit - 1)
+          start = last < info.oldestLedgerVersion ? info.oldestLedgerVersion : last
+        } else if (start > latest) return ReadErrors.startTooHigh(start, latest, info)
+        else if (start < info.oldestLedgerVersion) return ApiErrors.versionPruned(start, info)
+        return { start, limit }
+      }
+
       const list = (request: PageRequest) =>
         Effect.flatMap(ledgerInfo, (info) => {
-          const limit = pageLimit(request.limit, DEFAULT_PAGE_SIZE, maxPageSize, info)
-          if (typeof limit !== "number") return Effect.fail(limit)
-          const latest = info.ledgerVersion
-          let start = request.start
-          if (start === undefined) {
-            // The latest page (`compute_start`), never below the oldest retained version.
-            const last = latest - BigInt(limit - 1)
-            start = last < info.oldestLedgerVersion ? info.oldestLedgerVersion : last
-          } else if (start > latest) return Effect.fail(ReadErrors.startTooHigh(start, latest, info))
-          else if (start < info.oldestLedgerVersion) return Effect.fail(ApiErrors.versionPruned(start, info))
-          return page(info, ledger.transactionsFrom(start, limit))
+          const range = listRange(request, info)
+          if (!("start" in range)) return Effect.fail(range)
+          return page(info, ledger.transactionsFrom(range.start, range.limit))
+        })
+
+      const listBcs = (request: PageRequest) =>
+        Effect.flatMap(ledgerInfo, (info) => {
+          const range = listRange(request, info)
+          if (!("start" in range)) return Effect.fail(range)
+          const bytes =
+            ledger.transactionsBcsFrom !== undefined
+              ? ledger.transactionsBcsFrom(range.start, range.limit)
+              : Effect.map(ledger.transactionsFrom(range.start, range.limit), (ts) => ts.map(transactionBcs))
+          return bytes.pipe(
+            Effect.mapError((e) => apiErrorFromLedger(e, info, "Failed to read transactions")),
+            Effect.map((ts) => ({ ledger: info, value: transactionListBcsOf(ts) }))
+          )
         })
 
       const byAccount = (address: AccountAddress, request: PageRequest) =>
@@ -144,7 +174,7 @@ export class Transactions extends Context.Service<Transactions, TransactionsServ
           )
         })
 
-      return Transactions.of({ byVersion, byHash, list, byAccount, render })
+      return Transactions.of({ byVersion, byHash, list, listBcs, byAccount, render })
     })
   )
 }

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
-import { transactionDataBcs, transactionsBcs } from "../../node/render/transactionBcs.js"
+import { transactionDataBcs } from "../../node/render/transactionBcs.js"
 import { parseU16Query, parseU64Query } from "../Params.js"
 import { parseU64Path } from "../ReadParams.js"
 import { bcsReply, jsonReply } from "../Reply.js"
@@ -15,9 +15,10 @@ export const transactionReadsHandlers = (env: HandlerEnv) => {
       if (Result.isFailure(start)) return Effect.fail(start.failure)
       const limit = parseU16Query("limit", input.query.get("limit"))
       if (Result.isFailure(limit)) return Effect.fail(limit.failure)
-      return Effect.map(transactions.list({ start: start.success, limit: limit.success }), ({ ledger, value }) =>
-        input.bcs ? bcsReply(transactionsBcs(value.transactions), ledger) : jsonReply(value.json, ledger)
-      )
+      const request = { start: start.success, limit: limit.success }
+      // BCS (a follower's feed) is built without rendering the JSON.
+      if (input.bcs) return Effect.map(transactions.listBcs(request), ({ ledger, value }) => bcsReply(value, ledger))
+      return Effect.map(transactions.list(request), ({ ledger, value }) => jsonReply(value.json, ledger))
     }
   }
   const byVersion: RouteSpec = {

@@ -57,6 +57,36 @@ export const transactionsBcs = (ts: ReadonlyArray<CommittedTransaction>): Uint8A
   return w.toBytes()
 }
 
+/** `Vec<TransactionOnChainData>` of transactions already in that BCS. */
+export const transactionListBcsOf = (transactions: ReadonlyArray<Uint8Array>): Uint8Array => {
+  let size = 8
+  for (const t of transactions) size += t.length
+  const w = new BcsWriter(size)
+  w.uleb128(transactions.length)
+  for (const t of transactions) w.fixed(t)
+  return w.toBytes()
+}
+
+/** `BcsBlock` with its transactions already in `TransactionOnChainData` BCS (or none: `None`). */
+export const blockBcsOf = (
+  block: BlockInfo,
+  blockHash: Uint8Array,
+  transactions: ReadonlyArray<Uint8Array> | undefined
+): Uint8Array => {
+  let size = 64
+  for (const t of transactions ?? []) size += t.length
+  const w = new BcsWriter(size)
+  w.u64(block.height)
+  writeHashValue(w, blockHash)
+  w.u64(block.timestampUsec).u64(block.firstVersion).u64(block.lastVersion)
+  if (transactions === undefined) w.u8(0)
+  else {
+    w.u8(1).uleb128(transactions.length)
+    for (const t of transactions) w.fixed(t)
+  }
+  return w.toBytes()
+}
+
 export const blockBcs = (
   block: BlockInfo,
   blockHash: Uint8Array,
