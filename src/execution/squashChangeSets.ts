@@ -1,7 +1,7 @@
 import * as Result from "effect/Result"
 import type { ChangeSet } from "../domain/Transaction.js"
 import type { StateValueMetadata, WriteOp, WriteSetEntry } from "../domain/WriteSet.js"
-import { compareKeyBytes } from "../domain/WriteSetCodec.js"
+import { sortEntries } from "../domain/WriteSetCodec.js"
 import { bytesKey } from "../move/vm/Session.js"
 
 const metadataOf = (op: WriteOp): StateValueMetadata | undefined => ("metadata" in op ? op.metadata : undefined)
@@ -56,6 +56,6 @@ export const squashChangeSets = (first: ChangeSet, second: ChangeSet): Result.Re
   }
   const entries: WriteSetEntry[] = []
   for (const e of byKey.values()) if (e !== null) entries.push(e)
-  entries.sort((x, y) => compareKeyBytes(x.keyBytes, y.keyBytes))
+  sortEntries(entries)
   return Result.succeed({ writeSet: { entries }, events: [...first.events, ...second.events] })
 }

@@ -93,6 +93,23 @@ describe("bytesKey", () => {
     // An odd tail cannot pose as an even-length string's last pairs.
     assert.notStrictEqual(bytesKey(Uint8Array.of(1, 2, 3)), bytesKey(Uint8Array.of(1, 2, 0, 3)))
   })
+
+  it("addresses (32 bytes, their own form) never share a key with another length, and a view at an offset keys its own bytes", () => {
+    // Lengths around the address form's 17 code units and an address's 32 bytes, bytes mostly 0 so
+    // that a latin1 key could only differ from the address form by its content.
+    const bytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((a) => a.map((x) => (x < 200 ? 0 : x)))
+    const anyLength = fc.oneof(bytes(16), bytes(17), bytes(18), bytes(32), bytes(33), bytes(34))
+    fc.assert(
+      fc.property(anyLength, anyLength, fc.nat({ max: 5 }), (a, b, offset) => {
+        const same = a.length === b.length && a.every((x, i) => x === b[i])
+        assert.strictEqual(bytesKey(a) === bytesKey(b), same)
+        const padded = new Uint8Array(offset + a.length + 3).fill(0xee)
+        padded.set(a, offset)
+        assert.strictEqual(bytesKey(padded.subarray(offset, offset + a.length)), bytesKey(a))
+        assert.strictEqual(bytesKey(Buffer.from(a)), bytesKey(a))
+      })
+    )
+  })
 })
 
 describe("views naming a snapshot", () => {
