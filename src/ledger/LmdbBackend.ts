@@ -291,9 +291,10 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   }
 
   /**
-   * While many blocks are written in one write transaction (a loaded chain): each key's newest
-   * `state_latest` record, put once at the end (`flushLatest`) instead of at every write (a
-   * transfer's keys are written again by most later transfers).
+   * While blocks are written in one write transaction (every commit, a loaded chain): each key's
+   * newest `state_latest` record, put once at the end (`flushLatest`) instead of at every write (a
+   * transfer's keys are written again by most later transfers). Whatever reads `state_latest`
+   * inside the transaction (pruning, a rewind's discard) flushes first.
    */
   let bulkLatest:
     | Map<
@@ -419,7 +420,11 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     t.blocks.putSync(u64be(p.block.height), encodeBlock(p.block), append)
     t.blockEnds.putSync(u64be(p.block.lastVersion), u64be(p.block.height), append)
     t.meta.putSync(HEAD_KEY, view(encodeHead(p.head)))
-    if (pruneBudget > 0) pruneIn(p.head, pruneBudget)
+    if (pruneBudget > 0) {
+      // Pruning reads `state_latest` (key numbers): what is pending goes in first.
+      flushLatest()
+      pruneIn(p.head, pruneBudget)
+    }
   }
 
   /**
@@ -435,7 +440,15 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   const commitMany = (ps: ReadonlyArray<PreparedBlock>, pruneBudget: number): void | Promise<void> => {
     if (ps.length === 0) return
     const write = () => {
-      for (const [i, p] of ps.entries()) writeBlock(p, i === ps.length - 1 ? pruneBudget : 0)
+      // Each key's `state_latest` record once per commit, not once per write: a block of transfers
+      // writes the same accounts, stores and supply again and again (issue 22).
+      bulkLatest = new Map()
+      try {
+        for (const [i, p] of ps.entries()) writeBlock(p, i === ps.length - 1 ? pruneBudget : 0)
+        flushLatest()
+      } finally {
+        bulkLatest = undefined
+      }
     }
     const last = ps[ps.length - 1]!.head
     if (options.sync === false) {
