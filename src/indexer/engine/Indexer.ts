@@ -58,6 +58,12 @@ export interface IndexerOptions {
 
 const RETRY_PAUSE_MS = 1_000
 const POLL_MS = 1_000
+/**
+ * How long after its last commit, with nothing new, the indexer counts as quiet and lets the store
+ * settle (`IndexerStore.settle`: SQLite's write-ahead log folded in). Under load blocks come every
+ * few milliseconds and it never waits this long; an idle chain's block a second settles after each.
+ */
+const QUIET_MS = 300
 
 export class Indexer extends Context.Service<Indexer, IndexerService>()("movenode/indexer/Indexer") {
   /** The indexer on this thread, woken by the chain's events (a ledger in memory: no other thread can read it). */
@@ -84,6 +90,8 @@ export interface FollowOptions extends IndexerOptions {
   readonly beforeStep?: (() => void) | undefined
   /** Called whenever the health changed (a batch committed, a reset done, a failure). */
   readonly onProgress?: ((health: IndexerHealth, resetsDone: number) => void) | undefined
+  /** Called at every look at the ledger with how many versions the index is behind it. */
+  readonly onBehind?: ((versions: bigint) => void) | undefined
 }
 
 /**
@@ -161,6 +169,7 @@ export const followLedger = (
         report()
       }
       const info = yield* ledger.ledgerInfo
+      options.onBehind?.(info.ledgerVersion > indexed ? info.ledgerVersion - indexed : 0n)
       if (info.ledgerVersion < indexed) {
         // The ledger went back (a revert): rebuild.
         yield* reset
@@ -195,6 +204,8 @@ export const followLedger = (
       return true
     })
 
+    /** Commits since the store last settled. */
+    let unsettled = false
     const loop = Effect.gen(function* () {
       yield* start.pipe(
         Effect.catchCause((cause) =>
@@ -218,8 +229,19 @@ export const followLedger = (
             })
           )
         )
-        if (!progressed) yield* Effect.raceFirst(wake.await, Effect.sleep(POLL_MS))
-        else yield* Effect.yieldNow
+        if (progressed) {
+          unsettled = true
+          yield* Effect.yieldNow
+        } else if (unsettled) {
+          const woken = yield* Effect.raceFirst(Effect.as(wake.await, true), Effect.as(Effect.sleep(QUIET_MS), false))
+          if (!woken) {
+            unsettled = false
+            yield* store.settle.pipe(
+              Effect.catchCause((cause) => Effect.logWarning(`indexer: settling the store failed: ${String(cause).slice(0, 300)}`))
+            )
+            yield* Effect.raceFirst(wake.await, Effect.sleep(POLL_MS - QUIET_MS))
+          }
+        } else yield* Effect.raceFirst(wake.await, Effect.sleep(POLL_MS))
       }
     })
 

@@ -23,7 +23,9 @@ export const createStatements = (dialect: Dialect, tables: ReadonlyArray<TableSp
       (c) => `${quoteIdent(c.name)} ${dialect.columnType(c.type)}${t.primaryKey.includes(c.name) ? " NOT NULL" : ""}`
     )
     if (t.primaryKey.length > 0) columns.push(`PRIMARY KEY (${t.primaryKey.map(quoteIdent).join(", ")})`)
-    out.push(`CREATE TABLE IF NOT EXISTS ${quoteIdent(t.name)} (${columns.join(", ")})`)
+    out.push(
+      `CREATE TABLE IF NOT EXISTS ${quoteIdent(t.name)} (${columns.join(", ")})${clusteredByKey(dialect, t) ? " WITHOUT ROWID" : ""}`
+    )
     t.indexes.forEach((index, i) => {
       out.push(
         `CREATE INDEX IF NOT EXISTS ${quoteIdent(`${t.name}_i${i}`)} ON ${quoteIdent(t.name)} (${index.map(quoteIdent).join(", ")})`
@@ -33,6 +35,20 @@ export const createStatements = (dialect: Dialect, tables: ReadonlyArray<TableSp
   for (const t of tables) if (t.view !== undefined) out.push(`CREATE VIEW ${quoteIdent(t.name)} AS ${t.view(dialect)}`)
   return out
 }
+
+/**
+ * SQLite: whether `t`'s rows are stored in its primary key's order (`WITHOUT ROWID`) rather than
+ * by a hidden row id with the key in an index beside them. A key with a text column (an address, a
+ * table handle, an asset type: `account_transactions`, `current_*`) would otherwise be written
+ * twice — once in the rows, once in the key's index — and that index is as large as the row for
+ * `account_transactions` (seven rows per transfer) and a quarter of `current_table_items` (a row
+ * per block). A key of integers only (`transaction_version`, `event_index`…) is appended in order
+ * and its index is small, so those tables keep their row id (large rows, such as an event's data,
+ * fit a row-id table's pages better).
+ */
+export const clusteredByKey = (dialect: Dialect, t: TableSpec): boolean =>
+  dialect.name === "sqlite" &&
+  t.primaryKey.some((k) => dialect.columnType(t.columns.find((c) => c.name === k)?.type ?? "String") === "TEXT")
 
 export const dropStatements = (tables: ReadonlyArray<string>, views: ReadonlyArray<string>): ReadonlyArray<string> => [
   ...views.map((v) => `DROP VIEW IF EXISTS ${quoteIdent(v)}`),

@@ -23,6 +23,8 @@ import * as Statement from "effect/sql/Statement"
 import Database from "libsql"
 
 const STATEMENT_CACHE = 512
+/** Bytes of write-ahead log kept after a checkpoint (the rest of the file is given back). */
+const JOURNAL_SIZE_LIMIT = 1 << 20
 
 const sqlError = (cause: unknown, operation: string) =>
   new SqlError({
@@ -53,6 +55,10 @@ export const makeSqliteClient = (
           else if (path !== ":memory:") {
             db.pragma("journal_mode = WAL")
             db.pragma("synchronous = NORMAL")
+            // The log is emptied and cut after a checkpoint (SQLite's automatic one every 1,000
+            // pages under load, the indexer's own when it goes quiet) down to this size, not left
+            // at the largest it ever reached.
+            db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`)
           }
           // LIKE as Postgres has it (case-sensitive); _ilike lowers both sides.
           db.pragma("case_sensitive_like = ON")

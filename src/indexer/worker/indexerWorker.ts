@@ -19,6 +19,7 @@ import { makeLedgerService } from "../../ledger/makeLedgerService.js"
 import { followLedger } from "../engine/Indexer.js"
 import { processorPipeline } from "../engine/processorPipeline.js"
 import { IndexerStore } from "../store/IndexerStore.js"
+import { catchUpPriority } from "./catchUpPriority.js"
 import type { FromIndexerWorker, IndexerWorkerData, ToIndexerWorker } from "./protocol.js"
 
 const port = parentPort
@@ -30,11 +31,28 @@ const post = (message: FromIndexerWorker) => port.postMessage(message)
 // keeps one per thread, and `/proc/thread-self` names this one), so when the cores are short the
 // chain keeps its pace and the index catches up with what is left (in larger batches). Elsewhere
 // (no /proc) the thread keeps the process's priority.
-if (data.nice !== undefined && data.nice !== 0)
+const threadId = (() => {
   try {
     const tid = Number(readlinkSync("/proc/thread-self").split("/").pop())
-    if (Number.isSafeInteger(tid) && tid > 0) setPriority(tid, data.nice)
-  } catch {}
+    return Number.isSafeInteger(tid) && tid > 0 ? tid : undefined
+  } catch {
+    return undefined
+  }
+})()
+/** Sets this thread's nice value; false when it could not (no thread id, or not allowed to raise it). */
+const setNice = (nice: number): boolean => {
+  if (threadId === undefined) return false
+  try {
+    setPriority(threadId, nice)
+    return true
+  } catch {
+    return false
+  }
+}
+const lowered = data.nice !== undefined && data.nice !== 0 && setNice(data.nice)
+
+// Past 1,000 versions behind, the chain's priority back until caught up (`catchUpPriority.ts`).
+const onBehind = lowered ? catchUpPriority({ nice: data.nice!, setNice }) : undefined
 
 const program = Effect.gen(function* () {
   const closing = yield* Deferred.make<void>()
@@ -57,6 +75,7 @@ const program = Effect.gen(function* () {
     maxBatchTransactions: data.maxBatchTransactions,
     // The chain's thread committed since this thread's read snapshot was taken: renew it.
     beforeStep: () => backend.refreshReads?.(),
+    onBehind,
     onProgress: (health, resetsDone) => {
       if (resetsDone > doneWhenAsked) acknowledged = asked
       post({ _tag: "Progress", health, resetsAcknowledged: acknowledged })
