@@ -6,7 +6,7 @@ import type { StructTag } from "../domain/TypeTag.js"
 import type { StateValueMetadata, WriteOp, WriteSet } from "../domain/WriteSet.js"
 import { writeStructTag } from "../domain/TypeTagCodec.js"
 import { bytesKey } from "../move/vm/Session.js"
-import { accessPathKey, moduleKeyBytes, type StateView, tableItemKey } from "../move/vm/StateView.js"
+import { accessPathKey, cachedAccessPathKey, moduleKeyBytes, type StateView, tableItemKey } from "../move/vm/StateView.js"
 import type { CachedValue } from "../move/vm/StateCache.js"
 
 /** One layer of uncommitted writes and the ledger version they will be committed at. */
@@ -183,7 +183,7 @@ export class OverlayStateView implements StateView {
   }
 
   readonly resource = (address: AccountAddress, tag: StructTag, bytes?: Uint8Array): Uint8Array | undefined => {
-    const key = accessPathKey(address, 1, bytes ?? tagBytes(tag))
+    const key = bytes === undefined ? accessPathKey(address, 1, tagBytes(tag)) : cachedAccessPathKey(address, 1, bytes)
     if (this.bottomAt !== undefined) return this.readKeyed(key)
     const w = this.write(key)
     if (w === undefined) return this.baseAt === undefined ? this.base.resource(address, tag, bytes) : this.baseAt(key)
@@ -191,7 +191,7 @@ export class OverlayStateView implements StateView {
   }
 
   readonly resourceGroup = (address: AccountAddress, group: StructTag, bytes?: Uint8Array): Uint8Array | undefined => {
-    const key = accessPathKey(address, 2, bytes ?? tagBytes(group))
+    const key = bytes === undefined ? accessPathKey(address, 2, tagBytes(group)) : cachedAccessPathKey(address, 2, bytes)
     if (this.bottomAt !== undefined) return this.readKeyed(key)
     const w = this.write(key)
     if (w === undefined)

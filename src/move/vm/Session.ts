@@ -10,7 +10,7 @@ import { makeWriteSetEntry, sortByKeyBytes, sortEntries } from "../../domain/Wri
 import type { GasMeter } from "./GasMeter.js"
 import { heapSize } from "./MemorySize.js"
 import type { CachedValue, GroupIndex, StateCache } from "./StateCache.js"
-import { accessPathKey, type StateView, tableItemKey } from "./StateView.js"
+import { cachedAccessPathKey, type StateView, tableItemKey } from "./StateView.js"
 import type { UserTransactionContext } from "./TransactionContext.js"
 import { type StructKind, structTagOf, type Type, typeName, typeToTag } from "./Type.js"
 import { copyValue, type DirtyMark, StructValue, type Value } from "./Value.js"
@@ -527,7 +527,7 @@ export class Session {
           address: slot.address,
           path: { _tag: "Resource", struct: info.tag }
         }
-        entries.push({ key, keyBytes: accessPathKey(slot.address, 1, info.bytes), op: writeOp(op, data) })
+        entries.push({ key, keyBytes: cachedAccessPathKey(slot.address, 1, info.bytes), op: writeOp(op, data) })
       }
     if (groups !== undefined)
       for (const change of groups.values()) {
@@ -632,7 +632,7 @@ const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
     address: change.address,
     path: { _tag: "ResourceGroup", struct: change.group.tag }
   }
-  const keyBytes = accessPathKey(change.address, 2, change.group.bytes)
+  const keyBytes = cachedAccessPathKey(change.address, 2, change.group.bytes)
   if (members.size === 0) return existed ? { key, keyBytes, op: { _tag: "Deletion" } } : undefined
   const sorted = sortByKeyBytes([...members.values()], memberTag)
   // BCS(BTreeMap<StructTag, Vec<u8>>) written into an array of its exact size (no copy at the end).

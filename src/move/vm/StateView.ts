@@ -39,7 +39,8 @@ export interface StateView {
   ) => { readonly bytes: Uint8Array; readonly version: bigint } | undefined
   /**
    * BCS of a resource stored under its own key (not a group member). `tagBytes`, when given, is
-   * BCS(tag), which the VM caches per type so that building the key allocates little.
+   * BCS(tag), which the VM caches per type so that building the key allocates little: a long-lived
+   * object (keys are cached by it, `cachedAccessPathKey`), never one built for the call.
    */
   readonly resource: (address: AccountAddress, tag: StructTag, tagBytes?: Uint8Array) => Uint8Array | undefined
   /** BCS of a resource group: a map from member StructTag to member bytes. */
@@ -111,6 +112,38 @@ export const accessPathKey = (address: AccountAddress, kind: number, tagBytes: U
   return out
 }
 
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice: (this: Uint8Array, start: number, end: number) => string })
+  .latin1Slice
+
+/** Keys per tag kept at most (one per address touched; cleared when full). */
+const MAX_KEYS_PER_TAG = 4096
+/** By path kind (1 resource, 2 group), then by the tag's bytes object, then by address. */
+const keysByTag = [undefined, new WeakMap<Uint8Array, Map<string, Uint8Array>>(), new WeakMap<Uint8Array, Map<string, Uint8Array>>()]
+
+/**
+ * `accessPathKey` for a `tagBytes` object that lives on (a loaded type's BCS tag, shared by every
+ * session): the same key array is handed out for the same address and tag, instead of a new one
+ * per read (a transfer builds a dozen; a typed array costs ~0.4 µs to create, issue 22). Keys are
+ * never mutated (as addresses are not). Pass a tag built for the call to `accessPathKey` instead:
+ * it would only fill the cache.
+ */
+export const cachedAccessPathKey = (address: AccountAddress, kind: 1 | 2, tagBytes: Uint8Array): Uint8Array => {
+  const byTag = keysByTag[kind]!
+  let keys = byTag.get(tagBytes)
+  if (keys === undefined) {
+    keys = new Map()
+    byTag.set(tagBytes, keys)
+  }
+  const a = latin1Slice.call(address, 0, address.length)
+  let key = keys.get(a)
+  if (key === undefined) {
+    key = accessPathKey(address, kind, tagBytes)
+    if (keys.size >= MAX_KEYS_PER_TAG) keys.clear()
+    keys.set(a, key)
+  }
+  return key
+}
+
 /** BCS(StateKey::TableItem{handle, key}) by concatenation: tag 1, the handle, the key with its uleb length. */
 export const tableItemKey = (handle: AccountAddress, key: Uint8Array): Uint8Array => {
   let n = key.length
@@ -171,13 +204,13 @@ export const stateViewFromReader = (reader: KeyValueReader, snapshot?: string | 
   resource: (address, tag, tagBytes) =>
     reader.get(
       tagBytes !== undefined
-        ? accessPathKey(address, 1, tagBytes)
+        ? cachedAccessPathKey(address, 1, tagBytes)
         : keyBytes((w) => writeStateKey(w, { _tag: "AccessPath", address, path: { _tag: "Resource", struct: tag } }))
     ),
   resourceGroup: (address, group, tagBytes) =>
     reader.get(
       tagBytes !== undefined
-        ? accessPathKey(address, 2, tagBytes)
+        ? cachedAccessPathKey(address, 2, tagBytes)
         : keyBytes((w) =>
             writeStateKey(w, { _tag: "AccessPath", address, path: { _tag: "ResourceGroup", struct: group } })
           )

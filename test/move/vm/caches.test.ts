@@ -10,6 +10,7 @@ import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
 import type { TypeTag } from "../../../src/domain/TypeTag.js"
 import { MoveVm } from "../../../src/move/vm/MoveVm.js"
 import { bytesKey } from "../../../src/move/vm/Session.js"
+import { accessPathKey, cachedAccessPathKey } from "../../../src/move/vm/StateView.js"
 import { type KeyValueReader, stateViewFromReader } from "../../../src/move/vm/StateView.js"
 import {
   PRIMITIVE_NAMES,
@@ -108,6 +109,26 @@ describe("bytesKey", () => {
         assert.strictEqual(bytesKey(padded.subarray(offset, offset + a.length)), bytesKey(a))
         assert.strictEqual(bytesKey(Buffer.from(a)), bytesKey(a))
       })
+    )
+  })
+})
+
+describe("cachedAccessPathKey", () => {
+  it("is accessPathKey's bytes, one array per (address, kind, tag object)", () => {
+    const tags = [Uint8Array.of(1, 2, 3), new Uint8Array(200).fill(7), Uint8Array.of(1, 2, 3)]
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.constantFrom<1 | 2>(1, 2),
+        fc.nat({ max: 2 }),
+        (address, kind, t) => {
+          const key = cachedAccessPathKey(address, kind, tags[t]!)
+          assert.deepStrictEqual(key, accessPathKey(address, kind, tags[t]!))
+          assert.strictEqual(cachedAccessPathKey(Uint8Array.from(address), kind, tags[t]!), key)
+          // Another kind, or an equal tag in another object, is another entry (with its own bytes).
+          assert.deepStrictEqual(cachedAccessPathKey(address, kind === 1 ? 2 : 1, tags[t]!), accessPathKey(address, kind === 1 ? 2 : 1, tags[t]!))
+        }
+      )
     )
   })
 })
