@@ -19,7 +19,9 @@ export default {
     // The name matters: ViewsWorker starts `./viewWorker.js` next to the module that spawns it.
     viewWorker: "dist/node/view/viewWorker.js",
     // Likewise IndexerThread starts `./indexerWorker.js` beside itself (src/indexer/worker).
-    indexerWorker: "dist/indexer/worker/indexerWorker.js"
+    indexerWorker: "dist/indexer/worker/indexerWorker.js",
+    // And a follower's ChecksThread starts `./checksWorker.js` beside itself (src/follow).
+    checksWorker: "dist/follow/checksWorker.js"
   },
   platform: "node",
   // libsql (the indexer's embedded SQLite) loads its platform's native build the same way.

@@ -34,7 +34,7 @@
  * figures carry the load average (`uptime`) measured with them.
  */
 import { execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -284,6 +284,22 @@ const waitVersion = async (url, version, ms = 120_000) => {
 const cpuSecs = (pid) => {
   const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
   return (Number(f[11]) + Number(f[12])) / 100
+}
+
+/** CPU seconds of each of a process's threads, by name-tid (the main thread: "main"). */
+const threadCpuSecs = (pid) => {
+  const out = {}
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")
+      const name = tid === String(pid) ? "main" : `${stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))}-${tid}`
+      const f = stat.split(") ")[1].split(" ")
+      out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) / 100
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out
 }
 
 /** Scrapes the follower's apply-lag histogram (cumulative counts by upper bound, seconds). */
@@ -600,6 +616,7 @@ const catchupMode = async ({ versions = arg("versions", 100_000), rate = arg("ra
   await waitVersion(f.url, head, 600_000)
   const secs = (performance.now() - started) / 1000
   const cpu = cpuSecs(f.child.pid) - cpu0
+  const threads = threadCpuSecs(f.child.pid)
   const leaderCpu = cpuSecs(leader.child.pid) - leaderCpu0
   return {
     mode: "catchup",
@@ -611,6 +628,12 @@ const catchupMode = async ({ versions = arg("versions", 100_000), rate = arg("ra
     cpuUsPerVersion: Math.round((cpu * 1e6) / Number(head)),
     // The leader's CPU while it served the feed (its API answering the follower's block requests).
     leaderCpuUsPerVersion: Math.round((leaderCpu * 1e6) / Number(head)),
+    // By thread (the follower's threads that ran; µs per version): main = its event loop.
+    followerThreadsCpuUsPerVersion: Object.fromEntries(
+      Object.entries(threads)
+        .map(([name, s]) => [name, Math.round((s * 1e6) / Number(head))])
+        .filter(([, us]) => us > 0)
+    ),
     loadBefore: load0,
     loadAfter: load()
   }

@@ -23,6 +23,7 @@ import { TransactionEncoderLive } from "../node/encode/TransactionEncoderLive.js
 import { Node } from "../node/Node.js"
 import { ViewsVmLayer } from "../node/view/ViewsVm.js"
 import { ViewsWorkerLayer } from "../node/view/ViewsWorker.js"
+import { defaultChecksWorkerUrl, startChecksThread } from "./ChecksThread.js"
 import { makeFeedClient } from "./FeedClient.js"
 import type { SourceDiverged, SourceInvalid } from "./FollowError.js"
 import { type FollowerStatus, makeFollowerStatus } from "./FollowerStatus.js"
@@ -47,6 +48,12 @@ export interface FollowerOptions {
   /** Views on worker threads (`threads`, the default, needs the built `viewWorker.js`) or in this thread. */
   readonly views?: "threads" | "inline" | undefined
   readonly viewWorkerUrl?: URL | undefined
+  /**
+   * Catching up, the transactions' checks run on a worker thread (`ChecksThread`): the built
+   * `checksWorker.js` beside this module by default, this URL, or none (`false`: on the main thread).
+   * Without a built worker (tests run from the sources) they run on the main thread.
+   */
+  readonly checksWorkerUrl?: URL | false | undefined
   /** How long `wait_by_hash` waits for a transaction to be applied here (default 2,000 ms). */
   readonly waitByHashMs?: number | undefined
   readonly longPollMs?: number | undefined
@@ -83,11 +90,20 @@ export class Follower extends Context.Service<Follower, FollowerInfo>()("movenod
           syncedWithin: status.syncedWithin
         }
         const feed = makeFeedClient({ url: source })
+        const checksUrl = options.checksWorkerUrl === false ? undefined : (options.checksWorkerUrl ?? defaultChecksWorkerUrl())
+        const checks =
+          checksUrl === undefined
+            ? undefined
+            : yield* Effect.acquireRelease(
+                Effect.sync(() => startChecksThread(checksUrl, options.log)),
+                (t) => Effect.promise(() => t.close())
+              )
         const loop = yield* Effect.forkScoped(
           followSource(handle, feed, status, {
             longPollMs: options.longPollMs,
             pollMs: options.pollMs,
-            log: options.log
+            log: options.log,
+            checks
           })
         )
         const ledger = Layer.succeed(Ledger, handle.service)

@@ -19,7 +19,7 @@ import { chainIdOfGenesis } from "../ledger/importGenesis.js"
 import type { BlockInfo, BlockToCommit, TransactionToCommit } from "../ledger/Ledger.js"
 import type { LedgerHandle } from "../ledger/makeLedgerService.js"
 import { type StateView, stateViewFromReader } from "../move/vm/StateView.js"
-import { checkTransaction } from "./checkTransaction.js"
+import { checkTransactions } from "./checkTransaction.js"
 import { type FollowError, SourceDiverged, SourceInvalid } from "./FollowError.js"
 import type { SourceBlock } from "./sourceBlock.js"
 
@@ -35,6 +35,7 @@ interface Position {
   readonly version: bigint
   readonly height: bigint
   readonly epoch: bigint
+  /** Not advanced past blocks whose transactions were checked elsewhere (`ChecksThread`). */
   readonly accumulator: Accumulator
 }
 
@@ -59,12 +60,14 @@ const namesFunctions = (block: SourceBlock): boolean =>
 
 /**
  * Checks `block` as the block at `at`. `stateBefore` gives the state before the block, for the
- * names in failure messages (read lazily: only an `ExecutionFailure` needs them).
+ * names in failure messages (read lazily: only an `ExecutionFailure` needs them). `leaves`: its
+ * transactions' info hashes when their checks already passed elsewhere (the checks' worker).
  */
 const checkSourceBlock = (
   at: Position,
   block: SourceBlock,
-  stateBefore: () => StateView | undefined
+  stateBefore: () => StateView | undefined,
+  leaves: ReadonlyArray<Uint8Array> | undefined
 ): CheckedBlock | FollowError => {
   const transactions = block.transactions ?? []
   if (block.firstVersion !== at.version || block.height !== at.height)
@@ -97,13 +100,14 @@ const checkSourceBlock = (
       message: `the source's block ${block.height} says hash 0x${Buffer.from(block.hash).toString("hex")} and timestamp ${block.timestampUsec}, its first transaction 0x${Buffer.from(expected.hash).toString("hex")} and ${expected.timestampUsec}`
     })
   let accumulator = at.accumulator
-  const infoHashes: Uint8Array[] = []
-  for (let i = 0; i < transactions.length; i++) {
-    const checked = checkTransaction(transactions[i]!, at.version + BigInt(i), accumulator)
+  let infoHashes = leaves
+  if (infoHashes === undefined) {
+    const checked = checkTransactions(transactions, at.version, accumulator)
     if (checked instanceof SourceInvalid || checked instanceof SourceDiverged) return checked
     accumulator = checked.accumulator
-    infoHashes.push(checked.infoHash)
-  }
+    infoHashes = checked.infoHashes
+  } else if (infoHashes.length !== transactions.length)
+    return new SourceInvalid({ message: `block ${block.height}: ${infoHashes.length} checked transactions for ${transactions.length}` })
   const toCommit: TransactionToCommit[] = transactions.map((t, i) => ({
     transaction: t.transaction,
     writeSet: t.writeSet,
@@ -116,7 +120,7 @@ const checkSourceBlock = (
         return v === undefined ? undefined : functionNameIn(v, module, index)
       })
     },
-    source: { info: t.info, accumulatorRootHash: t.accumulatorRootHash, infoHash: infoHashes[i] }
+    source: { info: t.info, accumulatorRootHash: t.accumulatorRootHash, infoHash: infoHashes[i]! }
   }))
   const epoch = block.firstVersion === 0n ? 0n : (epochOf(first) ?? at.epoch)
   const after: Position = {
@@ -154,11 +158,14 @@ export const blocksTogether = (blocks: ReadonlyArray<SourceBlock>): number => {
  * Checks `blocks` (consecutive, the first the next block of `ledger`; see `blocksTogether`) and
  * commits them, each block whole, in order. Fails with `SourceInvalid` (a check failed) or
  * `SourceDiverged` (they do not continue this ledger's history); nothing is written then.
- * Returns the blocks committed.
+ * Returns the blocks committed. `leaves`: the info hashes of all their transactions, in order, when
+ * the transactions' checks already passed (on the checks' worker, `ChecksThread`, from this ledger's
+ * next version and accumulator); the block checks are made here all the same.
  */
 export const applySourceBlocks = (
   ledger: LedgerHandle,
-  blocks: ReadonlyArray<SourceBlock>
+  blocks: ReadonlyArray<SourceBlock>,
+  leaves?: ReadonlyArray<Uint8Array>
 ): Effect.Effect<ReadonlyArray<BlockInfo>, FollowError> =>
   Effect.suspend(() => {
     if (blocks.length === 0) return Effect.die(new Error("applySourceBlocks: no blocks"))
@@ -173,10 +180,13 @@ export const applySourceBlocks = (
     }
     const checked: CheckedBlock[] = []
     let at = start
+    let offset = 0
     for (const [i, block] of blocks.entries()) {
       if (i > 0 && namesFunctions(block))
         return Effect.die(new Error("applySourceBlocks: a block naming functions must come first (blocksTogether)"))
-      const c = checkSourceBlock(at, block, before)
+      const n = block.transactions?.length ?? 0
+      const c = checkSourceBlock(at, block, before, leaves?.slice(offset, offset + n))
+      offset += n
       if (!("commit" in c)) return Effect.fail(c)
       checked.push(c)
       at = c.after

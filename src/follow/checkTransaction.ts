@@ -108,3 +108,26 @@ export const checkTransaction = (
     })
   return { accumulator: next, infoHash }
 }
+
+/** The transactions of a run that passed: their leaves (info hashes) and the accumulator after them. */
+export interface CheckedTransactions {
+  readonly accumulator: Accumulator
+  readonly infoHashes: ReadonlyArray<Uint8Array>
+}
+
+/** `checkTransaction` of consecutive transactions from `version` after `accumulator`; the first failure. */
+export const checkTransactions = (
+  transactions: ReadonlyArray<SourceTransaction>,
+  version: bigint,
+  accumulator: Accumulator
+): CheckedTransactions | SourceInvalid | SourceDiverged => {
+  let acc = accumulator
+  const infoHashes: Uint8Array[] = new Array(transactions.length)
+  for (let i = 0; i < transactions.length; i++) {
+    const checked = checkTransaction(transactions[i]!, version + BigInt(i), acc)
+    if (checked instanceof SourceInvalid || checked instanceof SourceDiverged) return checked
+    acc = checked.accumulator
+    infoHashes[i] = checked.infoHash
+  }
+  return { accumulator: acc, infoHashes }
+}

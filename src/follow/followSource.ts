@@ -23,7 +23,8 @@ import type { LedgerHandle } from "../ledger/makeLedgerService.js"
 import { applySourceBlocks, blocksTogether } from "./applySourceBlock.js"
 import type { BlockAnswer, FeedClient, SourceHead } from "./FeedClient.js"
 import type { SourceBlock } from "./sourceBlock.js"
-import { type FollowError, SourceDiverged, type SourceInvalid, type SourceUnavailable } from "./FollowError.js"
+import type { ChecksResult, ChecksThread } from "./ChecksThread.js"
+import { type FollowError, SourceDiverged, SourceInvalid, type SourceUnavailable } from "./FollowError.js"
 import type { FollowerStatus } from "./FollowerStatus.js"
 import type { BlockInfo } from "../ledger/Ledger.js"
 
@@ -41,6 +42,8 @@ export interface FollowOptions {
   readonly aheadBlocks?: number | undefined
   /** At most this many versions checked and committed together while catching up (default 5,000). */
   readonly batchVersions?: number | undefined
+  /** Catching up, the transactions' checks on this worker thread, one run ahead of the commits. */
+  readonly checks?: ChecksThread | undefined
 }
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString("hex")}`
@@ -102,14 +105,26 @@ export const followSource = (
 
   const sawHead = (head: SourceHead) => status.sawSource(head.ledgerVersion, head.ledgerTimestampUsec)
 
-  /** Checks and commits `blocks` (consecutive), in runs `blocksTogether` allows; reports each. */
-  const apply = (blocks: ReadonlyArray<SourceBlock>, receivedAtMs: number, catchingUp: boolean) =>
+  /**
+   * Checks and commits `blocks` (consecutive), in runs `blocksTogether` allows; reports each.
+   * `leaves`: their transactions' info hashes when the checks' worker already checked them.
+   */
+  const apply = (
+    blocks: ReadonlyArray<SourceBlock>,
+    receivedAtMs: number,
+    catchingUp: boolean,
+    leaves?: ReadonlyArray<Uint8Array>
+  ) =>
     Effect.gen(function* () {
+      let offset = 0
       for (let i = 0; i < blocks.length; ) {
         const run = blocks.slice(i, i + blocksTogether(blocks.slice(i)))
         i += run.length
+        const count = run.reduce((n, b) => n + (b.transactions?.length ?? 0), 0)
+        const runLeaves = leaves?.slice(offset, offset + count)
+        offset += count
         const applyStart = Date.now()
-        const committed = yield* applySourceBlocks(ledger, run)
+        const committed = yield* applySourceBlocks(ledger, run, runLeaves)
         const now = Date.now()
         for (const block of run)
           status.applied(block.lastVersion, (block.transactions ?? []).length, block.timestampUsec, now)
@@ -138,11 +153,24 @@ export const followSource = (
       const inflight: Array<Fiber.Fiber<BlockAnswer, FollowError>> = []
       let nextFetch = (ledger.head()?.latestHeight ?? -1n) + 1n
       let ended = false
+      // With a checks' worker: the run it is checking, committed here once the next run is sent to
+      // it (the worker checks one run while this thread commits the one before).
+      let pending: { blocks: SourceBlock[]; receivedAtMs: number; checked: Promise<ChecksResult> } | undefined
+      let sent = false
+      const settle = Effect.gen(function* () {
+        if (pending === undefined) return
+        const { blocks, receivedAtMs, checked } = pending
+        pending = undefined
+        const leaves = yield* Effect.promise(() => checked)
+        if (leaves instanceof SourceInvalid || leaves instanceof SourceDiverged) return yield* Effect.fail(leaves)
+        // undefined: the worker is gone; checked here.
+        yield* apply(blocks, receivedAtMs, true, leaves)
+      })
       yield* Effect.gen(function* () {
         while (true) {
           while (!ended && inflight.length < aheadBlocks && (known === undefined || nextFetch <= known))
             inflight.push(yield* Effect.forkChild(feed.blockAtHeight(nextFetch++)))
-          if (inflight.length === 0) return
+          if (inflight.length === 0) return yield* settle
           const ready: SourceBlock[] = []
           let versions = 0
           let receivedAtMs = 0
@@ -168,10 +196,24 @@ export const followSource = (
             receivedAtMs = answer.receivedAtMs
           }
           if (ended) yield* Effect.forEach(inflight.splice(0), Fiber.interrupt, { discard: true })
-          if (ready.length > 0) {
-            status.setState("catching_up")
+          if (ready.length === 0) continue
+          status.setState("catching_up")
+          if (options.checks === undefined) {
             yield* apply(ready, receivedAtMs, true)
+            continue
           }
+          // The first run from the ledger's head (nothing is pending then), the next ones from where
+          // the one before ended.
+          const head = ledger.head()
+          const start =
+            sent || head === undefined ? undefined : { version: head.latestVersion + 1n, accumulator: head.accumulator }
+          sent = true
+          const checked = options.checks.check(
+            ready.flatMap((b) => b.transactions ?? []),
+            start
+          )
+          yield* settle
+          pending = { blocks: ready, receivedAtMs, checked }
         }
       }).pipe(Effect.ensuring(Effect.forEach(inflight, Fiber.interrupt, { discard: true })))
     })

@@ -9,6 +9,8 @@
  *
  * - `followSource`: the loop (resume, divergence check, long poll following, blocks by height in
  *   flight and committed together catching up, back-off);
+ * - `ChecksThread` / `checksWorker`: catching up, the transactions' checks on a worker thread, one
+ *   run ahead of the commits (so the hashing and the commit use both cores);
  * - `FollowerStatus`: lag reporting (GET /v1 `follow`, Prometheus, the health check's freshness);
  * - `FollowerNode` (`Follower.layer`): the replica assembled with the node and the API server
  *   (submissions forwarded to the source, wait_by_hash once applied);

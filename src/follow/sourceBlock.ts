@@ -23,6 +23,8 @@ import { readWriteSet } from "../domain/WriteSetCodec.js"
 
 /** The bytes each part of a transaction arrived as (views into the response body). */
 export interface SourceBytes {
+  /** The whole `TransactionOnChainData` (what the checks' worker is sent). */
+  readonly all: Uint8Array
   readonly transaction: Uint8Array
   readonly info: Uint8Array
   readonly events: ReadonlyArray<Uint8Array>
@@ -65,6 +67,7 @@ const spanned = <A>(r: BcsReader, read: (r: BcsReader) => A): { readonly value: 
 }
 
 const readSourceTransaction = (r: BcsReader): SourceTransaction => {
+  const start = r.offset
   const version = r.u64()
   const transaction = spanned(r, readTransaction)
   const info = spanned(r, readTransactionInfo)
@@ -85,7 +88,13 @@ const readSourceTransaction = (r: BcsReader): SourceTransaction => {
     events,
     accumulatorRootHash,
     writeSet: writeSet.value,
-    bytes: { transaction: transaction.bytes, info: info.bytes, events: eventBytes, writeSet: writeSet.bytes }
+    bytes: {
+      all: r.bytes.subarray(start, r.offset),
+      transaction: transaction.bytes,
+      info: info.bytes,
+      events: eventBytes,
+      writeSet: writeSet.bytes
+    }
   }
 }
 

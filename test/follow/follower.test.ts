@@ -34,13 +34,17 @@ const fund = (faucetUrl: string, address: string, amount: number) =>
     body: JSON.stringify({ address, amount })
   })
 
-const follower = (source: string, dataDir: string) =>
+/** The built checks' worker (tsc's output; `npm run build` before the tests, as CI and land do). */
+const checksWorkerUrl = new URL("../../dist/follow/checksWorker.js", import.meta.url)
+
+const follower = (source: string, dataDir: string, checks: "main thread" | "worker" = "main thread") =>
   Effect.map(
     Layer.build(
       Follower.layer({
         source,
         dataDir,
         views: "inline",
+        checksWorkerUrl: checks === "worker" ? checksWorkerUrl : false,
         sync: false,
         http: { listen: { host: "127.0.0.1", port: 0 } },
         pollMs: 5,
@@ -69,9 +73,9 @@ const reaches = (url: string, version: bigint) =>
 const who = (n: number) => `0x${n.toString(16).padStart(64, "0")}`
 
 describe("movenode follow", () => {
-  it.live(
-    "tails a local chain from its genesis, stores its blocks and answers reads byte for byte as the leader at the same version",
-    () =>
+  it.live.each(["main thread", "worker"] as const)(
+    "tails a local chain from its genesis, stores its blocks and answers reads byte for byte as the leader at the same version (checks catching up on the %s)",
+    (checks) =>
       Effect.scoped(
         Effect.gen(function* () {
           // No idle blocks: the leader stays at one version while the answers are compared.
@@ -79,7 +83,7 @@ describe("movenode follow", () => {
           for (let i = 1; i <= 5; i++) yield* fund(chain.faucetUrl!, who(0xa0 + i), 1000 * i)
           const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
           yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
-          const f = yield* follower(chain.apiUrl, dataDir)
+          const f = yield* follower(chain.apiUrl, dataDir, checks)
           // Let the leader commit the funding, then the follower catch up.
           yield* Effect.sleep(200)
           const { body: leaderInfo } = yield* json(chain.apiUrl)
