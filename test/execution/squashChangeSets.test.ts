@@ -107,4 +107,27 @@ describe("squashChangeSets", () => {
       })
     )
   })
+
+  it("write sets out of key order squash as the same write sets in order", () => {
+    fc.assert(
+      fc.property(validLayers, fc.nat(), ([first, second], seed) => {
+        const shuffled = (entries: ReadonlyArray<WriteSetEntry>, salt: number) =>
+          entries
+            .map((e, i) => ({ e, r: ((i + 1) * 2654435761 + seed + salt) % 1000 }))
+            .sort((x, y) => x.r - y.r)
+            .map((x) => x.e)
+        const ordered = squashChangeSets({ writeSet: { entries: first }, events: [] }, { writeSet: { entries: second }, events: [] })
+        const unordered = squashChangeSets(
+          { writeSet: { entries: shuffled(first, 1) }, events: [] },
+          { writeSet: { entries: shuffled(second, 2) }, events: [] }
+        )
+        expect(Result.isSuccess(ordered) && Result.isSuccess(unordered)).toBe(true)
+        if (!Result.isSuccess(ordered) || !Result.isSuccess(unordered)) return
+        // An empty second change set leaves the first's write set as it was given.
+        const got = [...unordered.success.writeSet.entries]
+        if (second.length === 0) got.sort((x, y) => compareKeyBytes(x.keyBytes, y.keyBytes))
+        expect(got).toEqual(ordered.success.writeSet.entries)
+      })
+    )
+  })
 })

@@ -614,17 +614,24 @@ const putUleb = (out: Uint8Array, o: number, n: number): number => {
 
 const memberTag = (m: { readonly tag: Uint8Array }): Uint8Array => m.tag
 
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
   const { bytes, offsets } = change.index
-  const members = new Map<string, { tag: Uint8Array; data: Uint8Array }>()
-  for (let i = 0; i < offsets.length; i += 4) {
-    const tag = bytes.subarray(offsets[i]!, offsets[i + 1]!)
-    members.set(bytesKey(tag), { tag, data: bytes.subarray(offsets[i + 2]!, offsets[i + 3]!) })
-  }
+  // A group holds a handful of members: found by their tag bytes in a list (no map keys to build).
+  const members: Array<{ tag: Uint8Array; data: Uint8Array }> = []
+  for (let i = 0; i < offsets.length; i += 4)
+    members.push({ tag: bytes.subarray(offsets[i]!, offsets[i + 1]!), data: bytes.subarray(offsets[i + 2]!, offsets[i + 3]!) })
   for (const m of change.members) {
-    const k = bytesKey(m.tagBytes)
-    if (m.data === undefined) members.delete(k)
-    else members.set(k, { tag: m.tagBytes, data: m.data })
+    const at = members.findIndex((x) => sameBytes(x.tag, m.tagBytes))
+    if (m.data === undefined) {
+      if (at >= 0) members.splice(at, 1)
+    } else if (at >= 0) members[at] = { tag: m.tagBytes, data: m.data }
+    else members.push({ tag: m.tagBytes, data: m.data })
   }
   const existed = offsets.length > 0
   const key: StateKey = {
@@ -633,8 +640,8 @@ const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
     path: { _tag: "ResourceGroup", struct: change.group.tag }
   }
   const keyBytes = cachedAccessPathKey(change.address, 2, change.group.bytes)
-  if (members.size === 0) return existed ? { key, keyBytes, op: { _tag: "Deletion" } } : undefined
-  const sorted = sortByKeyBytes([...members.values()], memberTag)
+  if (members.length === 0) return existed ? { key, keyBytes, op: { _tag: "Deletion" } } : undefined
+  const sorted = sortByKeyBytes(members, memberTag)
   // BCS(BTreeMap<StructTag, Vec<u8>>) written into an array of its exact size (no copy at the end).
   let size = ulebLength(sorted.length)
   for (const m of sorted) size += m.tag.length + ulebLength(m.data.length) + m.data.length
