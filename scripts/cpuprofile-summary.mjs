@@ -12,6 +12,11 @@
  * × 1000, or its submit mode's nodeMainThreadUsPerSubmission): each stage's share of it is printed
  * too. The profiler samples wall-clock time on the thread, so on a busy machine a thread waiting
  * for a core is counted where it was preempted: read shares from a quiet machine.
+ *
+ * `--turns MS`: also the event loop's busy stretches (runs of samples with no idle one between:
+ * about one turn each, or several back to back when nothing waited in between) longer than MS ms:
+ * how many, their lengths, and where the time inside them goes (the same stages). Issue 22's flood
+ * probes wait behind these.
  */
 import { readFileSync } from "node:fs"
 
@@ -27,6 +32,7 @@ const lastSecs = option("last") ?? Number.POSITIVE_INFINITY
 const perTransferUs = option("per-transfer")
 /** `--other N`: also list the N leaf functions that take most of "other" (to name a new stage). */
 const otherTop = option("other") ?? 0
+const turnsOverMs = option("turns")
 const file = args[0]
 if (file === undefined) {
   console.error("usage: node scripts/cpuprofile-summary.mjs PROFILE [--last SECONDS] [--per-transfer US]")
@@ -94,11 +100,22 @@ const stageOfNode = (id) => {
 
 const totals = new Map()
 const otherLeaves = new Map()
+/** Busy stretches: [length µs, Map(stage -> µs)] each. */
+const stretches = []
+let stretch
 let t = p.startTime
 for (let i = 0; i < p.samples.length; i++) {
   t += p.timeDeltas[i] ?? 0
   if (p.endTime - t > lastSecs * 1e6) continue
   const s = stageOfNode(p.samples[i])
+  if (s === "idle") {
+    if (stretch !== undefined) stretches.push(stretch)
+    stretch = undefined
+  } else {
+    stretch ??= [0, new Map()]
+    stretch[0] += p.timeDeltas[i] ?? 0
+    stretch[1].set(s, (stretch[1].get(s) ?? 0) + (p.timeDeltas[i] ?? 0))
+  }
   totals.set(s, (totals.get(s) ?? 0) + (p.timeDeltas[i] ?? 0))
   if (s === "other") {
     const f = byId.get(p.samples[i]).callFrame
@@ -123,4 +140,27 @@ if (otherTop > 0) {
   console.log("\nmost of \"other\" (leaf functions):")
   for (const [k, us] of [...otherLeaves].sort((a, b) => b[1] - a[1]).slice(0, otherTop))
     console.log(`${((100 * us) / busy).toFixed(1).padStart(5)} %  ${k}`)
+}
+
+if (turnsOverMs !== undefined) {
+  const long = stretches.filter(([us]) => us > turnsOverMs * 1000)
+  const lengths = stretches.map(([us]) => us / 1000).sort((a, b) => a - b)
+  const q = (f) => (lengths[Math.min(lengths.length - 1, Math.floor(f * lengths.length))] ?? 0).toFixed(1)
+  const inLong = new Map()
+  for (const [, m] of long) for (const [s, us] of m) inLong.set(s, (inLong.get(s) ?? 0) + us)
+  const longUs = [...inLong.values()].reduce((a, b) => a + b, 0)
+  console.log(
+    `\nbusy stretches: ${stretches.length}, p50 ${q(0.5)} ms, p90 ${q(0.9)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms; ` +
+      `${long.length} over ${turnsOverMs} ms (${(longUs / 1e6).toFixed(2)} s of busy time)`
+  )
+  console.log(`| stage, inside stretches over ${turnsOverMs} ms | share |`)
+  console.log("|---|---:|")
+  for (const [stage, us] of [...inLong].sort((a, b) => b[1] - a[1]))
+    console.log(`| ${stage} | ${((100 * us) / longUs).toFixed(1)} % |`)
+  console.log("\nthe longest five:")
+  for (const [us, m] of [...long].sort((a, b) => b[0] - a[0]).slice(0, 5))
+    console.log(
+      `${(us / 1000).toFixed(1)} ms: ` +
+        [...m].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([s, v]) => `${s} ${(v / 1000).toFixed(1)}`).join(", ")
+    )
 }

@@ -16,7 +16,7 @@
  */
 import { fork, spawn } from "node:child_process"
 import http from "node:http"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -39,7 +39,8 @@ if (args[0] === "--probe") {
     ["ready", PORTS.ready, "/"],
     ["read", PORTS.api, "/v1/accounts/0x1"]
   ]
-  const results = Object.fromEntries(targets.map(([name]) => [name, { ms: [], failures: 0 }]))
+  const results = Object.fromEntries(targets.map(([name]) => [name, { ms: [], at: [], failures: 0 }]))
+  const probeStart = performance.now()
   let stop = false
   process.on("message", (m) => {
     if (m === "stop") stop = true
@@ -51,8 +52,10 @@ if (args[0] === "--probe") {
       const req = http.get({ host: "127.0.0.1", port, path, agent: false, timeout: 10_000 }, (res) => {
         res.resume()
         res.once("end", () => {
-          if (res.statusCode === 200) results[name].ms.push(performance.now() - t0)
-          else results[name].failures++
+          if (res.statusCode === 200) {
+            results[name].ms.push(performance.now() - t0)
+            results[name].at.push(t0 - probeStart)
+          } else results[name].failures++
           resolve()
         })
       })
@@ -158,6 +161,7 @@ if (args[0] === "--probe") {
     await Promise.all(Array.from({ length: clients }, (_, c) => client(c)))
     probe.send("stop")
     const results = await probed
+    if (process.env.FLOOD_PROBE_DUMP) writeFileSync(process.env.FLOOD_PROBE_DUMP, JSON.stringify(results))
     const info = await (await fetch(`http://127.0.0.1:${PORTS.api}/v1`)).json()
     const summary = Object.fromEntries(
       Object.entries(results).map(([name, r]) => [

@@ -33,7 +33,7 @@ import { devnetGenesisPath } from "./devnetGenesis.js"
 import { defaultGasEstimationConfig } from "./domain/gasEstimate.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
 import type { CorsPolicy } from "./http/Cors.js"
-import { type HttpConfig, type ListenAddress, parseListenAddress } from "./http/HttpConfig.js"
+import { type HttpConfig, type ListenAddress, parseListenAddress, servingAcceptors } from "./http/HttpConfig.js"
 import { MovenodeServer } from "./http/MovenodeServer.js"
 import { makeRequestLog } from "./http/RequestLog.js"
 import { LedgerLmdb } from "./ledger/index.js"
@@ -326,7 +326,9 @@ export const runLayer = (options: RunOptions) => {
         })(makeRequestLog()),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
-    ...(options.cors === undefined ? {} : { cors: options.cors })
+    ...(options.cors === undefined ? {} : { cors: options.cors }),
+    // New connections accepted several per turn under load (extraAcceptors.ts).
+    acceptors: servingAcceptors
   }
   const genesisFile = options.genesis ?? devnetGenesisPath()
   const genesis = readBytes(genesisFile)

@@ -12,7 +12,7 @@ import { defaultLocalChainConfig, type LocalChainConfigShape } from "./chain/Loc
 import { MiningMode } from "./chain/MiningMode.js"
 import type { CommandSpec, FlagSpec, ParsedArgs } from "./commandLine.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
-import { type ListenAddress, parseListenAddress } from "./http/HttpConfig.js"
+import { type ListenAddress, parseListenAddress, servingAcceptors } from "./http/HttpConfig.js"
 import type { ForkConfig } from "./fork/ForkConfig.js"
 import { parseHeader } from "./fork/ForkSourceClient.js"
 import { makeRequestLog } from "./http/RequestLog.js"
@@ -256,7 +256,9 @@ export const localLayer = (options: LocalOptions) => {
           // The build's commit in the ledger info when running from a checkout, as `movenode run`.
           gitHash: gitHashOfThisCheckout(),
           // Lines of one event-loop turn leave in one write (RequestLog.ts).
-          log: options.quiet ? undefined : makeRequestLog().line
+          log: options.quiet ? undefined : makeRequestLog().line,
+          // New connections accepted several per turn under load (extraAcceptors.ts).
+          acceptors: servingAcceptors
         }
       )
     )

@@ -45,7 +45,21 @@ export interface HttpConfig {
    * `versionGate.ts`); 0 turns waiting off.
    */
   readonly maxVersionWaitMs: number
+  /**
+   * Duplicates of the API's listening socket, so that one event-loop turn accepts up to this many
+   * more new connections than libuv's one (`extraAcceptors.ts`); 0: none. The commands that serve
+   * (`movenode run`, the local chain) use `servingAcceptors`; the library default is 0 (each
+   * duplicate costs a short-lived helper process at start).
+   */
+  readonly acceptors: number
 }
+
+/**
+ * The duplicates the serving commands ask for: 33 accepts a turn, so even the 512 connections of a
+ * flood that starts at once are accepted within ~16 turns, and a probe after them within one.
+ * Each turn with a new connection costs ~one failed accept() per duplicate (a few µs each).
+ */
+export const servingAcceptors = 32
 
 export const defaultHttpConfig: HttpConfig = {
   listen: { host: "127.0.0.1", port: 8080 },
@@ -59,7 +73,8 @@ export const defaultHttpConfig: HttpConfig = {
   keepAliveTimeoutMs: 65_000,
   maxConnections: 4096,
   cors: "any",
-  maxVersionWaitMs: 5000
+  maxVersionWaitMs: 5000,
+  acceptors: 0
 }
 
 export const makeHttpConfig = (overrides: Partial<HttpConfig> = {}): HttpConfig => ({ ...defaultHttpConfig, ...overrides })

@@ -5,6 +5,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Node } from "../node/Node.js"
+import { addExtraAcceptors, type ExtraAcceptors } from "./extraAcceptors.js"
 import { makeClientErrorHandler, makeConnectionLimiter, makeExpectationHandler } from "./clientErrorHandler.js"
 import { type HttpConfig, type ListenAddress, makeHttpConfig } from "./HttpConfig.js"
 import { makeHttpMetrics } from "./Metrics.js"
@@ -16,6 +17,8 @@ export interface MovenodeServerInfo {
   readonly metricsAddress: ListenAddress | undefined
   /** How many connections the API server holds now (for operators and tests). */
   readonly connections: () => Promise<number>
+  /** Resolves with how many duplicates of the listening socket accept too (`HttpConfig.acceptors`). */
+  readonly acceptors: Promise<number>
 }
 
 const listen = (server: Server, at: ListenAddress) =>
@@ -34,13 +37,17 @@ const listen = (server: Server, at: ListenAddress) =>
  * closed at once, and responses sent meanwhile carry `Connection: close`, see `lifecycle`), and
  * after `graceMs` close whatever is still open.
  */
-const close = (server: Server, graceMs: number, lifecycle?: ServerLifecycle) =>
+const close = (server: Server, graceMs: number, lifecycle?: ServerLifecycle, acceptors?: ExtraAcceptors) =>
   Effect.callback<void>((resume) => {
     if (lifecycle !== undefined) lifecycle.closing = true
     const timer = setTimeout(() => server.closeAllConnections(), graceMs)
+    // Connections accepted through a duplicate are the server's too (closeIdle/closeAll reach them).
+    const duplicates = acceptors?.close() ?? Promise.resolve()
     server.close(() => {
-      clearTimeout(timer)
-      resume(Effect.void)
+      void duplicates.then(() => {
+        clearTimeout(timer)
+        resume(Effect.void)
+      })
     })
     server.closeIdleConnections()
   })
@@ -63,15 +70,24 @@ const openFilesLimit = (): number | undefined => {
 export const connectionLimit = (configured: number, openFiles: number | undefined): number =>
   openFiles === undefined ? configured : Math.max(1, Math.min(configured, openFiles - 256))
 
-const serve = (server: Server, at: ListenAddress, graceMs: number, lifecycle?: ServerLifecycle) =>
-  Effect.acquireRelease(listen(server, at), () => close(server, graceMs, lifecycle))
+/** Listens (with `acceptors` duplicates of the socket, `extraAcceptors.ts`) for the scope's lifetime. */
+const serve = (server: Server, at: ListenAddress, graceMs: number, lifecycle?: ServerLifecycle, acceptors = 0) =>
+  Effect.acquireRelease(
+    Effect.map(listen(server, at), (address) => ({
+      address,
+      acceptors: addExtraAcceptors(server, acceptors, (e) => server.emit("error", e))
+    })),
+    ({ acceptors }) => close(server, graceMs, lifecycle, acceptors)
+  )
 
 /**
  * The HTTP server over the `Node` service: the API on `config.listen`, Prometheus metrics on
  * `config.metricsListen` (a separate port). Closing the layer's scope shuts both down gracefully,
  * before the layers below (the node, the ledger) are released.
  */
-export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServerInfo>()("movenode/http/MovenodeServer") {
+export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServerInfo>()(
+  "movenode/http/MovenodeServer"
+) {
   static readonly layer = (overrides: Partial<HttpConfig> = {}): Layer.Layer<MovenodeServer, Error, Node> =>
     Layer.effect(
       MovenodeServer,
@@ -99,7 +115,13 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
         if (maxConnections < config.maxConnections)
           config.log?.(`maxConnections lowered to ${maxConnections} by the process's open-files limit`)
         server.on("connection", makeConnectionLimiter(maxConnections, metrics))
-        const address = yield* serve(server, config.listen, config.shutdownGraceMs, lifecycle)
+        const { address, acceptors } = yield* serve(
+          server,
+          config.listen,
+          config.shutdownGraceMs,
+          lifecycle,
+          config.acceptors
+        )
         // A failed accept (EMFILE when descriptors run out) is emitted as the server's 'error':
         // without a listener that would end the process. The client's connection is dropped.
         server.on("error", (e) => config.log?.(`the API server could not accept a connection: ${e.message}`))
@@ -110,12 +132,14 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
             res.writeHead(ok ? 200 : 404, { "content-type": ok ? "text/plain; version=0.0.4" : "text/plain" })
             res.end(ok ? metrics.render() + (config.replica?.prometheus() ?? "") : "not found\n")
           })
-          metricsAddress = yield* serve(metricsServer, config.metricsListen, 1000)
+          metricsAddress = (yield* serve(metricsServer, config.metricsListen, 1000)).address
         }
         config.log?.(`movenode listening on http://${address.host}:${address.port}/v1`)
-        const connections = () =>
-          new Promise<number>((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n))))
-        return { address, metricsAddress, connections }
+        const connections = async () =>
+          (await new Promise<number>((resolve, reject) =>
+            server.getConnections((e, n) => (e ? reject(e) : resolve(n)))
+          )) + (await acceptors.connections())
+        return { address, metricsAddress, connections, acceptors: acceptors.ready }
       })
     )
 }

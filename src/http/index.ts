@@ -12,7 +12,9 @@
  *   /v1/transactions` and batch, by_hash, wait_by_hash); their JSON shapes in `json/`.
  * - `MovenodeServer.layer(config)` (alias `serverLayer`) serves it on `node:http` over `Node`:
  *   ledger headers, Accept negotiation (JSON/BCS), POST framing (411/413/415/400), the error body,
- *   request logs, Prometheus metrics on a separate port, graceful shutdown when its scope closes.
+ *   request logs, Prometheus metrics on a separate port, graceful shutdown when its scope closes;
+ *   with `acceptors` > 0 (the serving commands) duplicates of its listening socket accept several
+ *   new connections per event-loop turn instead of libuv's one (`extraAcceptors.ts`, issue 22).
  *   Requests are dispatched by a lean listener (`makeRequestListener`) rather than through
  *   `HttpApiBuilder`: measured side by side (wrk, loopback, quiet rounds), `HttpApiBuilder` served
  *   the gas estimate at ~70 % of a bare `node:http` server even without the ledger headers, this
