@@ -56,6 +56,7 @@ import {
   indexerSchemaExtra,
   prebuiltIndexFileOf,
   processorPipeline,
+  processorsCodeKey,
   writeGenesisIndex
 } from "./indexer/index.js"
 import type { HttpConfig } from "./http/HttpConfig.js"
@@ -147,6 +148,17 @@ const genesisKeyOf = (config: LocalChainConfigShape): string => {
   })
 }
 
+/**
+ * What a kept index depends on besides its schema (`indexerSchemaExtra`): the genesis parameters and
+ * the processors' built code (`processorsCodeKey`: a build that left them as they were keeps the
+ * index); without a build, the package version and commit (`genesisKeyOf`).
+ */
+const indexerKeyOf = (config: LocalChainConfigShape): string => {
+  const root = packageRootOf(dirname(fileURLToPath(import.meta.url)), "movenode")
+  const code = root === undefined ? undefined : processorsCodeKey(root)
+  return code === undefined ? genesisKeyOf(config) : JSON.stringify({ ...genesisInputsOf(config), processors: code })
+}
+
 /** Builds the genesis of a configuration (`buildLocalGenesis`: 0.5–1.5 s of CPU). */
 export const buildGenesisFor = (config: LocalChainConfigShape): Uint8Array => {
   const { rootPrivateKey, accounts } = localKeys(config)
@@ -203,7 +215,7 @@ export const writePrebuiltLocalIndex = async (
     new Uint8Array(readFileSync(genesisFile)),
     file,
     pipeline,
-    indexerSchemaExtra(genesisKeyOf(config), pipeline)
+    indexerSchemaExtra(indexerKeyOf(config), pipeline)
   )
   return file
 }
@@ -360,7 +372,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
       : indexerLayerFor(
           indexerDb,
           config.dataDir,
-          genesisKeyOf(config),
+          indexerKeyOf(config),
           prebuilt === undefined ? undefined : prebuiltIndexFileOf(prebuilt),
           // Over the LMDB ledger the indexer runs in a worker thread that reads it (src/indexer/worker).
           {

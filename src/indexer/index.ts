@@ -21,6 +21,7 @@
  * - `engine/`: the `Indexer` service (follows the chain, resumes, rebuilds, read-after-write waits).
  * - `worker/`: the indexer in a worker thread, and the chain thread's side of it.
  * - `processors/`: one pure processor per reference processor.
+ * - `codeKey.ts`: what names the processors' built code in a kept index's key.
  */
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
@@ -32,6 +33,7 @@ import { seedIndex } from "./prebuiltIndex.js"
 import { IndexerStore, type IndexerStoreConfig } from "./store/IndexerStore.js"
 import { defaultIndexerWorkerUrl, indexerThreadLayer } from "./worker/IndexerThread.js"
 
+export { processorsCodeKey } from "./codeKey.js"
 export { Indexer, type IndexerHealth, type IndexerService } from "./engine/Indexer.js"
 import type { Pipeline } from "./engine/Pipeline.js"
 export type { Pipeline } from "./engine/Pipeline.js"
@@ -68,8 +70,8 @@ export interface IndexerPlacement {
 }
 
 /**
- * The indexer of a local chain: `database` embedded or PostgreSQL; `buildKey` names the code and
- * chain parameters, so a new build rebuilds the index (its processors may have changed). Over an
+ * The indexer of a local chain: `database` embedded or PostgreSQL; `buildKey` names the processors'
+ * code and the chain parameters, so a build whose processors changed rebuilds the index. Over an
  * LMDB ledger (`placement.ledgerPath`) it runs in a worker thread when the worker script is built;
  * otherwise on the chain's thread.
  */
