@@ -17,6 +17,7 @@
  *
  *   node scripts/bench-controls.mjs [--transfers 10000] [--rounds 3] [--idle-blocks 3600]
  *                                   [--idle-real-secs 0] [--idle-real-warmup 5] [--only-idle-real]
+ *                                   [--only-idle-hour]
  *
  * Transfers are signed beforehand (node:crypto Ed25519) from 64 pre-funded accounts and pushed
  * through POST /v1/transactions (BCS); the load generator shares the process (and the machine).
@@ -80,7 +81,19 @@ const config = { ...defaultLocalChainConfig, accounts: ACCOUNTS }
 const signers = localSigners(lib, ACCOUNTS)
 const results = {}
 const ONLY_IDLE_REAL = cliArgs().has("only-idle-real")
+/** Only the idle hour of chain time (3,600 mined idle blocks, no indexer), with its per-table growth. */
+const ONLY_IDLE_HOUR = cliArgs().has("only-idle-hour")
+const ledgerTables = (ledgerDir) => JSON.parse(execSync(`node ${join(import.meta.dirname, "ledger-stats.mjs")} ${ledgerDir} --json`).toString())
+/** Per block: the bytes of the pages each table gained, and of the pages no table holds (free or held for a reader). */
+const pageBytesPerBlock = (before, after, blocks) =>
+  Object.fromEntries([
+    ...after.tables
+      .map((t) => [t.table, Math.round((t.pageBytes - (before.tables.find((x) => x.table === t.table)?.pageBytes ?? 0)) / blocks)])
+      .filter(([, v]) => v !== 0),
+    ["unreferenced", Math.round(((after.unreferencedPages - before.unreferencedPages) * after.pageSize) / blocks)]
+  ])
 if (!ONLY_IDLE_REAL) try {
+if (!ONLY_IDLE_HOUR) {
   const chain = await startLocalChain({ accounts: ACCOUNTS, dataDir: join(dir, "a"), mining: MiningMode.still() })
   const api = chain.info.apiUrl
   const controls = chain.info.controls
@@ -175,11 +188,13 @@ if (!ONLY_IDLE_REAL) try {
     }
   }
 
+}
   // An idle hour of chain time: default mining, idle blocks, a 1 s interval per block.
   const idle = await startLocalChain({ accounts: 10, dataDir: join(dir, "idle"), mining: MiningMode.manual })
   await idle.controls.mine(1)
   await idle.controls.setBlockInterval(1)
   const before = duBytes(join(dir, "idle"))
+  const tablesBefore = ledgerTables(join(dir, "idle", "ledger"))
   for (let i = 0; i < IDLE_BLOCKS; i += 500) await idle.controls.mine(Math.min(500, IDLE_BLOCKS - i))
   const time = await idle.controls.time()
   await idle.stop()
@@ -188,7 +203,8 @@ if (!ONLY_IDLE_REAL) try {
     blocks: IDLE_BLOCKS,
     epoch: time.epoch,
     grewBytes: after - before,
-    grewMB: ((after - before) / 1e6).toFixed(2)
+    grewMB: ((after - before) / 1e6).toFixed(2),
+    ledgerPageBytesPerBlock: pageBytesPerBlock(tablesBefore, ledgerTables(join(dir, "idle", "ledger")), IDLE_BLOCKS)
   }
 } finally {
   rmSync(dir, { recursive: true, force: true })
@@ -207,11 +223,15 @@ if (IDLE_REAL_SECS > 0) {
     })
     await new Promise((r) => setTimeout(r, IDLE_REAL_WARMUP * 1000))
     const part = (name) => duBytes(join(realDir, name))
+    // Where the ledger's bytes go (scripts/ledger-stats.mjs, read-only, in its own process).
+    const tables = () => ledgerTables(join(realDir, "ledger"))
+    const statsBefore = tables()
     const before = { all: duBytes(realDir), ledger: part("ledger"), indexer: part("indexer") }
     const h0 = BigInt((await (await fetch(idle.info.apiUrl)).json()).block_height)
     await new Promise((r) => setTimeout(r, IDLE_REAL_SECS * 1000))
     const h1 = BigInt((await (await fetch(idle.info.apiUrl)).json()).block_height)
     const after = { all: duBytes(realDir), ledger: part("ledger"), indexer: part("indexer") }
+    const statsAfter = tables()
     await idle.stop()
     const perHour = (k) => (((after[k] - before[k]) / IDLE_REAL_SECS) * 3600 / 1e6).toFixed(2)
     const blocks = Number(h1 - h0)
@@ -222,7 +242,9 @@ if (IDLE_REAL_SECS > 0) {
       indexer: idle.info.indexer,
       grewBytes: after.all - before.all,
       bytesPerBlock: { ledger: Math.round((after.ledger - before.ledger) / blocks), indexer: Math.round((after.indexer - before.indexer) / blocks) },
-      perHourMB: { all: perHour("all"), ledger: perHour("ledger"), indexer: perHour("indexer") }
+      perHourMB: { all: perHour("all"), ledger: perHour("ledger"), indexer: perHour("indexer") },
+      ledgerPageBytesPerBlock: pageBytesPerBlock(statsBefore, statsAfter, blocks),
+      ledgerUnreferencedPages: [statsBefore.unreferencedPages, statsAfter.unreferencedPages]
     }
   } finally {
     rmSync(realDir, { recursive: true, force: true })

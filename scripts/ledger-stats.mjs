@@ -11,9 +11,46 @@
  * DIR is the ledger directory (holding data.mdb): `<data-dir>/ledger` for `movenode local`, the
  * data dir itself for `movenode run`.
  */
-import { statSync } from "node:fs"
+import { closeSync, openSync, readSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { open } from "lmdb"
+
+/**
+ * The pages of the sub-databases a sorted-duplicates table keeps for its keys with many values
+ * (LMDB's own counts leave them out): its B-tree walked in the file, each key's sub-database
+ * record (MDB_db) read for its page counts. `db` is the table's record in the main database.
+ * Layout of lmdb-js's LMDB: page header 24 bytes (number, txnid, pad, flags u16 at 18, lower
+ * u16 at 20), node pointers after it (relative to the header's end); a node: lo, hi, flags,
+ * key size (u16 each), key, data. Read inside the caller's read transaction (same snapshot).
+ */
+const subDatabasePages = (dir, pageSize, db) => {
+  const fd = openSync(join(dir, "data.mdb"), "r")
+  try {
+    const page = Buffer.alloc(pageSize)
+    let pages = 0
+    const walk = (pgno) => {
+      readSync(fd, page, 0, pageSize, pgno * pageSize)
+      const flags = page.readUInt16LE(18)
+      const n = page.readUInt16LE(20) >> 1
+      const nodes = Array.from({ length: n }, (_, i) => page.readUInt16LE(24 + 2 * i) + 24)
+      if (flags & 0x01) {
+        const children = nodes.map((o) => page.readUInt16LE(o) + page.readUInt16LE(o + 2) * 0x10000 + page.readUInt16LE(o + 4) * 2 ** 32)
+        for (const child of children) walk(child)
+      } else if ((flags & 0x02) && !(flags & 0x20))
+        for (const o of nodes) {
+          // F_SUBDATA | F_DUPDATA: the data is the key's sub-database record.
+          if ((page.readUInt16LE(o + 4) & 0x06) !== 0x06) continue
+          const sub = o + 8 + page.readUInt16LE(o + 6)
+          pages += Number(page.readBigUInt64LE(sub + 8) + page.readBigUInt64LE(sub + 16) + page.readBigUInt64LE(sub + 24))
+        }
+    }
+    const depth = db.readUInt16LE(6)
+    if (depth > 0) walk(Number(db.readBigUInt64LE(40)))
+    return pages
+  } finally {
+    closeSync(fd)
+  }
+}
 
 export const ledgerStats = (dir) => {
   const root = open({ path: dir, keyEncoding: "binary", encoding: "binary", maxDbs: 32, readOnly: true, noSubdir: false })
@@ -23,17 +60,23 @@ export const ledgerStats = (dir) => {
     const names = [...root.getKeys({})].map((k) => Buffer.from(k).toString("latin1").replace(/\0$/, ""))
     let treePages = 0
     for (const name of names) {
-      const db = root.openDB({ name, keyEncoding: "binary", encoding: "binary" })
+      // A sorted-duplicates table (`state_index` since format 5) is opened as one; its keys counted once.
+      const record = root.getBinary(Buffer.from(`${name}\0`, "latin1"))
+      const dupSort = record !== undefined && (record.readUInt16LE(4) & 0x04) !== 0
+      const db = root.openDB({ name, keyEncoding: "binary", encoding: "binary", ...(dupSort ? { dupSort: true } : {}) })
       const s = db.getStats()
       let keyBytes = 0
       let valueBytes = 0
       let largest = 0
+      let previous
       for (const { key, value } of db.getRange({})) {
-        keyBytes += key.length
+        if (!dupSort || previous === undefined || Buffer.compare(previous, key) !== 0) keyBytes += key.length
+        previous = dupSort ? Buffer.from(key) : undefined
         valueBytes += value.length
         if (value.length > largest) largest = value.length
       }
-      const pages = s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages
+      const subPages = dupSort ? subDatabasePages(dir, s.pageSize, record) : 0
+      const pages = s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages + subPages
       treePages += pages
       tables.push({
         table: name,
@@ -44,6 +87,7 @@ export const ledgerStats = (dir) => {
         branchPages: s.treeBranchPageCount,
         leafPages: s.treeLeafPageCount,
         overflowPages: s.overflowPages,
+        ...(dupSort ? { subDatabasePages: subPages } : {}),
         pageBytes: pages * s.pageSize
       })
     }

@@ -7,6 +7,8 @@ import {
   accountSequenceKey,
   bytesEqualPrefix,
   eventIndexKey,
+  IN_STATE_VALUES,
+  indexEntry,
   indexKey,
   longKeyIndexKey,
   MAX_RAW_STATE_KEY,
@@ -15,7 +17,7 @@ import {
   summaryKey,
   summaryKeyEncoder,
   u64be,
-  versionOfIndexKey
+  versionOfIndexEntry
 } from "./lmdbKeys.js"
 import {
   decodeBlock,
@@ -84,10 +86,6 @@ const U64_MAX = (1n << 64n) - 1n
  * values in `state_values` as well, so that a read at an older version does not decompress them.
  */
 const LARGE_RECORD = 16 * 1024
-/** The index value of a write whose value is in `state_values`. */
-const NOWHERE = Buffer.alloc(0)
-/** The smallest index key of key number `id` (its newest possible version). */
-const firstIndexKeyOf = (id: bigint): Buffer => indexKey(id, (1n << 64n) - 1n)
 /** Appended puts (keys above every key of the table): LMDB then fills its pages instead of halving them. */
 const APPEND = { append: true } as const
 /** Plain puts (keys above may exist: a rewind's garbage, see `truncateAfter`). */
@@ -97,6 +95,21 @@ const OVERWRITE = {} as const
 const LARGE_VALUE = 4096
 /** The most bytes of such values kept per store. */
 const LARGE_CACHE_BYTES = 8 * 1024 * 1024
+
+/**
+ * The state index (format 5): one LMDB key per state key (its number), its writes as sorted
+ * fixed-size duplicates (`indexEntry`, 12 bytes each, no per-entry node). A key written at every
+ * block (an idle chain writes seven) then grows by 12 bytes per write in pages of its own, where
+ * one entry per write with the version in the key (format 4) took ~55 bytes: LMDB splits a page
+ * in the middle when a write lands inside it, and each key's newest write did.
+ */
+const INDEX_TABLE = { name: "state_index", dupSort: true, dupFixed: true } as const
+const INDEX_ENTRY_BYTES = 12
+
+/** Reads of a key's values in a sorted-duplicates table, from a value on (lmdb-js `getValues`). */
+interface IndexValueReads {
+  getValues(key: Buffer, options?: { readonly start?: Buffer; readonly limit?: number }): Iterable<Buffer>
+}
 
 /** The named databases of the store; the layout is described in src/ledger/README.md. */
 interface Tables {
@@ -199,10 +212,29 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     }
   }
   const summaryReads = root.openDB(summaryReadOptions) as unknown as SummaryRangeReads
+  // The state index's entries are read through a handle that can seek among a key's values:
+  // lmdb-js writes a value range's start with the encoder's `writeKey` (it has none for plain
+  // binary). Each entry is copied out (12 bytes): the writer removes it by its exact bytes.
+  const indexReadOptions: DatabaseOptions & { readonly name: string; readonly encoder: object } = {
+    ...INDEX_TABLE,
+    encoder: {
+      encode: () => {
+        throw new Error("the state index read handle is read-only")
+      },
+      writeKey: (key: Uint8Array, target: Uint8Array, at: number) => {
+        target.set(key, at)
+        return at + key.length
+      },
+      // `b` may be lmdb's shared buffer (its `length` set to the value's): copy the entry's 12 bytes.
+      decode: (b: Uint8Array) => Buffer.from(new Uint8Array(b.buffer, b.byteOffset, INDEX_ENTRY_BYTES)),
+      needsStableBuffer: false
+    }
+  }
+  const indexReads = root.openDB(indexReadOptions) as unknown as IndexValueReads
   const t: Tables = {
     meta: table("meta"),
     latest: table("state_latest"),
-    index: table("state_index"),
+    index: table(INDEX_TABLE.name, INDEX_TABLE),
     values: table("state_values"),
     // Transaction records (write sets with their values, events, the signed transaction) are
     // LZ4-compressed by lmdb-js (native, in the put and the get), with a dictionary of the
@@ -276,15 +308,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       if (keyBytes.length > MAX_RAW_STATE_KEY && keyBytes[0] === 0)
         t.longKeys.putSync(longKeyIndexKey(keyBytes), view(keyBytes))
     } else id = previous.readBigUInt64BE(8)
-    if (opOffset === undefined) {
-      // A large transaction's values are kept apart, so that an older read does not decompress it.
-      t.index.putSync(indexKey(id, version), NOWHERE)
-      t.values.putSync(indexKey(id, version), encodeStateValue(value, undefined, metadata))
-    } else {
-      const offset = Buffer.allocUnsafe(4)
-      offset.writeUInt32BE(opOffset)
-      t.index.putSync(indexKey(id, version), offset)
-    }
+    t.index.putSync(u64be(id), indexEntry(version, opOffset ?? IN_STATE_VALUES))
+    // A large transaction's values are kept apart, so that an older read does not decompress it.
+    if (opOffset === undefined) t.values.putSync(indexKey(id, version), encodeStateValue(value, undefined, metadata))
     // In bulk, encoded once per key, at the end.
     if (bulkKey !== undefined) bulkLatest!.set(bulkKey, { stored: key, id, version, value, metadata })
     else t.latest.putSync(key, encodeStateValue(value, { version, id }, metadata))
@@ -321,13 +347,29 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     return latest === undefined ? undefined : latest.readBigUInt64BE(8)
   }
 
+  /**
+   * The state index's entries of key `id` (`indexEntry`), newest first, from its newest write at
+   * or below `atOrBelow` (all of them without it), at most `limit`.
+   */
+  const indexEntries = (id: bigint, atOrBelow: bigint | undefined, limit?: number): Iterable<Buffer> =>
+    indexReads.getValues(u64be(id), {
+      ...(atOrBelow === undefined ? {} : { start: indexEntry(atOrBelow, 0) }),
+      ...(limit === undefined ? {} : { limit })
+    })
+
+  /** Removes the index entry of key `id`'s write at `version`, if there is one. */
+  const removeIndexEntry = (id: bigint, version: bigint): void => {
+    for (const entry of indexEntries(id, version, 1))
+      if (versionOfIndexEntry(entry) === version) t.index.removeSync(u64be(id), entry)
+  }
+
   /** Deletes the index entries (and retained values) of key `id` older than `version`; how many. */
   const dropOlder = (id: bigint, version: bigint): number => {
     if (version === 0n) return 0
     let n = 0
-    for (const older of Array.from(t.index.getKeys({ start: indexKey(id, version - 1n), end: firstIndexKeyOf(id + 1n) }))) {
-      t.index.removeSync(older)
-      t.values.removeSync(older)
+    for (const older of Array.from(indexEntries(id, version - 1n))) {
+      t.index.removeSync(u64be(id), older)
+      t.values.removeSync(indexKey(id, versionOfIndexEntry(older)))
       n++
     }
     return n
@@ -366,14 +408,15 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
           const id = idOf(entry.keyBytes)
           if (id === undefined) continue
           done += dropOlder(id, version)
-          const own = indexKey(id, version)
           let visible = false
-          for (const newest of t.index.getKeys({ start: indexKey(id, h.oldestVersion), limit: 1 }))
-            visible = readU64be(newest, 0) === id && versionOfIndexKey(newest) === version
+          for (const newest of indexEntries(id, h.oldestVersion, 1)) visible = versionOfIndexEntry(newest) === version
           if (visible) {
             const op = entry.op
-            t.values.putSync(own, encodeStateValue(writeOpValue(op), undefined, "metadata" in op ? op.metadata : undefined))
-          } else t.index.removeSync(own)
+            t.values.putSync(
+              indexKey(id, version),
+              encodeStateValue(writeOpValue(op), undefined, "metadata" in op ? op.metadata : undefined)
+            )
+          } else removeIndexEntry(id, version)
         }
         t.txns.removeSync(key)
         done++
@@ -503,14 +546,14 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     id: bigint,
     version: bigint
   ): { readonly version: bigint; readonly op: WriteOp | undefined; readonly retained: Uint8Array | undefined } | undefined => {
-    for (const { key: k, value } of t.index.getRange({ start: indexKey(id, version), limit: 1 })) {
-      if (readU64be(k, 0) !== id) return undefined
-      const at = versionOfIndexKey(k)
-      if (value.length === 0) {
+    for (const entry of indexEntries(id, version, 1)) {
+      const at = versionOfIndexEntry(entry)
+      const k = indexKey(id, at)
+      const offset = entry.readUInt32BE(8)
+      if (offset === IN_STATE_VALUES) {
         const kept = t.values.getBinary(k)
         return kept === undefined ? undefined : { version: at, op: undefined, retained: plain(kept) }
       }
-      const offset = value.readUInt32BE(0)
       // Decompressed into lmdb's reused buffer (no copy of the record): the op's value is copied out.
       const record = t.txns.getBinaryFast(u64be(at))
       if (record !== undefined) {
@@ -603,9 +646,8 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         const latest = t.latest.getBinaryFast(stored)
         if (latest === undefined) continue
         const id = latest.readBigUInt64BE(8)
-        const k = indexKey(id, version)
-        if (large) t.values.removeSync(k)
-        t.index.removeSync(k)
+        if (large) t.values.removeSync(indexKey(id, version))
+        removeIndexEntry(id, version)
         touched.set(stored.toString("latin1"), { stored, keyBytes: entry.keyBytes, id })
       }
       t.txns.removeSync(key)
@@ -625,8 +667,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       const at = latest.readBigUInt64BE(0)
       if (at < lo || at > hi) continue
       let newest: bigint | undefined
-      for (const k of t.index.getKeys({ start: indexKey(id, U64_MAX), limit: 1 }))
-        if (readU64be(k, 0) === id) newest = versionOfIndexKey(k)
+      for (const entry of indexEntries(id, undefined, 1)) newest = versionOfIndexEntry(entry)
       if (newest !== undefined && newest > live) {
         t.latest.putSync(stored, encodeStateValue(undefined, { version: newest, id }, undefined))
         continue

@@ -62,9 +62,8 @@ export const storedStateKey = (keyBytes: Uint8Array): Buffer => {
 }
 
 /**
- * `id ‖ ~version`: the state index's entry for the write of key `id` at `version` (16 bytes; the
- * newest version of a key first, so "newest at or below V" is a forward seek to `id ‖ ~V`).
- * `id` is the number the store gave the key when it was first written (`state_latest` holds it).
+ * `id ‖ ~version` (16 bytes): the `state_values` key of the value key `id` had at `version`. `id`
+ * is the number the store gave the key when it was first written (`state_latest` holds it).
  */
 export const indexKey = (id: bigint, version: bigint): Buffer => {
   const out = Buffer.allocUnsafe(16)
@@ -74,6 +73,25 @@ export const indexKey = (id: bigint, version: bigint): Buffer => {
 }
 
 export const versionOfIndexKey = (key: Uint8Array): bigint => U64_MAX - readU64be(key, 8)
+
+/** Where an index entry says the value is not in its transaction's record but in `state_values`. */
+export const IN_STATE_VALUES = 0xffff_ffff
+
+/**
+ * `~version ‖ where` (12 bytes): one of the state index's values under key `id` (format 5: a
+ * sorted-duplicates table of fixed-size values, `u64be(id)` → one value per write), the write of
+ * key `id` at `version`, whose op starts at `where` in that version's record (or
+ * `IN_STATE_VALUES`). Inverted, so the newest write comes first and "newest at or below V" is a
+ * forward seek to `~V ‖ 0`.
+ */
+export const indexEntry = (version: bigint, where: number): Buffer => {
+  const out = Buffer.allocUnsafe(12)
+  putInvertedU64be(out, version, 0)
+  out.writeUInt32BE(where, 8)
+  return out
+}
+
+export const versionOfIndexEntry = (entry: Uint8Array): bigint => U64_MAX - readU64be(entry, 0)
 
 /** `sender ‖ version`: one user transaction in the per-sender summary index. */
 export const summaryKey = (sender: Uint8Array, version: bigint): Buffer => {

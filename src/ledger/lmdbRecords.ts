@@ -357,11 +357,16 @@ export const decodeStateValueMetadata = (bytes: Uint8Array, offset: number): Sta
  * long-key indexes; 3 added the state-value metadata (flag 2 in state records); 4 (issue 22) keeps
  * each state value once, in its transaction's record (LZ4-compressed, appended), indexed by key
  * number and version (`state_index`), instead of a `state_history` copy keyed by the whole state key
- * plus a `state_stale` entry per overwrite. A store of any other format is refused when opened
- * (src/ledger/README.md): it holds the blocks of a local chain, started afresh in a new directory.
+ * plus a `state_stale` entry per overwrite; 5 (issue 21) compresses the records with an idle
+ * block's two records in the dictionary (recordDictionary.ts). A store of any other format is
+ * refused when opened (src/ledger/README.md): it holds the blocks of a local chain, started afresh
+ * in a new directory.
  */
-export const LEDGER_FORMAT = 4
-const READABLE_FORMATS: ReadonlyArray<number> = [4]
+export const LEDGER_FORMAT = 5
+const READABLE_FORMATS: ReadonlyArray<number> = [5]
+
+/** What the current format saves over the older ones, for the message refusing an older store. */
+const OLDER_FORMAT_NOTE = "format 4 stores a transfer in a fifth of the space, format 5 an idle block in less"
 
 export const encodeHead = (h: LedgerHead): Uint8Array => {
   const w = new BcsWriter(96 + 32 * h.accumulator.frozen.length)
@@ -385,7 +390,7 @@ export const decodeHead = (bytes: Uint8Array): LedgerHead => {
   if (!READABLE_FORMATS.includes(format))
     r.fail(
       `this store has ledger format ${format}, this movenode reads format ${READABLE_FORMATS.join(" and ")}` +
-        (format < LEDGER_FORMAT ? " (format 4 stores a transfer in a fifth of the space; nothing is migrated)" : "") +
+        (format < LEDGER_FORMAT ? ` (${OLDER_FORMAT_NOTE}; nothing is migrated)` : "") +
         ": open a new data directory, or start the local chain with --fresh (the genesis is imported again)"
     )
   const chainId = r.u8()

@@ -5,17 +5,30 @@
  */
 import { sha3_256 } from "@noble/hashes/sha3.js"
 import { describe, expect, it } from "vitest"
-import { LEDGER_FORMAT } from "../../src/ledger/lmdbRecords.js"
+import { decodeTransactionRecord, LEDGER_FORMAT } from "../../src/ledger/lmdbRecords.js"
 import { recordDictionary } from "../../src/ledger/recordDictionary.js"
+import { IDLE_BLOCK_EPILOGUE, IDLE_BLOCK_METADATA } from "../../src/ledger/recordSamples.js"
 
 describe("the records' dictionary", () => {
-  it("is the bytes format 4 was written with", () => {
-    expect(LEDGER_FORMAT).toBe(4)
+  it("is the bytes format 5 was written with", () => {
+    expect(LEDGER_FORMAT).toBe(5)
     const bytes = recordDictionary()
     expect(bytes.length).toBe(PINNED_LENGTH)
     expect(Buffer.from(sha3_256(bytes)).toString("hex")).toBe(PINNED_SHA3)
   })
+
+  it("ends with an idle block's two records, as the ledger encodes them", () => {
+    const metadata = decodeTransactionRecord(Buffer.from(IDLE_BLOCK_METADATA, "hex"), 529n)
+    expect(metadata.transaction._tag).toBe("BlockMetadata")
+    expect(metadata.writeSet.entries.length).toBe(7)
+    expect(metadata.events.length).toBe(1)
+    const epilogue = decodeTransactionRecord(Buffer.from(IDLE_BLOCK_EPILOGUE, "hex"), 530n)
+    expect(epilogue.transaction._tag).toBe("BlockEpilogue")
+    expect(epilogue.blockHeight).toBe(metadata.blockHeight)
+    const tail = Buffer.concat([Buffer.from(IDLE_BLOCK_METADATA, "hex"), Buffer.from(IDLE_BLOCK_EPILOGUE, "hex")])
+    expect(Buffer.compare(recordDictionary().subarray(-tail.length), tail)).toBe(0)
+  })
 })
 
-const PINNED_LENGTH = 3166
-const PINNED_SHA3 = "b85d9995844b11256f40a5374ff65be9a2162eef0f5de40f517952aaa6e9b1ae"
+const PINNED_LENGTH = 4933
+const PINNED_SHA3 = "3a345f840bc0d2a237cd7d8fa6896fbef9cb33070d5dcd1f0d2221e8ade6a615"

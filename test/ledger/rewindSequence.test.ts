@@ -149,6 +149,8 @@ const tableSizes = (path: string) => {
       blocks: count("blocks"),
       blockEnds: count("block_ends"),
       hashes: count("txn_hashes"),
+      // A sorted-duplicates table: its entry count is one per value (one per write).
+      stateIndex: root.openDB({ name: "state_index", keyEncoding: "binary", encoding: "binary", dupSort: true, dupFixed: true }).getStats().entryCount,
       garbage: meta.getBinary(Buffer.from("garbage_top")) !== undefined
     }
   } finally {
@@ -228,11 +230,14 @@ describe.each(kinds)("sequences of rewinds on the $name store", (kind) => {
               if (kind.name === "lmdb") {
                 const info = yield* l.ledgerInfo
                 const sizes = tableSizes(dir)
+                let writes = 0
+                for (let v = 0n; v <= info.ledgerVersion; v++) writes += (yield* l.transactionByVersion(v)).writeSet.entries.length
                 expect(sizes).toEqual({
                   txns: Number(info.ledgerVersion) + 1,
                   blocks: Number(info.blockHeight) + 1,
                   blockEnds: Number(info.blockHeight) + 1,
                   hashes: new Set((expected.versions as Array<{ hash: string }>).map((v) => v.hash)).size,
+                  stateIndex: writes,
                   garbage: false
                 })
               }
