@@ -150,7 +150,7 @@ const tableSizes = (path: string) => {
       blockEnds: count("block_ends"),
       hashes: count("txn_hashes"),
       // A sorted-duplicates table: its entry count is one per value (one per write).
-      stateIndex: root.openDB({ name: "state_index", keyEncoding: "binary", encoding: "binary", dupSort: true, dupFixed: true }).getStats().entryCount,
+      stateIndex: (root.openDB({ name: "state_index", keyEncoding: "binary", encoding: "binary", dupSort: true }).getStats() as { entryCount: number }).entryCount,
       garbage: meta.getBinary(Buffer.from("garbage_top")) !== undefined
     }
   } finally {
