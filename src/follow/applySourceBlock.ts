@@ -16,12 +16,14 @@ import type { Transaction } from "../domain/Transaction.js"
 import { explainExecutionStatus } from "../execution/explainVmStatus.js"
 import { functionNameIn } from "../execution/functionNameIn.js"
 import { chainIdOfGenesis } from "../ledger/importGenesis.js"
+import type { KnownRecord } from "../ledger/knownRecords.js"
+import { transactionRecordOfParts } from "../ledger/lmdbRecords.js"
 import type { BlockInfo, BlockToCommit, TransactionToCommit } from "../ledger/Ledger.js"
 import type { LedgerHandle } from "../ledger/makeLedgerService.js"
 import { type StateView, stateViewFromReader } from "../move/vm/StateView.js"
 import { checkTransactions } from "./checkTransaction.js"
 import { type FollowError, SourceDiverged, SourceInvalid } from "./FollowError.js"
-import type { SourceBlock } from "./sourceBlock.js"
+import type { SourceBlock, SourceTransaction } from "./sourceBlock.js"
 
 const epochOf = (t: Transaction | undefined): bigint | undefined =>
   t?._tag === "BlockMetadata"
@@ -52,6 +54,28 @@ interface CheckedBlock {
   readonly after: Position
   /** The genesis block: the chain id it writes. */
   readonly genesisChainId: number | undefined
+}
+
+/** `t`'s LMDB record in `block`, copied from the bytes received (`transactionRecordOfParts`). */
+export const sourceTransactionRecord = (t: SourceTransaction, block: SourceBlock, vmStatus: string): KnownRecord => {
+  const ws = t.bytes.writeSet
+  const list = t.bytes.eventList
+  return transactionRecordOfParts({
+    hash: t.info.transactionHash,
+    transaction: t.transaction,
+    events: t.events,
+    blockHeight: block.height,
+    timestampUsec: block.timestampUsec,
+    info: t.bytes.info,
+    accumulatorRootHash: t.accumulatorRootHash,
+    vmStatus,
+    transactionBytes: t.bytes.transaction,
+    writeSet: ws,
+    // Each entry's key is a view into the bytes received; its op starts right after it.
+    opOffsets: t.writeSet.entries.map((e) => e.keyBytes.byteOffset + e.keyBytes.length - ws.byteOffset),
+    eventList: list,
+    eventOffsets: t.bytes.events.map((e) => e.byteOffset - list.byteOffset)
+  })
 }
 
 /** Whether explaining a block's statuses names functions (from the state before the block). */
@@ -108,20 +132,26 @@ const checkSourceBlock = (
     infoHashes = checked.infoHashes
   } else if (infoHashes.length !== transactions.length)
     return new SourceInvalid({ message: `block ${block.height}: ${infoHashes.length} checked transactions for ${transactions.length}` })
-  const toCommit: TransactionToCommit[] = transactions.map((t, i) => ({
-    transaction: t.transaction,
-    writeSet: t.writeSet,
-    events: t.events,
-    outcome: {
-      gasUsed: t.info.gasUsed,
-      status: t.info.status,
-      vmStatus: explainExecutionStatus(t.info.status, (module, index) => {
-        const v = stateBefore()
-        return v === undefined ? undefined : functionNameIn(v, module, index)
-      })
-    },
-    source: { info: t.info, accumulatorRootHash: t.accumulatorRootHash, infoHash: infoHashes[i]! }
-  }))
+  const toCommit: TransactionToCommit[] = transactions.map((t, i) => {
+    const vmStatus = explainExecutionStatus(t.info.status, (module, index) => {
+      const v = stateBefore()
+      return v === undefined ? undefined : functionNameIn(v, module, index)
+    })
+    return {
+      transaction: t.transaction,
+      writeSet: t.writeSet,
+      events: t.events,
+      outcome: { gasUsed: t.info.gasUsed, status: t.info.status, vmStatus },
+      source: {
+        info: t.info,
+        accumulatorRootHash: t.accumulatorRootHash,
+        infoHash: infoHashes[i]!,
+        // The ledger's record from the bytes received (the checks found them to be exactly what
+        // this movenode encodes), for the height and timestamp this block is committed at.
+        record: { height: block.height, timestampUsec: block.timestampUsec, record: sourceTransactionRecord(t, block, vmStatus) }
+      }
+    }
+  })
   const epoch = block.firstVersion === 0n ? 0n : (epochOf(first) ?? at.epoch)
   const after: Position = {
     version: block.lastVersion + 1n,

@@ -28,6 +28,8 @@ export interface SourceBytes {
   readonly transaction: Uint8Array
   readonly info: Uint8Array
   readonly events: ReadonlyArray<Uint8Array>
+  /** The events' vector (its length, then the events): as the ledger's record stores it. */
+  readonly eventList: Uint8Array
   readonly writeSet: Uint8Array
 }
 
@@ -71,6 +73,7 @@ const readSourceTransaction = (r: BcsReader): SourceTransaction => {
   const version = r.u64()
   const transaction = spanned(r, readTransaction)
   const info = spanned(r, readTransactionInfo)
+  const eventsStart = r.offset
   const count = r.length()
   const events: ContractEvent[] = []
   const eventBytes: Uint8Array[] = []
@@ -79,6 +82,7 @@ const readSourceTransaction = (r: BcsReader): SourceTransaction => {
     events.push(e.value)
     eventBytes.push(e.bytes)
   }
+  const eventList = r.bytes.subarray(eventsStart, r.offset)
   const accumulatorRootHash = readHashValue(r)
   const writeSet = spanned(r, readWriteSet)
   return {
@@ -93,6 +97,7 @@ const readSourceTransaction = (r: BcsReader): SourceTransaction => {
       transaction: transaction.bytes,
       info: info.bytes,
       events: eventBytes,
+      eventList,
       writeSet: writeSet.bytes
     }
   }

@@ -8,6 +8,7 @@ import type { ReplayProtector, Transaction } from "../domain/Transaction.js"
 import type { TransactionInfo } from "../domain/TransactionInfo.js"
 import type { StateValueMetadata, WriteSet } from "../domain/WriteSet.js"
 import type { LedgerError } from "./LedgerError.js"
+import type { KnownRecord } from "./knownRecords.js"
 import type { CommittedBlockInput } from "./prepareBlock.js"
 
 /**
@@ -77,6 +78,14 @@ export interface TransactionToCommit {
         readonly accumulatorRootHash: Uint8Array
         /** The info's hash (its accumulator leaf), when the caller has it (hashed from the bytes received). */
         readonly infoHash?: Uint8Array | undefined
+        /**
+         * The transaction's LMDB record built from the bytes received (`transactionRecordOfParts`),
+         * for the block height and timestamp it was built with: the store writes it as it is
+         * instead of encoding the transaction again, when the block lands at that height.
+         */
+        readonly record?:
+          | { readonly height: bigint; readonly timestampUsec: bigint; readonly record: KnownRecord }
+          | undefined
       }
     | undefined
   /**

@@ -3,14 +3,14 @@ import type { ContractEvent } from "../domain/ContractEvent.js"
 import { readContractEvent } from "../domain/ContractEventCodec.js"
 import { encodedContractEvent, encodedWriteSet } from "../domain/outputHashes.js"
 import { replayProtectorOf } from "../domain/ReplayProtector.js"
-import type { ReplayProtector } from "../domain/Transaction.js"
+import type { ReplayProtector, Transaction } from "../domain/Transaction.js"
 import { readTransaction, writeTransaction } from "../domain/TransactionCodec.js"
 import { readTransactionInfo, writeTransactionInfo } from "../domain/TransactionInfoCodec.js"
 import type { StateValueMetadata, WriteOp, WriteSet } from "../domain/WriteSet.js"
 import { readStateValueMetadata, readWriteOp, readWriteSet } from "../domain/WriteSetCodec.js"
 import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
 import type { LedgerHead } from "./LedgerBackend.js"
-import { rememberRecord } from "./knownRecords.js"
+import { type KnownRecord, rememberRecord } from "./knownRecords.js"
 import { readU64be, u64At } from "./lmdbKeys.js"
 
 /**
@@ -53,17 +53,7 @@ export const encodeTransactionRecordWithOffsets = (
   readonly eventOffsets: ReadonlyArray<number>
 } => {
   const w = new BcsWriter(512)
-  w.fixed(t.hash)
-  if (t.transaction._tag === "UserTransaction") {
-    const raw = t.transaction.signed.rawTransaction
-    const rp = replayProtectorOf(raw)
-    w.u8(1).fixed(raw.sender)
-    if (rp._tag === "Nonce") w.u8(0).u64(rp.nonce)
-    else w.u8(1).u64(rp.sequenceNumber)
-  } else w.u8(0)
-  const handleEvents = t.events.filter((e) => e._tag === "V1")
-  w.uleb128(handleEvents.length)
-  for (const e of handleEvents) w.fixed(e.key.accountAddress).u64(e.key.creationNumber).u64(e.sequenceNumber)
+  writeHeader(w, t.hash, t.transaction, t.events)
   w.u64(t.blockHeight)
   w.u64(t.timestampUsec)
   writeTransactionInfo(w, t.info)
@@ -82,6 +72,78 @@ export const encodeTransactionRecordWithOffsets = (
     w.fixed(encodedContractEvent(t.events[i]!))
   }
   return { bytes: w.toBytes(), opOffsets, eventOffsets }
+}
+
+/** The record's header (see `encodeTransactionRecord`): the hash, sender, replay protector, handle event keys. */
+const writeHeader = (
+  w: BcsWriter,
+  hash: Uint8Array,
+  transaction: Transaction,
+  events: ReadonlyArray<ContractEvent>
+): void => {
+  w.fixed(hash)
+  if (transaction._tag === "UserTransaction") {
+    const raw = transaction.signed.rawTransaction
+    const rp = replayProtectorOf(raw)
+    w.u8(1).fixed(raw.sender)
+    if (rp._tag === "Nonce") w.u8(0).u64(rp.nonce)
+    else w.u8(1).u64(rp.sequenceNumber)
+  } else w.u8(0)
+  let handleEvents = 0
+  for (const e of events) if (e._tag === "V1") handleEvents++
+  w.uleb128(handleEvents)
+  for (const e of events)
+    if (e._tag === "V1") w.fixed(e.key.accountAddress).u64(e.key.creationNumber).u64(e.sequenceNumber)
+}
+
+/**
+ * A transaction's parts already in the encodings its record holds (a follower's, as received from
+ * its source, checked to be exactly what this movenode encodes), with what the header needs decoded.
+ */
+export interface TransactionRecordParts {
+  readonly hash: Uint8Array
+  readonly transaction: Transaction
+  readonly events: ReadonlyArray<ContractEvent>
+  readonly blockHeight: bigint
+  readonly timestampUsec: bigint
+  /** BCS(TransactionInfo). */
+  readonly info: Uint8Array
+  readonly accumulatorRootHash: Uint8Array
+  readonly vmStatus: string
+  /** BCS(Transaction). */
+  readonly transactionBytes: Uint8Array
+  /** BCS(WriteSet), and where each entry's op starts in it (write-set order). */
+  readonly writeSet: Uint8Array
+  readonly opOffsets: ReadonlyArray<number>
+  /** BCS(vector<ContractEvent>), and where each event starts in it. */
+  readonly eventList: Uint8Array
+  readonly eventOffsets: ReadonlyArray<number>
+}
+
+/**
+ * `encodeTransactionRecordWithOffsets` of a transaction whose parts are already encoded: the same
+ * bytes, copied instead of encoded again (a follower's commit: issue 24).
+ */
+export const transactionRecordOfParts = (p: TransactionRecordParts): KnownRecord => {
+  const w = new BcsWriter(
+    200 + p.info.length + p.transactionBytes.length + p.writeSet.length + p.eventList.length + p.vmStatus.length * 3
+  )
+  writeHeader(w, p.hash, p.transaction, p.events)
+  w.u64(p.blockHeight)
+  w.u64(p.timestampUsec)
+  w.fixed(p.info)
+  w.fixed(p.accumulatorRootHash)
+  w.string(p.vmStatus)
+  w.fixed(p.transactionBytes)
+  const ops = w.length
+  w.fixed(p.writeSet)
+  const events = w.length
+  w.fixed(p.eventList)
+  return {
+    bytes: w.toBytes(),
+    opOffsets: p.opOffsets.map((o) => ops + o),
+    eventOffsets: p.eventOffsets.map((o) => events + o)
+  }
 }
 
 /** The event at `offset` of a transaction record (where `eventOffsets` said it starts). */

@@ -45,7 +45,7 @@ export const prepareBlock = (
       auxiliaryInfoHash: undefined
     }
     accumulator = appendLeaf("TransactionAccumulator", accumulator, t.source?.infoHash ?? transactionInfoHash(txInfo))
-    transactions.push({
+    const committed: CommittedTransaction = {
       transaction: t.transaction,
       writeSet: t.writeSet,
       events: t.events,
@@ -57,7 +57,12 @@ export const prepareBlock = (
       info: txInfo,
       // A source's root was checked against this very accumulator: not computed twice.
       accumulatorRootHash: t.source?.accumulatorRootHash ?? accumulatorRoot("TransactionAccumulator", accumulator)
-    })
+    }
+    // A follower's record built from the bytes it received, for this very height and timestamp.
+    const record = t.source?.record
+    if (record !== undefined && record.height === height && record.timestampUsec === block.timestampUsec)
+      rememberRecord(committed, record.record)
+    transactions.push(committed)
   })
   const current =
     before === undefined ? { version: 0n, height: 0n } : { version: before.oldestVersion, height: before.oldestHeight }
