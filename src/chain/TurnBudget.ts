@@ -8,9 +8,12 @@
  * connection waiting seconds in the listen queue.
  *
  * Tasks run in order (first in, first out); a task is never split, so a turn may run over by one
- * task, and the queue's drain (a check-phase callback) may add one budget more to the turn that
- * scheduled it: at most about twice the budget per turn. The budget counts the time spent in tasks
- * only (`performance.now()` around each), not the rest of the turn.
+ * task. The queue's drain (a check-phase callback) continues the turn whose poll phase queued the
+ * tasks: the turn ends after the drain, not before it, so the work between two poll phases (where
+ * connections are accepted and sockets read) is one budget, not two (until 08:30 UTC on
+ * 2026-11-28 the turn ended as the check phase began, and a flooded turn ran its budget in the poll
+ * phase and again in the drain). The budget counts the time spent in tasks only
+ * (`performance.now()` around each), not the rest of the turn.
  */
 export class TurnBudget {
   private spentMs = 0
@@ -71,9 +74,9 @@ export class TurnBudget {
     if (this.turnOpen) return
     this.turnOpen = true
     this.spentMs = 0
-    // The check phase ends this turn's accounting.
+    // The check phase ends this turn's accounting; with a drain scheduled, the drain ends it.
     setImmediate(() => {
-      this.turnOpen = false
+      if (!this.drainScheduled) this.turnOpen = false
     })
   }
 
@@ -82,9 +85,12 @@ export class TurnBudget {
     this.drainScheduled = true
     setImmediate(() => {
       this.drainScheduled = false
-      this.turnOpen = false
+      // Queued in this turn's poll phase: what is left of its budget. Queued by the drain before
+      // (in that turn's check phase): a turn of its own, this one's poll phase having run none.
       this.openTurn()
       while (this.queue.length > 0 && this.spentMs < this.budgetMs) this.timed(this.queue.shift()!)
+      // The next poll phase starts a turn of its own.
+      this.turnOpen = false
       if (this.queue.length > 0) this.scheduleDrain()
     })
   }

@@ -41,4 +41,34 @@ describe("TurnBudget", () => {
     expect(turns).toBeGreaterThan(1)
     expect(budget.waiting).toBe(0)
   })
+
+  it("the drain continues the turn that queued its tasks: one budget between two poll phases, not two", async () => {
+    const budget = new TurnBudget(2)
+    const ran: number[] = []
+    const spin = () => {
+      const until = performance.now() + 1.2
+      while (performance.now() < until) {}
+    }
+    // Outside the check phase (a timer here, as a socket's callback in the poll phase): the
+    // budget's tasks run at once until it is spent, the rest is queued for the drain.
+    const seenByNextTurn = await new Promise<number>((resolve) =>
+      setTimeout(() => {
+        // Runs in the next loop iteration, after this one's check phase (where the drain runs).
+        setTimeout(() => resolve(ran.length), 0)
+        for (let i = 0; i < 10; i++)
+          budget.run(() => {
+            spin()
+            ran.push(i)
+          })
+      }, 0)
+    )
+    // Two tasks spent this turn's 2 ms; the drain of the same turn ran none (it used to run two more).
+    expect(seenByNextTurn).toBe(2)
+    let turns = 0
+    while (ran.length < 10 && turns < 1_000) {
+      await nextTurn()
+      turns++
+    }
+    expect(ran).toEqual(Array.from({ length: 10 }, (_, i) => i))
+  })
 })
