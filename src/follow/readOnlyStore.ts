@@ -26,6 +26,12 @@ export const openReadOnlyStore = (path: string): LedgerBackend => {
       if (b !== undefined && (bytes === undefined || !b.equals(bytes))) {
         head = decodeHead(new Uint8Array(b.buffer, b.byteOffset, b.byteLength))
         bytes = b
+        // The blocks the new head names are read through the backend's own handle, whose snapshot
+        // is its own: lmdb-js renews a handle's snapshot at its first read after its reset (a timer
+        // tick after the previous renewal), so the backend's may predate this head by a commit or
+        // more — "no block holds version N" for a version the head says exists (the indexer's
+        // worker, under load). Renewing it now makes it at least as new as the head.
+        backend.refreshReads?.()
       }
       return head
     },
