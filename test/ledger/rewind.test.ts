@@ -2,9 +2,9 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
-import type { ContractEvent } from "../../src/domain/ContractEvent.js"
-import type { BlockToCommit, LedgerService } from "../../src/ledger/Ledger.js"
-import { checkpointTxn, keyOf, storeKinds, toCommit, userTxn, type Write } from "./fixtures.js"
+import type { LedgerService } from "../../src/ledger/Ledger.js"
+import { keyOf, storeKinds } from "./fixtures.js"
+import { commitAll, EVENT_STREAM, txnArb } from "./rewindBlocks.js"
 
 /**
  * `LedgerRewind` on both stores: a history A, a mark, more blocks B, a rewind to the mark, then
@@ -15,49 +15,8 @@ import { checkpointTxn, keyOf, storeKinds, toCommit, userTxn, type Write } from 
 const KEYS = 6
 const SENDERS = 3
 
-const txnArb = fc.record({
-  sender: fc.option(fc.integer({ min: 0, max: SENDERS - 1 }), { nil: undefined }),
-  writes: fc.array(
-    fc.tuple(fc.integer({ min: 0, max: KEYS - 1 }), fc.option(fc.integer({ min: 0, max: 255 }), { nil: undefined })),
-    { maxLength: 4 }
-  ),
-  event: fc.boolean()
-})
 const blocksArb = (min: number) =>
-  fc.array(fc.array(txnArb, { minLength: 1, maxLength: 4 }), { minLength: min, maxLength: 6 })
-
-type Txn = { sender: number | undefined; writes: Array<[number, number | undefined]>; event: boolean }
-
-/** Commits `blocks`, numbering senders' sequence numbers and events on from `counters`. */
-const commitAll = (l: LedgerService, blocks: ReadonlyArray<ReadonlyArray<Txn>>, counters: Map<string, bigint>, tag: number) =>
-  Effect.gen(function* () {
-    const next = (k: string) => {
-      const n = counters.get(k) ?? 0n
-      counters.set(k, n + 1n)
-      return n
-    }
-    for (const b of blocks) {
-      const info = yield* Effect.orElseSucceed(l.ledgerInfo, () => ({ ledgerVersion: -1n, ledgerTimestampUsec: 0n }))
-      const transactions: BlockToCommit["transactions"] = b.map((t, i) => {
-        const s = t.sender
-        const transaction =
-          s === undefined ? checkpointTxn(tag * 16 + i + Number(info.ledgerVersion)) : userTxn(0x100 + s, next(`s${s}`))
-        const events: ContractEvent[] = t.event
-          ? [
-              {
-                _tag: "V1",
-                key: { creationNumber: 1n, accountAddress: addressFromNumber(0x200) },
-                sequenceNumber: next("e"),
-                typeTag: { _tag: "u64" },
-                data: new Uint8Array([tag])
-              }
-            ]
-          : []
-        return toCommit(transaction, t.writes as Write[], events, true)
-      })
-      yield* l.commitBlock({ epoch: 1n, timestampUsec: info.ledgerTimestampUsec + 1n, transactions })
-    }
-  })
+  fc.array(fc.array(txnArb(KEYS, SENDERS, 4), { minLength: 1, maxLength: 4 }), { minLength: min, maxLength: 6 })
 
 /** Everything the service reads, at every version, as plain data. */
 const fingerprint = (l: LedgerService) =>
@@ -81,7 +40,7 @@ const fingerprint = (l: LedgerService) =>
       senders.push((yield* l.summariesBySender(addressFromNumber(0x100 + s), { limit: 1000 })).map((x) => x.version))
       senders.push((yield* l.accountTransactions(addressFromNumber(0x100 + s), 0n, 1000)).map((x) => x.version))
     }
-    const events = (yield* l.eventsByKey({ address: addressFromNumber(0x200), creationNumber: 1n, start: 0n, limit: 1000 })).map(
+    const events = (yield* l.eventsByKey({ address: EVENT_STREAM, creationNumber: 1n, start: 0n, limit: 1000 })).map(
       (e) => [e.version, e.event.sequenceNumber, e.event.data[0]]
     )
     return { info, versions, senders, events, mark: (({ head: _, ...m }) => m)(yield* l.rewind!.mark) }

@@ -6,14 +6,13 @@ import * as fc from "fast-check"
 import { open } from "lmdb"
 import { describe, expect, it } from "vitest"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
-import type { ContractEvent } from "../../src/domain/ContractEvent.js"
-import type { BlockToCommit, LedgerMark, LedgerService } from "../../src/ledger/Ledger.js"
+import type { LedgerMark, LedgerService } from "../../src/ledger/Ledger.js"
 import type { LedgerBackend } from "../../src/ledger/LedgerBackend.js"
 import { openLmdbBackend } from "../../src/ledger/LmdbBackend.js"
 import { makeMemoryBackend } from "../../src/ledger/MemoryBackend.js"
 import { type LedgerHandle, makeLedgerService } from "../../src/ledger/makeLedgerService.js"
-import type { Transaction } from "../../src/domain/Transaction.js"
-import { keyOf, toCommit, userTxn, type Write } from "./fixtures.js"
+import { keyOf } from "./fixtures.js"
+import { blocksToCommit, commitAll, EVENT_STREAM, type Txn, txnArb } from "./rewindBlocks.js"
 
 /**
  * The LMDB store's rewinds are logical (src/ledger/LmdbBackend.ts, `truncateAfter`): the head moves
@@ -26,9 +25,6 @@ import { keyOf, toCommit, userTxn, type Write } from "./fixtures.js"
  */
 const KEYS = 5
 const SENDERS = 3
-const EVENT_STREAM = addressFromNumber(0x200)
-
-type Txn = { sender: number | undefined; writes: Array<[number, number | undefined]>; event: boolean }
 type Op =
   | { readonly _tag: "commit"; readonly blocks: ReadonlyArray<ReadonlyArray<Txn>> }
   | { readonly _tag: "mark" }
@@ -38,15 +34,7 @@ type Op =
   | { readonly _tag: "collect"; readonly budget: number }
   | { readonly _tag: "reopen" }
 
-const txnArb: fc.Arbitrary<Txn> = fc.record({
-  sender: fc.option(fc.integer({ min: 0, max: SENDERS - 1 }), { nil: undefined }),
-  writes: fc.array(
-    fc.tuple(fc.integer({ min: 0, max: KEYS - 1 }), fc.option(fc.integer({ min: 0, max: 255 }), { nil: undefined })),
-    { maxLength: 3 }
-  ),
-  event: fc.boolean()
-})
-const blocksArb = fc.array(fc.array(txnArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 })
+const blocksArb = fc.array(fc.array(txnArb(KEYS, SENDERS, 3), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 })
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ _tag: fc.constant("commit" as const), blocks: blocksArb }) },
   { weight: 1, arbitrary: fc.record({ _tag: fc.constant("replace" as const), pick: fc.nat(), blocks: blocksArb }) },
@@ -55,54 +43,6 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ _tag: fc.constant("collect" as const), budget: fc.integer({ min: 1, max: 6 }) }) },
   { weight: 1, arbitrary: fc.record({ _tag: fc.constant("reopen" as const) }) }
 )
-
-/** A state checkpoint whose hash is unique to `n` (each commit's own). */
-const checkpointTxn = (n: number): Transaction => {
-  const hash = new Uint8Array(32)
-  new DataView(hash.buffer).setUint32(0, n)
-  return { _tag: "StateCheckpoint", hash }
-}
-
-/** `blocks` as the ledger takes them, the first at `timestampUsec + 1`, numbering sequence numbers and events on from `counters`. */
-const blocksToCommit = (
-  timestampUsec: bigint,
-  blocks: ReadonlyArray<ReadonlyArray<Txn>>,
-  counters: Map<string, bigint>,
-  tag: number
-): BlockToCommit[] => {
-  const next = (k: string) => {
-    const n = counters.get(k) ?? 0n
-    counters.set(k, n + 1n)
-    return n
-  }
-  return blocks.map((b, bi) => ({
-    epoch: 1n,
-    timestampUsec: timestampUsec + BigInt(bi) + 1n,
-    transactions: b.map((t, i) => {
-        const s = t.sender
-        const transaction = s === undefined ? checkpointTxn(tag * 64 + bi * 8 + i) : userTxn(0x100 + s, next(`s${s}`))
-        const events: ContractEvent[] = t.event
-          ? [
-              {
-                _tag: "V1",
-                key: { creationNumber: 1n, accountAddress: EVENT_STREAM },
-                sequenceNumber: next("e"),
-                typeTag: { _tag: "u64" },
-                data: new Uint8Array([tag])
-              }
-            ]
-          : []
-        return toCommit(transaction, t.writes as Write[], events, true)
-      })
-  }))
-}
-
-/** Commits `blocks` one by one (see `blocksToCommit`). */
-const commitAll = (l: LedgerService, blocks: ReadonlyArray<ReadonlyArray<Txn>>, counters: Map<string, bigint>, tag: number) =>
-  Effect.gen(function* () {
-    const info = yield* Effect.orElseSucceed(l.ledgerInfo, () => ({ ledgerVersion: -1n, ledgerTimestampUsec: 0n }))
-    for (const block of blocksToCommit(info.ledgerTimestampUsec, blocks, counters, tag)) yield* l.commitBlock(block)
-  })
 
 /** Everything the service reads, at every version, as plain data. */
 const fingerprint = (l: LedgerService) =>
