@@ -8,6 +8,7 @@
  */
 import * as Schema from "effect/Schema"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import type { HttpRouter } from "effect/http"
 import { endpointDoc } from "../endpointDoc.js"
 import { ErrorBody } from "../ErrorBody.js"
 import { U64String } from "../IntegerSchemas.js"
@@ -15,6 +16,34 @@ import { HttpApiSchema } from "effect/http-api"
 
 const at = (status: number) => ErrorBody.pipe(HttpApiSchema.status(status))
 const controlErrors = [at(400), at(403), at(404), at(411), at(413), at(415), at(500)] as const
+
+/** An endpoint's OpenAPI entry: operationId, summary, description (`endpointDoc`). */
+type Doc = readonly [operationId: string, summary: string, description: string]
+
+/** A control read: its answer's schema, the Aptos error bodies, its OpenAPI entry. */
+const controlGet = <
+  const Name extends string,
+  const Path extends HttpRouter.PathInput,
+  const Success extends HttpApiEndpoint.SuccessConstraint
+>(
+  name: Name,
+  path: Path,
+  success: Success,
+  doc: Doc
+) => HttpApiEndpoint.get(name, path, { success, error: controlErrors }).annotateMerge(endpointDoc(...doc))
+
+/** A control action: its JSON body's schema if it takes one, its answer's, the Aptos error bodies, its OpenAPI entry. */
+const controlPost = <
+  const Name extends string,
+  const Path extends HttpRouter.PathInput,
+  const Success extends HttpApiEndpoint.SuccessConstraint,
+  Payload extends HttpApiEndpoint.PayloadConstraintCodecs<"POST"> = never
+>(
+  name: Name,
+  path: Path,
+  options: { readonly payload?: Payload; readonly success: Success },
+  doc: Doc
+) => HttpApiEndpoint.post(name, path, { ...options, error: controlErrors }).annotateMerge(endpointDoc(...doc))
 
 const U64Input = Schema.Union([U64String, Schema.Int]).annotate({
   description: "A u64: a decimal string, or a JSON number when it is a safe integer"
@@ -63,102 +92,116 @@ export const ControlsInfoJson = Schema.Struct({
   snapshots: Schema.Array(U64String)
 }).annotate({ identifier: "ControlsInfo" })
 
-
 export class ControlsGroup extends HttpApiGroup.make("controls")
   .add(
-    HttpApiEndpoint.get("info", "/__movenode/v1/info", { success: ControlsInfoJson, error: controlErrors }).annotateMerge(
-      endpointDoc("controls_info", "Controls info", "Says this is a movenode local chain with test controls, and their state (anvil's anvil_nodeInfo).")
-    ),
-    HttpApiEndpoint.get("spec", "/__movenode/v1/spec.json", { success: Schema.Unknown, error: controlErrors }).annotateMerge(
-      endpointDoc("controls_spec", "OpenAPI document of the controls", "This document.")
-    ),
-    HttpApiEndpoint.post("snapshot", "/__movenode/v1/snapshot", { success: SnapshotJson, error: controlErrors }).annotateMerge(
-      endpointDoc(
-        "snapshot",
-        "Take a snapshot",
-        "Remembers the whole chain (ledger, state, every index, the pending transactions, the clock's settings) and answers its id (evm_snapshot). Body: none or {}."
-      )
-    ),
-    HttpApiEndpoint.get("snapshots", "/__movenode/v1/snapshots", { success: SnapshotsJson, error: controlErrors }).annotateMerge(
-      endpointDoc("snapshots", "List snapshots", "The ids of the snapshots held, ascending.")
-    ),
-    HttpApiEndpoint.post("revert", "/__movenode/v1/revert", {
-      payload: Schema.Struct({ id: U64Input }),
-      success: ChainPositionJson,
-      error: controlErrors
-    }).annotateMerge(
-      endpointDoc(
+    controlGet("info", "/__movenode/v1/info", ControlsInfoJson, [
+      "controls_info",
+      "Controls info",
+      "Says this is a movenode local chain with test controls, and their state (anvil's anvil_nodeInfo)."
+    ]),
+    controlGet("spec", "/__movenode/v1/spec.json", Schema.Unknown, [
+      "controls_spec",
+      "OpenAPI document of the controls",
+      "This document."
+    ]),
+    controlPost("snapshot", "/__movenode/v1/snapshot", { success: SnapshotJson }, [
+      "snapshot",
+      "Take a snapshot",
+      "Remembers the whole chain (ledger, state, every index, the pending transactions, the clock's settings) and answers its id (evm_snapshot). Body: none or {}."
+    ]),
+    controlGet("snapshots", "/__movenode/v1/snapshots", SnapshotsJson, [
+      "snapshots",
+      "List snapshots",
+      "The ids of the snapshots held, ascending."
+    ]),
+    controlPost(
+      "revert",
+      "/__movenode/v1/revert",
+      { payload: Schema.Struct({ id: U64Input }), success: ChainPositionJson },
+      [
         "revert",
         "Revert to a snapshot",
         "Goes back to snapshot `id` (evm_revert): every transaction committed since is gone everywhere (by_hash answers 404, the same signed bytes can be submitted again), the clock is as it was, the transactions pending then are pending again. The id is used up, and every later snapshot discarded."
-      )
+      ]
     ),
-    HttpApiEndpoint.post("reset", "/__movenode/v1/reset", { success: ChainPositionJson, error: controlErrors }).annotateMerge(
-      endpointDoc("reset", "Reset to genesis", "Goes back to genesis (anvil_reset): every block after it, the pending transactions, the clock's settings and all snapshots go.")
-    ),
-    HttpApiEndpoint.post("mine", "/__movenode/v1/mine", {
-      payload: Schema.Struct({ blocks: Schema.optional(U64Input), interval_secs: Schema.optional(U64Input) }),
-      success: MinedJson,
-      error: controlErrors
-    }).annotateMerge(
-      endpointDoc(
+    controlPost("reset", "/__movenode/v1/reset", { success: ChainPositionJson }, [
+      "reset",
+      "Reset to genesis",
+      "Goes back to genesis (anvil_reset): every block after it, the pending transactions, the clock's settings and all snapshots go."
+    ]),
+    controlPost(
+      "mine",
+      "/__movenode/v1/mine",
+      {
+        payload: Schema.Struct({ blocks: Schema.optional(U64Input), interval_secs: Schema.optional(U64Input) }),
+        success: MinedJson
+      },
+      [
         "mine",
         "Mine blocks",
         "Makes `blocks` blocks now (default 1, at most 10,000; anvil_mine), each with its block metadata (so the clock advances) and whatever transactions are ready; `interval_secs` spaces their timestamps."
-      )
+      ]
     ),
-    HttpApiEndpoint.get("time", "/__movenode/v1/time", { success: ChainTimeJson, error: controlErrors }).annotateMerge(
-      endpointDoc("get_time", "Get the chain's clock", "The chain's clock: build transaction expiries from `next_block_timestamp_usecs` when time was moved ahead.")
+    controlGet("time", "/__movenode/v1/time", ChainTimeJson, [
+      "get_time",
+      "Get the chain's clock",
+      "The chain's clock: build transaction expiries from `next_block_timestamp_usecs` when time was moved ahead."
+    ]),
+    controlPost(
+      "increaseTime",
+      "/__movenode/v1/time/increase",
+      { payload: Schema.Struct({ secs: U64Input, mine: Schema.optional(Schema.Boolean) }), success: ChainTimeJson },
+      [
+        "increase_time",
+        "Increase time",
+        "Moves the chain's clock `secs` seconds ahead (evm_increaseTime); with `mine: true` makes a block at the new time."
+      ]
     ),
-    HttpApiEndpoint.post("increaseTime", "/__movenode/v1/time/increase", {
-      payload: Schema.Struct({ secs: U64Input, mine: Schema.optional(Schema.Boolean) }),
-      success: ChainTimeJson,
-      error: controlErrors
-    }).annotateMerge(
-      endpointDoc("increase_time", "Increase time", "Moves the chain's clock `secs` seconds ahead (evm_increaseTime); with `mine: true` makes a block at the new time.")
+    controlPost(
+      "setNextBlockTimestamp",
+      "/__movenode/v1/time/next_block",
+      { payload: Schema.Struct({ timestamp_usecs: U64Input }), success: ChainTimeJson },
+      [
+        "set_next_block_timestamp",
+        "Set the next block's timestamp",
+        "The next block's timestamp in µs (evm_setNextBlockTimestamp); it must be after the chain's. Later blocks continue from it."
+      ]
     ),
-    HttpApiEndpoint.post("setNextBlockTimestamp", "/__movenode/v1/time/next_block", {
-      payload: Schema.Struct({ timestamp_usecs: U64Input }),
-      success: ChainTimeJson,
-      error: controlErrors
-    }).annotateMerge(
-      endpointDoc("set_next_block_timestamp", "Set the next block's timestamp", "The next block's timestamp in µs (evm_setNextBlockTimestamp); it must be after the chain's. Later blocks continue from it.")
+    controlPost(
+      "setTime",
+      "/__movenode/v1/time/set",
+      { payload: Schema.Struct({ timestamp_usecs: U64Input }), success: ChainTimeJson },
+      [
+        "set_time",
+        "Set the clock",
+        "Sets the clock's \"now\" (evm_setTime). Blocks stay strictly after the chain's last one: a time in the past holds the clock until the wall clock catches up."
+      ]
     ),
-    HttpApiEndpoint.post("setTime", "/__movenode/v1/time/set", {
-      payload: Schema.Struct({ timestamp_usecs: U64Input }),
-      success: ChainTimeJson,
-      error: controlErrors
-    }).annotateMerge(
-      endpointDoc("set_time", "Set the clock", "Sets the clock's \"now\" (evm_setTime). Blocks stay strictly after the chain's last one: a time in the past holds the clock until the wall clock catches up.")
+    controlPost(
+      "setBlockInterval",
+      "/__movenode/v1/time/interval",
+      { payload: Schema.Struct({ secs: Schema.NullOr(U64Input) }), success: ChainTimeJson },
+      [
+        "set_block_interval",
+        "Set a fixed block interval",
+        "Each block's timestamp is the last one's plus `secs` (anvil_setBlockTimestampInterval); null goes back to the wall clock."
+      ]
     ),
-    HttpApiEndpoint.post("setBlockInterval", "/__movenode/v1/time/interval", {
-      payload: Schema.Struct({ secs: Schema.NullOr(U64Input) }),
-      success: ChainTimeJson,
-      error: controlErrors
-    }).annotateMerge(
-      endpointDoc("set_block_interval", "Set a fixed block interval", "Each block's timestamp is the last one's plus `secs` (anvil_setBlockTimestampInterval); null goes back to the wall clock.")
-    ),
-    HttpApiEndpoint.get("dump", "/__movenode/v1/state/dump", { success: Schema.Unknown, error: controlErrors }).annotateMerge(
-      endpointDoc(
-        "dump_state",
-        "Dump the chain",
-        "The whole chain after genesis (blocks, transactions, state changes) and the clock's settings, as one application/octet-stream body (anvil_dumpState): what --dump-state writes and POST …/state/load or --load-state reads."
-      )
-    ),
-    HttpApiEndpoint.post("load", "/__movenode/v1/state/load", { success: ChainPositionJson, error: controlErrors }).annotateMerge(
-      endpointDoc(
-        "load_state",
-        "Load a dumped chain",
-        "Replaces the chain after genesis with a dump (application/octet-stream) of a chain on the same genesis, in one atomic step (anvil_loadState); the pending transactions and snapshots are dropped. Bodies above the server's body limit (8 MiB by default): use --load-state."
-      )
-    ),
-    HttpApiEndpoint.post("advanceEpoch", "/__movenode/v1/epoch/advance", { success: ChainPositionJson, error: controlErrors }).annotateMerge(
-      endpointDoc(
-        "advance_epoch",
-        "Advance to the next epoch",
-        "Makes one block at the first timestamp that reconfigures (last reconfiguration + epoch interval, or now if later): the next epoch starts, stake lockups and unlocks settle, and what governance set for the next epoch (feature flags, configs) takes effect."
-      )
-    )
+    controlGet("dump", "/__movenode/v1/state/dump", Schema.Unknown, [
+      "dump_state",
+      "Dump the chain",
+      "The whole chain after genesis (blocks, transactions, state changes) and the clock's settings, as one application/octet-stream body (anvil_dumpState): what --dump-state writes and POST …/state/load or --load-state reads."
+    ]),
+    controlPost("load", "/__movenode/v1/state/load", { success: ChainPositionJson }, [
+      "load_state",
+      "Load a dumped chain",
+      "Replaces the chain after genesis with a dump (application/octet-stream) of a chain on the same genesis, in one atomic step (anvil_loadState); the pending transactions and snapshots are dropped. Bodies above the server's body limit (8 MiB by default): use --load-state."
+    ]),
+    controlPost("advanceEpoch", "/__movenode/v1/epoch/advance", { success: ChainPositionJson }, [
+      "advance_epoch",
+      "Advance to the next epoch",
+      "Makes one block at the first timestamp that reconfigures (last reconfiguration + epoch interval, or now if later): the next epoch starts, stake lockups and unlocks settle, and what governance set for the next epoch (feature flags, configs) takes effect."
+    ])
   )
   .annotateMerge(OpenApi.annotations({ title: "Test controls" })) {}
 
@@ -178,80 +221,111 @@ const AddressBody = Schema.Struct({ address: Schema.String })
 
 export class StateEditsGroup extends HttpApiGroup.make("edits")
   .add(
-    HttpApiEndpoint.post("impersonate", "/__movenode/v1/impersonate", { payload: AddressBody, success: ImpersonationJson, error: controlErrors }).annotateMerge(
-      endpointDoc(
-        "impersonate",
-        "Impersonate an address",
-        "From now on a transaction sent by `address` with the key-less authenticator (SingleSender(NoAccountAuthenticator), what the TypeScript SDK builds for simulation) is accepted through POST /v1/transactions and executed with gas charged as usual (anvil_impersonateAccount). Framework addresses (0x1, …) too."
-      )
+    controlPost("impersonate", "/__movenode/v1/impersonate", { payload: AddressBody, success: ImpersonationJson }, [
+      "impersonate",
+      "Impersonate an address",
+      "From now on a transaction sent by `address` with the key-less authenticator (SingleSender(NoAccountAuthenticator), what the TypeScript SDK builds for simulation) is accepted through POST /v1/transactions and executed with gas charged as usual (anvil_impersonateAccount). Framework addresses (0x1, …) too."
+    ]),
+    controlPost(
+      "stopImpersonating",
+      "/__movenode/v1/impersonate/stop",
+      { payload: AddressBody, success: ImpersonationJson },
+      ["stop_impersonating", "Stop impersonating an address", "anvil_stopImpersonatingAccount."]
     ),
-    HttpApiEndpoint.post("stopImpersonating", "/__movenode/v1/impersonate/stop", { payload: AddressBody, success: ImpersonationJson, error: controlErrors }).annotateMerge(
-      endpointDoc("stop_impersonating", "Stop impersonating an address", "anvil_stopImpersonatingAccount.")
+    controlPost(
+      "autoImpersonate",
+      "/__movenode/v1/impersonate/auto",
+      { payload: Schema.Struct({ enabled: Schema.Boolean }), success: ImpersonationJson },
+      ["auto_impersonate", "Impersonate every address", "anvil_autoImpersonateAccount; --auto-impersonate at start."]
     ),
-    HttpApiEndpoint.post("autoImpersonate", "/__movenode/v1/impersonate/auto", {
-      payload: Schema.Struct({ enabled: Schema.Boolean }),
-      success: ImpersonationJson,
-      error: controlErrors
-    }).annotateMerge(endpointDoc("auto_impersonate", "Impersonate every address", "anvil_autoImpersonateAccount; --auto-impersonate at start.")),
-    HttpApiEndpoint.post("setBalance", "/__movenode/v1/balance", {
-      payload: Schema.Struct({ address: Schema.String, amount: U64Input, asset: Schema.optional(Schema.String) }),
-      success: EditJson,
-      error: controlErrors
-    }).annotateMerge(
-      endpointDoc(
+    controlPost(
+      "setBalance",
+      "/__movenode/v1/balance",
+      {
+        payload: Schema.Struct({ address: Schema.String, amount: U64Input, asset: Schema.optional(Schema.String) }),
+        success: EditJson
+      },
+      [
         "set_balance",
         "Set a balance",
         "Sets `address`'s balance of APT (or of the fungible asset whose metadata address is `asset`) to `amount` octas, as a committed transaction of its own; `supply` says how the asset's supply followed (docs/controls.md)."
-      )
+      ]
     ),
-    HttpApiEndpoint.post("setResource", "/__movenode/v1/resource", {
-      payload: Schema.Struct({
-        address: Schema.String,
-        type: Schema.String,
-        value: Schema.optional(Schema.Unknown),
-        bcs: Schema.optional(Schema.String),
-        delete: Schema.optional(Schema.Boolean)
-      }),
-      success: EditJson,
-      error: controlErrors
-    }).annotateMerge(
-      endpointDoc(
+    controlPost(
+      "setResource",
+      "/__movenode/v1/resource",
+      {
+        payload: Schema.Struct({
+          address: Schema.String,
+          type: Schema.String,
+          value: Schema.optional(Schema.Unknown),
+          bcs: Schema.optional(Schema.String),
+          delete: Schema.optional(Schema.Boolean)
+        }),
+        success: EditJson
+      },
+      [
         "set_resource",
         "Write or delete a resource",
         "Writes the resource `type` at `address` from `value` (JSON, read through the type's layout, as the API renders resources) or `bcs` (hex), or deletes it (`delete: true`). A resource-group member is written inside its group."
-      )
+      ]
     ),
-    HttpApiEndpoint.post("setTableItem", "/__movenode/v1/table_item", {
-      payload: Schema.Struct({ handle: Schema.String, key: Schema.String, value: Schema.NullOr(Schema.String) }),
-      success: EditJson,
-      error: controlErrors
-    }).annotateMerge(endpointDoc("set_table_item", "Write or delete a table item", "`key` and `value` are hex of their BCS; a null value deletes the item.")),
-    HttpApiEndpoint.post("setStateValue", "/__movenode/v1/state_value", {
-      payload: Schema.Struct({ key: Schema.String, value: Schema.NullOr(Schema.String) }),
-      success: EditJson,
-      error: controlErrors
-    }).annotateMerge(
-      endpointDoc("set_state_value", "Write or delete any state key", "`key` is hex of BCS(StateKey) (what /v1/experimental/state_values/raw takes), `value` hex bytes or null.")
+    controlPost(
+      "setTableItem",
+      "/__movenode/v1/table_item",
+      {
+        payload: Schema.Struct({ handle: Schema.String, key: Schema.String, value: Schema.NullOr(Schema.String) }),
+        success: EditJson
+      },
+      [
+        "set_table_item",
+        "Write or delete a table item",
+        "`key` and `value` are hex of their BCS; a null value deletes the item."
+      ]
     ),
-    HttpApiEndpoint.post("setAccount", "/__movenode/v1/account", {
-      payload: Schema.Struct({
-        address: Schema.String,
-        sequence_number: Schema.optional(U64Input),
-        authentication_key: Schema.optional(Schema.String)
-      }),
-      success: EditJson,
-      error: controlErrors
-    }).annotateMerge(endpointDoc("set_account", "Set a sequence number or authentication key", "Edits `0x1::account::Account` at `address` (anvil_setNonce; an authentication key of your own is the other way to act as an account).")),
-    HttpApiEndpoint.post("publish", "/__movenode/v1/publish", {
-      payload: Schema.Struct({ address: Schema.String, metadata: Schema.String, modules: Schema.Array(Schema.String) }),
-      success: EditJson,
-      error: controlErrors
-    }).annotateMerge(
-      endpointDoc(
+    controlPost(
+      "setStateValue",
+      "/__movenode/v1/state_value",
+      { payload: Schema.Struct({ key: Schema.String, value: Schema.NullOr(Schema.String) }), success: EditJson },
+      [
+        "set_state_value",
+        "Write or delete any state key",
+        "`key` is hex of BCS(StateKey) (what /v1/experimental/state_values/raw takes), `value` hex bytes or null."
+      ]
+    ),
+    controlPost(
+      "setAccount",
+      "/__movenode/v1/account",
+      {
+        payload: Schema.Struct({
+          address: Schema.String,
+          sequence_number: Schema.optional(U64Input),
+          authentication_key: Schema.optional(Schema.String)
+        }),
+        success: EditJson
+      },
+      [
+        "set_account",
+        "Set a sequence number or authentication key",
+        "Edits `0x1::account::Account` at `address` (anvil_setNonce; an authentication key of your own is the other way to act as an account)."
+      ]
+    ),
+    controlPost(
+      "publish",
+      "/__movenode/v1/publish",
+      {
+        payload: Schema.Struct({
+          address: Schema.String,
+          metadata: Schema.String,
+          modules: Schema.Array(Schema.String)
+        }),
+        success: EditJson
+      },
+      [
         "publish",
         "Publish a package without its key",
         "Publishes `modules` (hex bytecode) with `metadata` (hex of BCS(PackageMetadata)) at `address` through 0x1::code::publish_package_txn sent key-less while the chain impersonates `address`: the framework's checks apply, the registry is updated, caches follow. The address pays the gas (it needs 2 APT)."
-      )
+      ]
     )
   )
   .annotateMerge(OpenApi.annotations({ title: "State edits and impersonation" })) {}
