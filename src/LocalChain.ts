@@ -22,6 +22,7 @@ import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
 import { toHex } from "./bcs/index.js"
 import { BlockProducer, BlockProducerConfig } from "./chain/BlockProducer.js"
+import { intakeBudget } from "./chain/TurnBudget.js"
 import { buildLocalGenesis, CORE_RESOURCES, ed25519AuthKey } from "./chain/buildLocalGenesis.js"
 import { ChainUnavailable } from "./chain/ChainError.js"
 import { ChainEvents } from "./chain/ChainEvents.js"
@@ -360,7 +361,8 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
     Layer.provideMerge(Layer.mergeAll(Submissions.layer, BlockProducer.loop, forkWatch)),
     Layer.provideMerge(chain)
   )
-  const api = MovenodeServer.layer({ headerPrefix: "X-APTOS-", ...http, listen: config.api })
+  // Request bodies are handled within a per-turn budget (TurnBudget.ts, issue 22).
+  const api = MovenodeServer.layer({ headerPrefix: "X-APTOS-", bodyIntake: intakeBudget, ...http, listen: config.api })
   const faucet = config.faucet === undefined ? Layer.empty : FaucetServer.layer(config.faucet)
   // The indexer follows the chain's blocks; GraphQL serves it (or, without one, the processor_status
   // stub). A fork has no indexer: its history before the pinned version lives on its source.

@@ -7,6 +7,17 @@ export interface ListenAddress {
   readonly port: number
 }
 
+/**
+ * A per-turn budget requests' bodies are handled within (the local chain's is `intakeBudget`,
+ * src/chain/TurnBudget.ts): `run` starts a task now while the turn has budget left and queues it
+ * for a later turn otherwise, in order.
+ */
+export interface BodyIntake {
+  readonly run: (task: () => void) => void
+  /** Tasks queued for later turns. */
+  readonly waiting: number
+}
+
 /** Everything the HTTP layer can be told. Every field has a default (`defaultHttpConfig`). */
 export interface HttpConfig {
   readonly listen: ListenAddress
@@ -52,6 +63,16 @@ export interface HttpConfig {
    * duplicate costs a short-lived helper process at start).
    */
   readonly acceptors: number
+  /**
+   * Where a request with a body is handled from once its body is read (decoding it and the
+   * handler's synchronous start; for a submission, dispatching its signature check): within a
+   * per-turn budget, so a turn that reads hundreds of requests at once (a flood's clients sending
+   * together) handles a few ms of them and leaves the rest to the next turns, accepting and
+   * answering in between; past `maxConnections` waiting (only pipelining gets there), a request is
+   * answered 503 at once instead of being held. Undefined: at once (reads without a body never
+   * wait for it).
+   */
+  readonly bodyIntake?: BodyIntake | undefined
 }
 
 /**

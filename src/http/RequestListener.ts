@@ -46,6 +46,10 @@ const EMPTY_QUERY: ReadonlyMap<string, string> = new Map()
 const NO_HEADERS: ReadonlyArray<string> = []
 const CLOSE = ["connection", "close"]
 
+/** 503 when more requests wait to be handled than the node holds connections (`HttpConfig.bodyIntake`). */
+const intakeFull = (waiting: number): ApiError =>
+  ApiErrors.webFramework(503, `Service Unavailable: ${waiting} requests wait to be handled; retry later`)
+
 /** One handler per endpoint of the Api: a missing or extra one is a startup error, not a 404. */
 export const makeRouteSpecs = (env: HandlerEnv): Record<RouteId, RouteSpec> => {
   const specs: Record<RouteId, RouteSpec> = {
@@ -187,7 +191,17 @@ export const makeRequestListener = (
       readBody(req, config.maxBodyBytes).then(
         (body) => {
           if (!(body instanceof Uint8Array)) return fail(req, res, body, id, start, true)
-          run(req, res, spec, { params: match.params, query, bcs, body, mediaType: type }, id, start)
+          const handle = () => {
+            try {
+              run(req, res, spec, { params: match.params, query, bcs, body, mediaType: type }, id, start)
+            } catch (e) {
+              defect(req, res, e, id, start)
+            }
+          }
+          const intake = config.bodyIntake
+          if (intake === undefined) return handle()
+          if (intake.waiting >= config.maxConnections) return fail(req, res, intakeFull(intake.waiting), id, start)
+          intake.run(handle)
         },
         (e) => defect(req, res, e, id, start)
       )
