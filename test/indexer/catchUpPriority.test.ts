@@ -10,11 +10,11 @@ describe("the indexer worker's priority", () => {
   it("rises past the catch-up lag, stays up until within the relax lag, then lowers again", () => {
     const calls: number[] = []
     const onBehind = catchUpPriority({ nice: 5, setNice: (n) => calls.push(n) > 0 })
-    for (const behind of [0n, 500n, 1_000n]) onBehind(behind)
+    for (const behind of [0n, 250n, 500n]) onBehind(behind)
     expect(calls).toEqual([])
-    onBehind(1_001n)
+    onBehind(501n)
     expect(calls).toEqual([0])
-    for (const behind of [5_000n, 800n, 101n]) onBehind(behind)
+    for (const behind of [5_000n, 400n, 101n]) onBehind(behind)
     expect(calls).toEqual([0])
     onBehind(100n)
     expect(calls).toEqual([0, 5])

@@ -48,6 +48,43 @@ describe("the store's writes", () => {
   })
 })
 
+describe("a processor's bad rows", () => {
+  it("fail the whole batch with a WriteError (a wrong value, an unknown column, a missing key): nothing is stored", async () => {
+    const outcome = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const ctx = yield* Layer.build(IndexerStore.layer({ _tag: "Sqlite", path: ":memory:" }))
+          const store = ctx.mapUnsafe.get(IndexerStore.key) as IndexerStore["Service"]
+          const good = { transaction_version: 7n, event_index: 0, account_address: A, type: "t", data: {} }
+          const bad = [
+            { ...good, event_index: 1, sequence_number: "not a number" },
+            { ...good, event_index: 2, no_such_column: 1 },
+            { ...good, event_index: undefined }
+          ]
+          const errors: string[] = []
+          for (const row of bad) {
+            const r = yield* Effect.result(
+              store.commit([{ _tag: "Insert", table: "events", rows: [good, row as never] }], at(7n), [
+                "events_processor"
+              ])
+            )
+            errors.push(r._tag === "Failure" ? `${r.failure.constructor.name}: ${r.failure.message}` : "stored")
+          }
+          const rows = yield* store.select(`SELECT count(*) AS n FROM "events"`, [])
+          return { errors, rows, position: yield* store.position }
+        })
+      )
+    )
+    expect(outcome.errors).toEqual([
+      expect.stringMatching(/^WriteError: events\.sequence_number: string not a number is not a bigint/),
+      "WriteError: events has no column no_such_column",
+      "WriteError: events: key column event_index is missing"
+    ])
+    expect(outcome.rows).toEqual([{ n: 0n }])
+    expect(outcome.position).toBeUndefined()
+  })
+})
+
 describe("a new index", () => {
   it("starts with every processor's status row at version −1 (never an empty processor_status)", async () => {
     const rows = await Effect.runPromise(

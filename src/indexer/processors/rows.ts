@@ -34,6 +34,16 @@ const pad = (n: number, width: number) => String(n).padStart(width, "0")
  * as the reference's `parse_timestamp` does.
  */
 export const timestampOfMicros = (micros: bigint): string => {
+  // A block's rows all print its timestamp: the last one is kept.
+  if (micros === lastMicros) return lastText
+  lastText = timestampText(micros)
+  lastMicros = micros
+  return lastText
+}
+let lastMicros = -1n
+let lastText = ""
+
+const timestampText = (micros: bigint): string => {
   let seconds = micros / 1_000_000n
   let fraction = Number(micros % 1_000_000n)
   if (micros < 0n) {

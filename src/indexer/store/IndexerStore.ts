@@ -179,7 +179,6 @@ export const makeIndexerStore = (
         })
       )
 
-
     const position = Effect.map(readMeta, (m): IndexPosition | undefined =>
       m.get("version") === undefined
         ? undefined
@@ -264,6 +263,36 @@ export const makeIndexerStore = (
         }
       })
 
+    /**
+     * `writeRows` of a processor's rows (checked by `checkRow`), each value turned into its cell and
+     * straight into the statement's parameters: no cell row in between (inserts are most of a batch's
+     * rows, and each such row was garbage a moment later).
+     */
+    const insertProcessorRows = (t: TableSpec, rows: ReadonlyArray<Readonly<Record<string, unknown>>>) =>
+      Effect.gen(function* () {
+        if (rows.length === 0) return
+        const columns = t.columns
+        for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / columns.length))) {
+          const params = yield* Effect.try({
+            try: () => {
+              const params: unknown[] = new Array(size * columns.length)
+              let p = 0
+              for (let r = i; r < i + size; r++) {
+                const row = rows[r]!
+                for (const c of columns)
+                  params[p++] = dialect.encode(
+                    cellOf(row[c.name] as never, c.type, () => `${t.name}.${c.name}`),
+                    c.type
+                  )
+              }
+              return params
+            },
+            catch: (e) => (e instanceof WriteError ? e : new WriteError(String(e)))
+          })
+          yield* run(insertStatement(t, size, "nothing"), params)
+        }
+      })
+
     const tableOf = (name: string): TableSpec => {
       const t = byName(name)
       if (t === undefined || t.view !== undefined || t.primaryKey.length === 0)
@@ -277,6 +306,14 @@ export const makeIndexerStore = (
       let m = columnMaps.get(t.name)
       if (m === undefined) columnMaps.set(t.name, (m = new Map(t.columns.map((c) => [c.name, c]))))
       return m
+    }
+
+    /** A processor's row names only columns of `t` and has every key column (throws `WriteError`). */
+    const checkRow = (t: TableSpec, row: Readonly<Record<string, unknown>>): void => {
+      const byName = columnsOf(t)
+      for (const k in row) if (!byName.has(k)) throw new WriteError(`${t.name} has no column ${k}`)
+      for (const k of t.primaryKey)
+        if ((row[k] ?? null) === null) throw new WriteError(`${t.name}: key column ${k} is missing`)
     }
 
     const toCells = (t: TableSpec, row: Readonly<Record<string, unknown>>): CellRow => {
@@ -299,7 +336,7 @@ export const makeIndexerStore = (
         // Inserts go straight to their table's rows, in order: a key written twice (in the batch,
         // or stored before) keeps its first row — the INSERT's `ON CONFLICT DO NOTHING` sees to
         // that in both databases, so no key needs computing here.
-        const inserts = new Map<string, CellRow[]>()
+        const inserts = new Map<string, Array<Readonly<Record<string, unknown>>>>()
         const converted = yield* Effect.try({
           try: () => {
             const out: Array<{
@@ -312,7 +349,10 @@ export const makeIndexerStore = (
               if (w._tag === "Insert") {
                 let rows = inserts.get(t.name)
                 if (rows === undefined) inserts.set(t.name, (rows = []))
-                for (const r of w.rows) rows.push(toCells(t, r))
+                for (const r of w.rows) {
+                  checkRow(t, r)
+                  rows.push(r)
+                }
               } else
                 out.push({
                   write: w,
@@ -355,7 +395,7 @@ export const makeIndexerStore = (
       client.withTransaction(
         Effect.gen(function* () {
           const { inserts, upserts } = yield* plan(writes)
-          for (const [name, rows] of inserts) yield* writeRows(tableOf(name), rows, "nothing")
+          for (const [name, rows] of inserts) yield* insertProcessorRows(tableOf(name), rows)
           for (const [name, rows] of upserts) yield* writeRows(tableOf(name), [...rows.values()], "update")
           const now = BigInt(Date.now()) * 1000n
           yield* writeRows(

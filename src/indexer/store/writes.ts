@@ -71,10 +71,17 @@ export const cellOf = (value: WriteValue | undefined, type: ScalarType, where: s
       return text ?? fail()
     }
     case "timestamp":
-      return typeof value === "bigint" ? value : typeof value === "string" ? (parseTimestamp(value) ?? fail()) : fail()
+      return typeof value === "bigint" ? value : typeof value === "string" ? (timestampCell(value) ?? fail()) : fail()
     case "jsonb":
       return jsonbText(value)
   }
+}
+
+/** The last timestamp text parsed, and its microseconds: a batch's rows repeat their block's. */
+let lastTimestamp: { readonly text: string; readonly usec: bigint | undefined } = { text: "", usec: undefined }
+const timestampCell = (text: string): bigint | undefined => {
+  if (text !== lastTimestamp.text) lastTimestamp = { text, usec: parseTimestamp(text) }
+  return lastTimestamp.usec
 }
 
 export type CellRow = Record<string, Cell>

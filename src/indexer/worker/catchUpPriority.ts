@@ -18,7 +18,7 @@ export interface CatchUpPriorityOptions {
   readonly relaxBehind?: bigint | undefined
 }
 
-export const DEFAULT_CATCH_UP_BEHIND = 1_000n
+export const DEFAULT_CATCH_UP_BEHIND = 500n
 export const DEFAULT_RELAX_BEHIND = 100n
 
 /** `onBehind` for `followLedger`: called at every look at the ledger with the versions the index is behind. */
