@@ -187,9 +187,6 @@ const inner = <A, V>(outer: Map<A, Map<string, V>>, a: A): Map<string, V> => {
 
 const EMPTY_GROUP: GroupIndex = { bytes: new Uint8Array(0), offsets: [] }
 
-/** Group indexes by the group's bytes object, for views that keep decoded values (see `Session.indexed`). */
-const groupIndexes = new WeakMap<Uint8Array, GroupIndex>()
-
 /**
  * Indexes a group's BCS map (member StructTag → member bytes) by offsets, without decoding the tags
  * into objects or slicing the values: a view reads one or two members of a group per run.
@@ -306,25 +303,10 @@ export class Session {
       if (index === undefined) {
         const bytes = this.view.resourceGroup(address, group, g.bytes)
         this.read(bytes?.length ?? 0)
-        index = bytes === undefined ? EMPTY_GROUP : this.indexed(bytes, g.key)
+        index = bytes === undefined ? EMPTY_GROUP : indexGroup(bytes, g.key)
         this.cache?.groups.set(g.key, akey, index, 64 + index.bytes.length + 8 * index.offsets.length)
       } else this.read(index === EMPTY_GROUP ? 0 : index.bytes.length)
       byAddress.set(akey, index)
-    }
-    return index
-  }
-
-  /**
-   * `indexGroup`, once per group bytes object on a view that keeps decoded values by bytes object
-   * (a block's overlay hands out the same object until the group is written again): its sessions
-   * share the index and, through it, the member views their decoded values are cached by.
-   */
-  private indexed(bytes: Uint8Array, key: string): GroupIndex {
-    if (this.view.decodedResources === undefined) return indexGroup(bytes, key)
-    let index = groupIndexes.get(bytes)
-    if (index === undefined) {
-      index = indexGroup(bytes, key)
-      groupIndexes.set(bytes, index)
     }
     return index
   }
@@ -335,8 +317,7 @@ export class Session {
     group: StructTag,
     member: TagInfo
   ): Uint8Array | undefined {
-    const index = this.group(address, akey, group)
-    const { bytes, offsets } = index
+    const { bytes, offsets } = this.group(address, akey, group)
     const want = member.bytes
     for (let i = 0; i < offsets.length; i += 4) {
       const start = offsets[i]!
@@ -347,10 +328,7 @@ export class Session {
           same = false
           break
         }
-      if (same) {
-        const members = (index.members ??= [])
-        return (members[i >> 2] ??= bytes.subarray(offsets[i + 2]!, offsets[i + 3]!))
-      }
+      if (same) return bytes.subarray(offsets[i + 2]!, offsets[i + 3]!)
     }
     return undefined
   }
@@ -423,12 +401,12 @@ export class Session {
   }
 
   private readResource(address: AccountAddress, akey: string, t: StructKind, info: TagInfo): Value {
-    let bytes: Uint8Array | undefined
-    if (t.def.groupTag !== undefined) bytes = this.readGroupMember(address, akey, t.def.groupTag, info)
-    else {
-      bytes = this.view.resource(address, info.tag, info.bytes)
-      this.read(bytes?.length ?? 0)
+    if (t.def.groupTag !== undefined) {
+      const member = this.readGroupMember(address, akey, t.def.groupTag, info)
+      return member === undefined ? undefined : this.loaded(deserializeValue(member, t))
     }
+    const bytes = this.view.resource(address, info.tag, info.bytes)
+    this.read(bytes?.length ?? 0)
     if (bytes === undefined) return undefined
     // A view without a snapshot cache may keep decoded values by bytes object (a block's overlay,
     // StateView.decodedResources): decoded once per block, each session a copy charged as `loaded`.

@@ -21,12 +21,6 @@ export interface CachedValue {
 export interface GroupIndex {
   readonly bytes: Uint8Array
   readonly offsets: ReadonlyArray<number>
-  /**
-   * Member values handed out so far, by member position (views into `bytes`, made on first read):
-   * the same index gives the same view object again, so values decoded by bytes object
-   * (`StateView.decodedResources`) are found for group members too.
-   */
-  members?: Array<Uint8Array | undefined>
 }
 
 /** Bounds on what one snapshot keeps per kind (entries, and an estimate of their bytes). */
