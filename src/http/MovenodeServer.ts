@@ -125,6 +125,14 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
         // A failed accept (EMFILE when descriptors run out) is emitted as the server's 'error':
         // without a listener that would end the process. The client's connection is dropped.
         server.on("error", (e) => config.log?.(`the API server could not accept a connection: ${e.message}`))
+        // Without its duplicates (no helper process could run) the server accepts as before, one
+        // connection per turn: said once, on stderr even when quiet, never a failed start.
+        void acceptors.ready.then((n) => {
+          if (n < config.acceptors && !lifecycle.closing)
+            (config.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+              `movenode: ${n} of ${config.acceptors} extra acceptors for the API (extraAcceptors.ts): new connections are accepted one per event-loop turn`
+            )
+        })
         let metricsAddress: ListenAddress | undefined
         if (metrics !== undefined && config.metricsListen !== undefined) {
           const metricsServer = createServer((req, res) => {

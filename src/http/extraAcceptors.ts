@@ -26,6 +26,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { Server, type Socket } from "node:net"
+import { setPriority } from "node:os"
 
 /**
  * The helper's program: receive the handle, send it back N times (each send waits for the
@@ -72,6 +73,11 @@ export const addExtraAcceptors = (server: Server, count: number, onError: (e: Er
     } catch {
       return done()
     }
+    // Its ~50 ms of start-up CPU is not urgent: at a lower priority it takes idle time, not the
+    // node's own start (the server already accepts alone meanwhile).
+    try {
+      if (helper.pid !== undefined) setPriority(helper.pid, 10)
+    } catch {}
     helper.once("error", done)
     helper.once("exit", done)
     helper.on("message", (_m: unknown, duplicate: unknown) => {

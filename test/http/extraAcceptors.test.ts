@@ -90,4 +90,22 @@ describe("extra acceptors (duplicates of the API's listening socket)", () => {
     })
     await new Promise<void>((r) => again.close(() => r()))
   })
+
+  it("without a helper process (it cannot start) the server serves as before and says so once", async () => {
+    const execPath = process.execPath
+    const lines: Array<string> = []
+    Object.defineProperty(process, "execPath", { value: "/nonexistent/node", configurable: true })
+    try {
+      const server = await startServer(makeTestNode(), { acceptors: 4, log: (line) => lines.push(line) })
+      closers.push(server.close)
+      expect(await server.info.acceptors).toBe(0)
+      const { statuses } = await probeWhileBusy(server.info.address.port, 5)
+      expect(statuses).toEqual(Array(5).fill(200))
+      expect(lines.filter((l) => l.includes("extra acceptors"))).toEqual([
+        "movenode: 0 of 4 extra acceptors for the API (extraAcceptors.ts): new connections are accepted one per event-loop turn"
+      ])
+    } finally {
+      Object.defineProperty(process, "execPath", { value: execPath, configurable: true })
+    }
+  })
 })
