@@ -12,14 +12,18 @@
  *   node scripts/flood.mjs [--clients 512] [--seconds 20] [--garbage 10] [--probe-ms 100] [--accounts 256]
  *
  * Prints one JSON line: per probe kind the count, failures (no answer within 10 s or not 200), p50,
- * p99 and max in ms; the flood's answers by status; committed transfers; the load average.
+ * p99 and max in ms; the flood's answers by status; committed transfers; the load average; and
+ * `turns`, the node's event-loop turns during the flood (scripts/turn-monitor.mjs): the main
+ * thread's CPU per turn (p50/p90/p99/max ms, independent of the machine's load), the wall time per
+ * turn and the part of it spent waiting for a core (which the load decides).
+ * `FLOOD_PROBE_DUMP=FILE`: every probe's start (ms after the first) and duration, to FILE.
  */
 import { fork, spawn } from "node:child_process"
 import http from "node:http"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { aptTransfer, cliArgs, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
@@ -88,17 +92,20 @@ if (args[0] === "--probe") {
   const transfer = (from, to) => aptTransfer(lib, from, to, 1n, expiration).bytes
 
   const dir = mkdtempSync(join(tmpdir(), "movenode-flood-"))
+  // The node's event-loop turns during the flood (scripts/turn-monitor.mjs: SIGUSR2 starts and stops it).
+  const turnsFile = join(tmpdir(), `movenode-flood-turns-${process.pid}.json`)
   const node = spawn(
     process.execPath,
     [
       "--max-semi-space-size=8",
+      "--import", pathToFileURL(join(root, "scripts", "turn-monitor.mjs")).href,
       ...(process.env.FLOOD_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
       join(root, "dist", "bin", "movenode.js"),
       "--data-dir", dir, "--fresh", "--quiet", "--accounts", String(accountCount),
       "--listen", `127.0.0.1:${PORTS.api}`, "--faucet-listen", `127.0.0.1:${PORTS.faucet}`,
       "--ready-listen", `127.0.0.1:${PORTS.ready}`, "--graphql-listen", `127.0.0.1:${PORTS.graphql}`
     ],
-    { stdio: ["ignore", "ignore", "inherit"] }
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, TURN_MONITOR_OUT: turnsFile } }
   )
   const stopNode = async () => {
     node.kill("SIGTERM")
@@ -143,6 +150,7 @@ if (args[0] === "--probe") {
       })
     const probe = fork(fileURLToPath(import.meta.url), ["--probe", String(probeMs)], { stdio: "inherit" })
     const probed = new Promise((r) => probe.once("message", r))
+    node.kill("SIGUSR2")
     const start = performance.now()
     const garbage = Buffer.from("this is not a signed transaction")
     // Client c sends for accounts c, c + clients, …: one sender's sequence numbers stay in order.
@@ -159,10 +167,20 @@ if (args[0] === "--probe") {
       }
     }
     await Promise.all(Array.from({ length: clients }, (_, c) => client(c)))
+    node.kill("SIGUSR2")
     probe.send("stop")
     const results = await probed
     if (process.env.FLOOD_PROBE_DUMP) writeFileSync(process.env.FLOOD_PROBE_DUMP, JSON.stringify(results))
     const info = await (await fetch(`http://127.0.0.1:${PORTS.api}/v1`)).json()
+    let turns
+    for (let i = 0; i < 200 && turns === undefined; i++) {
+      try {
+        turns = JSON.parse(readFileSync(turnsFile, "utf8"))
+        rmSync(turnsFile, { force: true })
+      } catch {
+        await sleep(10)
+      }
+    }
     const summary = Object.fromEntries(
       Object.entries(results).map(([name, r]) => [
         name,
@@ -171,7 +189,7 @@ if (args[0] === "--probe") {
     )
     console.log(
       JSON.stringify({
-        clients, seconds, garbageEvery, probes: summary, flood: statuses,
+        clients, seconds, garbageEvery, probes: summary, flood: statuses, turns,
         ledgerVersion: Number(info.ledger_version), blockHeight: Number(info.block_height),
         load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
       })
