@@ -439,7 +439,8 @@ const execute = (command: Command): void => {
       return
     }
     case "Follow": {
-      tuneV8ForServing()
+      // A follower catching up promotes its in-flight blocks: old space left to V8 (tuneV8.ts).
+      tuneV8ForServing({ boundOldGeneration: false })
       followProgram(command.options).pipe(
         Effect.tapError((e) => Effect.sync(() => process.stderr.write(`movenode follow: ${describeError(e)}\n`))),
         runMain({

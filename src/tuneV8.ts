@@ -24,9 +24,15 @@ import { setFlagsFromString } from "node:v8"
  * young space that every request touches). The command-line value would also override the young
  * generation limit each view worker is started with (`DEFAULT_VIEW_WORKER_LIMITS`), so it is
  * cleared here, after the main heap was sized and before any worker starts.
+ *
+ * `boundOldGeneration: false` (`movenode follow`) leaves the old generation's growth to V8: a
+ * follower catching up holds hundreds of decoded versions in flight (fetched, being checked, being
+ * committed), which live through scavenges into old space and die there; bounded at 1.25 times the
+ * live set, a mark-compact ran about every 0.6 s, 25–30 µs of the GC threads' CPU per version
+ * applied (~10 % of a follower's CPU; session 9, docs/scale-out.md).
  */
-export const tuneV8ForServing = (): void => {
+export const tuneV8ForServing = (options: { readonly boundOldGeneration?: boolean } = {}): void => {
   setFlagsFromString("--no-allocation-site-pretenuring")
-  setFlagsFromString("--heap-growing-percent=25")
+  if (options.boundOldGeneration !== false) setFlagsFromString("--heap-growing-percent=25")
   setFlagsFromString("--max-semi-space-size=0")
 }
