@@ -151,4 +151,30 @@ export class BcsWriter {
   toBytes(): Uint8Array {
     return this.buf.slice(0, this.len)
   }
+
+  /** The bytes written so far, not copied: valid until the writer is written again or reset. */
+  written(): Uint8Array {
+    return this.buf.subarray(0, this.len)
+  }
+}
+
+/** Writers `withScratchWriter` hands out, kept between uses (one per level of nesting). */
+const scratchWriters: BcsWriter[] = []
+/** A writer that grew past this is not kept (a module bundle's write set: let it go). */
+const MAX_KEPT_SCRATCH = 1 << 20
+
+/**
+ * Runs `f` with a writer reused across calls, for an encoding copied out before `f` returns
+ * (`toBytes`) or hashed in place (`written`): a commit encodes each transaction's write set, events,
+ * info and record, and a fresh writer grew from its first capacity (and copied) several times for
+ * each (a quarter of the commit's hashing phase, issue 22). Re-entrant: a nested call gets a
+ * writer of its own. Never let `f` keep the writer or a `written()` view.
+ */
+export const withScratchWriter = <A>(f: (w: BcsWriter) => A): A => {
+  const w = scratchWriters.pop() ?? new BcsWriter(4096)
+  try {
+    return f(w.reset())
+  } finally {
+    if (w.length <= MAX_KEPT_SCRATCH) scratchWriters.push(w)
+  }
 }

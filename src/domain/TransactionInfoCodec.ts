@@ -1,5 +1,5 @@
 /** BCS codec of `TransactionInfo` (enum V0) and its CryptoHash. */
-import { type BcsReader, BcsWriter, Bcs, type Codec } from "../bcs/index.js"
+import { type BcsReader, BcsWriter, Bcs, type Codec, withScratchWriter } from "../bcs/index.js"
 import { readHashValue, writeHashValue } from "./BlockCodec.js"
 import { readExecutionStatus, writeExecutionStatus } from "./ExecutionStatusCodec.js"
 import { hashWithPrefix } from "./hash.js"
@@ -46,8 +46,8 @@ export const readTransactionInfo = (r: BcsReader): TransactionInfo => {
 export const transactionInfoCodec: Codec<TransactionInfo> = Bcs.codec(writeTransactionInfo, readTransactionInfo)
 
 /** sha3(prefix("TransactionInfo") ‖ BCS(info)): the transaction accumulator's leaf. */
-export const transactionInfoHash = (info: TransactionInfo): Uint8Array => {
-  const w = new BcsWriter(160)
-  writeTransactionInfo(w, info)
-  return hashWithPrefix("TransactionInfo", w.toBytes())
-}
+export const transactionInfoHash = (info: TransactionInfo): Uint8Array =>
+  withScratchWriter((w) => {
+    writeTransactionInfo(w, info)
+    return hashWithPrefix("TransactionInfo", w.written())
+  })

@@ -60,19 +60,32 @@ const toBytes = (d: Uint8Array): Uint8Array =>
 
 /** Where the one-shot hash's parts are joined (synchronous: nothing yields while it is in use). */
 let scratch = new Uint8Array(4096)
+/**
+ * Views of `scratch`'s first n bytes, by n up to `VIEW_SIZES` (an accumulator node is 96 bytes,
+ * hashed ~20 times per committed transaction): one view per size instead of a subarray per hash.
+ */
+const VIEW_SIZES = 512
+let views: Array<Uint8Array | undefined> = []
+const scratchView = (n: number): Uint8Array => {
+  if (n > VIEW_SIZES) return scratch.subarray(0, n)
+  return (views[n] ??= scratch.subarray(0, n))
+}
 
 const sha3Parts = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   if (nativeOneShot !== undefined) {
     if (parts.length === 1) return toBytes(nativeOneShot(parts[0]!))
     let n = 0
     for (const p of parts) n += p.length
-    if (n > scratch.length) scratch = new Uint8Array(Math.max(n, scratch.length * 2))
+    if (n > scratch.length) {
+      scratch = new Uint8Array(Math.max(n, scratch.length * 2))
+      views = []
+    }
     let at = 0
     for (const p of parts) {
       scratch.set(p, at)
       at += p.length
     }
-    return toBytes(nativeOneShot(scratch.subarray(0, n)))
+    return toBytes(nativeOneShot(scratchView(n)))
   }
   if (littleEndian) {
     let n = 0

@@ -1,4 +1,4 @@
-import { BcsWriter } from "../bcs/index.js"
+import { withScratchWriter } from "../bcs/index.js"
 import type { ContractEvent } from "./ContractEvent.js"
 import { writeContractEvent } from "./ContractEventCodec.js"
 import { hashWithPrefix } from "./hash.js"
@@ -27,18 +27,20 @@ const eventEncodings = new WeakMap<ContractEvent, Uint8Array>()
 export const encodedWriteSet = (ws: WriteSet): EncodedWriteSet => {
   let e = writeSetEncodings.get(ws)
   if (e === undefined) {
-    const w = new BcsWriter(256)
     const opOffsets: number[] = new Array(ws.entries.length)
-    // As writeWriteSet, noting where each op starts.
-    w.u8(0)
-    w.uleb128(ws.entries.length)
-    for (let i = 0; i < ws.entries.length; i++) {
-      const entry = ws.entries[i]!
-      w.fixed(entry.keyBytes)
-      opOffsets[i] = w.length
-      writeWriteOp(w, entry.op)
-    }
-    e = { bytes: w.toBytes(), opOffsets }
+    const bytes = withScratchWriter((w) => {
+      // As writeWriteSet, noting where each op starts.
+      w.u8(0)
+      w.uleb128(ws.entries.length)
+      for (let i = 0; i < ws.entries.length; i++) {
+        const entry = ws.entries[i]!
+        w.fixed(entry.keyBytes)
+        opOffsets[i] = w.length
+        writeWriteOp(w, entry.op)
+      }
+      return w.toBytes()
+    })
+    e = { bytes, opOffsets }
     writeSetEncodings.set(ws, e)
   }
   return e
@@ -48,9 +50,10 @@ export const encodedWriteSet = (ws: WriteSet): EncodedWriteSet => {
 export const encodedContractEvent = (event: ContractEvent): Uint8Array => {
   let bytes = eventEncodings.get(event)
   if (bytes === undefined) {
-    const w = new BcsWriter(128)
-    writeContractEvent(w, event)
-    bytes = w.toBytes()
+    bytes = withScratchWriter((w) => {
+      writeContractEvent(w, event)
+      return w.toBytes()
+    })
     eventEncodings.set(event, bytes)
   }
   return bytes

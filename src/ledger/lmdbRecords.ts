@@ -1,4 +1,4 @@
-import { BcsReader, BcsWriter } from "../bcs/index.js"
+import { BcsReader, BcsWriter, withScratchWriter } from "../bcs/index.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import { readContractEvent } from "../domain/ContractEventCodec.js"
 import { encodedContractEvent, encodedWriteSet } from "../domain/outputHashes.js"
@@ -51,28 +51,29 @@ export const encodeTransactionRecordWithOffsets = (
   readonly bytes: Uint8Array
   readonly opOffsets: ReadonlyArray<number>
   readonly eventOffsets: ReadonlyArray<number>
-} => {
-  const w = new BcsWriter(512)
-  writeHeader(w, t.hash, t.transaction, t.events)
-  w.u64(t.blockHeight)
-  w.u64(t.timestampUsec)
-  writeTransactionInfo(w, t.info)
-  w.fixed(t.accumulatorRootHash)
-  w.string(t.outcome.vmStatus)
-  writeTransaction(w, t.transaction)
-  // BCS(WriteSet) and BCS(ContractEvent)s as the commit encoded them to hash them (outputHashes.ts).
-  const writeSet = encodedWriteSet(t.writeSet)
-  const base = w.length
-  w.fixed(writeSet.bytes)
-  const opOffsets = writeSet.opOffsets.map((o) => base + o)
-  w.uleb128(t.events.length)
-  const eventOffsets: number[] = new Array(t.events.length)
-  for (let i = 0; i < t.events.length; i++) {
-    eventOffsets[i] = w.length
-    w.fixed(encodedContractEvent(t.events[i]!))
-  }
-  return { bytes: w.toBytes(), opOffsets, eventOffsets }
-}
+} =>
+  // A reused writer: a record is a few KB, so a fresh one grew (and copied) several times.
+  withScratchWriter((w) => {
+    writeHeader(w, t.hash, t.transaction, t.events)
+    w.u64(t.blockHeight)
+    w.u64(t.timestampUsec)
+    writeTransactionInfo(w, t.info)
+    w.fixed(t.accumulatorRootHash)
+    w.string(t.outcome.vmStatus)
+    writeTransaction(w, t.transaction)
+    // BCS(WriteSet) and BCS(ContractEvent)s as the commit encoded them to hash them (outputHashes.ts).
+    const writeSet = encodedWriteSet(t.writeSet)
+    const base = w.length
+    w.fixed(writeSet.bytes)
+    const opOffsets = writeSet.opOffsets.map((o) => base + o)
+    w.uleb128(t.events.length)
+    const eventOffsets: number[] = new Array(t.events.length)
+    for (let i = 0; i < t.events.length; i++) {
+      eventOffsets[i] = w.length
+      w.fixed(encodedContractEvent(t.events[i]!))
+    }
+    return { bytes: w.toBytes(), opOffsets, eventOffsets }
+  })
 
 /** The record's header (see `encodeTransactionRecord`): the hash, sender, replay protector, handle event keys. */
 const writeHeader = (

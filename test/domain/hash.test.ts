@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { Bcs, toHex } from "../../src/bcs/index.js"
 import { addressFromNumber, addressToShortString } from "../../src/domain/AccountAddress.js"
 import { decodeGenesisTransaction } from "../../src/domain/Genesis.js"
-import { hashPrefix, transactionHash, transactionHashOfBytes } from "../../src/domain/hash.js"
+import { hashPrefix, sha3Concat, transactionHash, transactionHashOfBytes } from "../../src/domain/hash.js"
 import { namedObjectAddress, pairedMetadataAddress, primaryStoreAddress } from "../../src/domain/objectAddress.js"
 import { transactionCodec } from "../../src/domain/TransactionCodec.js"
 import { parseTypeTag } from "../../src/domain/TypeTagString.js"
@@ -13,6 +13,28 @@ import fc from "fast-check"
 import * as A from "./arbitraries.js"
 
 describe("hashing", () => {
+  it("sha3Concat is the SHA3-256 of the parts joined, whatever sizes follow one another (scratch views by size, growth past 4 KB)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.oneof(fc.uint8Array({ maxLength: 200 }), fc.uint8Array({ minLength: 500, maxLength: 5000 })), { maxLength: 3 }), {
+          maxLength: 6
+        }),
+        (calls) => {
+          for (const parts of calls) {
+            const joined = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+            let at = 0
+            for (const p of parts) {
+              joined.set(p, at)
+              at += p.length
+            }
+            expect(sha3Concat(...parts)).toEqual(sha3_256(joined))
+          }
+        }
+      ),
+      { numRuns: 60 }
+    )
+  })
+
   it("prefixes are sha3_256 of APTOS::<type>", () => {
     expect(toHex(hashPrefix("RawTransaction"))).toBe(toHex(sha3_256(new TextEncoder().encode("APTOS::RawTransaction"))))
   })
