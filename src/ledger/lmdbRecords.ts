@@ -421,15 +421,16 @@ export const decodeStateValueMetadata = (bytes: Uint8Array, offset: number): Sta
  * each state value once, in its transaction's record (LZ4-compressed, appended), indexed by key
  * number and version (`state_index`), instead of a `state_history` copy keyed by the whole state key
  * plus a `state_stale` entry per overwrite; 5 (issue 21) compresses the records with an idle
- * block's two records in the dictionary (recordDictionary.ts). A store of any other format is
+ * block's two records in the dictionary (recordDictionary.ts) and keeps a key's index entries as
+ * sorted duplicates; 6 keeps the epilogue's constant hashes in that dictionary. A store of any other format is
  * refused when opened (src/ledger/README.md): it holds the blocks of a local chain, started afresh
  * in a new directory.
  */
-export const LEDGER_FORMAT = 5
-const READABLE_FORMATS: ReadonlyArray<number> = [5]
+export const LEDGER_FORMAT = 6
+const READABLE_FORMATS: ReadonlyArray<number> = [6]
 
 /** What the current format saves over the older ones, for the message refusing an older store. */
-const OLDER_FORMAT_NOTE = "format 4 stores a transfer in a fifth of the space, format 5 an idle block in less"
+const OLDER_FORMAT_NOTE = "format 4 stores a transfer in a fifth of the space, formats 5 and 6 an idle block in less"
 
 export const encodeHead = (h: LedgerHead): Uint8Array => {
   const w = new BcsWriter(96 + 32 * h.accumulator.frozen.length)

@@ -139,7 +139,7 @@ describe("the LMDB format", () => {
   const withStore = <A, E>(dir: string, f: (ledger: LedgerService) => Effect.Effect<A, E>) =>
     Effect.scoped(Effect.flatMap(storeKinds[1]!.open({}, dir), ({ handle }) => f(handle.service)))
 
-  it("a store of an older format (2, 3, 4) or an unknown one is refused with a message, and left as it was", () =>
+  it("a store of an older format (2 to 5) or an unknown one is refused with a message, and left as it was", () =>
     Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
@@ -151,10 +151,11 @@ describe("the LMDB format", () => {
           )
           expect(setFormat(dir, 3)).toBe(LEDGER_FORMAT)
           for (const [format, message] of [
-            [2, /ledger format 2, this movenode reads format 5 \(format 4 stores .*\): open a new data directory, or start the local chain with --fresh/],
-            [3, /ledger format 3, this movenode reads format 5 \(format 4 stores/],
-            [4, /ledger format 4, this movenode reads format 5 \(format 4 stores a transfer .*, format 5 an idle block in less; nothing is migrated\)/],
-            [9, /ledger format 9, this movenode reads format 5: open a new data directory/]
+            [2, /ledger format 2, this movenode reads format 6 \(format 4 stores .*\): open a new data directory, or start the local chain with --fresh/],
+            [3, /ledger format 3, this movenode reads format 6 \(format 4 stores/],
+            [4, /ledger format 4, this movenode reads format 6 \(format 4 stores a transfer .*, formats 5 and 6 an idle block in less; nothing is migrated\)/],
+            [5, /ledger format 5, this movenode reads format 6 \(format 4 stores/],
+            [9, /ledger format 9, this movenode reads format 6: open a new data directory/]
           ] as const) {
             setFormat(dir, format)
             const refused = yield* Effect.flip(
