@@ -51,7 +51,7 @@ const setNice = (nice: number): boolean => {
 }
 const lowered = data.nice !== undefined && data.nice !== 0 && setNice(data.nice)
 
-// Past 500 versions behind, the chain's priority back until caught up (`catchUpPriority.ts`).
+// Far behind (500 versions, or 100 for 500 ms): the chain's priority back until caught up (`catchUpPriority.ts`).
 const onBehind = lowered ? catchUpPriority({ nice: data.nice!, setNice }) : undefined
 
 const program = Effect.gen(function* () {
