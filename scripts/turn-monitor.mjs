@@ -2,13 +2,15 @@
  * Event-loop turns of a running node, for benchmarks (issue 22: "the work of one loop turn is
  * bounded"): load it with `node --import ./scripts/turn-monitor.mjs …` and signal the process.
  * The first SIGUSR2 starts counting, the second stops and writes one JSON object to the file named
- * by `TURN_MONITOR_OUT`: per turn (check phase to check phase, turns with at least 0.5 ms of CPU)
+ * by `TURN_MONITOR_OUT`: per turn (timers phase to timers phase, turns with at least 0.5 ms of CPU)
  * the main thread's CPU time — from Linux's /proc/self/task/PID/schedstat, so it does not depend
  * on how loaded the machine is, unlike the wall time, also given, with the time spent waiting for
  * a core — as p50/p90/p99/max in ms, and the count of turns over 10 and 20 ms of CPU.
  *
- * While counting, one setImmediate per turn keeps the loop from sleeping in its poll phase: meant
- * for a loop that is busy anyway (a flood); nothing runs before the first signal.
+ * While counting, a 1 ms timer samples every loop iteration that lasts 1 ms or more (shorter ones
+ * merge into the next sample, idle ones are left out by the 0.5 ms of CPU); an idle loop is woken
+ * once a millisecond (a few µs each) rather than kept spinning, so the node's other threads and
+ * the load generator keep their cores. Nothing runs before the first signal.
  */
 import { closeSync, openSync, readSync, writeFileSync } from "node:fs"
 
@@ -34,7 +36,7 @@ const tick = () => {
   const [cpu, wait] = sched()
   turns.push([Number(t - last.t) / 1e6, (cpu - last.cpu) / 1e6, (wait - last.wait) / 1e6])
   last = { t, cpu, wait }
-  setImmediate(tick)
+  setTimeout(tick, 1)
 }
 const quantiles = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -46,7 +48,7 @@ process.on("SIGUSR2", () => {
     on = true
     const [cpu, wait] = sched()
     last = { t: process.hrtime.bigint(), cpu, wait }
-    setImmediate(tick)
+    setTimeout(tick, 1)
     return
   }
   on = false
