@@ -90,8 +90,8 @@ export interface FollowOptions extends IndexerOptions {
   readonly beforeStep?: (() => void) | undefined
   /** Called whenever the health changed (a batch committed, a reset done, a failure). */
   readonly onProgress?: ((health: IndexerHealth, resetsDone: number) => void) | undefined
-  /** Called at every look at the ledger with how many versions the index is behind it. */
-  readonly onBehind?: ((versions: bigint) => void) | undefined
+  /** Called at every look at the ledger with its last version and the index's. */
+  readonly onLook?: ((ledgerVersion: bigint, indexedVersion: bigint) => void) | undefined
 }
 
 /**
@@ -169,7 +169,7 @@ export const followLedger = (
         report()
       }
       const info = yield* ledger.ledgerInfo
-      options.onBehind?.(info.ledgerVersion > indexed ? info.ledgerVersion - indexed : 0n)
+      options.onLook?.(info.ledgerVersion, indexed)
       if (info.ledgerVersion < indexed) {
         // The ledger went back (a revert): rebuild.
         yield* reset

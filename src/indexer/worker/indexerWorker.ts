@@ -51,8 +51,8 @@ const setNice = (nice: number): boolean => {
 }
 const lowered = data.nice !== undefined && data.nice !== 0 && setNice(data.nice)
 
-// Far behind (500 versions, or 100 for 500 ms): the chain's priority back until caught up (`catchUpPriority.ts`).
-const onBehind = lowered ? catchUpPriority({ nice: data.nice!, setNice }) : undefined
+// Far behind (500 versions, or 500 ms): the chain's priority back until caught up (`catchUpPriority.ts`).
+const onLook = lowered ? catchUpPriority({ nice: data.nice!, setNice }) : undefined
 
 const program = Effect.gen(function* () {
   const closing = yield* Deferred.make<void>()
@@ -75,7 +75,7 @@ const program = Effect.gen(function* () {
     maxBatchTransactions: data.maxBatchTransactions,
     // The chain's thread committed since this thread's read snapshot was taken: renew it.
     beforeStep: () => backend.refreshReads?.(),
-    onBehind,
+    onLook,
     onProgress: (health, resetsDone) => {
       if (resetsDone > doneWhenAsked) acknowledged = asked
       post({ _tag: "Progress", health, resetsAcknowledged: acknowledged })
