@@ -2,7 +2,7 @@
  * `0x1::transaction_validation::EpilogueArgs`, the argument of `versioned_epilogue` (local-chain.md
  * §8.4), written as BCS by the enum's declaration in the framework in state.
  */
-import { BcsWriter } from "../bcs/index.js"
+import { withScratchWriter } from "../bcs/index.js"
 import type { ModuleSource } from "../move/layout/ModuleSource.js"
 import { encodeByLayout, LayoutMismatch } from "./encodeByLayout.js"
 import { type FeeStatement, feeStatementFields } from "./FeeStatement.js"
@@ -23,24 +23,26 @@ export const encodeEpilogueArgs = (source: ModuleSource, args: EpilogueArgsV1): 
   const layout = frameworkLayout(source, "transaction_validation", "EpilogueArgs")
   if (typeof layout === "string") return layout
   try {
-    const w = new BcsWriter(96)
-    encodeByLayout(
-      w,
-      layout,
-      {
-        variant: "V1",
-        fields: {
-          fee_statement: feeStatementFields(args.feeStatement),
-          txn_gas_price: args.gasUnitPrice,
-          txn_max_gas_units: args.maxGasAmount,
-          gas_units_remaining: args.gasUnitsRemaining,
-          is_simulation: args.isSimulation,
-          is_orderless_txn: args.isOrderless
-        }
-      },
-      "EpilogueArgs"
-    )
-    return w.toBytes()
+    // A reused writer (once per transaction): no buffer to allocate and grow each time.
+    return withScratchWriter((w) => {
+      encodeByLayout(
+        w,
+        layout,
+        {
+          variant: "V1",
+          fields: {
+            fee_statement: feeStatementFields(args.feeStatement),
+            txn_gas_price: args.gasUnitPrice,
+            txn_max_gas_units: args.maxGasAmount,
+            gas_units_remaining: args.gasUnitsRemaining,
+            is_simulation: args.isSimulation,
+            is_orderless_txn: args.isOrderless
+          }
+        },
+        "EpilogueArgs"
+      )
+      return w.toBytes()
+    })
   } catch (e) {
     if (e instanceof LayoutMismatch) return e.message
     throw e

@@ -3,7 +3,7 @@
  * reference's `PrologueBuilder` fills it (local-chain.md §8.2), written as BCS by the enum's
  * declaration in the framework in state (`frameworkLayout`), never by a remembered field list.
  */
-import { BcsWriter } from "../bcs/index.js"
+import { withScratchWriter } from "../bcs/index.js"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { ReplayProtector } from "../domain/Transaction.js"
 import type { ModuleSource } from "../move/layout/ModuleSource.js"
@@ -54,9 +54,11 @@ export const encodePrologueArgs = (source: ModuleSource, args: PrologueArgsV1): 
   const layout = frameworkLayout(source, "transaction_validation", "PrologueArgs")
   if (typeof layout === "string") return layout
   try {
-    const w = new BcsWriter(256)
-    encodeByLayout(w, layout, value(args), "PrologueArgs")
-    return w.toBytes()
+    // A reused writer (once per transaction): no buffer to allocate and grow each time.
+    return withScratchWriter((w) => {
+      encodeByLayout(w, layout, value(args), "PrologueArgs")
+      return w.toBytes()
+    })
   } catch (e) {
     if (e instanceof LayoutMismatch) return e.message
     throw e
