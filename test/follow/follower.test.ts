@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs"
+import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
@@ -248,3 +249,70 @@ describe("movenode follow", () => {
     60_000
   )
 })
+
+/**
+ * A source that changes one byte of one transaction's write set in the block at `height` (what a
+ * follower gets by height while catching up), passing everything else through.
+ */
+const tamperingProxy = (target: string, height: bigint) =>
+  Effect.acquireRelease(
+    Effect.promise(
+      () =>
+        new Promise<{ url: string; server: http.Server }>((resolve) => {
+          const server = http.createServer(async (req, res) => {
+            const headers: Record<string, string> = {}
+            for (const [k, v] of Object.entries(req.headers))
+              if (typeof v === "string" && (k === "accept" || k.startsWith("x-"))) headers[k] = v
+            const r = await fetch(`${target}${req.url!.replace(/^\/v1/, "")}`, { headers })
+            const body = new Uint8Array(await r.arrayBuffer())
+            if (r.status === 200 && req.url!.startsWith(`/v1/blocks/by_height/${height}?`) && headers.accept === "application/x-bcs") {
+              const block = Result.getOrThrow(decodeSourceBlock(body))
+              const t = block.transactions!.at(-1)!
+              const at = t.bytes.writeSet.byteOffset - body.byteOffset + t.bytes.writeSet.length - 1
+              body[at] = body[at]! ^ 1
+            }
+            const out: Record<string, string> = {}
+            for (const [k, v] of r.headers) if (k.startsWith("x-aptos-") || k === "content-type") out[k] = v
+            res.writeHead(r.status, out).end(body)
+          })
+          server.listen(0, "127.0.0.1", () => {
+            const port = (server.address() as { port: number }).port
+            resolve({ url: `http://127.0.0.1:${port}/v1`, server })
+          })
+        })
+    ),
+    ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  )
+
+describe("movenode follow, catching up with its checks on the worker", () => {
+  it.live(
+    "refuses a source that changed a byte of a block's transaction: nothing from that block on is applied",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const chain = yield* LocalChain.spawn({ accounts: 1, mining: MiningMode.still() })
+          for (let i = 1; i <= 30 && BigInt((yield* json(chain.apiUrl)).body.block_height) < 5n; i++)
+            yield* fund(chain.faucetUrl!, who(0xf0 + i), i)
+          yield* Effect.sleep(150)
+          const bad = 3n
+          const badBlock = (yield* json(`${chain.apiUrl}/blocks/by_height/${bad}`)).body
+          const proxy = yield* tamperingProxy(chain.apiUrl, bad)
+          const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
+          yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+          const f = yield* follower(proxy.url, dataDir, "worker")
+          const exit = yield* Fiber.await(f.follower.loop)
+          assert.isTrue(Exit.isFailure(exit))
+          if (Exit.isFailure(exit)) {
+            const e = Cause.squash(exit.cause) as { _tag?: string; message?: string }
+            assert.strictEqual(e._tag, "SourceInvalid")
+            assert.match(String(e.message), /write set hashes to/)
+          }
+          const applied = f.follower.status.snapshot().appliedVersion
+          assert.isDefined(applied)
+          assert.isTrue(applied! < BigInt(badBlock.first_version), `applied ${applied}, bad block from ${badBlock.first_version}`)
+        })
+      ),
+    60_000
+  )
+})
+
