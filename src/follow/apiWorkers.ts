@@ -49,7 +49,7 @@ export const apiWorkerLayer = (spec: ApiWorkerSpec) =>
     Effect.gen(function* () {
       const backend = yield* Effect.acquireRelease(
         Effect.sync(() => openReadOnlyStore(spec.dataDir)),
-        (b) => Effect.sync(() => b.close())
+        (b) => Effect.promise(() => Promise.resolve(b.close()).catch(() => undefined))
       )
       const handle = makeLedgerService(backend, {})
       const replica: ReplicaHooks = {

@@ -45,9 +45,6 @@ export const openReadOnlyStore = (path: string): LedgerBackend => {
       throw new Error("this ledger store is opened read-only: another process writes it")
     },
     pruneStep: () => 0,
-    close: () => {
-      void root.close()
-      backend.close()
-    }
+    close: () => Promise.all([root.close(), backend.close()]).then(() => undefined)
   }
 }

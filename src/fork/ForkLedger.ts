@@ -231,7 +231,7 @@ export const openForkLedger = (
     yield* Effect.ignore(state.fetch(ahead.slice(0, 2)))
     state.fetchInBackground(ahead.slice(2))
     const afterCommit = () => state.fetchInBackground(commitHistorySlotsAhead(commitHistoryAt(), 32))
-    yield* Effect.addFinalizer(() => Effect.sync(() => inner.close()))
+    yield* Effect.addFinalizer(() => Effect.promise(() => Promise.resolve(inner.close()).catch(() => undefined)))
     const history = makeForkHistory(client, cache, { version: identity.version, height: identity.height })
     // State below V, for reads at an older ledger_version and for rendering history: the source
     // at that version, through a cache of its own in memory (a few versions kept).

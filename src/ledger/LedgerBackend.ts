@@ -158,5 +158,11 @@ export interface LedgerBackend {
    * point are reused, so a cache keyed by version forgets what it holds when this changes.
    */
   readonly truncations?: (() => number) | undefined
-  readonly close: () => void
+  /**
+   * Releases the store. A store whose commits finish on another thread (lmdb-js's write thread)
+   * resolves once the commits in flight are done: only then may the same store be opened again in
+   * this process (lmdb-js shares one environment per path, and an opening transaction would wait
+   * for the write lock held for a commit whose callback waits for this thread).
+   */
+  readonly close: () => void | Promise<void>
 }

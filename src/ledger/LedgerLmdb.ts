@@ -29,7 +29,9 @@ export const open = (
             message: `cannot open the ledger at ${options.path}: ${String(e)}`
           })
       }),
-      (h) => Effect.sync(() => h.close())
+      // Waits for a commit still in flight (LedgerBackend.close); a store that fails to close has
+      // nothing left to save.
+      (h) => Effect.promise(() => Promise.resolve(h.close()).catch(() => undefined))
     )
     if (options.genesis !== undefined) yield* importGenesis(handle, options.genesis)
     return handle

@@ -471,6 +471,18 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   }
 
   /**
+   * Asynchronous write transactions not yet finished: closing waits for them (`close`), since the
+   * store opened again meanwhile would not see them, or wait forever for their write lock.
+   */
+  let writesInFlight = 0
+  const inFlight = <A>(write: Promise<A>): Promise<A> => {
+    writesInFlight++
+    return write.finally(() => {
+      writesInFlight--
+    })
+  }
+
+  /**
    * One block in one write transaction. With fsync on (the default), committed on lmdb-js's write
    * thread (`transaction`): the puts run here, on the event loop, but the commit and its fsync
    * (milliseconds) do not block it; the Promise resolves once the block is on disk, and only then
@@ -499,11 +511,13 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       head = last
       return
     }
-    return root.transaction(write).then(() => {
-      // This thread's read transaction may predate the commit: the next read sees the block.
-      root.resetReadTxn()
-      head = last
-    })
+    return inFlight(
+      root.transaction(write).then(() => {
+        // This thread's read transaction may predate the commit: the next read sees the block.
+        root.resetReadTxn()
+        head = last
+      })
+    )
   }
 
   /**
@@ -747,7 +761,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       root.transactionSync(step)
       return done()
     }
-    return root.transaction(step).then(done)
+    return inFlight(root.transaction(step).then(done))
   }
 
   /**
@@ -999,8 +1013,17 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     },
     close: () => {
       closed = true
-      void root.close()
-      unlock()
+      if (writesInFlight === 0) {
+        void root.close()
+        unlock()
+        return
+      }
+      // lmdb-js's close waits for the writes still on its write thread: the directory's lock is
+      // released, and the store may be opened again, only after them (LedgerBackend.close).
+      return root.close().then(unlock, (e: unknown) => {
+        unlock()
+        throw e
+      })
     }
   }
 }

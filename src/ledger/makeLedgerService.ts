@@ -73,7 +73,8 @@ export interface LedgerHandle {
   readonly commitGenesis: (block: BlockToCommit, chainId: number) => Effect.Effect<BlockInfo, LedgerError>
   /** Deletes up to `budget` pruned entries now; returns how many (0 = caught up). */
   readonly pruneStep: (budget: number) => number
-  readonly close: () => void
+  /** `LedgerBackend.close`: resolves once the store's commits in flight are done. */
+  readonly close: () => void | Promise<void>
 }
 
 /** The local-testing chain id, used when a ledger starts without genesis and without an option. */

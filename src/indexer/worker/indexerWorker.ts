@@ -58,7 +58,7 @@ const program = Effect.gen(function* () {
   const closing = yield* Deferred.make<void>()
   const backend = yield* Effect.acquireRelease(
     Effect.sync(() => openReadOnlyStore(data.ledgerPath)),
-    (b) => Effect.sync(() => b.close())
+    (b) => Effect.promise(() => Promise.resolve(b.close()).catch(() => undefined))
   )
   const ledger = makeLedgerService(backend, {}).service
   const store = Context.get(

@@ -31,7 +31,8 @@ let seen = -1n
 
 port.on("message", (job: ViewJob | typeof WORKER_CLOSE) => {
   if (job === WORKER_CLOSE) {
-    backend.close()
+    // A read-only store: nothing in flight to wait for.
+    void Promise.resolve(backend.close()).catch(() => undefined)
     port.close()
     return
   }
