@@ -30,7 +30,7 @@ import { ChainVm } from "./ChainVm.js"
 import { MempoolConfig } from "./mempool/MempoolConfig.js"
 import { poolEntryOf } from "./mempool/poolEntryOf.js"
 import { preverifySignature } from "./mempool/preverifySignature.js"
-import { admissionBudget, blockBudget, TurnBudget } from "./TurnBudget.js"
+import { ADMISSION_BUDGET_MS, BACKPRESSURED_ADMISSION_BUDGET_MS, blockBudget, TurnBudget } from "./TurnBudget.js"
 import { type CommittedSender, type PoolEntry, TxPool } from "./mempool/TxPool.js"
 
 /** StatusCode 3 and 4 (types/src/vm_status.rs). */
@@ -108,31 +108,31 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
       }
 
       /**
-       * Backpressure: while the pool holds `backpressureAt` or more and a block is being made (its
-       * slices ran within `blockActivityWindowMs`, 100 ms by default: with interval or manual mining, between blocks, nothing competes
-       * and admissions run at full speed), admissions first pass this pool's own small budget
-       * (0.5 ms of admissions per turn instead of the shared 4 ms), so the turns go to block
-       * production, which is what empties the pool. Submitters wait longer for
-       * their answer instead of filling their sender's 100 places and being refused 507 (each
-       * refusal having cost a whole admission). Once it has waiting tasks every admission goes
-       * through it, so submissions are still admitted in arrival order.
+       * `admit` (synchronous: the prologue on the latest state, the pool) run within a turn budget:
+       * a flood of submissions is admitted a few ms per turn, so sockets are read and connections
+       * accepted in between (TurnBudget.ts). One queue, in arrival order.
+       *
+       * Backpressure: while the pool (with the admissions still queued) holds `backpressureAt` or
+       * more and a block is being made (its slices ran within `blockActivityWindowMs`, 100 ms by
+       * default: with interval or manual mining, between blocks, nothing competes and admissions run
+       * at full speed), the budget is 0.5 ms of admissions per turn instead of 4 ms, so the turns go
+       * to block production, which is what empties the pool. Submitters wait longer for their
+       * answer instead of filling their sender's 100 places and being refused 507 (each refusal
+       * having cost a whole admission). The smaller budget is that of the same queue (until
+       * 09:45 UTC on 2026-11-28 it was a second queue in front of this one, which a turn whose 4 ms
+       * were already spent let the whole burst through at the larger budget).
        */
-      const backpressure = new TurnBudget(0.5)
+      const admissions: TurnBudget = new TurnBudget(ADMISSION_BUDGET_MS, () =>
+        pool.size + admissions.waiting >= config.backpressureAt && blockBudget.usedWithin(config.blockActivityWindowMs)
+          ? BACKPRESSURED_ADMISSION_BUDGET_MS
+          : ADMISSION_BUDGET_MS
+      )
 
-      /**
-       * `admit` (synchronous: the prologue on the latest state, the pool) run within the event
-       * loop's turn budget: a flood of submissions is admitted a few ms per turn, so sockets are
-       * read and connections accepted in between (TurnBudget.ts).
-       */
       const admitInBudget = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> =>
         // Run with the fiber's own services (its Clock: a test's TestClock), synchronously inside the budget.
         Effect.contextWith((context: Context.Context<never>) =>
           Effect.callback<PoolEntry, SubmitError>((resume) => {
-            const task = () =>
-              admissionBudget.run(() => resume(Effect.runSyncExitWith(context)(admit(transaction, signedBcs))))
-            if (backpressure.waiting > 0 || (pool.size >= config.backpressureAt && blockBudget.usedWithin(config.blockActivityWindowMs)))
-              backpressure.run(task)
-            else task()
+            admissions.run(() => resume(Effect.runSyncExitWith(context)(admit(transaction, signedBcs))))
           })
         )
 

@@ -24,13 +24,18 @@ export class TurnBudget {
 
   constructor(
     /** CPU time per turn for tasks, in ms. */
-    readonly budgetMs: number
+    readonly budgetMs: number,
+    /**
+     * The budget now, when it varies (a mempool's admissions under backpressure): read each time a
+     * task may start, so a queue's order is kept whatever the budget (one queue, not two).
+     */
+    private readonly currentBudgetMs: () => number = () => budgetMs
   ) {}
 
   /** Runs `task` now if this turn has budget left, else in a later turn (in order). */
   run(task: () => void): void {
     this.openTurn()
-    if (this.queue.length === 0 && this.spentMs < this.budgetMs) this.timed(task)
+    if (this.queue.length === 0 && this.spentMs < this.currentBudgetMs()) this.timed(task)
     else {
       this.queue.push(task)
       this.scheduleDrain()
@@ -40,7 +45,7 @@ export class TurnBudget {
   /** Whether this turn still has budget (for a loop that yields itself, e.g. block execution). */
   hasBudget(): boolean {
     this.openTurn()
-    return this.queue.length === 0 && this.spentMs < this.budgetMs
+    return this.queue.length === 0 && this.spentMs < this.currentBudgetMs()
   }
 
   /** Runs `f` now, counted against this turn's budget. */
@@ -88,7 +93,7 @@ export class TurnBudget {
       // Queued in this turn's poll phase: what is left of its budget. Queued by the drain before
       // (in that turn's check phase): a turn of its own, this one's poll phase having run none.
       this.openTurn()
-      while (this.queue.length > 0 && this.spentMs < this.budgetMs) this.timed(this.queue.shift()!)
+      while (this.queue.length > 0 && this.spentMs < this.currentBudgetMs()) this.timed(this.queue.shift()!)
       // The next poll phase starts a turn of its own.
       this.turnOpen = false
       if (this.queue.length > 0) this.scheduleDrain()
@@ -97,13 +102,17 @@ export class TurnBudget {
 }
 
 /**
- * The process's budgets (one event loop), 4 ms per turn each: mempool admissions, and block
- * execution, kept apart so that a flood of submissions cannot starve block production (nor a block
- * the admissions). Short enough turns for a new connection to be accepted within a few ms while
- * most of the CPU still goes to the chain under load.
+ * The process's budget (one event loop) for block execution, 4 ms per turn; mempool admissions
+ * have one of their own per mempool (`ADMISSION_BUDGET_MS`, Mempool.ts), so that a flood of
+ * submissions cannot starve block production (nor a block the admissions). Short enough turns for a
+ * new connection to be accepted within a few ms while most of the CPU still goes to the chain under
+ * load.
  */
-export const admissionBudget = new TurnBudget(4)
 export const blockBudget = new TurnBudget(4)
+
+/** Mempool admissions' CPU per turn (Mempool.ts), and under backpressure. */
+export const ADMISSION_BUDGET_MS = 4
+export const BACKPRESSURED_ADMISSION_BUDGET_MS = 0.5
 
 /**
  * The API's requests with a body, from their body to their handler's first wait (decoding; for a
