@@ -67,6 +67,13 @@ export const transactionListBcsOf = (transactions: ReadonlyArray<Uint8Array>): U
   return w.toBytes()
 }
 
+/** `BcsBlock`'s fields before its transactions: height, hash, timestamp, first and last version. */
+const writeBlockHeader = (w: BcsWriter, block: BlockInfo, blockHash: Uint8Array): BcsWriter => {
+  w.u64(block.height)
+  writeHashValue(w, blockHash)
+  return w.u64(block.timestampUsec).u64(block.firstVersion).u64(block.lastVersion)
+}
+
 /** `BcsBlock` with its transactions already in `TransactionOnChainData` BCS (or none: `None`). */
 export const blockBcsOf = (
   block: BlockInfo,
@@ -75,10 +82,7 @@ export const blockBcsOf = (
 ): Uint8Array => {
   let size = 64
   for (const t of transactions ?? []) size += t.length
-  const w = new BcsWriter(size)
-  w.u64(block.height)
-  writeHashValue(w, blockHash)
-  w.u64(block.timestampUsec).u64(block.firstVersion).u64(block.lastVersion)
+  const w = writeBlockHeader(new BcsWriter(size), block, blockHash)
   if (transactions === undefined) w.u8(0)
   else {
     w.u8(1).uleb128(transactions.length)
@@ -92,10 +96,7 @@ export const blockBcs = (
   blockHash: Uint8Array,
   transactions: ReadonlyArray<CommittedTransaction> | undefined
 ): Uint8Array => {
-  const w = new BcsWriter(256)
-  w.u64(block.height)
-  writeHashValue(w, blockHash)
-  w.u64(block.timestampUsec).u64(block.firstVersion).u64(block.lastVersion)
+  const w = writeBlockHeader(new BcsWriter(256), block, blockHash)
   if (transactions === undefined) w.u8(0)
   else {
     w.u8(1).uleb128(transactions.length)
