@@ -19,6 +19,7 @@ import type * as Scope from "effect/Scope"
 import type { ListenAddress } from "../http/HttpConfig.js"
 import { MovenodeServer } from "../http/MovenodeServer.js"
 import type { ReplicaHooks } from "../http/ReplicaHooks.js"
+import { closeStore } from "../ledger/closeStore.js"
 import { Ledger } from "../ledger/Ledger.js"
 import { makeLedgerService } from "../ledger/makeLedgerService.js"
 import { TransactionEncoderLive } from "../node/encode/TransactionEncoderLive.js"
@@ -49,7 +50,7 @@ export const apiWorkerLayer = (spec: ApiWorkerSpec) =>
     Effect.gen(function* () {
       const backend = yield* Effect.acquireRelease(
         Effect.sync(() => openReadOnlyStore(spec.dataDir)),
-        (b) => Effect.promise(() => Promise.resolve(b.close()).catch(() => undefined))
+        closeStore
       )
       const handle = makeLedgerService(backend, {})
       const replica: ReplicaHooks = {

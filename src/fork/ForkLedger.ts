@@ -14,6 +14,7 @@ import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { addressFromNumber } from "../domain/AccountAddress.js"
+import { closeStore } from "../ledger/closeStore.js"
 import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
 import { StorageError } from "../ledger/LedgerError.js"
 import { openLmdbBackend } from "../ledger/LmdbBackend.js"
@@ -231,7 +232,7 @@ export const openForkLedger = (
     yield* Effect.ignore(state.fetch(ahead.slice(0, 2)))
     state.fetchInBackground(ahead.slice(2))
     const afterCommit = () => state.fetchInBackground(commitHistorySlotsAhead(commitHistoryAt(), 32))
-    yield* Effect.addFinalizer(() => Effect.promise(() => Promise.resolve(inner.close()).catch(() => undefined)))
+    yield* Effect.addFinalizer(() => closeStore(inner))
     const history = makeForkHistory(client, cache, { version: identity.version, height: identity.height })
     // State below V, for reads at an older ledger_version and for rendering history: the source
     // at that version, through a cache of its own in memory (a few versions kept).

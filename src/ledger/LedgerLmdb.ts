@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import { closeStore } from "./closeStore.js"
 import type { GenesisInvalid, GenesisMismatch } from "./GenesisError.js"
 import { importGenesis } from "./importGenesis.js"
 import { Ledger } from "./Ledger.js"
@@ -29,9 +30,7 @@ export const open = (
             message: `cannot open the ledger at ${options.path}: ${String(e)}`
           })
       }),
-      // Waits for a commit still in flight (LedgerBackend.close); a store that fails to close has
-      // nothing left to save.
-      (h) => Effect.promise(() => Promise.resolve(h.close()).catch(() => undefined))
+      closeStore
     )
     if (options.genesis !== undefined) yield* importGenesis(handle, options.genesis)
     return handle

@@ -15,6 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import { openReadOnlyStore } from "../../follow/readOnlyStore.js"
+import { closeStore } from "../../ledger/closeStore.js"
 import { makeLedgerService } from "../../ledger/makeLedgerService.js"
 import { followLedger } from "../engine/Indexer.js"
 import { processorPipeline } from "../engine/processorPipeline.js"
@@ -58,7 +59,7 @@ const program = Effect.gen(function* () {
   const closing = yield* Deferred.make<void>()
   const backend = yield* Effect.acquireRelease(
     Effect.sync(() => openReadOnlyStore(data.ledgerPath)),
-    (b) => Effect.promise(() => Promise.resolve(b.close()).catch(() => undefined))
+    closeStore
   )
   const ledger = makeLedgerService(backend, {}).service
   const store = Context.get(
