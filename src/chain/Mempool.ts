@@ -30,7 +30,7 @@ import { ChainVm } from "./ChainVm.js"
 import { MempoolConfig } from "./mempool/MempoolConfig.js"
 import { poolEntryOf } from "./mempool/poolEntryOf.js"
 import { preverifySignature } from "./mempool/preverifySignature.js"
-import { ADMISSION_BUDGET_MS, BACKPRESSURED_ADMISSION_BUDGET_MS, blockBudget, TurnBudget } from "./TurnBudget.js"
+import { blockBudget, TurnBudget } from "./TurnBudget.js"
 import { type CommittedSender, type PoolEntry, TxPool } from "./mempool/TxPool.js"
 
 /** StatusCode 3 and 4 (types/src/vm_status.rs). */
@@ -122,10 +122,10 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
        * 09:45 UTC on 2026-11-28 it was a second queue in front of this one, which a turn whose 4 ms
        * were already spent let the whole burst through at the larger budget).
        */
-      const admissions: TurnBudget = new TurnBudget(ADMISSION_BUDGET_MS, () =>
+      const admissions: TurnBudget = new TurnBudget(() =>
         pool.size + admissions.waiting >= config.backpressureAt && blockBudget.usedWithin(config.blockActivityWindowMs)
-          ? BACKPRESSURED_ADMISSION_BUDGET_MS
-          : ADMISSION_BUDGET_MS
+          ? 0.5
+          : 4
       )
 
       const admitInBudget = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> =>

@@ -22,15 +22,19 @@ export class TurnBudget {
   private readonly queue: Array<() => void> = []
   private drainScheduled = false
 
+  /** The CPU time per turn for tasks, in ms, now. */
+  private readonly currentBudgetMs: () => number
+
   constructor(
-    /** CPU time per turn for tasks, in ms. */
-    readonly budgetMs: number,
     /**
-     * The budget now, when it varies (a mempool's admissions under backpressure): read each time a
-     * task may start, so a queue's order is kept whatever the budget (one queue, not two).
+     * CPU time per turn for tasks, in ms; a function when it varies (a mempool's admissions under
+     * backpressure): read each time a task may start, so one queue keeps its order whatever the
+     * budget.
      */
-    private readonly currentBudgetMs: () => number = () => budgetMs
-  ) {}
+    budgetMs: number | (() => number)
+  ) {
+    this.currentBudgetMs = typeof budgetMs === "number" ? () => budgetMs : budgetMs
+  }
 
   /** Runs `task` now if this turn has budget left, else in a later turn (in order). */
   run(task: () => void): void {
@@ -103,16 +107,12 @@ export class TurnBudget {
 
 /**
  * The process's budget (one event loop) for block execution, 4 ms per turn; mempool admissions
- * have one of their own per mempool (`ADMISSION_BUDGET_MS`, Mempool.ts), so that a flood of
+ * have one of their own per mempool (4 ms, 0.5 under backpressure: Mempool.ts), so that a flood of
  * submissions cannot starve block production (nor a block the admissions). Short enough turns for a
  * new connection to be accepted within a few ms while most of the CPU still goes to the chain under
  * load.
  */
 export const blockBudget = new TurnBudget(4)
-
-/** Mempool admissions' CPU per turn (Mempool.ts), and under backpressure. */
-export const ADMISSION_BUDGET_MS = 4
-export const BACKPRESSURED_ADMISSION_BUDGET_MS = 0.5
 
 /**
  * The API's requests with a body, from their body to their handler's first wait (decoding; for a
