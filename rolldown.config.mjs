@@ -1,6 +1,7 @@
 // The `movenode` command as a bundle (run by `npm run build` after tsc): dist/bin/movenode.js (the
 // launcher src/bin.ts; the command itself is a chunk it imports) and the view worker it starts,
-// dist/bin/viewWorker.js and the indexer's worker dist/bin/indexerWorker.js, from tsc's output in dist/. Source maps are written for work in the
+// dist/bin/viewWorker.js, the indexer's worker dist/bin/indexerWorker.js, the follower's checks worker and the
+// mempool's admission worker, from tsc's output in dist/. Source maps are written for work in the
 // checkout; the npm package leaves them out (package.json `files`).
 //
 // Why a bundle for the command when the library is plain tsc output: a node loads ~460 ES modules,
@@ -21,7 +22,9 @@ export default {
     // Likewise IndexerThread starts `./indexerWorker.js` beside itself (src/indexer/worker).
     indexerWorker: "dist/indexer/worker/indexerWorker.js",
     // And a follower's ChecksThread starts `./checksWorker.js` beside itself (src/follow).
-    checksWorker: "dist/follow/checksWorker.js"
+    checksWorker: "dist/follow/checksWorker.js",
+    // And the mempool's AdmissionWorker starts `./admissionWorker.js` beside itself (src/chain/mempool).
+    admissionWorker: "dist/chain/mempool/admissionWorker.js"
   },
   platform: "node",
   // libsql (the indexer's embedded SQLite) loads its platform's native build the same way.

@@ -40,6 +40,7 @@ import {
   testLocalChainConfig
 } from "./chain/LocalChainConfig.js"
 import { Mempool } from "./chain/Mempool.js"
+import { AdmissionThread, defaultAdmissionWorkerUrl } from "./chain/mempool/AdmissionThread.js"
 import { devnetGenesisPath, readDevnetGenesis } from "./devnetGenesis.js"
 import { type AccountAddress, addressToLongString } from "./domain/AccountAddress.js"
 import { ApiError } from "./domain/ApiError.js"
@@ -288,7 +289,14 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
     Impersonation.layer({ auto: config.autoImpersonate }),
     ChainClockService.layer
   )
-  const base = Layer.mergeAll(chainBase.ledger, ChainVmLive, ChainEvents.layer).pipe(
+  // Over a ledger in the data directory (not a fork's), admissions validate on a worker thread.
+  const admissionWorkerUrl =
+    config.admissionWorker === false ? undefined : (config.admissionWorker ?? defaultAdmissionWorkerUrl())
+  const admission =
+    fork === undefined && config.dataDir !== undefined && admissionWorkerUrl !== undefined
+      ? AdmissionThread.layer({ path: join(config.dataDir, "ledger"), workerUrl: admissionWorkerUrl })
+      : Layer.empty
+  const base = Layer.mergeAll(chainBase.ledger, ChainVmLive, ChainEvents.layer, admission).pipe(
     Layer.provideMerge(controlsState)
   )
   // The faucet delegates the root's mint capability at boot, as the reference's does, where blocks

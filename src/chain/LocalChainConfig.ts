@@ -49,6 +49,12 @@ export interface LocalChainConfigShape {
    * without one (under vitest) or with false the indexer runs on the chain's thread.
    */
   readonly indexerWorker?: URL | false | undefined
+  /**
+   * The mempool's admission worker script (validation off the event loop, over a ledger in
+   * `dataDir`; `chain/mempool/AdmissionThread.ts`); default the build's, and without one (under
+   * vitest) or with false admissions validate on the chain's thread.
+   */
+  readonly admissionWorker?: URL | false | undefined
   /** Accept key-less transactions from any address (test controls, anvil's `--auto-impersonate`). */
   readonly autoImpersonate?: boolean | undefined
   /** A dumped chain (`--load-state FILE`) to load at start, over the same genesis (docs/controls.md). */

@@ -12,7 +12,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { SignedTransaction } from "../domain/Transaction.js"
-import { Ledger } from "../ledger/Ledger.js"
+import { Ledger, type StateReader } from "../ledger/Ledger.js"
 import { stateViewFromReader } from "../move/vm/StateView.js"
 import { accountSequenceNumber } from "./accountSequenceNumber.js"
 import * as Option from "effect/Option"
@@ -29,7 +29,12 @@ import {
 import { ChainVm } from "./ChainVm.js"
 import { MempoolConfig } from "./mempool/MempoolConfig.js"
 import { poolEntryOf } from "./mempool/poolEntryOf.js"
-import { preverifySignature } from "./mempool/preverifySignature.js"
+import { ed25519SignerOf, preverifySignature } from "./mempool/preverifySignature.js"
+import { AdmissionThread, type AdmissionVerdict } from "./mempool/AdmissionThread.js"
+import { rememberVerified } from "../execution/signatures/ed25519Fast.js"
+import { rawTransactionSubject } from "../execution/signatures/SigningSubject.js"
+import { statusName } from "../execution/StatusCode.js"
+import type { ValidationResult } from "./ChainVm.js"
 import { blockBudget, TurnBudget } from "./TurnBudget.js"
 import { type CommittedSender, type PoolEntry, TxPool } from "./mempool/TxPool.js"
 
@@ -77,6 +82,13 @@ export interface MempoolService {
   readonly nextSequenceNumber: (senderKey: string, onChain: bigint) => bigint
 }
 
+/** A worker's verdict on a submission and the state it was made on (`StateReader.version`, `.generation`). */
+interface WorkerChecked {
+  readonly verdict: AdmissionVerdict
+  readonly version: bigint
+  readonly generation: number | undefined
+}
+
 export class Mempool extends Context.Service<Mempool, MempoolService>()("movenode/chain/Mempool") {
   static readonly layer: Layer.Layer<Mempool, never, Ledger | ChainVm> = Layer.effect(
     Mempool,
@@ -96,7 +108,32 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
         for (const resume of all) resume()
       }
 
+      // Over an LMDB ledger: validation on a worker thread (mempool/AdmissionThread.ts).
+      const worker = Option.getOrUndefined(yield* Effect.serviceOption(AdmissionThread))
+
       const submit = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> => {
+        // The common single-key Ed25519 kinds, signed (not impersonated): validated by the worker.
+        if (
+          worker !== undefined &&
+          ed25519SignerOf(transaction) !== undefined &&
+          impersonation?.verdict(transaction)._tag !== "Impersonated"
+        )
+          return Effect.flatMap(latestState, (state) =>
+            Effect.flatMap(
+              Effect.callback<AdmissionVerdict | undefined>((resume) => {
+                const taken = worker.submit(signedBcs, state.version, (verdict) => resume(Effect.succeed(verdict)))
+                if (!taken) resume(Effect.succeed(undefined))
+              }),
+              (verdict) =>
+                verdict === undefined
+                  ? inThread(transaction, signedBcs)
+                  : admitInBudget(transaction, signedBcs, { verdict, version: state.version, generation: state.generation })
+            )
+          )
+        return inThread(transaction, signedBcs)
+      }
+
+      const inThread = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> => {
         // The signature's curve equation first, on the thread pool (see preverifySignature).
         const preverified = preverifySignature(transaction)
         return preverified === undefined
@@ -105,6 +142,31 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
               Effect.promise(() => preverified),
               admitInBudget(transaction, signedBcs)
             )
+      }
+
+      const latestState = Effect.mapError(
+        Effect.flatMap(ledger.ledgerInfo, (info) => ledger.stateAt(info.ledgerVersion)),
+        (e) => new ChainUnavailable({ message: `cannot read the latest state: ${e._tag}` })
+      )
+
+      /**
+       * The validation a worker's verdict stands for, when it was made on the state `admit` reads
+       * (the same version, no rewind since): a commit in between makes it one block older, which
+       * the reference's own mempool validation allows too (its pool validates against the latest
+       * state it has; the block decides). After a rewind it is validated again here.
+       */
+      const workerValidation = (transaction: SignedTransaction, checked: WorkerChecked, state: StateReader): ValidationResult | undefined => {
+        if (checked.generation !== state.generation || checked.version > state.version) return undefined
+        const { status, signatureVerified } = checked.verdict
+        if (status === undefined || BigInt(status) === SEQUENCE_NUMBER_TOO_NEW) {
+          // Pooled: the block's execution then finds the signature verified (ed25519Fast's memo).
+          const signer = ed25519SignerOf(transaction)
+          if (signatureVerified && signer !== undefined)
+            rememberVerified(signer.signature, signer.publicKey, rawTransactionSubject(transaction.rawTransaction).message)
+        }
+        if (status === undefined) return { _tag: "Valid" }
+        const name = statusName(status)
+        return name === undefined ? undefined : { _tag: "Invalid", status: { code: BigInt(status), name } }
       }
 
       /**
@@ -128,21 +190,26 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
           : 4
       )
 
-      const admitInBudget = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> =>
+      const admitInBudget = (
+        transaction: SignedTransaction,
+        signedBcs: Uint8Array,
+        checked?: WorkerChecked
+      ): Effect.Effect<PoolEntry, SubmitError> =>
         // Run with the fiber's own services (its Clock: a test's TestClock), synchronously inside the budget.
         Effect.contextWith((context: Context.Context<never>) =>
           Effect.callback<PoolEntry, SubmitError>((resume) => {
-            admissions.run(() => resume(Effect.runSyncExitWith(context)(admit(transaction, signedBcs))))
+            admissions.run(() => resume(Effect.runSyncExitWith(context)(admit(transaction, signedBcs, checked))))
           })
         )
 
-      const admit = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> =>
+      const admit = (
+        transaction: SignedTransaction,
+        signedBcs: Uint8Array,
+        checked: WorkerChecked | undefined
+      ): Effect.Effect<PoolEntry, SubmitError> =>
         Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
           Effect.flatMap(
-            Effect.mapError(
-              Effect.flatMap(ledger.ledgerInfo, (info) => ledger.stateAt(info.ledgerVersion)),
-              (e) => new ChainUnavailable({ message: `cannot read the latest state: ${e._tag}` })
-            ),
+            latestState,
             (state): Effect.Effect<PoolEntry, SubmitError> => {
               const entry = poolEntryOf(transaction, signedBcs, nowMs)
               const raw = transaction.rawTransaction
@@ -161,7 +228,9 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
                 const verdict = impersonation.verdict(transaction)
                 if (verdict._tag === "Refused") return Effect.fail(new ImpersonationRefused({ message: verdict.message }))
               }
-              const validation = vm.validate(stateViewFromReader(state, state.version), transaction)
+              const validation =
+                (checked === undefined ? undefined : workerValidation(transaction, checked, state)) ??
+                vm.validate(stateViewFromReader(state, state.version), transaction)
               if (validation._tag === "Invalid" && validation.status.code !== SEQUENCE_NUMBER_TOO_NEW)
                 return Effect.fail(
                   new InvalidTransaction({ statusCode: validation.status.code, statusName: validation.status.name })
