@@ -298,7 +298,7 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
     Effect.gen(function* () {
       const producer = yield* BlockProducer
       const mempool = yield* Mempool
-      const { mining } = yield* BlockProducerConfig
+      const { mining, maxBlockTransactions } = yield* BlockProducerConfig
       // A failure is logged and retried after a pause, so a broken VM does not spin the loop; so is
       // a defect (a bug must not stop block production for good). Interruption ends the loop.
       const guarded = <A>(effect: Effect.Effect<A, ChainUnavailable>) =>
@@ -321,8 +321,11 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
                 yield* guarded(producer.produce)
                 return
               }
-              // The delay, cut short when a client waits for a pending transaction (wait_by_hash).
-              yield* Effect.race(Effect.sleep(mining.delayMs), mempool.awaitWanted)
+              // The delay gathers a burst into one block; cut short when a client waits for a
+              // pending transaction (wait_by_hash), and not waited when a full block is already
+              // pooled (under load: the next block starts as soon as the last one is committed).
+              if (mempool.size() < maxBlockTransactions)
+                yield* Effect.race(Effect.sleep(mining.delayMs), mempool.awaitWanted)
               yield* guarded(producer.produceIfReady)
             })
           )
