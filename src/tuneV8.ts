@@ -25,8 +25,12 @@ import { setFlagsFromString } from "node:v8"
  * generation limit each view worker is started with (`DEFAULT_VIEW_WORKER_LIMITS`), so it is
  * cleared here, after the main heap was sized and before any worker starts.
  *
- * `boundOldGeneration: false` (`movenode follow`) leaves the old generation's growth to V8: a
- * follower catching up holds hundreds of decoded versions in flight (fetched, being checked, being
+ * `boundOldGeneration: false` (`movenode follow`, and the local chain, `movenode` / `npm start`)
+ * leaves the old generation's growth to V8. A local chain under load holds its pool (~1,000
+ * transactions waiting) and its blocks in flight through scavenges, into old space where they
+ * die; bounded at 1.25 times the live set, it made 2,229–2,382 transfers/s at 0.63–0.68 ms of CPU
+ * each, unbounded 2,568–2,773/s at 0.53–0.56 ms (session 10, docs/benchmarks.md; resident memory
+ * under that load ~480–600 MB instead of ~335). Likewise a follower catching up holds hundreds of decoded versions in flight (fetched, being checked, being
  * committed), which live through scavenges into old space and die there; bounded at 1.25 times the
  * live set, a mark-compact ran about every 0.6 s, 25–30 µs of the GC threads' CPU per version
  * applied (~10 % of a follower's CPU; session 9, docs/scale-out.md).
