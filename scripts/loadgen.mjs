@@ -122,7 +122,7 @@ const accountsOf = (n) => localSigners(lib, n)
 /** A signed APT transfer; `hash` without its 0x (the URLs below add it). */
 const transfer = (from, to, amount, expiration) => {
   const t = aptTransfer(lib, from, to, amount, expiration)
-  return { bytes: t.bytes, hash: t.hash.slice(2) }
+  return { bytes: t.bytes, hash: t.hash.slice(2), sender: toHex(from.address), sequenceNumber: t.raw.sequenceNumber }
 }
 
 /**
@@ -167,6 +167,24 @@ const waitCommitted = async (hash, deadlineMs = 60_000) => {
     if (r.status !== 200) throw new Error(`wait_by_hash ${r.status}: ${JSON.stringify(body)}`)
     if (performance.now() - t0 < 100) await sleep(10)
   }
+}
+
+/**
+ * Until the sender of `t` has committed it (its account's sequence number passed `t`'s), read the
+ * account every 5 ms. The throughput run's end: a wait_by_hash would answer with the transaction's
+ * JSON, and the first JSON answer of a run catches the table-info index up with every transaction
+ * committed since the start (src/node/tableInfo: ~15 µs each, ~0.5 s after 30,000): a one-time
+ * cost of the first read, not of committing.
+ */
+const waitSequence = async (t, deadlineMs = 60_000) => {
+  const until = performance.now() + deadlineMs
+  while (performance.now() < until) {
+    const r = await request("GET", `/accounts/0x${t.sender}`)
+    const body = await r.json()
+    if (r.status === 200 && BigInt(body.sequence_number) > t.sequenceNumber) return
+    await sleep(5)
+  }
+  throw new Error(`not committed within ${deadlineMs} ms`)
 }
 
 const percentile = (xs, p) => {
@@ -381,7 +399,9 @@ const main = async () => {
   }
   if (mode === "throughput") {
     const seconds = arg("seconds", 60)
-    const target = arg("target", 1500)
+    // Transfers signed beforehand per second of the run: more than the node takes, so the run is
+    // never short of them (issue 22's target is 2,500/s).
+    const target = arg("target", 4000)
     const senders = accountsOf(arg("accounts", 64))
     const node = startNode(senders.length, { keep: true })
     await waitReady()
@@ -442,7 +462,7 @@ const main = async () => {
     const submitted = next
     const submitSecs = (performance.now() - start) / 1000
     // Wait for the pool to drain, then count committed user transactions by sender sequence numbers.
-    await waitCommitted(txns[submitted - 1].hash).catch(() => undefined)
+    await waitSequence(txns[submitted - 1]).catch(() => undefined)
     const elapsed = (performance.now() - start) / 1000
     let committed = 0n
     for (const s of senders) {
