@@ -5,7 +5,9 @@
  * the sender's on-chain one is refused with SEQUENCE_NUMBER_TOO_OLD before anything else; then
  * the VM validates (signature, prologue) on the latest committed state, where
  * SEQUENCE_NUMBER_TOO_NEW means "park it", not "refuse it"; then the pool inserts (limits,
- * updates, its own knowledge of the sender's sequence number).
+ * updates, its own knowledge of the sender's sequence number). With an `AdmissionThread` (a ledger
+ * in a data directory) the VM's validation of single-key Ed25519 submissions runs on its worker
+ * thread; the sequence-number check, impersonation and the pool stay here.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
