@@ -187,6 +187,28 @@ describe("admission validated on a worker thread", () => {
     })
   )
 
+  it.live("starts the worker only once submissions come fast (100 in a second)", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const admission = yield* AdmissionThread
+        yield* (yield* BlockProducer).produce
+        // A refused submission (a forged signature) counts like any other and leaves nothing pooled.
+        const forged = cases.find((c) => c.name === "a forged signature")!.txn()
+        for (let i = 0; i < 20; i++) assert.strictEqual(answerOf(yield* submit(forged)), "INVALID_SIGNATURE")
+        yield* Effect.sleep("300 millis")
+        assert.strictEqual(answerOf(yield* submit(forged)), "INVALID_SIGNATURE")
+        assert.strictEqual(admission.verdicts(), 0, "20 submissions: no worker")
+        for (let i = 0; i < 100; i++) yield* submit(forged)
+        // Started by the burst; ready within a few seconds, after which submissions go through it.
+        for (let i = 0; i < 100 && admission.verdicts() === 0; i++) {
+          yield* Effect.sleep("100 millis")
+          assert.strictEqual(answerOf(yield* submit(forged)), "INVALID_SIGNATURE")
+        }
+        assert.isAbove(admission.verdicts(), 0)
+      }).pipe(Effect.provide(chain("rate", workerUrl)))
+    )
+  )
+
   it.live("without a worker script, validates on the chain's thread", () =>
     Effect.scoped(
       Effect.gen(function* () {
