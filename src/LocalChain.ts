@@ -40,6 +40,8 @@ import {
   testLocalChainConfig
 } from "./chain/LocalChainConfig.js"
 import { Mempool } from "./chain/Mempool.js"
+import { ProductionGate } from "./chain/ProductionGate.js"
+import { indexGate } from "./indexer/engine/indexGate.js"
 import { AdmissionThread, defaultAdmissionWorkerUrl } from "./chain/mempool/AdmissionThread.js"
 import { devnetGenesisPath, readDevnetGenesis } from "./devnetGenesis.js"
 import { type AccountAddress, addressToLongString } from "./domain/AccountAddress.js"
@@ -296,7 +298,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
     fork === undefined && config.dataDir !== undefined && admissionWorkerUrl !== undefined
       ? AdmissionThread.layer({ path: join(config.dataDir, "ledger"), workerUrl: admissionWorkerUrl })
       : Layer.empty
-  const base = Layer.mergeAll(chainBase.ledger, ChainVmLive, ChainEvents.layer, admission).pipe(
+  const base = Layer.mergeAll(chainBase.ledger, ChainVmLive, ChainEvents.layer, ProductionGate.layer, admission).pipe(
     Layer.provideMerge(controlsState)
   )
   // The faucet delegates the root's mint capability at boot, as the reference's does, where blocks
@@ -396,7 +398,17 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
       : indexer === undefined
         ? GraphqlStub.layer(config.graphql)
         : GraphqlServer.layer(config.graphql)
-  const servers = Layer.mergeAll(api, faucet, graphql).pipe(
+  // Block production waits for the index when it falls far behind (indexer/engine/indexGate.ts).
+  const gated =
+    indexer === undefined
+      ? Layer.empty
+      : Layer.effectDiscard(
+          Effect.gen(function* () {
+            const unregister = (yield* ProductionGate).register(indexGate(yield* Indexer, yield* Ledger))
+            yield* Effect.addFinalizer(() => Effect.sync(unregister))
+          })
+        )
+  const servers = Layer.mergeAll(api, faucet, graphql, gated).pipe(
     // (GraphqlServer, which needs the indexer, is only used when there is one.)
     Layer.provideMerge((indexer ?? Layer.empty) as NonNullable<typeof indexer>),
     Layer.provideMerge(node)

@@ -30,6 +30,7 @@ import type { CommittedSender } from "./mempool/TxPool.js"
 import * as Option from "effect/Option"
 import { ChainClock, ChainClockService } from "./controls/ChainClock.js"
 import { MiningMode } from "./MiningMode.js"
+import { ProductionGate } from "./ProductionGate.js"
 import {
   ConfigKeys,
   decodeBlockResource,
@@ -298,6 +299,8 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
     Effect.gen(function* () {
       const producer = yield* BlockProducer
       const mempool = yield* Mempool
+      // What must keep up with the chain (its in-process indexer) may hold the next block a while.
+      const gate = Option.getOrUndefined(yield* Effect.serviceOption(ProductionGate))
       const { mining, maxBlockTransactions } = yield* BlockProducerConfig
       // A failure is logged and retried after a pause, so a broken VM does not spin the loop; so is
       // a defect (a bug must not stop block production for good). Interruption ends the loop.
@@ -326,6 +329,7 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
               // pooled (under load: the next block starts as soon as the last one is committed).
               if (mempool.size() < maxBlockTransactions)
                 yield* Effect.race(Effect.sleep(mining.delayMs), mempool.awaitWanted)
+              if (gate !== undefined) yield* gate.beforeBlock
               yield* guarded(producer.produceIfReady)
             })
           )

@@ -5,6 +5,7 @@ import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "
 import { type BlockCommittedEvent, type ChainEvent, ChainEvents } from "../../src/chain/ChainEvents.js"
 import { Mempool } from "../../src/chain/Mempool.js"
 import { MiningMode } from "../../src/chain/MiningMode.js"
+import { ProductionGate } from "../../src/chain/ProductionGate.js"
 import { ConfigKeys, decodeConfiguration } from "../../src/chain/onChainConfig.js"
 import type { Transaction } from "../../src/domain/Transaction.js"
 import { Ledger } from "../../src/ledger/Ledger.js"
@@ -274,6 +275,43 @@ describe("BlockProducer", () => {
     }).pipe(
       Effect.provide(
         Layer.provideMerge(BlockProducer.loop, chain({}, makeFakeVm(), MiningMode.still(1))).pipe(
+          Layer.provide(
+            Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.still(1) })
+          )
+        )
+      )
+    )
+  )
+
+  it.live("in Instant mode, holds a block while a registered ProductionGate waits", () =>
+    Effect.gen(function* () {
+      const events = yield* ChainEvents
+      const gate = yield* ProductionGate
+      let open = false
+      let asked = 0
+      gate.register(
+        Effect.suspend(() => {
+          asked++
+          return open ? Effect.void : Effect.sleep("10 millis")
+        }).pipe(Effect.repeat({ until: () => open }))
+      )
+      const [entry, event] = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const take = yield* events.subscription
+          const e = yield* submit(7, 0n)
+          yield* Effect.sleep("100 millis")
+          const ledger = yield* Ledger
+          assert.strictEqual((yield* ledger.ledgerInfo).blockHeight, 0n, "no block while the gate waits")
+          assert.isAbove(asked, 0)
+          open = true
+          return [e, blockEvent(yield* take)] as const
+        })
+      )
+      assert.strictEqual(event.block.height, 1n)
+      assert.ok(event.committed.length === 0 || event.committed[0]!.hashKey === entry.hashKey)
+    }).pipe(
+      Effect.provide(
+        Layer.provideMerge(BlockProducer.loop, Layer.provideMerge(chain({}, makeFakeVm(), MiningMode.still(1)), ProductionGate.layer)).pipe(
           Layer.provide(
             Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.still(1) })
           )
