@@ -25,18 +25,24 @@ import { setFlagsFromString } from "node:v8"
  * generation limit each view worker is started with (`DEFAULT_VIEW_WORKER_LIMITS`), so it is
  * cleared here, after the main heap was sized and before any worker starts.
  *
- * `boundOldGeneration: false` (`movenode follow`, and the local chain, `movenode` / `npm start`)
- * leaves the old generation's growth to V8. A local chain under load holds its pool (~1,000
- * transactions waiting) and its blocks in flight through scavenges, into old space where they
- * die; bounded at 1.25 times the live set, it made 2,229–2,382 transfers/s at 0.63–0.68 ms of CPU
- * each, unbounded 2,568–2,773/s at 0.53–0.56 ms (session 10, docs/benchmarks.md; resident memory
- * under that load ~480–600 MB instead of ~335). Likewise a follower catching up holds hundreds of decoded versions in flight (fetched, being checked, being
+ * `oldGenerationGrowthPercent` (the local chain, `movenode` / `npm start`: 100) bounds it at twice
+ * the live set instead. A local chain under load holds its pool (~1,000 transactions waiting) and
+ * its blocks in flight through scavenges, into old space where they die; at 1.25 times the live
+ * set it made 2,229–2,382 transfers/s at 0.63–0.68 ms of CPU each, at twice 2,663–2,708/s at
+ * 0.56–0.57 ms, unbounded 2,439–2,835/s (session 10, docs/benchmarks.md, interleaved; resident
+ * memory under that load ~335, ~390 and ~500 MB).
+ *
+ * `boundOldGeneration: false` (`movenode follow`) leaves the old generation's growth to V8. A
+ * follower catching up holds hundreds of decoded versions in flight (fetched, being checked, being
  * committed), which live through scavenges into old space and die there; bounded at 1.25 times the
  * live set, a mark-compact ran about every 0.6 s, 25–30 µs of the GC threads' CPU per version
  * applied (~10 % of a follower's CPU; session 9, docs/scale-out.md).
  */
-export const tuneV8ForServing = (options: { readonly boundOldGeneration?: boolean } = {}): void => {
+export const tuneV8ForServing = (
+  options: { readonly boundOldGeneration?: boolean; readonly oldGenerationGrowthPercent?: number } = {}
+): void => {
   setFlagsFromString("--no-allocation-site-pretenuring")
-  if (options.boundOldGeneration !== false) setFlagsFromString("--heap-growing-percent=25")
+  if (options.boundOldGeneration !== false)
+    setFlagsFromString(`--heap-growing-percent=${options.oldGenerationGrowthPercent ?? 25}`)
   setFlagsFromString("--max-semi-space-size=0")
 }
