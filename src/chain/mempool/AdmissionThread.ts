@@ -23,6 +23,7 @@ import { type ResourceLimits, Worker } from "node:worker_threads"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { closeWorker } from "../../closeWorker.js"
 import {
   ADMISSION_WORKER_CLOSE,
   ADMISSION_WORKER_READY,
@@ -259,12 +260,6 @@ class AdmissionWorkerThread {
   async close(timeoutMs = 2_000): Promise<void> {
     this.closed = true
     this.flush()
-    const worker = this.worker
-    if (worker === undefined) return
-    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()))
-    worker.postMessage(ADMISSION_WORKER_CLOSE)
-    const timer = setTimeout(() => void worker.terminate(), timeoutMs)
-    await exited
-    clearTimeout(timer)
+    if (this.worker !== undefined) await closeWorker(this.worker, ADMISSION_WORKER_CLOSE, timeoutMs)
   }
 }

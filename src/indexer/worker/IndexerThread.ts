@@ -15,6 +15,7 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { type ResourceLimits, Worker } from "node:worker_threads"
+import { closeWorker } from "../../closeWorker.js"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -182,13 +183,7 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
       yield* Effect.addFinalizer(() =>
         Effect.promise(async () => {
           closing = true
-          const w = worker
-          if (w === undefined) return
-          const exited = new Promise<void>((resolve) => w.once("exit", () => resolve()))
-          w.postMessage({ _tag: "Close" } satisfies ToIndexerWorker)
-          const timer = setTimeout(() => void w.terminate(), CLOSE_WAIT_MS)
-          await exited
-          clearTimeout(timer)
+          if (worker !== undefined) await closeWorker(worker, { _tag: "Close" } satisfies ToIndexerWorker, CLOSE_WAIT_MS)
         })
       )
 

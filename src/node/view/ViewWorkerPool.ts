@@ -1,4 +1,5 @@
 import { type ResourceLimits, Worker } from "node:worker_threads"
+import { closeWorker } from "../../closeWorker.js"
 import type { ViewAnswer, ViewRequest } from "../Views.js"
 import type { ViewError } from "./executeView.js"
 import {
@@ -201,15 +202,7 @@ export class ViewWorkerPool {
   async close(timeoutMs = 2_000): Promise<void> {
     this.closed = true
     await Promise.all(
-      this.slots.map(async (slot) => {
-        const worker = slot.worker
-        if (worker === undefined) return
-        const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()))
-        worker.postMessage(WORKER_CLOSE)
-        const timer = setTimeout(() => void worker.terminate(), timeoutMs)
-        await exited
-        clearTimeout(timer)
-      })
+      this.slots.map((slot) => (slot.worker === undefined ? undefined : closeWorker(slot.worker, WORKER_CLOSE, timeoutMs)))
     )
   }
 }
