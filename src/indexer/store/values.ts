@@ -88,8 +88,14 @@ export const timestampText = (usec: bigint): string => {
 }
 
 const utf8Length = (s: string) => Buffer.byteLength(s, "utf8")
+const isAscii = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false
+  return true
+}
 /** Postgres' jsonb key order: shorter keys first, then bytewise (its `compareJsonbScalarValue`). */
 const jsonbKeyOrder = (a: string, b: string): number => {
+  // Field names are ASCII: their UTF-8 is their code units, so no byte copies are needed.
+  if (isAscii(a) && isAscii(b)) return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0
   const la = utf8Length(a)
   const lb = utf8Length(b)
   if (la !== lb) return la - lb
@@ -113,10 +119,18 @@ export const jsonbText = (value: unknown): string => {
     case "boolean":
       return value ? "true" : "false"
     case "object": {
-      if (Array.isArray(value)) return `[${value.map(jsonbText).join(", ")}]`
-      const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined)
-      entries.sort(([a], [b]) => jsonbKeyOrder(a, b))
-      return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${jsonbText(v)}`).join(", ")}}`
+      if (Array.isArray(value)) {
+        let out = "["
+        for (let i = 0; i < value.length; i++) out += (i === 0 ? "" : ", ") + jsonbText(value[i])
+        return out + "]"
+      }
+      const object = value as Record<string, unknown>
+      const keys = Object.keys(object).filter((k) => object[k] !== undefined)
+      keys.sort(jsonbKeyOrder)
+      let out = "{"
+      for (let i = 0; i < keys.length; i++)
+        out += (i === 0 ? "" : ", ") + JSON.stringify(keys[i]) + ": " + jsonbText(object[keys[i]!])
+      return out + "}"
     }
     default:
       return "null"

@@ -39,12 +39,48 @@ export const sortedObject = (entries: Array<[string, JsonValue]>): { [k: string]
 type Field = { readonly name: string; readonly layout: MoveTypeLayout }
 
 /**
+ * A struct's or variant's JSON keys in BTreeMap order, each with the index of its value among the
+ * values read (declaration order; an enum's `__variant__` value first). Computed once per field
+ * list (layouts are cached by their users) instead of sorting each value's entries.
+ */
+type ObjectKeys = { readonly names: ReadonlyArray<string>; readonly from: ReadonlyArray<number> }
+const structKeys = new WeakMap<ReadonlyArray<Field>, ObjectKeys>()
+const variantKeys = new WeakMap<ReadonlyArray<Field>, ObjectKeys>()
+const VARIANT_KEY = "__variant__"
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+const objectKeysOf = (fields: ReadonlyArray<Field>, variant: boolean): ObjectKeys => {
+  const cache = variant ? variantKeys : structKeys
+  let keys = cache.get(fields)
+  if (keys === undefined) {
+    const names = variant ? [VARIANT_KEY, ...fields.map((f) => f.name)] : fields.map((f) => f.name)
+    const from = names.map((_, i) => i).sort((a, b) => byteOrder(names[a]!, names[b]!))
+    keys = { names: from.map((i) => names[i]!), from }
+    cache.set(fields, keys)
+  }
+  return keys
+}
+
+const objectOf = (keys: ObjectKeys, values: ReadonlyArray<JsonValue>): { [k: string]: JsonValue } => {
+  const out: { [k: string]: JsonValue } = {}
+  for (let i = 0; i < keys.names.length; i++) out[keys.names[i]!] = values[keys.from[i]!]!
+  return out
+}
+
+/**
  * An open container: a vector's elements (all of `element`), a struct's or variant's fields (an
  * object once complete, its keys sorted), or an Option's one element (`{"vec": [v]}`).
  */
 type Frame =
   | { readonly kind: "vector"; readonly out: JsonValue[]; readonly element: MoveTypeLayout; i: number }
-  | { readonly kind: "fields"; readonly entries: Array<[string, JsonValue]>; readonly fields: ReadonlyArray<Field>; i: number }
+  | {
+      readonly kind: "fields"
+      /** The fields' values in declaration order (the variant's name first for an enum). */
+      readonly values: JsonValue[]
+      readonly fields: ReadonlyArray<Field>
+      readonly keys: ObjectKeys
+      i: number
+    }
   | { readonly kind: "option"; readonly element: MoveTypeLayout }
 
 /** A scalar's JSON (everything but vector, struct, enum and function), read from `r`. */
@@ -137,8 +173,8 @@ export const readValueAsJson = (r: BcsReader, layout: MoveTypeLayout, limits: Co
         f.out[f.i++] = v
         if (f.i < f.out.length) next = f.element
       } else if (f.kind === "fields") {
-        f.entries.push([f.fields[f.i++]!.name, v])
-        if (f.i < f.fields.length) next = f.fields[f.i]!.layout
+        f.values.push(v)
+        if (++f.i < f.fields.length) next = f.fields[f.i]!.layout
       }
       if (next !== undefined) {
         cur = next
@@ -146,7 +182,7 @@ export const readValueAsJson = (r: BcsReader, layout: MoveTypeLayout, limits: Co
       }
       stack.pop()
       r.depth--
-      v = f.kind === "vector" ? f.out : f.kind === "fields" ? sortedObject(f.entries) : { vec: [v] }
+      v = f.kind === "vector" ? f.out : f.kind === "fields" ? objectOf(f.keys, f.values) : { vec: [v] }
     }
   }
 }
@@ -188,9 +224,12 @@ const openStructOrEnum = (
     }
   }
   let fields: ReadonlyArray<Field>
-  const entries: Array<[string, JsonValue]> = []
-  if (layout._tag === "struct") fields = layout.fields
-  else {
+  const values: JsonValue[] = []
+  let keys: ObjectKeys
+  if (layout._tag === "struct") {
+    fields = layout.fields
+    keys = objectKeysOf(fields, false)
+  } else {
     const start = r.offset
     const tag = r.uleb128()
     const variant = layout.variants[tag]
@@ -198,11 +237,12 @@ const openStructOrEnum = (
       r.offset = start
       return r.fail(`invalid variant index ${tag} for ${layout.struct.name}`)
     }
-    entries.push(["__variant__", variant.name])
+    values.push(variant.name)
     fields = variant.fields
+    keys = objectKeysOf(fields, true)
   }
-  if (fields.length === 0) return sortedObject(entries)
-  open({ kind: "fields", entries, fields, i: 0 })
+  if (fields.length === 0) return objectOf(keys, values)
+  open({ kind: "fields", values, fields, keys, i: 0 })
   return undefined
 }
 

@@ -66,6 +66,53 @@ describe("jsonToBcs / bcsToJson round trip", () => {
   })
 })
 
+describe("bcsToJson object keys", () => {
+  const keysInByteOrder = (v: unknown): boolean => {
+    if (Array.isArray(v)) return v.every(keysInByteOrder)
+    if (v === null || typeof v !== "object") return true
+    const keys = Object.keys(v)
+    const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    return keys.every((k, i) => k === sorted[i]) && Object.values(v).every(keysInByteOrder)
+  }
+
+  it("every object's keys come in byte order, at every depth", () => {
+    fc.assert(
+      fc.property(
+        layoutArb.chain((l) => fc.tuple(fc.constant(l), outputValueArb(l))),
+        ([layout, out]) => {
+          const bytes = ok(jsonToBcs(layout, toInputForm(layout, out)))
+          expect(keysInByteOrder(ok(bcsToJson(layout, bytes)))).toBe(true)
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it("sorts __variant__ among field names by bytes (upper case and digits before it, lower case after)", () => {
+    const layout: MoveTypeLayout = {
+      _tag: "enum",
+      struct: { address: ONE, module: "m", name: "E", typeArgs: [] },
+      variants: [
+        { name: "Empty", fields: [] },
+        {
+          name: "V",
+          fields: [
+            { name: "b", layout: Layouts.u8 },
+            { name: "Z", layout: Layouts.u8 },
+            { name: "_a", layout: Layouts.u8 },
+            { name: "A1", layout: Layouts.u8 }
+          ]
+        }
+      ]
+    }
+    const out = ok(bcsToJson(layout, Uint8Array.of(1, 1, 2, 3, 4)))
+    expect(JSON.stringify(out)).toBe('{"A1":4,"Z":2,"__variant__":"V","_a":3,"b":1}')
+    // The same field list read twice (its key order is computed once): the same object.
+    expect(ok(bcsToJson(layout, Uint8Array.of(1, 1, 2, 3, 4)))).toEqual(out)
+    expect(JSON.stringify(ok(bcsToJson(layout, Uint8Array.of(0))))).toBe('{"__variant__":"Empty"}')
+  })
+})
+
 describe("hostile input never throws", () => {
   it("garbage JSON against random layouts gives a Result", () => {
     fc.assert(

@@ -29,6 +29,9 @@ import { makeSnapshotModules, stateModuleSource } from "../../../node/encode/sta
 import { LruCache } from "../../../node/LruCache.js"
 import { resourceGroupKey, resourceKey } from "../../../node/stateKeys.js"
 import type {
+  DeleteModule,
+  DeleteResource,
+  DeleteTableItem,
   EntryFunctionId,
   IndexerChange,
   IndexerEvent,
@@ -36,7 +39,10 @@ import type {
   JsonValue,
   PriorState,
   TransactionKind,
-  UserRequest
+  UserRequest,
+  WriteModule,
+  WriteResource,
+  WriteTableItem
 } from "./IndexerTransaction.js"
 
 /** Decoded modules kept across transactions (by address, name and the version that wrote them). */
@@ -51,19 +57,6 @@ const ZERO_ADDRESS = "0x" + "0".repeat(64)
  * type's string (the layout cache's key).
  */
 type Decoder = (type: TypeTag, typeKey: string, bytes: Uint8Array) => JsonValue | undefined
-
-/** Memoizes a decode: the first call decodes, later calls return the same value. */
-const lazy = (decode: () => JsonValue | undefined): (() => JsonValue | undefined) => {
-  let done = false
-  let value: JsonValue | undefined
-  return () => {
-    if (!done) {
-      done = true
-      value = decode()
-    }
-    return value
-  }
-}
 
 const kindOf = (t: CommittedTransaction): TransactionKind => {
   switch (t.transaction._tag) {
@@ -142,167 +135,216 @@ const userRequestOf = (raw: RawTransaction, t: CommittedTransaction): UserReques
   }
 }
 
-/** The changes of one write-set entry, numbered from `index` (see `IndexerChange`). */
-const changesOf = (
+/**
+ * A state key's hash (`0x` + 64 hex), computed when first asked (current_objects asks; most
+ * processors never do) and shared by a group's members.
+ */
+class KeyHash {
+  private hex: string | undefined
+  constructor(private readonly keyBytes: Uint8Array) {}
+  get value(): string {
+    return (this.hex ??= toHex0x(stateKeyHash(this.keyBytes)))
+  }
+}
+
+// The changes are classes rather than object literals: a transfer's write set makes a dozen per
+// version, and a literal with a getter and closures allocates a fresh accessor and function objects
+// for each (the indexer's largest allocation after value decoding, session 11).
+
+class ResourceWrite implements WriteResource {
+  readonly type = "write_resource" as const
+  private decoded: JsonValue | undefined
+  private done = false
+  constructor(
+    readonly index: number,
+    private readonly keyHash: KeyHash,
+    readonly address: string,
+    readonly struct: StructTag,
+    readonly typeStr: string,
+    readonly group: StructTag | undefined,
+    private readonly decode: Decoder,
+    private readonly bytes: Uint8Array
+  ) {}
+  get stateKeyHash(): string {
+    return this.keyHash.value
+  }
+  data(): JsonValue | undefined {
+    if (!this.done) {
+      this.done = true
+      this.decoded = this.decode({ _tag: "struct", struct: this.struct }, this.typeStr, this.bytes)
+    }
+    return this.decoded
+  }
+}
+
+class ResourceDelete implements DeleteResource {
+  readonly type = "delete_resource" as const
+  constructor(
+    readonly index: number,
+    private readonly keyHash: KeyHash,
+    readonly address: string,
+    readonly struct: StructTag,
+    readonly typeStr: string,
+    readonly isGroup: boolean
+  ) {}
+  get stateKeyHash(): string {
+    return this.keyHash.value
+  }
+}
+
+/** The decode of a table item, shared by its write or delete change. */
+abstract class TableItemChange {
+  private decoded: DecodedTableItem | undefined
+  private done = false
+  constructor(
+    readonly index: number,
+    private readonly keyHash: KeyHash,
+    readonly handle: string,
+    readonly key: string,
+    private readonly decodeItem: () => DecodedTableItem | undefined
+  ) {}
+  get stateKeyHash(): string {
+    return this.keyHash.value
+  }
+  data(): DecodedTableItem | undefined {
+    if (!this.done) {
+      this.done = true
+      this.decoded = this.decodeItem()
+    }
+    return this.decoded
+  }
+}
+
+class TableItemWrite extends TableItemChange implements WriteTableItem {
+  readonly type = "write_table_item" as const
+  constructor(
+    index: number,
+    keyHash: KeyHash,
+    handle: string,
+    key: string,
+    readonly value: Uint8Array,
+    decodeItem: () => DecodedTableItem | undefined
+  ) {
+    super(index, keyHash, handle, key, decodeItem)
+  }
+}
+
+class TableItemDelete extends TableItemChange implements DeleteTableItem {
+  readonly type = "delete_table_item" as const
+}
+
+class ModuleWrite implements WriteModule {
+  readonly type = "write_module" as const
+  constructor(
+    readonly index: number,
+    private readonly keyHash: KeyHash,
+    readonly address: string,
+    readonly bytes: Uint8Array
+  ) {}
+  get stateKeyHash(): string {
+    return this.keyHash.value
+  }
+}
+
+class ModuleDelete implements DeleteModule {
+  readonly type = "delete_module" as const
+  constructor(
+    readonly index: number,
+    private readonly keyHash: KeyHash,
+    readonly address: string,
+    readonly module: string
+  ) {}
+  get stateKeyHash(): string {
+    return this.keyHash.value
+  }
+}
+
+/** Appends the changes of one write-set entry to `out`, numbered on from its length (see `IndexerChange`). */
+const pushChangesOf = (
+  out: IndexerChange[],
   modules: ModuleSource,
   decode: Decoder,
   tables: TableTypes,
-  entry: WriteSetEntry,
-  index: number
-): IndexerChange[] => {
+  entry: WriteSetEntry
+): void => {
+  const index = out.length
   const key = entry.key
-  // The state key hash (a SHA3) only when a processor asks for it (current_objects does).
-  let hash: string | undefined
-  const hashOf = () => (hash ??= toHex0x(stateKeyHash(entry.keyBytes)))
   const data = "data" in entry.op ? entry.op.data : undefined
-  if (key._tag === "Raw") return []
+  if (key._tag === "Raw") return
+  const keyHash = new KeyHash(entry.keyBytes)
   if (key._tag === "TableItem") {
     const handle = addressToLongString(key.handle)
     const k = toHex0x(key.key)
-    let decoded: DecodedTableItem | undefined
-    let done = false
-    const tableData = () => {
-      if (!done) {
-        done = true
-        decoded = decodeTableItem(modules, tables(key.handle), key.key, data)
-      }
-      return decoded
-    }
-    return data === undefined
-      ? [
-          {
-            type: "delete_table_item",
-            index,
-            get stateKeyHash() {
-              return hashOf()
-            },
-            handle,
-            key: k,
-            data: tableData
-          }
-        ]
-      : [
-          {
-            type: "write_table_item",
-            index,
-            get stateKeyHash() {
-              return hashOf()
-            },
-            handle,
-            key: k,
-            value: data,
-            data: tableData
-          }
-        ]
+    const decodeItem = () => decodeTableItem(modules, tables(key.handle), key.key, data)
+    out.push(
+      data === undefined
+        ? new TableItemDelete(index, keyHash, handle, k, decodeItem)
+        : new TableItemWrite(index, keyHash, handle, k, data, decodeItem)
+    )
+    return
   }
   const address = addressToLongString(key.address)
   const path = key.path
-  if (path._tag === "Code")
-    return data === undefined
-      ? [
-          {
-            type: "delete_module",
-            index,
-            get stateKeyHash() {
-              return hashOf()
-            },
-            address,
-            module: path.module.name
-          }
-        ]
-      : [
-          {
-            type: "write_module",
-            index,
-            get stateKeyHash() {
-              return hashOf()
-            },
-            address,
-            bytes: data
-          }
-        ]
+  if (path._tag === "Code") {
+    out.push(
+      data === undefined
+        ? new ModuleDelete(index, keyHash, address, path.module.name)
+        : new ModuleWrite(index, keyHash, address, data)
+    )
+    return
+  }
   const struct = path.struct
-  if (data === undefined)
-    return [
-      {
-        type: "delete_resource",
-        index,
-        get stateKeyHash() {
-          return hashOf()
-        },
-        address,
-        struct,
-        typeStr: structTagToString(struct),
-        isGroup: path._tag === "ResourceGroup"
-      }
-    ]
-  const resourceData = (s: StructTag, typeStr: string, bytes: Uint8Array) =>
-    lazy(() => decode({ _tag: "struct", struct: s }, typeStr, bytes))
+  if (data === undefined) {
+    out.push(
+      new ResourceDelete(index, keyHash, address, struct, structTagToString(struct), path._tag === "ResourceGroup")
+    )
+    return
+  }
   if (path._tag === "Resource") {
-    const typeStr = structTagToString(struct)
-    return [
-      {
-        type: "write_resource",
-        index,
-        get stateKeyHash() {
-          return hashOf()
-        },
-        address,
-        struct,
-        typeStr,
-        group: undefined,
-        data: resourceData(struct, typeStr, data)
-      }
-    ]
+    out.push(new ResourceWrite(index, keyHash, address, struct, structTagToString(struct), undefined, decode, data))
+    return
   }
   // A group: one change per member, in the API's (struct tag) order; a group that does not decode shows none.
   const members = Bcs.decode(resourceGroupCodec, data)
-  if (Result.isFailure(members)) return []
-  return [...members.success]
-    .sort((a, b) => compareStructTags(a.struct, b.struct))
-    .map((m, i) => {
-      const typeStr = structTagToString(m.struct)
-      return {
-        type: "write_resource" as const,
-        index: index + i,
-        get stateKeyHash() {
-          return hashOf()
-        },
-        address,
-        struct: m.struct,
-        typeStr,
-        group: struct,
-        data: resourceData(m.struct, typeStr, m.bytes)
-      }
-    })
+  if (Result.isFailure(members)) return
+  const sorted = [...members.success].sort((a, b) => compareStructTags(a.struct, b.struct))
+  for (let i = 0; i < sorted.length; i++) {
+    const m = sorted[i]!
+    out.push(
+      new ResourceWrite(index + i, keyHash, address, m.struct, structTagToString(m.struct), struct, decode, m.bytes)
+    )
+  }
 }
 
-const eventOf = (decode: Decoder, e: ContractEvent, index: number): IndexerEvent => {
-  const type = typeTagToString(e.typeTag)
-  const data = lazy(() => decode(e.typeTag, type, e.data))
-  return e._tag === "V1"
-    ? {
-        index,
-        accountAddress: addressToLongString(e.key.accountAddress),
-        creationNumber: e.key.creationNumber,
-        sequenceNumber: e.sequenceNumber,
-        isModuleEvent: false,
-        typeTag: e.typeTag,
-        type,
-        data,
-        raw: e
-      }
-    : {
-        index,
-        accountAddress: ZERO_ADDRESS,
-        creationNumber: 0n,
-        sequenceNumber: 0n,
-        isModuleEvent: true,
-        typeTag: e.typeTag,
-        type,
-        data,
-        raw: e
-      }
+/** An event (a class for the reason the changes are). */
+class EventOf implements IndexerEvent {
+  readonly accountAddress: string
+  readonly creationNumber: bigint
+  readonly sequenceNumber: bigint
+  readonly isModuleEvent: boolean
+  readonly typeTag: TypeTag
+  readonly type: string
+  private decoded: JsonValue | undefined
+  private done = false
+  constructor(
+    private readonly decode: Decoder,
+    readonly raw: ContractEvent,
+    readonly index: number
+  ) {
+    this.typeTag = raw.typeTag
+    this.type = typeTagToString(raw.typeTag)
+    this.isModuleEvent = raw._tag !== "V1"
+    this.accountAddress = raw._tag === "V1" ? addressToLongString(raw.key.accountAddress) : ZERO_ADDRESS
+    this.creationNumber = raw._tag === "V1" ? raw.key.creationNumber : 0n
+    this.sequenceNumber = raw._tag === "V1" ? raw.sequenceNumber : 0n
+  }
+  data(): JsonValue | undefined {
+    if (!this.done) {
+      this.done = true
+      this.decoded = this.decode(this.typeTag, this.type, this.raw.data)
+    }
+    return this.decoded
+  }
 }
 
 const NO_STATE: PriorState = { resource: () => undefined }
@@ -384,8 +426,7 @@ export const makeIndexerInput = () => {
       const changes: IndexerChange[] = []
       const modules = modulesOf(after)
       const known = tables?.index.lookup ?? noTableTypes
-      for (const entry of t.writeSet.entries)
-        changes.push(...changesOf(modules, decode, known, entry, changes.length))
+      for (const entry of t.writeSet.entries) pushChangesOf(changes, modules, decode, known, entry)
       const tx = t.transaction
       return {
         version: t.version,
@@ -399,7 +440,7 @@ export const makeIndexerInput = () => {
         gasUsed: t.info.gasUsed,
         user: tx._tag === "UserTransaction" ? userRequestOf(tx.signed.rawTransaction, t) : undefined,
         changes,
-        events: t.events.map((e, i) => eventOf(decode, e, i)),
+        events: t.events.map((e, i) => new EventOf(decode, e, i)),
         before: before === undefined ? NO_STATE : priorStateOf(before, decoderOf(before)),
         committed: t
       }
