@@ -5,6 +5,14 @@ import { ByteCursor } from "./ByteCursor.js"
 const textDecoder = new TextDecoder("utf-8", { fatal: true })
 
 /**
+ * Short ASCII strings read before, by a hash of their bytes (one per slot, the latest read wins):
+ * a bounded, direct-mapped table shared by every reader of the thread (nothing yields inside a read).
+ */
+const INTERN_SLOTS = 1024
+const INTERN_MAX_LENGTH = 32
+const interned: Array<string | undefined> = new Array(INTERN_SLOTS).fill(undefined)
+
+/**
  * A cursor over BCS bytes. Every read checks the remaining length first, so a truncated or hostile
  * input fails with a BcsError before anything is allocated. Lengths are checked against both the
  * configured maximum and the bytes actually left (a vector of N elements needs at least N bytes).
@@ -113,19 +121,44 @@ export class BcsReader extends ByteCursor {
     return this.fixed(this.length(1))
   }
 
-  /** UTF-8 with a length prefix; short ASCII strings (identifiers) skip the TextDecoder. */
+  /**
+   * UTF-8 with a length prefix. Short ASCII strings (identifiers: module, struct and function names,
+   * read again and again from type tags and state keys) skip the TextDecoder and come from a small
+   * table of strings read before when the bytes match one: no allocation at all.
+   */
   string(): string {
     const start = this.offset
-    const raw = this.bytesWithLength()
-    if (raw.length <= 64) {
+    const n = this.length(1)
+    this.need(n)
+    const b = this.bytes
+    const at = this.offset
+    if (n <= 64) {
+      let hash = 0x811c9dc5 ^ n
       let ascii = true
-      for (let i = 0; i < raw.length; i++)
-        if (raw[i]! >= 0x80) {
+      for (let i = 0; i < n; i++) {
+        const c = b[at + i]!
+        if (c >= 0x80) {
           ascii = false
           break
         }
-      if (ascii) return String.fromCharCode.apply(null, raw as unknown as number[])
+        hash = Math.imul(hash ^ c, 0x01000193)
+      }
+      if (ascii) {
+        this.offset = at + n
+        if (n > INTERN_MAX_LENGTH) return String.fromCharCode.apply(null, b.subarray(at, at + n) as unknown as number[])
+        const slot = (hash >>> 0) & (INTERN_SLOTS - 1)
+        const known = interned[slot]
+        if (known !== undefined && known.length === n) {
+          let i = 0
+          while (i < n && known.charCodeAt(i) === b[at + i]) i++
+          if (i === n) return known
+        }
+        const s = String.fromCharCode.apply(null, b.subarray(at, at + n) as unknown as number[])
+        interned[slot] = s
+        return s
+      }
     }
+    const raw = this.fixed(n)
     try {
       return textDecoder.decode(raw)
     } catch {

@@ -37,7 +37,12 @@ describe("BcsReader / BcsWriter fixed-width integers", () => {
     ))
 
   it("wraps u16/u32 as DataView's setters do", () => {
-    const w = new BcsWriter().u16(-1).u16(0x12345).u32(-1).u32(2 ** 32 + 7).u16(1.9)
+    const w = new BcsWriter()
+      .u16(-1)
+      .u16(0x12345)
+      .u32(-1)
+      .u32(2 ** 32 + 7)
+      .u16(1.9)
     expect(Array.from(w.toBytes())).toEqual([0xff, 0xff, 0x45, 0x23, 0xff, 0xff, 0xff, 0xff, 7, 0, 0, 0, 1, 0])
   })
 
@@ -69,5 +74,52 @@ describe("BcsReader.optionTag", () => {
 
   it("fails on an empty input with a BcsError", () => {
     expect(() => new BcsReader(new Uint8Array(0)).optionTag()).toThrow(BcsError)
+  })
+})
+
+describe("BcsReader strings", () => {
+  const encode = (s: string) => new BcsWriter().string(s).toBytes()
+
+  it("reads back what BcsWriter wrote, short ASCII (kept and reused), longer and non-ASCII, in any order", () =>
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string({ maxLength: 40 }),
+            fc.constantFrom("coin", "CoinStore", "fungible_asset", "FungibleStore", "a", ""),
+            fc.string({ unit: "grapheme", maxLength: 10 }),
+            fc.string({ minLength: 60, maxLength: 300 })
+          ),
+          { maxLength: 60 }
+        ),
+        (strings) => {
+          // Twice over: the second pass reads the same bytes through the table of kept strings.
+          for (let pass = 0; pass < 2; pass++)
+            for (const s of strings) expect(new BcsReader(encode(s)).string()).toBe(s)
+          const w = new BcsWriter()
+          for (const s of strings) w.string(s)
+          const r = new BcsReader(w.toBytes())
+          expect(strings.map(() => r.string())).toEqual(strings)
+          r.expectEnd()
+        }
+      ),
+      { numRuns: 300 }
+    ))
+
+  it("never answers a kept string for other bytes: 5,000 distinct identifiers through 1,024 slots", () => {
+    const names = Array.from({ length: 5000 }, (_, i) => `name_${i.toString(36)}`)
+    for (let round = 0; round < 3; round++) for (const s of names) expect(new BcsReader(encode(s)).string()).toBe(s)
+    // Same length, same bytes but one: different strings.
+    expect(new BcsReader(encode("abcdefgh")).string()).toBe("abcdefgh")
+    expect(new BcsReader(encode("abcdefgi")).string()).toBe("abcdefgi")
+  })
+
+  it("fails on a truncated string or invalid UTF-8 with a BcsError, at the string's start", () => {
+    const truncated = encode("identifier").subarray(0, 5)
+    expect(() => new BcsReader(truncated).string()).toThrow(BcsError)
+    const bad = Uint8Array.of(2, 0xc3, 0x28)
+    const r = new BcsReader(bad)
+    expect(() => r.string()).toThrow(/invalid UTF-8/)
+    expect(r.offset).toBe(0)
   })
 })

@@ -45,7 +45,7 @@ const jsonArb = fc.letrec((tie) => ({
     fc.integer(),
     fc.string({ maxLength: 8 }),
     fc.array(tie("value"), { maxLength: 4 }),
-    fc.dictionary(keyArb, tie("value"), { maxKeys: 6 })
+    fc.dictionary(keyArb, tie("value"), { maxKeys: 24 })
   )
 })).value
 

@@ -36,11 +36,14 @@ export interface ActivityContext {
   readonly deletedStores: ReadonlyMap<string, { readonly owner: string; readonly metadata: string }>
 }
 
-/** The columns every activity row of a transaction shares (computed once per transaction). */
+/**
+ * The columns every activity row of a transaction shares (computed once per transaction). Each row
+ * names them one by one in a single literal: spreading this object into a larger literal built
+ * each row ~40 times slower with ~5 times the memory (measured, session 11).
+ */
 type Common = ReturnType<typeof commonOf>
 const commonOf = (t: IndexerTransaction) => ({
   transaction_version: t.version,
-  gas_fee_payer_address: null,
   entry_function_id_str: t.user?.entryFunction?.idStr ?? null,
   block_height: t.blockHeight,
   transaction_timestamp: timestampSecondsOfMicros(t.timestampMicros)
@@ -53,7 +56,10 @@ export const gasFeeRow = (t: IndexerTransaction, common: Common = commonOf(t)): 
     .filter((e) => e.type === "0x1::transaction_fee::FeeStatement")
     .map((e) => uintField(e.data(), "storage_fee_refund_octas"))[0]
   return {
-    ...common,
+    transaction_version: common.transaction_version,
+    entry_function_id_str: common.entry_function_id_str,
+    block_height: common.block_height,
+    transaction_timestamp: common.transaction_timestamp,
     event_index: -1n,
     owner_address: u.sender,
     storage_id: primaryStoreOf(u.sender, APT_METADATA) ?? u.sender,
@@ -94,7 +100,11 @@ const coinEventRow = (common: Common, e: IndexerEvent, ctx: ActivityContext): Ro
   const storage = primaryStoreOf(owner, pairedMetadataOf(coinType))
   if (storage === undefined) return undefined
   return {
-    ...common,
+    transaction_version: common.transaction_version,
+    entry_function_id_str: common.entry_function_id_str,
+    block_height: common.block_height,
+    transaction_timestamp: common.transaction_timestamp,
+    gas_fee_payer_address: null,
     event_index: BigInt(e.index),
     owner_address: owner,
     storage_id: storage,
@@ -155,7 +165,11 @@ const faEventRow = (common: Common, e: IndexerEvent, ctx: ActivityContext): Row 
     }
   }
   return {
-    ...common,
+    transaction_version: common.transaction_version,
+    entry_function_id_str: common.entry_function_id_str,
+    block_height: common.block_height,
+    transaction_timestamp: common.transaction_timestamp,
+    gas_fee_payer_address: null,
     event_index: BigInt(e.index),
     owner_address: owner,
     storage_id: store,

@@ -307,7 +307,17 @@ const pushChangesOf = (
   // A group: one change per member, in the API's (struct tag) order; a group that does not decode shows none.
   const members = Bcs.decode(resourceGroupCodec, data)
   if (Result.isFailure(members)) return
-  const sorted = [...members.success].sort((a, b) => compareStructTags(a.struct, b.struct))
+  // A group holds a few members: sorted by insertion, into a copy (the decoded list is read-only).
+  const sorted = members.success.slice()
+  for (let i = 1; i < sorted.length; i++) {
+    const m = sorted[i]!
+    let j = i - 1
+    while (j >= 0 && compareStructTags(sorted[j]!.struct, m.struct) > 0) {
+      sorted[j + 1] = sorted[j]!
+      j--
+    }
+    sorted[j + 1] = m
+  }
   for (let i = 0; i < sorted.length; i++) {
     const m = sorted[i]!
     out.push(
