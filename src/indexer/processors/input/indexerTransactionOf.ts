@@ -151,67 +151,77 @@ class KeyHash {
 // version, and a literal with a getter and closures allocates a fresh accessor and function objects
 // for each (the indexer's largest allocation after value decoding, session 11).
 
-class ResourceWrite implements WriteResource {
-  readonly type = "write_resource" as const
-  private decoded: JsonValue | undefined
-  private done = false
+/** A change's position in the transaction's changes and its state key's hash. */
+abstract class Change {
   constructor(
     readonly index: number,
-    private readonly keyHash: KeyHash,
+    private readonly keyHash: KeyHash
+  ) {}
+  get stateKeyHash(): string {
+    return this.keyHash.value
+  }
+}
+
+/** A change whose `data` is decoded when first asked, then kept. */
+abstract class DecodedChange<A> extends Change {
+  private decoded: A | undefined
+  private done = false
+  protected abstract decodeData(): A | undefined
+  data(): A | undefined {
+    if (!this.done) {
+      this.done = true
+      this.decoded = this.decodeData()
+    }
+    return this.decoded
+  }
+}
+
+class ResourceWrite extends DecodedChange<JsonValue> implements WriteResource {
+  readonly type = "write_resource" as const
+  constructor(
+    index: number,
+    keyHash: KeyHash,
     readonly address: string,
     readonly struct: StructTag,
     readonly typeStr: string,
     readonly group: StructTag | undefined,
     private readonly decode: Decoder,
     private readonly bytes: Uint8Array
-  ) {}
-  get stateKeyHash(): string {
-    return this.keyHash.value
+  ) {
+    super(index, keyHash)
   }
-  data(): JsonValue | undefined {
-    if (!this.done) {
-      this.done = true
-      this.decoded = this.decode({ _tag: "struct", struct: this.struct }, this.typeStr, this.bytes)
-    }
-    return this.decoded
+  protected decodeData(): JsonValue | undefined {
+    return this.decode({ _tag: "struct", struct: this.struct }, this.typeStr, this.bytes)
   }
 }
 
-class ResourceDelete implements DeleteResource {
+class ResourceDelete extends Change implements DeleteResource {
   readonly type = "delete_resource" as const
   constructor(
-    readonly index: number,
-    private readonly keyHash: KeyHash,
+    index: number,
+    keyHash: KeyHash,
     readonly address: string,
     readonly struct: StructTag,
     readonly typeStr: string,
     readonly isGroup: boolean
-  ) {}
-  get stateKeyHash(): string {
-    return this.keyHash.value
+  ) {
+    super(index, keyHash)
   }
 }
 
-/** The decode of a table item, shared by its write or delete change. */
-abstract class TableItemChange {
-  private decoded: DecodedTableItem | undefined
-  private done = false
+/** A table item's write or delete: its key and value decoded with the table's types. */
+abstract class TableItemChange extends DecodedChange<DecodedTableItem> {
   constructor(
-    readonly index: number,
-    private readonly keyHash: KeyHash,
+    index: number,
+    keyHash: KeyHash,
     readonly handle: string,
     readonly key: string,
     private readonly decodeItem: () => DecodedTableItem | undefined
-  ) {}
-  get stateKeyHash(): string {
-    return this.keyHash.value
+  ) {
+    super(index, keyHash)
   }
-  data(): DecodedTableItem | undefined {
-    if (!this.done) {
-      this.done = true
-      this.decoded = this.decodeItem()
-    }
-    return this.decoded
+  protected decodeData(): DecodedTableItem | undefined {
+    return this.decodeItem()
   }
 }
 
@@ -233,29 +243,27 @@ class TableItemDelete extends TableItemChange implements DeleteTableItem {
   readonly type = "delete_table_item" as const
 }
 
-class ModuleWrite implements WriteModule {
+class ModuleWrite extends Change implements WriteModule {
   readonly type = "write_module" as const
   constructor(
-    readonly index: number,
-    private readonly keyHash: KeyHash,
+    index: number,
+    keyHash: KeyHash,
     readonly address: string,
     readonly bytes: Uint8Array
-  ) {}
-  get stateKeyHash(): string {
-    return this.keyHash.value
+  ) {
+    super(index, keyHash)
   }
 }
 
-class ModuleDelete implements DeleteModule {
+class ModuleDelete extends Change implements DeleteModule {
   readonly type = "delete_module" as const
   constructor(
-    readonly index: number,
-    private readonly keyHash: KeyHash,
+    index: number,
+    keyHash: KeyHash,
     readonly address: string,
     readonly module: string
-  ) {}
-  get stateKeyHash(): string {
-    return this.keyHash.value
+  ) {
+    super(index, keyHash)
   }
 }
 
