@@ -90,15 +90,15 @@ export const makeSqliteClient = (
       if (cache.size > STATEMENT_CACHE) cache.delete(cache.keys().next().value!)
       return statement
     }
+    // The parameters go as one array: libsql binds an array positionally as it is, where spread
+    // arguments (up to 30,000 for a batch's INSERT, `MAX_PARAMS`) are copied twice, into arguments and by its `flat()`.
     const run = (sql: string, params: ReadonlyArray<unknown>, raw: boolean): ReadonlyArray<any> => {
       const statement = prepare(sql)
       if (!statement.reader) {
-        statement.run(...(params as Array<unknown>))
+        statement.run(params)
         return []
       }
-      return raw
-        ? statement.raw(true).all(...(params as Array<unknown>))
-        : statement.raw(false).all(...(params as Array<unknown>))
+      return statement.raw(raw).all(params)
     }
     const attempt = <A>(operation: string, f: () => A) => Effect.try({ try: f, catch: (e) => sqlError(e, operation) })
 
