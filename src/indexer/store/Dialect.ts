@@ -23,6 +23,11 @@ export interface Dialect {
   readonly param: (placeholder: string, type: ScalarType) => string
   /** The driver value binding the cell `cell` of `type`. */
   readonly encode: (cell: Cell, type: ScalarType) => unknown
+  /**
+   * Whether a `bigint` column binds a JS `bigint` as it is (SQLite's 64-bit integers: `encode` of its
+   * canonical decimal cell gives the same bigint back), so a writer may skip the cell in between.
+   */
+  readonly bindsBigint: boolean
   /** A value read with `read` as a cell. */
   readonly decode: (raw: unknown, type: ScalarType) => Cell
   /** `expr LIKE pattern` (Postgres' semantics: `\` escapes), case-insensitive when asked. */
@@ -47,6 +52,7 @@ export const sqliteDialect: Dialect = {
   columnType: (type) => (type === "String" || type === "numeric" || type === "jsonb" ? "TEXT" : "INTEGER"),
   read: (expr) => expr,
   param: (placeholder) => placeholder,
+  bindsBigint: true,
   encode: (cell, type) => {
     if (cell === null) return null
     switch (type) {
@@ -117,6 +123,7 @@ export const postgresDialect: Dialect = {
     }
   },
   param: (placeholder, type) => `${placeholder}::${PG_TYPES[type]}`,
+  bindsBigint: false,
   encode: (cell, type) => {
     if (cell === null) return null
     switch (type) {

@@ -276,14 +276,20 @@ export const makeIndexerStore = (
           const params = yield* Effect.try({
             try: () => {
               const params: unknown[] = new Array(size * columns.length)
+              const labels = columnLabelsOf(t)
               let p = 0
               for (let r = i; r < i + size; r++) {
                 const row = rows[r]!
-                for (const c of columns)
-                  params[p++] = dialect.encode(
-                    cellOf(row[c.name] as never, c.type, () => `${t.name}.${c.name}`),
-                    c.type
-                  )
+                for (let k = 0; k < columns.length; k++) {
+                  const c = columns[k]!
+                  const v = row[c.name]
+                  // A bigint for a bigint column binds as it is where the driver takes it (most of
+                  // a row's numbers: versions, indexes, heights, amounts): no decimal text between.
+                  params[p++] =
+                    typeof v === "bigint" && c.type === "bigint" && dialect.bindsBigint
+                      ? v
+                      : dialect.encode(cellOf(v as never, c.type, labels[k]!), c.type)
+                }
               }
               return params
             },
@@ -298,6 +304,14 @@ export const makeIndexerStore = (
       if (t === undefined || t.view !== undefined || t.primaryKey.length === 0)
         throw new WriteError(`no writable table ${name} in the catalogue`)
       return t
+    }
+
+    /** Each table's `table.column` names, for the errors of its cells (built once, not per cell). */
+    const columnLabels = new Map<string, ReadonlyArray<string>>()
+    const columnLabelsOf = (t: TableSpec) => {
+      let labels = columnLabels.get(t.name)
+      if (labels === undefined) columnLabels.set(t.name, (labels = t.columns.map((c) => `${t.name}.${c.name}`)))
+      return labels
     }
 
     /** Each table's columns by name (a row's keys are looked up once per cell). */
