@@ -28,11 +28,21 @@ export type JsonValue =
   | ReadonlyArray<JsonValue>
   | { readonly [k: string]: JsonValue }
 
+/**
+ * Sets `out[key]` as an own property. `__proto__` is a valid Move identifier; assigned, it would set
+ * the object's prototype (or be ignored) instead of becoming a field of the JSON.
+ */
+const setField = (out: { [k: string]: JsonValue }, key: string, value: JsonValue): void => {
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+  else out[key] = value
+}
+
 /** Builds an object whose keys iterate in byte order (BTreeMap order; identifiers are ASCII). */
 export const sortedObject = (entries: Array<[string, JsonValue]>): { [k: string]: JsonValue } => {
   entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
   const out: { [k: string]: JsonValue } = {}
-  for (const [k, v] of entries) out[k] = v
+  for (const [k, v] of entries) setField(out, k, v)
   return out
 }
 
@@ -63,7 +73,7 @@ const objectKeysOf = (fields: ReadonlyArray<Field>, variant: boolean): ObjectKey
 
 const objectOf = (keys: ObjectKeys, values: ReadonlyArray<JsonValue>): { [k: string]: JsonValue } => {
   const out: { [k: string]: JsonValue } = {}
-  for (let i = 0; i < keys.names.length; i++) out[keys.names[i]!] = values[keys.from[i]!]!
+  for (let i = 0; i < keys.names.length; i++) setField(out, keys.names[i]!, values[keys.from[i]!]!)
   return out
 }
 

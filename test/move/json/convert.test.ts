@@ -111,6 +111,26 @@ describe("bcsToJson object keys", () => {
     expect(ok(bcsToJson(layout, Uint8Array.of(1, 1, 2, 3, 4)))).toEqual(out)
     expect(JSON.stringify(ok(bcsToJson(layout, Uint8Array.of(0))))).toBe('{"__variant__":"Empty"}')
   })
+
+  it("keeps a field named __proto__ (a valid Move identifier) as a field, not the object's prototype", () => {
+    const inner: MoveTypeLayout = {
+      _tag: "struct",
+      struct: { address: ONE, module: "m", name: "Inner", typeArgs: [] },
+      fields: [{ name: "x", layout: Layouts.u8 }]
+    }
+    const layout: MoveTypeLayout = {
+      _tag: "struct",
+      struct: { address: ONE, module: "m", name: "S", typeArgs: [] },
+      fields: [
+        { name: "__proto__", layout: inner },
+        { name: "a", layout: Layouts.u8 }
+      ]
+    }
+    const out = ok(bcsToJson(layout, Uint8Array.of(7, 9))) as Record<string, unknown>
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"x":7},"a":9}')
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(Object.keys(out)).toEqual(["__proto__", "a"])
+  })
 })
 
 describe("hostile input never throws", () => {
