@@ -6,6 +6,7 @@ import { type BcsReader, BcsWriter, Bcs, type Codec } from "../bcs/index.js"
 import type { StateKey } from "./StateKey.js"
 import { readStateKey, writeStateKey } from "./StateKeyCodec.js"
 import type { StateValueMetadata, WriteOp, WriteSet, WriteSetEntry } from "./WriteSet.js"
+import { sortInPlace } from "./sortInPlace.js"
 
 export const writeStateValueMetadata = (w: BcsWriter, m: StateValueMetadata): void => {
   if (m._tag === "V0") w.u8(0).u64(m.deposit).u64(m.creationTimeUsecs)
@@ -83,32 +84,14 @@ export const compareKeyBytes = (a: Uint8Array, b: Uint8Array): number => {
   return a.length - b.length
 }
 
-/**
- * Sorts `items` in place by `bytesOf` (compareKeyBytes order). A transaction's write set and a
- * resource group hold a handful of entries: below 32 an insertion sort, which allocates nothing
- * (Array.prototype.sort with a comparator copies into a work array: 5 % of a transfer's
- * allocations, issue 22); larger arrays take the built-in sort.
- */
-export const sortByKeyBytes = <T>(items: T[], bytesOf: (item: T) => Uint8Array): T[] => {
-  const n = items.length
-  if (n >= 32) return items.sort((x, y) => compareKeyBytes(bytesOf(x), bytesOf(y)))
-  for (let i = 1; i < n; i++) {
-    const item = items[i]!
-    const key = bytesOf(item)
-    let j = i - 1
-    while (j >= 0 && compareKeyBytes(bytesOf(items[j]!), key) > 0) {
-      items[j + 1] = items[j]!
-      j--
-    }
-    items[j + 1] = item
-  }
-  return items
-}
+/** Sorts `items` in place by `bytesOf` (compareKeyBytes order; `sortInPlace`: no work array for a few). */
+export const sortByKeyBytes = <T>(items: T[], bytesOf: (item: T) => Uint8Array): T[] =>
+  sortInPlace(items, (x, y) => compareKeyBytes(bytesOf(x), bytesOf(y)))
 
-const entryKeyBytes = (e: WriteSetEntry): Uint8Array => e.keyBytes
+const compareEntries = (x: WriteSetEntry, y: WriteSetEntry): number => compareKeyBytes(x.keyBytes, y.keyBytes)
 
-/** Sorts write-set entries in place into BCS map order (see `sortByKeyBytes`). */
-export const sortEntries = (entries: WriteSetEntry[]): WriteSetEntry[] => sortByKeyBytes(entries, entryKeyBytes)
+/** Sorts write-set entries in place into BCS map order (by key bytes; `sortInPlace`). */
+export const sortEntries = (entries: WriteSetEntry[]): WriteSetEntry[] => sortInPlace(entries, compareEntries)
 
 /** Sorts entries into BCS map order (by key bytes). */
 export const sortWriteSet = (ws: WriteSet): WriteSet => ({

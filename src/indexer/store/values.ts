@@ -11,6 +11,8 @@
  *    epoch; Hasura prints it as ISO text with the fraction only when present, trailing zeros cut.
  */
 
+import { sortInPlace } from "../../domain/sortInPlace.js"
+
 const DECIMAL = /^(-?)(\d{1,40})(?:\.(\d{1,40}))?$/
 
 /** The canonical text of a decimal (no leading zeros, no trailing fraction zeros), or undefined if `text` is not one. */
@@ -102,23 +104,6 @@ const jsonbKeyOrder = (a: string, b: string): number => {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"))
 }
 
-/** Sorts in place: by insertion for the few keys of a Move value (no work array), else `sort`. */
-const sortKeys = (keys: string[]): void => {
-  if (keys.length > 16) {
-    keys.sort(jsonbKeyOrder)
-    return
-  }
-  for (let i = 1; i < keys.length; i++) {
-    const k = keys[i]!
-    let j = i - 1
-    while (j >= 0 && jsonbKeyOrder(keys[j]!, k) > 0) {
-      keys[j + 1] = keys[j]!
-      j--
-    }
-    keys[j + 1] = k
-  }
-}
-
 /**
  * The text Postgres prints for a `jsonb` value (Hasura passes it through): object keys unique
  * (the last wins) in jsonb's order, `": "` and `", "` separators. The embedded store keeps this text,
@@ -143,7 +128,7 @@ export const jsonbText = (value: unknown): string => {
       }
       const object = value as Record<string, unknown>
       const keys = Object.keys(object).filter((k) => object[k] !== undefined)
-      sortKeys(keys)
+      sortInPlace(keys, jsonbKeyOrder)
       let out = "{"
       for (let i = 0; i < keys.length; i++)
         out += (i === 0 ? "" : ", ") + JSON.stringify(keys[i]) + ": " + jsonbText(object[keys[i]!])

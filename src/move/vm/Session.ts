@@ -6,7 +6,8 @@ import type { ChangeSet } from "../../domain/Transaction.js"
 import { readTypeTagAt, writeStructTag } from "../../domain/TypeTagCodec.js"
 import type { StructTag } from "../../domain/TypeTag.js"
 import type { WriteOp, WriteSetEntry } from "../../domain/WriteSet.js"
-import { makeWriteSetEntry, sortByKeyBytes, sortEntries } from "../../domain/WriteSetCodec.js"
+import { sortInPlace } from "../../domain/sortInPlace.js"
+import { compareKeyBytes, makeWriteSetEntry, sortEntries } from "../../domain/WriteSetCodec.js"
 import type { GasMeter } from "./GasMeter.js"
 import { heapSize } from "./MemorySize.js"
 import type { CachedValue, GroupIndex, StateCache } from "./StateCache.js"
@@ -125,8 +126,9 @@ const groupInfoOf = (g: StructTag): TagInfo => {
  * Uint8Array: one flat one-byte string in one call, no intermediate strings (issue 22: building
  * keys piece by piece was a fifth of a transfer's allocations).
  */
-const latin1Slice = (Buffer.prototype as unknown as { latin1Slice: (this: Uint8Array, start: number, end: number) => string })
-  .latin1Slice
+const latin1Slice = (
+  Buffer.prototype as unknown as { latin1Slice: (this: Uint8Array, start: number, end: number) => string }
+).latin1Slice
 
 /**
  * A map key of a byte string (so distinct byte strings never share a key); only ever compared,
@@ -612,7 +614,9 @@ const putUleb = (out: Uint8Array, o: number, n: number): number => {
   return o
 }
 
-const memberTag = (m: { readonly tag: Uint8Array }): Uint8Array => m.tag
+/** A group's members in BCS map order: by their struct tags' bytes. */
+const compareMemberTags = (a: { readonly tag: Uint8Array }, b: { readonly tag: Uint8Array }): number =>
+  compareKeyBytes(a.tag, b.tag)
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
   if (a.length !== b.length) return false
@@ -625,7 +629,10 @@ const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
   // A group holds a handful of members: found by their tag bytes in a list (no map keys to build).
   const members: Array<{ tag: Uint8Array; data: Uint8Array }> = []
   for (let i = 0; i < offsets.length; i += 4)
-    members.push({ tag: bytes.subarray(offsets[i]!, offsets[i + 1]!), data: bytes.subarray(offsets[i + 2]!, offsets[i + 3]!) })
+    members.push({
+      tag: bytes.subarray(offsets[i]!, offsets[i + 1]!),
+      data: bytes.subarray(offsets[i + 2]!, offsets[i + 3]!)
+    })
   for (const m of change.members) {
     const at = members.findIndex((x) => sameBytes(x.tag, m.tagBytes))
     if (m.data === undefined) {
@@ -641,7 +648,7 @@ const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
   }
   const keyBytes = cachedAccessPathKey(change.address, 2, change.group.bytes)
   if (members.length === 0) return existed ? { key, keyBytes, op: { _tag: "Deletion" } } : undefined
-  const sorted = sortByKeyBytes(members, memberTag)
+  const sorted = sortInPlace(members, compareMemberTags)
   // BCS(BTreeMap<StructTag, Vec<u8>>) written into an array of its exact size (no copy at the end).
   let size = ulebLength(sorted.length)
   for (const m of sorted) size += m.tag.length + ulebLength(m.data.length) + m.data.length

@@ -7,7 +7,8 @@ import {
   parseAddress
 } from "../../../domain/AccountAddress.js"
 import type { ContractEvent } from "../../../domain/ContractEvent.js"
-import { resourceGroupCodec } from "../../../domain/ResourceGroupCodec.js"
+import { type ResourceGroupMember, resourceGroupCodec } from "../../../domain/ResourceGroupCodec.js"
+import { sortInPlace } from "../../../domain/sortInPlace.js"
 import { stateKeyHash } from "../../../domain/stateKeyHash.js"
 import { compareStructTags } from "../../../domain/StructTagOrder.js"
 import type { EntryFunction, RawTransaction, TransactionPayload } from "../../../domain/Transaction.js"
@@ -267,6 +268,8 @@ class ModuleDelete extends Change implements DeleteModule {
   }
 }
 
+const compareMembers = (a: ResourceGroupMember, b: ResourceGroupMember): number => compareStructTags(a.struct, b.struct)
+
 /** Appends the changes of one write-set entry to `out`, numbered on from its length (see `IndexerChange`). */
 const pushChangesOf = (
   out: IndexerChange[],
@@ -315,17 +318,8 @@ const pushChangesOf = (
   // A group: one change per member, in the API's (struct tag) order; a group that does not decode shows none.
   const members = Bcs.decode(resourceGroupCodec, data)
   if (Result.isFailure(members)) return
-  // A group holds a few members: sorted by insertion, into a copy (the decoded list is read-only).
-  const sorted = members.success.slice()
-  for (let i = 1; i < sorted.length; i++) {
-    const m = sorted[i]!
-    let j = i - 1
-    while (j >= 0 && compareStructTags(sorted[j]!.struct, m.struct) > 0) {
-      sorted[j + 1] = sorted[j]!
-      j--
-    }
-    sorted[j + 1] = m
-  }
+  // Into a copy: the decoded list is read-only.
+  const sorted = sortInPlace(members.success.slice(), compareMembers)
   for (let i = 0; i < sorted.length; i++) {
     const m = sorted[i]!
     out.push(
