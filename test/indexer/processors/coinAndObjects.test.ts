@@ -81,6 +81,16 @@ describe("a managed coin and an object on a local chain", () => {
         ])
       }
 
+      // The same rows whatever the cut (the engine hands the processors runs of up to 32
+      // transactions, a block per run at most): the whole history as one batch — the coin
+      // registered, paired and moved within it — gives what block by block gave.
+      const whole = applyWrites(new Map(), [
+        ...fungibleAssetProcessor.process(all),
+        ...objectsProcessor.process(all),
+        ...accountTransactionsProcessor.process(all)
+      ])
+      expect(whole).toEqual(tables)
+
       const metadata = rowsIn(tables, "fungible_asset_metadata")
       expect(metadata.find((r) => r.asset_type === coinType)).toMatchObject({
         creator_address: alice.accountAddress.toStringLong(),

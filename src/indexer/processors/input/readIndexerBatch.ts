@@ -16,19 +16,47 @@ export const readIndexerBatch = (
 ): Effect.Effect<ReadonlyArray<IndexerTransaction>, LedgerError> =>
   Effect.gen(function* () {
     const out: IndexerTransaction[] = []
+    yield* readIndexerChunks(ledger, input, blocks, Number.POSITIVE_INFINITY, (chunk) =>
+      Effect.sync(() => {
+        for (const t of chunk) out.push(t)
+      })
+    )
+    return out
+  })
+
+/**
+ * The same input as `readIndexerBatch`, handed to `f` a run of at most `chunkSize` transactions at
+ * a time, in version order (a run never spans two blocks); nothing of a run is kept once `f` is
+ * done with it. Answers how many transactions there were.
+ */
+export const readIndexerChunks = <E>(
+  ledger: LedgerService,
+  input: IndexerInput,
+  blocks: ReadonlyArray<BlockInfo>,
+  chunkSize: number,
+  f: (transactions: ReadonlyArray<IndexerTransaction>) => Effect.Effect<void, E>
+): Effect.Effect<number, LedgerError | E> =>
+  Effect.gen(function* () {
     const last = blocks[blocks.length - 1]
     if (last !== undefined) yield* input.tablesThrough(ledger, last.lastVersion)
+    let count = 0
     for (const block of blocks) {
-      const count = Number(block.lastVersion - block.firstVersion + 1n)
-      const transactions = yield* ledger.transactionsFrom(block.firstVersion, count)
       let before = block.firstVersion === 0n ? undefined : yield* ledger.stateAt(block.firstVersion - 1n)
-      for (const t of transactions) {
-        const after = yield* ledger.stateAt(t.version)
-        out.push(input.transactionOf(t, block.epoch, after, before))
-        before = after
+      for (let from = block.firstVersion; from <= block.lastVersion; ) {
+        const n = Math.min(Number(block.lastVersion - from + 1n), chunkSize)
+        const transactions = yield* ledger.transactionsFrom(from, n)
+        const chunk: IndexerTransaction[] = []
+        for (const t of transactions) {
+          const after = yield* ledger.stateAt(t.version)
+          chunk.push(input.transactionOf(t, block.epoch, after, before))
+          before = after
+        }
+        yield* f(chunk)
+        count += chunk.length
+        from += BigInt(n)
       }
     }
-    return out
+    return count
   })
 
 /**
