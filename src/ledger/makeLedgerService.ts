@@ -160,24 +160,31 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
   const missing = (version: bigint) => new StorageError({ message: `transaction ${version} is missing` })
 
   /** Reads versions one by one (each is a point read in both stores); a hole is a storage failure. */
-  const readTransactions = (versions: ReadonlyArray<bigint>) =>
-    attempt(() => {
-      const out: CommittedTransaction[] = []
-      for (const v of versions) {
-        const t = backend.transaction(v)
-        if (t === undefined) throw missing(v)
-        out.push(t)
-      }
-      return out
-    })
+  // The loops below are functions made once and the thunks given to Effect only call them: V8
+  // drops the optimized code of a closure made per call at every full collection (see
+  // `attemptWrite` in src/indexer/store/IndexerStore.ts), and the indexer reads every transaction
+  // through here.
+  const transactionsAt = (versions: ReadonlyArray<bigint>): CommittedTransaction[] => {
+    const out: CommittedTransaction[] = []
+    for (const v of versions) {
+      const t = backend.transaction(v)
+      if (t === undefined) throw missing(v)
+      out.push(t)
+    }
+    return out
+  }
+  const readTransactions = (versions: ReadonlyArray<bigint>) => attempt(() => transactionsAt(versions))
+
+  /** The versions from `start` on, at most `limit`, up to the latest of `h`. */
+  const versionsFrom = (h: LedgerHead, start: bigint, limit: number): bigint[] => {
+    const versions: bigint[] = []
+    for (let v = start; v <= h.latestVersion && versions.length < limit; v++) versions.push(v)
+    return versions
+  }
 
   const transactionsFrom = (start: bigint, limit: number) =>
     Effect.flatMap(head, (h) =>
-      Effect.flatMap(checkVersion(h, start), () => {
-        const versions: bigint[] = []
-        for (let v = start; v <= h.latestVersion && versions.length < limit; v++) versions.push(v)
-        return readTransactions(versions)
-      })
+      Effect.flatMap(checkVersion(h, start), () => readTransactions(versionsFrom(h, start, limit)))
     )
 
   /** `transactionsFrom` as `TransactionOnChainData` BCS, from a store that has it as bytes. */
@@ -323,7 +330,9 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
               ? backend.commitMany(prepared, budget)
               : prepared.reduce<void | Promise<void>>(
                   (previous, p) =>
-                    previous instanceof Promise ? previous.then(() => backend.commit(p, budget)) : backend.commit(p, budget),
+                    previous instanceof Promise
+                      ? previous.then(() => backend.commit(p, budget))
+                      : backend.commit(p, budget),
                   undefined
                 )
         return { infos: prepared.map((p) => p.block), durable }
@@ -344,27 +353,29 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
 
   const markAtHeight = (height: bigint): Effect.Effect<LedgerMark, LedgerError> =>
     Effect.flatMap(blockByHeight(height), (b) =>
-      Effect.flatMap(head, (h): Effect.Effect<LedgerMark, LedgerError> =>
-        h.oldestVersion > 0n
-          ? Effect.fail(new VersionPruned({ version: 0n }))
-          : attempt(() => {
-              let accumulator = emptyAccumulator
-              for (let v = 0n; v <= b.lastVersion; v++) {
-                const t = backend.transaction(v)
-                if (t === undefined) throw missing(v)
-                accumulator = appendLeaf("TransactionAccumulator", accumulator, transactionInfoHash(t.info))
-              }
-              return markOf({
-                ...h,
-                latestVersion: b.lastVersion,
-                latestHeight: b.height,
-                epoch: b.epoch,
-                timestampUsec: b.timestampUsec,
-                oldestVersion: 0n,
-                oldestHeight: 0n,
-                accumulator
+      Effect.flatMap(
+        head,
+        (h): Effect.Effect<LedgerMark, LedgerError> =>
+          h.oldestVersion > 0n
+            ? Effect.fail(new VersionPruned({ version: 0n }))
+            : attempt(() => {
+                let accumulator = emptyAccumulator
+                for (let v = 0n; v <= b.lastVersion; v++) {
+                  const t = backend.transaction(v)
+                  if (t === undefined) throw missing(v)
+                  accumulator = appendLeaf("TransactionAccumulator", accumulator, transactionInfoHash(t.info))
+                }
+                return markOf({
+                  ...h,
+                  latestVersion: b.lastVersion,
+                  latestHeight: b.height,
+                  epoch: b.epoch,
+                  timestampUsec: b.timestampUsec,
+                  oldestVersion: 0n,
+                  oldestHeight: 0n,
+                  accumulator
+                })
               })
-            })
       )
     )
 
@@ -379,8 +390,10 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
   ): Effect.Effect<void, LedgerError> =>
     Effect.flatMap(head, (h): Effect.Effect<void, LedgerError> => {
       const target = mark.head as LedgerHead
-      if (target.latestVersion > h.latestVersion) return Effect.fail(new VersionNotFound({ version: target.latestVersion }))
-      if (target.latestVersion < h.oldestVersion) return Effect.fail(new VersionPruned({ version: target.latestVersion }))
+      if (target.latestVersion > h.latestVersion)
+        return Effect.fail(new VersionNotFound({ version: target.latestVersion }))
+      if (target.latestVersion < h.oldestVersion)
+        return Effect.fail(new VersionPruned({ version: target.latestVersion }))
       return attempt(() => {
         // A mark of this history: the accumulator it carries ends at the root recorded at its version.
         const at = backend.transaction(target.latestVersion)
@@ -437,10 +450,7 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
     const loop: Effect.Effect<void> = Effect.andThen(
       Effect.sleep(1),
       Effect.flatMap(collectGarbage(GARBAGE_SLICE), (n) => (n > 0 ? loop : Effect.void))
-    ).pipe(
-      Effect.ignore,
-      Effect.ensuring(Effect.sync(() => (collecting = false)))
-    )
+    ).pipe(Effect.ignore, Effect.ensuring(Effect.sync(() => (collecting = false))))
     Effect.runFork(loop)
   }
 

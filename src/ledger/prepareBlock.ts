@@ -31,7 +31,10 @@ export const prepareBlock = (
   const { firstVersion, height } = info
   const transactions: CommittedTransaction[] = []
   let accumulator = before?.accumulator ?? emptyAccumulator
-  block.transactions.forEach((t, i) => {
+  // A loop, not a forEach callback: a callback made per block loses its optimized code at every
+  // full collection (see `attemptWrite` in src/indexer/store/IndexerStore.ts).
+  for (let i = 0; i < block.transactions.length; i++) {
+    const t = block.transactions[i]!
     const version = firstVersion + BigInt(i)
     const hash = t.source?.info.transactionHash ?? t.hash ?? transactionHashOf(t.transaction)
     const txInfo: TransactionInfo = t.source?.info ?? {
@@ -63,7 +66,7 @@ export const prepareBlock = (
     if (record !== undefined && record.height === height && record.timestampUsec === block.timestampUsec)
       rememberRecord(committed, record.record)
     transactions.push(committed)
-  })
+  }
   const current =
     before === undefined ? { version: 0n, height: 0n } : { version: before.oldestVersion, height: before.oldestHeight }
   const oldest = oldestRetained(context.window, info, current, context.blockOfVersion)

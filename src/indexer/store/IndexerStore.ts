@@ -81,6 +81,26 @@ export interface IndexerStoreOptions {
   readonly processorNames?: ReadonlyArray<string> | undefined
 }
 
+interface ConvertedUpsert {
+  readonly write: Extract<StoreWrite, { _tag: "Upsert" }>
+  readonly table: TableSpec
+  readonly rows: ReadonlyArray<{ readonly cells: CellRow; readonly columns: ReadonlyArray<string> }>
+}
+
+/**
+ * `f()` (which throws `WriteError` for a row it cannot write) as an Effect failing with that error.
+ *
+ * Why the work is a function of the store's and not written inside the closure given here: V8
+ * keeps a function's optimized code only while some closure of it is alive, so code in a closure
+ * made per call (a `try:` thunk, a callback, an `Effect.gen` body) is dropped at every full
+ * collection and compiled again once hot. In the indexer's worker a full collection came every
+ * 0.6–1.2 s under load, and the batch loops that lived in such closures here were compiled anew
+ * 15–37 times in a 20 s run (`--log-code`; docs/benchmarks.md, "Session 12"). The loops live in
+ * functions made once; the thunks only call them.
+ */
+const attemptWrite = <A>(f: () => A): Effect.Effect<A, WriteError> =>
+  Effect.try({ try: f, catch: (e) => (e instanceof WriteError ? e : new WriteError(String(e))) })
+
 /** Parameters per statement, under both stores' limits (SQLite 32,766; PostgreSQL 65,535). */
 const MAX_PARAMS = 30_000
 
@@ -247,54 +267,64 @@ export const makeIndexerStore = (
       return sql
     }
 
+    /** The parameters of rows `i` to `i + size` of `rows` (cells), in `t`'s column order. */
+    const cellRowParams = (t: TableSpec, rows: ReadonlyArray<CellRow>, i: number, size: number): unknown[] => {
+      const columns = t.columns
+      const params: unknown[] = new Array(size * columns.length)
+      let p = 0
+      for (let r = i; r < i + size; r++) {
+        const row = rows[r]!
+        for (const c of columns) params[p++] = dialect.encode(row[c.name] ?? null, c.type)
+      }
+      return params
+    }
+
     /** INSERT of full rows; on a key conflict: nothing, or every non-key column replaced. */
     const writeRows = (t: TableSpec, rows: ReadonlyArray<CellRow>, onConflict: "nothing" | "update") =>
       Effect.gen(function* () {
         if (rows.length === 0) return
-        const columns = t.columns
-        for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / columns.length))) {
-          const params: unknown[] = new Array(size * columns.length)
-          let p = 0
-          for (let r = i; r < i + size; r++) {
-            const row = rows[r]!
-            for (const c of columns) params[p++] = dialect.encode(row[c.name] ?? null, c.type)
-          }
-          yield* run(insertStatement(t, size, onConflict), params)
-        }
+        for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / t.columns.length)))
+          yield* run(insertStatement(t, size, onConflict), cellRowParams(t, rows, i, size))
       })
 
     /**
-     * `writeRows` of a processor's rows (checked by `checkRow`), each value turned into its cell and
-     * straight into the statement's parameters: no cell row in between (inserts are most of a batch's
-     * rows, and each such row was garbage a moment later).
+     * The parameters of a processor's rows `i` to `i + size` (checked by `checkRow`), each value
+     * turned into its cell and straight into the statement's parameters: no cell row in between
+     * (inserts are most of a batch's rows, and each such row was garbage a moment later). Throws
+     * `WriteError` for a value of the wrong kind.
      */
+    const processorRowParams = (
+      t: TableSpec,
+      rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
+      i: number,
+      size: number
+    ): unknown[] => {
+      const columns = t.columns
+      const params: unknown[] = new Array(size * columns.length)
+      const labels = columnLabelsOf(t)
+      let p = 0
+      for (let r = i; r < i + size; r++) {
+        const row = rows[r]!
+        for (let k = 0; k < columns.length; k++) {
+          const c = columns[k]!
+          const v = row[c.name]
+          // A bigint for a bigint column binds as it is where the driver takes it (most of a row's
+          // numbers: versions, indexes, heights, amounts): no decimal text between.
+          params[p++] =
+            typeof v === "bigint" && c.type === "bigint" && dialect.bindsBigint
+              ? v
+              : dialect.encode(cellOf(v as never, c.type, labels[k]!), c.type)
+        }
+      }
+      return params
+    }
+
+    /** `writeRows` of a processor's rows (`processorRowParams`); a key already stored keeps its row. */
     const insertProcessorRows = (t: TableSpec, rows: ReadonlyArray<Readonly<Record<string, unknown>>>) =>
       Effect.gen(function* () {
         if (rows.length === 0) return
-        const columns = t.columns
-        for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / columns.length))) {
-          const params = yield* Effect.try({
-            try: () => {
-              const params: unknown[] = new Array(size * columns.length)
-              const labels = columnLabelsOf(t)
-              let p = 0
-              for (let r = i; r < i + size; r++) {
-                const row = rows[r]!
-                for (let k = 0; k < columns.length; k++) {
-                  const c = columns[k]!
-                  const v = row[c.name]
-                  // A bigint for a bigint column binds as it is where the driver takes it (most of
-                  // a row's numbers: versions, indexes, heights, amounts): no decimal text between.
-                  params[p++] =
-                    typeof v === "bigint" && c.type === "bigint" && dialect.bindsBigint
-                      ? v
-                      : dialect.encode(cellOf(v as never, c.type, labels[k]!), c.type)
-                }
-              }
-              return params
-            },
-            catch: (e) => (e instanceof WriteError ? e : new WriteError(String(e)))
-          })
+        for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / t.columns.length))) {
+          const params = yield* attemptWrite(() => processorRowParams(t, rows, i, size))
           yield* run(insertStatement(t, size, "nothing"), params)
         }
       })
@@ -344,6 +374,34 @@ export const makeIndexerStore = (
       return cells
     }
 
+    /**
+     * A batch's writes by kind: each insert's rows (checked) appended to its table's in `inserts`;
+     * the upserts returned, each row as its cells and the columns it names (an upsert's merge
+     * updates those). Throws `WriteError`.
+     */
+    const sortWrites = (
+      writes: ReadonlyArray<StoreWrite>,
+      inserts: Map<string, Array<Readonly<Record<string, unknown>>>>
+    ): Array<ConvertedUpsert> => {
+      const out: Array<ConvertedUpsert> = []
+      for (const w of writes) {
+        const t = tableOf(w.table)
+        if (w._tag === "Insert") {
+          let rows = inserts.get(t.name)
+          if (rows === undefined) inserts.set(t.name, (rows = []))
+          for (const r of w.rows) {
+            checkRow(t, r)
+            rows.push(r)
+          }
+        } else {
+          const rows: Array<{ readonly cells: CellRow; readonly columns: ReadonlyArray<string> }> = []
+          for (const r of w.rows) rows.push({ cells: toCells(t, r), columns: Object.keys(r) })
+          out.push({ write: w, table: t, rows })
+        }
+      }
+      return out
+    }
+
     /** The rows each table gets from a batch's writes, merged (upserts) and de-duplicated (inserts). */
     const plan = (writes: ReadonlyArray<StoreWrite>) =>
       Effect.gen(function* () {
@@ -351,34 +409,7 @@ export const makeIndexerStore = (
         // or stored before) keeps its first row — the INSERT's `ON CONFLICT DO NOTHING` sees to
         // that in both databases, so no key needs computing here.
         const inserts = new Map<string, Array<Readonly<Record<string, unknown>>>>()
-        const converted = yield* Effect.try({
-          try: () => {
-            const out: Array<{
-              readonly write: Extract<StoreWrite, { _tag: "Upsert" }>
-              readonly table: TableSpec
-              readonly rows: ReadonlyArray<{ readonly cells: CellRow; readonly columns: ReadonlyArray<string> }>
-            }> = []
-            for (const w of writes) {
-              const t = tableOf(w.table)
-              if (w._tag === "Insert") {
-                let rows = inserts.get(t.name)
-                if (rows === undefined) inserts.set(t.name, (rows = []))
-                for (const r of w.rows) {
-                  checkRow(t, r)
-                  rows.push(r)
-                }
-              } else
-                out.push({
-                  write: w,
-                  table: t,
-                  // The columns a row names: an upsert's merge updates those.
-                  rows: w.rows.map((r) => ({ cells: toCells(t, r), columns: Object.keys(r) }))
-                })
-            }
-            return out
-          },
-          catch: (e) => (e instanceof WriteError ? e : new WriteError(String(e)))
-        })
+        const converted = yield* attemptWrite(() => sortWrites(writes, inserts))
         // Stored rows of every upserted key, one query per table.
         const upsertKeys = new Map<string, Map<string, CellRow>>()
         for (const c of converted) {
