@@ -169,11 +169,17 @@ const MAX_KEPT_SCRATCH = 1 << 20
  * info and record, and a fresh writer grew from its first capacity (and copied) several times for
  * each (a quarter of the commit's hashing phase, issue 22). Re-entrant: a nested call gets a
  * writer of its own. Never let `f` keep the writer or a `written()` view.
+ *
+ * `f(w, a)` with `a` given: on a path taken per transaction, pass a function made once and its
+ * input rather than a closure made per call — V8 drops the optimized code of a closure made per
+ * call at every full collection and compiles it again (docs/benchmarks.md, "Session 12").
  */
-export const withScratchWriter = <A>(f: (w: BcsWriter) => A): A => {
+export function withScratchWriter<R>(f: (w: BcsWriter) => R): R
+export function withScratchWriter<R, A>(f: (w: BcsWriter, a: A) => R, a: A): R
+export function withScratchWriter<R, A>(f: (w: BcsWriter, a?: A) => R, a?: A): R {
   const w = scratchWriters.pop() ?? new BcsWriter(4096)
   try {
-    return f(w.reset())
+    return f(w.reset(), a)
   } finally {
     if (w.length <= MAX_KEPT_SCRATCH) scratchWriters.push(w)
   }

@@ -46,8 +46,9 @@ export const readTransactionInfo = (r: BcsReader): TransactionInfo => {
 export const transactionInfoCodec: Codec<TransactionInfo> = Bcs.codec(writeTransactionInfo, readTransactionInfo)
 
 /** sha3(prefix("TransactionInfo") ‖ BCS(info)): the transaction accumulator's leaf. */
-export const transactionInfoHash = (info: TransactionInfo): Uint8Array =>
-  withScratchWriter((w) => {
-    writeTransactionInfo(w, info)
-    return hashWithPrefix("TransactionInfo", w.written())
-  })
+export const transactionInfoHash = (info: TransactionInfo): Uint8Array => withScratchWriter(hashInfoWith, info)
+
+const hashInfoWith = (w: BcsWriter, info: TransactionInfo): Uint8Array => {
+  writeTransactionInfo(w, info)
+  return hashWithPrefix("TransactionInfo", w.written())
+}

@@ -1,4 +1,4 @@
-import { withScratchWriter } from "../bcs/index.js"
+import { type BcsWriter, withScratchWriter } from "../bcs/index.js"
 import type { ContractEvent } from "./ContractEvent.js"
 import { writeContractEvent } from "./ContractEventCodec.js"
 import { hashWithPrefix } from "./hash.js"
@@ -27,43 +27,47 @@ const eventEncodings = new WeakMap<ContractEvent, Uint8Array>()
 export const encodedWriteSet = (ws: WriteSet): EncodedWriteSet => {
   let e = writeSetEncodings.get(ws)
   if (e === undefined) {
-    const opOffsets: number[] = new Array(ws.entries.length)
-    const bytes = withScratchWriter((w) => {
-      // As writeWriteSet, noting where each op starts.
-      w.u8(0)
-      w.uleb128(ws.entries.length)
-      for (let i = 0; i < ws.entries.length; i++) {
-        const entry = ws.entries[i]!
-        w.fixed(entry.keyBytes)
-        opOffsets[i] = w.length
-        writeWriteOp(w, entry.op)
-      }
-      return w.toBytes()
-    })
-    e = { bytes, opOffsets }
+    e = withScratchWriter(encodeWriteSetWith, ws)
     writeSetEncodings.set(ws, e)
   }
   return e
+}
+
+/** As writeWriteSet, noting where each op starts (a function made once: see `withScratchWriter`). */
+const encodeWriteSetWith = (w: BcsWriter, ws: WriteSet): EncodedWriteSet => {
+  const opOffsets: number[] = new Array(ws.entries.length)
+  w.u8(0)
+  w.uleb128(ws.entries.length)
+  for (let i = 0; i < ws.entries.length; i++) {
+    const entry = ws.entries[i]!
+    w.fixed(entry.keyBytes)
+    opOffsets[i] = w.length
+    writeWriteOp(w, entry.op)
+  }
+  return { bytes: w.toBytes(), opOffsets }
 }
 
 /** BCS(ContractEvent), encoded once per event object. */
 export const encodedContractEvent = (event: ContractEvent): Uint8Array => {
   let bytes = eventEncodings.get(event)
   if (bytes === undefined) {
-    bytes = withScratchWriter((w) => {
-      writeContractEvent(w, event)
-      return w.toBytes()
-    })
+    bytes = withScratchWriter(encodeEventWith, event)
     eventEncodings.set(event, bytes)
   }
   return bytes
+}
+
+const encodeEventWith = (w: BcsWriter, event: ContractEvent): Uint8Array => {
+  writeContractEvent(w, event)
+  return w.toBytes()
 }
 
 /** CryptoHash of a write set: sha3(prefix("WriteSet") ‖ BCS(WriteSet)); entries in BCS key order. */
 export const writeSetHash = (ws: WriteSet): Uint8Array => hashWithPrefix("WriteSet", encodedWriteSet(ws).bytes)
 
 /** CryptoHash of one event: sha3(prefix("ContractEvent") ‖ BCS(ContractEvent)). */
-export const contractEventHash = (e: ContractEvent): Uint8Array => hashWithPrefix("ContractEvent", encodedContractEvent(e))
+export const contractEventHash = (e: ContractEvent): Uint8Array =>
+  hashWithPrefix("ContractEvent", encodedContractEvent(e))
 
 /** Root of the event accumulator over the events' hashes; the placeholder hash when there are none. */
 export const eventRootHash = (events: ReadonlyArray<ContractEvent>): Uint8Array =>

@@ -4,7 +4,7 @@
  */
 import { withScratchWriter } from "../bcs/index.js"
 import type { ModuleSource } from "../move/layout/ModuleSource.js"
-import { encodeByLayout, LayoutMismatch } from "./encodeByLayout.js"
+import { encodeToBytesWith, LayoutMismatch } from "./encodeByLayout.js"
 import { type FeeStatement, feeStatementFields } from "./FeeStatement.js"
 import { frameworkLayout } from "./frameworkLayout.js"
 
@@ -24,24 +24,20 @@ export const encodeEpilogueArgs = (source: ModuleSource, args: EpilogueArgsV1): 
   if (typeof layout === "string") return layout
   try {
     // A reused writer (once per transaction): no buffer to allocate and grow each time.
-    return withScratchWriter((w) => {
-      encodeByLayout(
-        w,
-        layout,
-        {
-          variant: "V1",
-          fields: {
-            fee_statement: feeStatementFields(args.feeStatement),
-            txn_gas_price: args.gasUnitPrice,
-            txn_max_gas_units: args.maxGasAmount,
-            gas_units_remaining: args.gasUnitsRemaining,
-            is_simulation: args.isSimulation,
-            is_orderless_txn: args.isOrderless
-          }
-        },
-        "EpilogueArgs"
-      )
-      return w.toBytes()
+    return withScratchWriter(encodeToBytesWith, {
+      layout,
+      path: "EpilogueArgs",
+      value: {
+        variant: "V1",
+        fields: {
+          fee_statement: feeStatementFields(args.feeStatement),
+          txn_gas_price: args.gasUnitPrice,
+          txn_max_gas_units: args.maxGasAmount,
+          gas_units_remaining: args.gasUnitsRemaining,
+          is_simulation: args.isSimulation,
+          is_orderless_txn: args.isOrderless
+        }
+      }
     })
   } catch (e) {
     if (e instanceof LayoutMismatch) return e.message

@@ -7,7 +7,7 @@ import { withScratchWriter } from "../bcs/index.js"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { ReplayProtector } from "../domain/Transaction.js"
 import type { ModuleSource } from "../move/layout/ModuleSource.js"
-import { encodeByLayout, LayoutMismatch } from "./encodeByLayout.js"
+import { encodeToBytesWith, LayoutMismatch } from "./encodeByLayout.js"
 import { frameworkLayout } from "./frameworkLayout.js"
 
 export interface PrologueArgsV1 {
@@ -55,10 +55,7 @@ export const encodePrologueArgs = (source: ModuleSource, args: PrologueArgsV1): 
   if (typeof layout === "string") return layout
   try {
     // A reused writer (once per transaction): no buffer to allocate and grow each time.
-    return withScratchWriter((w) => {
-      encodeByLayout(w, layout, value(args), "PrologueArgs")
-      return w.toBytes()
-    })
+    return withScratchWriter(encodeToBytesWith, { layout, value: value(args), path: "PrologueArgs" })
   } catch (e) {
     if (e instanceof LayoutMismatch) return e.message
     throw e

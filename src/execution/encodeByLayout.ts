@@ -116,3 +116,15 @@ const write = (w: BcsWriter, layout: MoveTypeLayout, value: unknown, path: strin
 /** Writes `value` as BCS of `layout` into `w`; throws `LayoutMismatch` when they disagree. */
 export const encodeByLayout = (w: BcsWriter, layout: MoveTypeLayout, value: unknown, path = "value"): void =>
   write(w, layout, value, path)
+
+/**
+ * `encodeByLayout` of `job.value` into `w`, as bytes: for `withScratchWriter(encodeToBytesWith, job)`
+ * on a path taken per transaction (a function made once rather than a closure per call).
+ */
+export const encodeToBytesWith = (
+  w: BcsWriter,
+  job: { readonly layout: MoveTypeLayout; readonly value: unknown; readonly path: string }
+): Uint8Array => {
+  encodeByLayout(w, job.layout, job.value, job.path)
+  return w.toBytes()
+}

@@ -38,7 +38,8 @@ export interface TransactionRecordHeader {
  * number u64 ‖ sequence number u64. Then block height, block timestamp, BCS(TransactionInfo),
  * accumulator root (32), vm status, BCS(Transaction), BCS(WriteSet), BCS(vector<ContractEvent>).
  */
-export const encodeTransactionRecord = (t: CommittedTransaction): Uint8Array => encodeTransactionRecordWithOffsets(t).bytes
+export const encodeTransactionRecord = (t: CommittedTransaction): Uint8Array =>
+  encodeTransactionRecordWithOffsets(t).bytes
 
 /**
  * `encodeTransactionRecord`, also telling where each write-set entry's op (BCS(WriteOp)) starts in
@@ -53,27 +54,37 @@ export const encodeTransactionRecordWithOffsets = (
   readonly eventOffsets: ReadonlyArray<number>
 } =>
   // A reused writer: a record is a few KB, so a fresh one grew (and copied) several times.
-  withScratchWriter((w) => {
-    writeHeader(w, t.hash, t.transaction, t.events)
-    w.u64(t.blockHeight)
-    w.u64(t.timestampUsec)
-    writeTransactionInfo(w, t.info)
-    w.fixed(t.accumulatorRootHash)
-    w.string(t.outcome.vmStatus)
-    writeTransaction(w, t.transaction)
-    // BCS(WriteSet) and BCS(ContractEvent)s as the commit encoded them to hash them (outputHashes.ts).
-    const writeSet = encodedWriteSet(t.writeSet)
-    const base = w.length
-    w.fixed(writeSet.bytes)
-    const opOffsets = writeSet.opOffsets.map((o) => base + o)
-    w.uleb128(t.events.length)
-    const eventOffsets: number[] = new Array(t.events.length)
-    for (let i = 0; i < t.events.length; i++) {
-      eventOffsets[i] = w.length
-      w.fixed(encodedContractEvent(t.events[i]!))
-    }
-    return { bytes: w.toBytes(), opOffsets, eventOffsets }
-  })
+  withScratchWriter(encodeRecordWith, t)
+
+const encodeRecordWith = (
+  w: BcsWriter,
+  t: CommittedTransaction
+): {
+  readonly bytes: Uint8Array
+  readonly opOffsets: ReadonlyArray<number>
+  readonly eventOffsets: ReadonlyArray<number>
+} => {
+  writeHeader(w, t.hash, t.transaction, t.events)
+  w.u64(t.blockHeight)
+  w.u64(t.timestampUsec)
+  writeTransactionInfo(w, t.info)
+  w.fixed(t.accumulatorRootHash)
+  w.string(t.outcome.vmStatus)
+  writeTransaction(w, t.transaction)
+  // BCS(WriteSet) and BCS(ContractEvent)s as the commit encoded them to hash them (outputHashes.ts).
+  const writeSet = encodedWriteSet(t.writeSet)
+  const base = w.length
+  w.fixed(writeSet.bytes)
+  const opOffsets: number[] = new Array(writeSet.opOffsets.length)
+  for (let i = 0; i < opOffsets.length; i++) opOffsets[i] = base + writeSet.opOffsets[i]!
+  w.uleb128(t.events.length)
+  const eventOffsets: number[] = new Array(t.events.length)
+  for (let i = 0; i < t.events.length; i++) {
+    eventOffsets[i] = w.length
+    w.fixed(encodedContractEvent(t.events[i]!))
+  }
+  return { bytes: w.toBytes(), opOffsets, eventOffsets }
+}
 
 /** The record's header (see `encodeTransactionRecord`): the hash, sender, replay protector, handle event keys. */
 const writeHeader = (
