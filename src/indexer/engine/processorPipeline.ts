@@ -10,6 +10,7 @@ import {
   processors as allProcessors,
   blocksFrom,
   makeIndexerInput,
+  type IndexerTransaction,
   type Processor,
   processorNames,
   readIndexerChunks
@@ -33,6 +34,30 @@ import type { Pipeline } from "./Pipeline.js"
  */
 export const PROCESS_CHUNK = 32
 
+class ProcessorFailed extends Error {}
+
+/**
+ * Every processor's writes for `chunk`, appended to `writes` in processor order. A plain function
+ * run in one `Effect.try` per run: with an `Effect.gen` per run (a `yield*` per processor) the runs
+ * stayed reachable until the batch's end — measured, nothing was saved (promoted 0.56 GB in 15 s,
+ * 25–27 mark-compacts, as with whole batches) — and its body was a closure made per run.
+ */
+const runProcessors = (
+  processors: ReadonlyArray<Processor>,
+  chunk: ReadonlyArray<IndexerTransaction>,
+  writes: StoreWrite[]
+): void => {
+  for (const p of processors) {
+    let out: ReadonlyArray<unknown>
+    try {
+      out = p.process(chunk)
+    } catch (e) {
+      throw new ProcessorFailed(`processor ${p.name} failed: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    for (const w of out) writes.push(w as StoreWrite)
+  }
+}
+
 export const processorPipeline = (processors: ReadonlyArray<Processor> = allProcessors): Pipeline => {
   const input = makeIndexerInput()
   return {
@@ -45,18 +70,12 @@ export const processorPipeline = (processors: ReadonlyArray<Processor> = allProc
         const writes: StoreWrite[] = []
         let lastHash = ""
         const transactions = yield* readIndexerChunks(ledger, input, blocks, PROCESS_CHUNK, (chunk) =>
-          Effect.gen(function* () {
-            for (const p of processors) {
-              const out = yield* Effect.try({
-                try: () => p.process(chunk),
-                catch: (e) =>
-                  new StorageError({
-                    message: `processor ${p.name} failed: ${e instanceof Error ? e.message : String(e)}`
-                  })
-              })
-              for (const w of out) writes.push(w as StoreWrite)
-            }
-            lastHash = chunk[chunk.length - 1]?.hash ?? lastHash
+          Effect.try({
+            try: () => {
+              runProcessors(processors, chunk, writes)
+              lastHash = chunk[chunk.length - 1]?.hash ?? lastHash
+            },
+            catch: (e) => new StorageError({ message: e instanceof ProcessorFailed ? e.message : String(e) })
           })
         )
         const last = blocks[blocks.length - 1]!
