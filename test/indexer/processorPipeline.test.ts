@@ -9,7 +9,7 @@ import * as Exit from "effect/Exit"
 import { describe, expect, it } from "vitest"
 import { processorPipeline } from "../../src/indexer/engine/processorPipeline.js"
 import type { Processor } from "../../src/indexer/processors/Processor.js"
-import { withIndexedChain } from "./processors/support/indexedChain.js"
+import { transferToNewAccount, withIndexedChain } from "./processors/support/indexedChain.js"
 
 const versionsInto = (name: Processor["name"], table: string): Processor => ({
   name,
@@ -21,15 +21,7 @@ describe("processorPipeline", () => {
   it("gathers every processor's writes run by run, in processor order", async () => {
     await withIndexedChain(async ({ chain, aptos, ledger }) => {
       const alice = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
-      for (let i = 0; i < 2; i++) {
-        const transaction = await aptos.transferCoinTransaction({
-          sender: alice.accountAddress,
-          recipient: Account.generate().accountAddress,
-          amount: 1
-        })
-        const pending = await aptos.signAndSubmitTransaction({ signer: alice, transaction })
-        await aptos.waitForTransaction({ transactionHash: pending.hash })
-      }
+      for (let i = 0; i < 2; i++) await transferToNewAccount(aptos, alice, 1)
       const info = await Effect.runPromise(ledger.ledgerInfo)
       const pipeline = processorPipeline([
         versionsInto("events_processor", "a"),

@@ -5,7 +5,7 @@
  */
 import { Account, Ed25519PrivateKey } from "@aptos-labs/ts-sdk"
 import { describe, expect, it } from "vitest"
-import { withIndexedChain } from "./support/indexedChain.js"
+import { transferToNewAccount, withIndexedChain } from "./support/indexedChain.js"
 
 const long = (a: string) => "0x" + a.slice(2).padStart(64, "0")
 
@@ -13,13 +13,7 @@ describe("IndexerTransaction", () => {
   it("lists changes and events as GET /transactions/by_version does", async () => {
     await withIndexedChain(async ({ chain, aptos, transactions }) => {
       const alice = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
-      const transaction = await aptos.transferCoinTransaction({
-        sender: alice.accountAddress,
-        recipient: Account.generate().accountAddress,
-        amount: 5
-      })
-      const pending = await aptos.signAndSubmitTransaction({ signer: alice, transaction })
-      await aptos.waitForTransaction({ transactionHash: pending.hash })
+      await transferToNewAccount(aptos, alice, 5)
       const batch = await transactions()
       expect(batch.length).toBeGreaterThan(3)
       for (const t of batch) {

@@ -15,7 +15,7 @@ import {
   readIndexerBatch,
   readIndexerChunks
 } from "../../../src/indexer/processors/input/readIndexerBatch.js"
-import { withIndexedChain } from "./support/indexedChain.js"
+import { transferToNewAccount, withIndexedChain } from "./support/indexedChain.js"
 
 const ACCOUNT = { address: addressFromNumber(1), module: "account", name: "Account", typeArgs: [] }
 
@@ -38,15 +38,7 @@ describe("readIndexerChunks", () => {
   it("hands a batch's transactions in runs within blocks, each with the state before it", async () => {
     await withIndexedChain(async ({ chain, aptos, ledger }) => {
       const alice = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
-      for (let i = 0; i < 3; i++) {
-        const transaction = await aptos.transferCoinTransaction({
-          sender: alice.accountAddress,
-          recipient: Account.generate().accountAddress,
-          amount: 5
-        })
-        const pending = await aptos.signAndSubmitTransaction({ signer: alice, transaction })
-        await aptos.waitForTransaction({ transactionHash: pending.hash })
-      }
+      for (let i = 0; i < 3; i++) await transferToNewAccount(aptos, alice, 5)
       // From version 1: genesis alone is a block of one.
       const blocks = await Effect.runPromise(blocksFrom(ledger, 1n, 10_000))
       expect(blocks.some((b) => b.lastVersion > b.firstVersion)).toBe(true)

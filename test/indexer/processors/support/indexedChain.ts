@@ -3,7 +3,7 @@
  * its ledger, an SDK client on it, and `indexAll`, which reads every committed block from version 0
  * and runs processors on them as the indexer would, returning their writes.
  */
-import { type Account, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
+import { Account, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -77,4 +77,15 @@ export const runEntry = async (
   })) as any
   expect(done.success, `${fn}: ${done.vm_status}`).toBe(true)
   return done
+}
+
+/** APT from `signer` to a new account, waited for (the transaction's response). */
+export const transferToNewAccount = async (aptos: Aptos, signer: Account, amount: number) => {
+  const transaction = await aptos.transferCoinTransaction({
+    sender: signer.accountAddress,
+    recipient: Account.generate().accountAddress,
+    amount
+  })
+  const pending = await aptos.signAndSubmitTransaction({ signer, transaction })
+  return aptos.waitForTransaction({ transactionHash: pending.hash })
 }
