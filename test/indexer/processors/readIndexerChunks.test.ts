@@ -47,7 +47,7 @@ describe("readIndexerChunks", () => {
       // Funded at genesis without an `Account` resource: the first transaction creates it.
       expect(whole.filter((t) => t.sender === sender).map((t) => t.senderSequence)).toEqual([undefined, "1", "2"])
 
-      for (const size of [1, 2, 3, 1_000]) {
+      for (const size of [1, 2, 3, 1_000, 0, Number.NaN]) {
         const runs: Array<ReadonlyArray<IndexerTransaction>> = []
         const count = await Effect.runPromise(
           readIndexerChunks(ledger, makeIndexerInput(), blocks, size, (run) => Effect.sync(() => runs.push(run)))
@@ -56,7 +56,7 @@ describe("readIndexerChunks", () => {
         expect(runs.flat().map(summary)).toEqual(whole)
         for (const run of runs) {
           expect(run.length).toBeGreaterThan(0)
-          expect(run.length).toBeLessThanOrEqual(size)
+          expect(run.length).toBeLessThanOrEqual(size >= 1 ? size : 1)
           expect(new Set(run.map((t) => t.blockHeight)).size).toBe(1)
         }
       }

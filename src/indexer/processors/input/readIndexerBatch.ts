@@ -27,7 +27,8 @@ export const readIndexerBatch = (
 /**
  * The same input as `readIndexerBatch`, handed to `f` a run of at most `chunkSize` transactions at
  * a time, in version order (a run never spans two blocks); nothing of a run is kept once `f` is
- * done with it. Answers how many transactions there were.
+ * done with it. Answers how many transactions there were. A size below 1 (or not a number) counts
+ * as 1.
  */
 export const readIndexerChunks = <E>(
   ledger: LedgerService,
@@ -37,13 +38,14 @@ export const readIndexerChunks = <E>(
   f: (transactions: ReadonlyArray<IndexerTransaction>) => Effect.Effect<void, E>
 ): Effect.Effect<number, LedgerError | E> =>
   Effect.gen(function* () {
+    const size = chunkSize >= 1 ? chunkSize : 1
     const last = blocks[blocks.length - 1]
     if (last !== undefined) yield* input.tablesThrough(ledger, last.lastVersion)
     let count = 0
     for (const block of blocks) {
       let before = block.firstVersion === 0n ? undefined : yield* ledger.stateAt(block.firstVersion - 1n)
       for (let from = block.firstVersion; from <= block.lastVersion; ) {
-        const n = Math.min(Number(block.lastVersion - from + 1n), chunkSize)
+        const n = Math.min(Number(block.lastVersion - from + 1n), size)
         const transactions = yield* ledger.transactionsFrom(from, n)
         const chunk: IndexerTransaction[] = []
         for (const t of transactions) {
