@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { withScratchWriter } from "../../src/bcs/index.js"
+import { type BcsWriter, withScratchWriter } from "../../src/bcs/index.js"
 
 const joined = (...parts: ReadonlyArray<Uint8Array>): Uint8Array => Uint8Array.from(parts.flatMap((p) => [...p]))
 
@@ -40,5 +40,25 @@ describe("withScratchWriter", () => {
       })
     ).toThrow("boom")
     expect(withScratchWriter((w) => w.u8(2).toBytes())).toEqual(Uint8Array.of(2))
+  })
+
+  it("f(w, a): the function gets its input, the same writers as the closure form", () => {
+    const writeAll = (w: BcsWriter, parts: ReadonlyArray<Uint8Array>) => {
+      for (const p of parts) w.fixed(p)
+      return w.toBytes()
+    }
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 500 }), { maxLength: 6 }), (parts) => {
+        const nested = withScratchWriter((w) => {
+          w.u8(7)
+          const inner = withScratchWriter(writeAll, parts)
+          w.fixed(inner)
+          return w.toBytes()
+        })
+        expect(withScratchWriter(writeAll, parts)).toEqual(joined(...parts))
+        expect(nested).toEqual(joined(Uint8Array.of(7), ...parts))
+      }),
+      { numRuns: 50 }
+    )
   })
 })
