@@ -38,9 +38,10 @@ class ProcessorFailed extends Error {}
 
 /**
  * Every processor's writes for `chunk`, appended to `writes` in processor order. A plain function
- * run in one `Effect.try` per run: with an `Effect.gen` per run (a `yield*` per processor) the runs
- * stayed reachable until the batch's end — measured, nothing was saved (promoted 0.56 GB in 15 s,
- * 25–27 mark-compacts, as with whole batches) — and its body was a closure made per run.
+ * run in one `Effect.try` per run. With an `Effect.gen` per run (a `yield*` per processor) nothing
+ * was saved — measured: promoted 0.56–0.64 GB in 15 s, 25–27 mark-compacts, as with whole batches;
+ * why is not understood (a micro-benchmark of nested `Effect.gen` loops kept nothing) — and its
+ * body was a closure made per run.
  */
 const runProcessors = (
   processors: ReadonlyArray<Processor>,
