@@ -46,24 +46,11 @@ export const encodeTransactionRecord = (t: CommittedTransaction): Uint8Array =>
  * the record, in write-set order: the state index points there (a read at an older version decodes
  * just that op).
  */
-export const encodeTransactionRecordWithOffsets = (
-  t: CommittedTransaction
-): {
-  readonly bytes: Uint8Array
-  readonly opOffsets: ReadonlyArray<number>
-  readonly eventOffsets: ReadonlyArray<number>
-} =>
+export const encodeTransactionRecordWithOffsets = (t: CommittedTransaction): KnownRecord =>
   // A reused writer: a record is a few KB, so a fresh one grew (and copied) several times.
   withScratchWriter(encodeRecordWith, t)
 
-const encodeRecordWith = (
-  w: BcsWriter,
-  t: CommittedTransaction
-): {
-  readonly bytes: Uint8Array
-  readonly opOffsets: ReadonlyArray<number>
-  readonly eventOffsets: ReadonlyArray<number>
-} => {
+const encodeRecordWith = (w: BcsWriter, t: CommittedTransaction): KnownRecord => {
   writeHeader(w, t.hash, t.transaction, t.events)
   w.u64(t.blockHeight)
   w.u64(t.timestampUsec)
