@@ -22,10 +22,10 @@ import type { Pipeline } from "./Pipeline.js"
  * Transactions the processors get at a time. The decoded input of a whole batch (a block of a few
  * hundred transfers under load: transactions, write sets, events, their Move values) would stay
  * reachable until the last processor had read it, so the worker's young-generation collections
- * copied it and promoted it to die in old space. Measured at ~1,600 transfers/s over 15 s
- * (`--trace-gc-nvp`): whole batches 0.85–0.93 GB copied within the young generation, 0.55–0.64 GB
- * promoted, 24–26 mark-compacts; in runs of 32 0.51–0.56 GB, 0.20–0.21 GB and 11–12
- * (docs/benchmarks.md, "Session 12"). The rows still go to the store as one transaction per batch.
+ * copied it and promoted it to die in old space. Measured at ~1,700–2,000 transfers/s over 15 s
+ * (`--trace-gc-nvp`): whole batches 0.80–0.93 GB copied within the young generation, 0.55–0.64 GB
+ * promoted, 24–27 mark-compacts; in runs of 32 (`runProcessors`) 0.54–0.62 GB, 0.19–0.21 GB and
+ * 11–12 (docs/benchmarks.md, "Session 12"). The rows still go to the store as one transaction per batch.
  *
  * A run is a batch as far as the processors know. The reference's processors read the stream in
  * batches of whatever size it hands them, and the lookups a processor makes across its batch (a
