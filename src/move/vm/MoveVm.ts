@@ -1,23 +1,23 @@
 import { addressFromNumber, addressToShortString } from "../../domain/AccountAddress.js"
 import type { ModuleId, TypeTag } from "../../domain/TypeTag.js"
+import { decodeArguments, isSignerParam } from "./callArguments.js"
 import { GasMeter } from "./GasMeter.js"
 import { type GasSchedule, meterFor, readGasSchedule } from "./GasSchedule.js"
 import { Interpreter } from "./Interpreter.js"
 import { type LoadedFunction, Loader, type ModuleDecoder } from "./Loader.js"
+import { abortInfo } from "./moduleMetadata.js"
 import { frameworkNatives } from "./natives/index.js"
 import type { NativeTable } from "./natives/NativeContext.js"
 import { Session } from "./Session.js"
-import { sharedModuleDecoder } from "./sharedModuleDecoder.js"
 import { StateCache } from "./StateCache.js"
 import type { StateView } from "./StateView.js"
+import { sharedModuleDecoder } from "./sharedModuleDecoder.js"
 import { abilitiesOf, checkTypeSize, K, primitiveNamed, structOf, substituteAll, type Type, vectorOf } from "./Type.js"
 import { Ref, type StructValue } from "./Value.js"
 import { serializeValue } from "./ValueBcs.js"
-import { decodeArguments, isSignerParam } from "./callArguments.js"
-import { type SessionOptions, VmSession } from "./VmSession.js"
-import { abortInfo } from "./moduleMetadata.js"
 import { MoveAbort, VmError, vmError } from "./VmError.js"
 import type { VmFailure } from "./VmFailure.js"
+import { type SessionOptions, VmSession } from "./VmSession.js"
 
 export interface MoveVmOptions {
   readonly natives?: NativeTable
@@ -177,6 +177,8 @@ export class MoveVm {
           now
         )
         const results = interpreter.execute(fn, tyArgs, args)
+        // A view that aborts is answered by the catch below, as a native's abort is.
+        if (results instanceof MoveAbort) throw results
         const returnTypes = substituteAll(fn.returns, tyArgs)
         const values = returnTypes.map((t, i) => {
           const v = results[i]

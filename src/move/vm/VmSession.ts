@@ -1,9 +1,9 @@
 import * as Result from "effect/Result"
+import { BcsWriter } from "../../bcs/index.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
 import { addressToShortString } from "../../domain/AccountAddress.js"
 import type { ChangeSet, Script, TransactionArgument } from "../../domain/Transaction.js"
 import type { ModuleId, TypeTag } from "../../domain/TypeTag.js"
-import { BcsWriter } from "../../bcs/index.js"
 import { deserializeScript } from "../binary/deserialize.js"
 import { AttributeKind } from "../metadata/ModuleMetadata.js"
 import { type Construct, decodeArguments, entryArguments, isSignerParam, signerArg } from "./callArguments.js"
@@ -19,8 +19,8 @@ import type { UserTransactionContext } from "./TransactionContext.js"
 import { K, substituteAll, type Type } from "./Type.js"
 import { Ref, type Value } from "./Value.js"
 import { serializeValue } from "./ValueBcs.js"
+import { MoveAbort, VmError, vmError } from "./VmError.js"
 import { type VmFailure, vmFailureOf } from "./VmFailure.js"
-import { VmError, vmError } from "./VmError.js"
 
 /** What a session runs for. */
 export interface SessionOptions {
@@ -195,7 +195,7 @@ export class VmSession {
     }
   }
 
-  private run(options: ExecuteOptions, body: (gas: GasMeter) => ReadonlyArray<Uint8Array>): ExecOutcome {
+  private run(options: ExecuteOptions, body: (gas: GasMeter) => ReadonlyArray<Uint8Array> | MoveAbort): ExecOutcome {
     if (this.finished) return { _tag: "Error", error: new VmError("UNREACHABLE", "session already finished") }
     const gas = options.gas ?? GasMeter.unmetered()
     const loader = this.vm.loader
@@ -205,6 +205,7 @@ export class VmSession {
         this.session.gas = gas
         return body(gas)
       })
+      if (values instanceof MoveAbort) return vmFailureOf(values, loader, this.view)
       return { _tag: "Success", values }
     } catch (e) {
       return vmFailureOf(e, loader, this.view)
@@ -227,8 +228,9 @@ export class VmSession {
     args: Value[],
     gas: GasMeter,
     options: ExecuteOptions
-  ): ReadonlyArray<Uint8Array> {
+  ): ReadonlyArray<Uint8Array> | MoveAbort {
     const results = this.interpreter(gas, options.maxBranches).execute(fn, tyArgs, args)
+    if (results instanceof MoveAbort) return results
     const returnTypes = substituteAll(fn.returns, tyArgs)
     return returnTypes.map((t, i) => {
       const v = results[i]
@@ -242,7 +244,10 @@ export class VmSession {
       const free = GasMeter.unmetered()
       this.session.gas = free
       try {
-        return this.interpreter(free, undefined).execute(fn, tyArgs, args)[0]
+        const results = this.interpreter(free, undefined).execute(fn, tyArgs, args)
+        // An argument constructor that aborts (rare: a malformed argument) fails the call as a throw.
+        if (results instanceof MoveAbort) throw results
+        return results[0]
       } finally {
         this.session.gas = gas
       }

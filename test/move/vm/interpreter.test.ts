@@ -1,7 +1,11 @@
 /** The interpreter's runtime checks, on the hand-assembled module `0xcafe::t` (see testModule.ts). */
 import { describe, expect, it } from "vitest"
 import { BcsReader, BcsWriter } from "../../../src/bcs/index.js"
+import { GasMeter } from "../../../src/move/vm/GasMeter.js"
+import { Interpreter } from "../../../src/move/vm/Interpreter.js"
 import { type CallOutcome, MoveVm } from "../../../src/move/vm/MoveVm.js"
+import { Session } from "../../../src/move/vm/Session.js"
+import { MoveAbort } from "../../../src/move/vm/VmError.js"
 import { genesisState } from "./genesisState.js"
 import { TEST_ADDRESS, testModuleBytes, withTestModule } from "./testModule.js"
 
@@ -54,6 +58,24 @@ describe("interpreter runtime checks", () => {
       expect(o.code).toBe(7n)
       expect(o.location?.name).toBe("t")
     }
+  })
+
+  it("the interpreter answers an abort as a value rather than throwing it (a throw costs V8 a frame summary)", () => {
+    const gas = GasMeter.unmetered()
+    const interpreter = new Interpreter(vm.loader, new Session(view, gas), gas, () => 4)
+    const answer = vm.loader.withView(view, () =>
+      interpreter.execute(vm.loader.loadFunction(TEST_ADDRESS, "t", "abort_with"), [], [7n])
+    )
+    expect(answer).toBeInstanceOf(MoveAbort)
+    if (answer instanceof MoveAbort) {
+      expect(answer.code).toBe(7n)
+      expect(answer.location?.name).toBe("t")
+    }
+    // And a call that returns answers its values.
+    const sum = vm.loader.withView(view, () =>
+      interpreter.execute(vm.loader.loadFunction(TEST_ADDRESS, "t", "add"), [], [1n, 2n])
+    )
+    expect(sum).toEqual([3n])
   })
 
   it("a runaway loop is stopped by gas (OUT_OF_GAS) and gas used is the whole budget", () => {
