@@ -61,8 +61,9 @@ export type StatusName = keyof typeof StatusCode
 
 /**
  * A VM failure other than a Move abort: a status name (its number is `StatusCode[status]`) and a
- * message. Thrown inside the interpreter (a throw is the cheapest way out of a deep run) and
- * caught at `executeFunction`, which returns it as a value.
+ * message. Thrown inside the interpreter (the simplest way out of a deep run; not a cheap one — V8
+ * builds the message and locates the throw — so what happens on every transaction, a Move abort, is
+ * answered by `Interpreter.execute` instead) and caught where a call's outcome is made a value.
  */
 export class VmError extends Error {
   override readonly name = "VmError"
