@@ -81,6 +81,15 @@ export class MoveVm {
     this.loader = new Loader(options.natives ?? frameworkNatives, options.decode ?? sharedModuleDecoder)
   }
 
+  /**
+   * The cache of global values read at `view`'s snapshot, shared by every run over a view naming
+   * it (views and transaction sessions alike: a snapshot's state is immutable); none for a view
+   * without one (a block's overlay, whose reads change as its transactions write).
+   */
+  snapshotCache(view: StateView): StateCache | undefined {
+    return view.snapshot === undefined ? undefined : this.stateCache.at(view.snapshot)
+  }
+
   /** A runtime type from a type tag, loading the structs it names. */
   typeFromTag(tag: TypeTag, depth = 0): Type {
     if (depth > 64) return vmError("VM_MAX_TYPE_DEPTH_REACHED", "type argument nested too deep")
@@ -158,11 +167,7 @@ export class MoveVm {
             "functions taking a signer cannot be called without a transaction"
           )
         const args = decodeArguments(params, call.args)
-        const session = new Session(
-          view,
-          gas,
-          view.snapshot === undefined ? undefined : this.stateCache.at(view.snapshot)
-        )
+        const session = new Session(view, gas, this.snapshotCache(view))
         let chainId: number | undefined
         const interpreter = new Interpreter(
           this.loader,

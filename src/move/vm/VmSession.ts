@@ -91,7 +91,10 @@ export class VmSession {
     this.chainId = options.chainId
     const id = options.id
     let txnHash: Uint8Array | undefined
-    this.session = new Session(base, GasMeter.unmetered(), undefined, {
+    // Over a snapshot (the mempool's validation, a simulation) the prologue's reads — the sender's
+    // account and balance, the chain's configuration — are decoded once per snapshot, not per
+    // transaction; a block's overlay names none, so its sessions decode (once per block: its own cache).
+    this.session = new Session(base, GasMeter.unmetered(), vm.snapshotCache(base), {
       // Hashed on first use: only sessions whose natives derive addresses or handles need it.
       get txnHash() {
         txnHash ??= sessionIdHash(id)

@@ -11,6 +11,7 @@ import type { GasMeter } from "../../../src/move/vm/GasMeter.js"
 import { meterFor, readGasSchedule } from "../../../src/move/vm/GasSchedule.js"
 import { type CallOutcome, MoveVm } from "../../../src/move/vm/MoveVm.js"
 import { Session } from "../../../src/move/vm/Session.js"
+import type { SessionId } from "../../../src/move/vm/SessionId.js"
 import { StateCache } from "../../../src/move/vm/StateCache.js"
 import { stateViewFromReader } from "../../../src/move/vm/StateView.js"
 import { K, type StructKind, substitute, type Type, typeName } from "../../../src/move/vm/Type.js"
@@ -133,6 +134,42 @@ describe("the state cache", () => {
       new Session(view, meter(), light).resource(addressFromNumber(0x2000 + i), samples[0]!.type)
       assert.isAtMost(light.resources.size, 3) // 64 units per absent entry
     }
+  })
+
+  it("transaction sessions over a snapshot share it too: the same outcomes, change sets and gas as reading state every time, and one session's writes never reach the next", () => {
+    const cachedVm = new MoveVm()
+    const plainVm = new MoveVm()
+    const root = addressFromNumber(0xa550c18)
+    const id: SessionId = { _tag: "Txn", sender: root, sequenceNumber: 0n, scriptHash: new Uint8Array() }
+    const address = new BcsWriter().fixed(root).toBytes()
+    const call = (fn: string) => ({
+      module: { address: ONE, name: "account" },
+      function: fn,
+      tyArgs: [],
+      signers: [],
+      args: [address]
+    })
+    const run = (vmUsed: MoveVm, over: typeof view, fn: string) => {
+      const gas = meter()
+      const session = vmUsed.session(over, { id })
+      const outcome = session.execute(call(fn), { gas })
+      return { outcome, finished: session.finish(), balance: gas.balance, memory: gas.memory }
+    }
+    // A session that writes (the epilogue's increment), then one that reads what it wrote.
+    for (const round of ["cold", "warm", "again"]) {
+      const plainWrite = run(plainVm, devnet.view, "increment_sequence_number")
+      const cachedWrite = run(cachedVm, view, "increment_sequence_number")
+      assert.strictEqual(cachedWrite.outcome._tag, "Success", round)
+      assert.deepStrictEqual(cachedWrite, plainWrite, `${round}: the write`)
+      const plainRead = run(plainVm, devnet.view, "get_sequence_number")
+      const cachedRead = run(cachedVm, view, "get_sequence_number")
+      assert.deepStrictEqual(cachedRead, plainRead, `${round}: the read after it`)
+      // The snapshot's sequence number, not the one the writing session incremented in its copy.
+      if (cachedRead.outcome._tag !== "Success") throw new Error(`${round}: ${cachedRead.outcome._tag}`)
+      assert.deepStrictEqual(cachedRead.outcome.values[0], new BcsWriter().u64(0n).toBytes(), round)
+    }
+    assert.isAbove(cachedVm.snapshotCache(view)!.size, 0)
+    assert.isUndefined(cachedVm.snapshotCache(devnet.view))
   })
 
   it("every devnet view answers identically with and without a snapshot (values, aborts, errors, gas)", () => {
