@@ -1,5 +1,5 @@
 /** BCS codec of `TransactionInfo` (enum V0) and its CryptoHash. */
-import { type BcsReader, BcsWriter, Bcs, type Codec, withScratchWriter } from "../bcs/index.js"
+import { Bcs, type BcsReader, type BcsWriter, type Codec, withScratchWriter } from "../bcs/index.js"
 import { readHashValue, writeHashValue } from "./BlockCodec.js"
 import { readExecutionStatus, writeExecutionStatus } from "./ExecutionStatusCodec.js"
 import { hashWithPrefix } from "./hash.js"
