@@ -3,8 +3,8 @@
  * reference processor (indexer.md §2), as the `Indexer` service runs them on every committed block.
  *
  * Data path:
- *   ledger ─ readIndexerBatch (input/) ─▶ IndexerTransaction[] ─ processor.process ─▶ TableWrite[]
- *   ─ the engine ─▶ one SQL transaction per batch (with processor_status)
+ *   ledger ─ readIndexerChunks (input/) ─▶ IndexerTransaction[] (runs of 32 within a block)
+ *   ─ processor.process ─▶ TableWrite[] ─ the engine ─▶ one SQL transaction per batch (with processor_status)
  *
  * - `Processor.ts`: the contract (input, `Insert`/`Upsert` writes, processor names).
  * - `input/`: the processors' view of a committed transaction (`IndexerTransaction`) and how it is

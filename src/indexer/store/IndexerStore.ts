@@ -81,10 +81,16 @@ export interface IndexerStoreOptions {
   readonly processorNames?: ReadonlyArray<string> | undefined
 }
 
+/** An upsert's row as its cells, and the columns it names (the merge updates those). */
+interface UpsertRow {
+  readonly cells: CellRow
+  readonly columns: ReadonlyArray<string>
+}
+
 interface ConvertedUpsert {
   readonly write: Extract<StoreWrite, { _tag: "Upsert" }>
   readonly table: TableSpec
-  readonly rows: ReadonlyArray<{ readonly cells: CellRow; readonly columns: ReadonlyArray<string> }>
+  readonly rows: ReadonlyArray<UpsertRow>
 }
 
 /**
@@ -394,7 +400,7 @@ export const makeIndexerStore = (
             rows.push(r)
           }
         } else {
-          const rows: Array<{ readonly cells: CellRow; readonly columns: ReadonlyArray<string> }> = []
+          const rows: UpsertRow[] = []
           for (const r of w.rows) rows.push({ cells: toCells(t, r), columns: Object.keys(r) })
           out.push({ write: w, table: t, rows })
         }
