@@ -31,10 +31,10 @@ import {
 import { ChainVm } from "./ChainVm.js"
 import { MempoolConfig } from "./mempool/MempoolConfig.js"
 import { poolEntryOf } from "./mempool/poolEntryOf.js"
-import { ed25519SignerOf, preverifySignature } from "./mempool/preverifySignature.js"
+import { preverifySignature } from "./mempool/preverifySignature.js"
 import { AdmissionThread, type AdmissionVerdict } from "./mempool/AdmissionThread.js"
-import { rememberVerified } from "../execution/signatures/ed25519Fast.js"
-import { rawTransactionSubject } from "../execution/signatures/SigningSubject.js"
+import { ed25519SignerOf } from "../execution/signatures/ed25519Signer.js"
+import { recordSignatureVerified } from "../execution/verifySignature.js"
 import { statusName } from "../execution/StatusCode.js"
 import type { ValidationResult } from "./ChainVm.js"
 import { blockBudget, TurnBudget } from "./TurnBudget.js"
@@ -160,12 +160,9 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
       const workerValidation = (transaction: SignedTransaction, checked: WorkerChecked, state: StateReader): ValidationResult | undefined => {
         if (checked.generation !== state.generation || checked.version > state.version) return undefined
         const { status, signatureVerified } = checked.verdict
-        if (status === undefined || BigInt(status) === SEQUENCE_NUMBER_TOO_NEW) {
-          // Pooled: the block's execution then finds the signature verified (ed25519Fast's memo).
-          const signer = ed25519SignerOf(transaction)
-          if (signatureVerified && signer !== undefined)
-            rememberVerified(signer.signature, signer.publicKey, rawTransactionSubject(transaction.rawTransaction).message)
-        }
+        // Pooled: the block's execution of this object then finds its signature checked.
+        if ((status === undefined || BigInt(status) === SEQUENCE_NUMBER_TOO_NEW) && signatureVerified)
+          recordSignatureVerified(transaction)
         if (status === undefined) return { _tag: "Valid" }
         const name = statusName(status)
         return name === undefined ? undefined : { _tag: "Invalid", status: { code: BigInt(status), name } }

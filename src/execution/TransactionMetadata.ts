@@ -4,7 +4,7 @@
  * authentication keys, replay protector, gas terms, size, script hash, and the payload split into
  * what runs (entry function, script, or nothing) and whether it goes through a multisig account.
  */
-import { BcsWriter } from "../bcs/index.js"
+import { type BcsWriter, withScratchWriter } from "../bcs/index.js"
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import { sha3 } from "../domain/hash.js"
 import { writeRawTransaction } from "../domain/PayloadCodec.js"
@@ -41,10 +41,11 @@ export interface TransactionMetadata {
 
 const EMPTY = new Uint8Array(0)
 
-const rawSize = (txn: SignedTransaction): bigint => {
-  const w = new BcsWriter(512)
-  writeRawTransaction(w, txn.rawTransaction)
-  return BigInt(w.toBytes().length)
+/** The raw transaction's BCS size, encoded into a reused writer (nothing copied out). */
+const rawSize = (txn: SignedTransaction): bigint => BigInt(withScratchWriter(rawLength, txn.rawTransaction))
+const rawLength = (w: BcsWriter, raw: SignedTransaction["rawTransaction"]): number => {
+  writeRawTransaction(w, raw)
+  return w.length
 }
 
 const executableOf = (txn: SignedTransaction): { executable: Executable; multisig: AccountAddress | undefined } => {

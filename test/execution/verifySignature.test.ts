@@ -29,7 +29,7 @@ import { rawTransactionCodec, signedTransactionCodec } from "../../src/domain/Pa
 import type { SignedTransaction } from "../../src/domain/Transaction.js"
 import type { AccountAuthenticator } from "../../src/domain/TransactionAuthenticator.js"
 import { optionalAuthKey, transactionSigners } from "../../src/execution/signatures/index.js"
-import { MAX_NUM_OF_SIGS, verifySignature } from "../../src/execution/verifySignature.js"
+import { MAX_NUM_OF_SIGS, recordSignatureVerified, verifySignature } from "../../src/execution/verifySignature.js"
 import * as arb from "../domain/arbitraries.js"
 import { decodeSigned, signedFeePayer, signedMultiAgent, signedSimple } from "./sdkSigned.js"
 
@@ -205,6 +205,46 @@ describe("verifySignature (SDK-signed transactions)", () => {
     const v = verifySignature(swapped)
     expect(v._tag).toBe("Invalid")
     if (v._tag === "Invalid") expect(v.status).toBe("INVALID_SIGNATURE")
+  })
+})
+
+describe("recordSignatureVerified (a verification made elsewhere: the admission worker's)", () => {
+  /** `sender`'s transaction 7 with the authenticator of its transaction 8: a signature over another transaction. */
+  const swappedOf = (sender: Parameters<typeof signedSimple>[0]): SignedTransaction => ({
+    rawTransaction: decodeSigned(signedSimple(sender, 7n)).rawTransaction,
+    authenticator: decodeSigned(signedSimple(sender, 8n)).authenticator
+  })
+
+  it("a single-key Ed25519 transaction recorded answers Valid with the signers a check gives, without being checked again", () => {
+    const good = decodeSigned(signedSimple(ed(1)))
+    const checkedCopy = expectValid({ ...good })
+    recordSignatureVerified(good)
+    const recorded = expectValid(good)
+    expect(recorded.signers).toEqual(checkedCopy.signers)
+    expect(recorded.keyless).toEqual([])
+    // The record is trusted for that object (only a verification makes one): a forged transaction
+    // recorded passes, the same content in another object is checked and refused.
+    for (const sender of [ed(2), singleEd(3)]) {
+      const forged = swappedOf(sender)
+      const copy = { ...forged }
+      recordSignatureVerified(forged)
+      expect(verifySignature(forged)._tag).toBe("Valid")
+      expect(verifySignature(copy)._tag).toBe("Invalid")
+    }
+  })
+
+  it("any other kind is not recorded: verifySignature checks it as before", () => {
+    for (const sender of [singleSecp(4), multiEd(), multiKey()]) {
+      const forged = swappedOf(sender)
+      recordSignatureVerified(forged)
+      expect(verifySignature(forged)._tag).toBe("Invalid")
+    }
+  })
+
+  it("transactionSigners answers the same object for the same transaction, equal to a fresh copy's", () => {
+    const t = decodeSigned(signedSimple(singleSecp(5)))
+    expect(transactionSigners(t)).toBe(transactionSigners(t))
+    expect(transactionSigners(t)).toEqual(transactionSigners({ ...t }))
   })
 })
 

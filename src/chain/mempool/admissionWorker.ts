@@ -11,7 +11,9 @@ import { parentPort, workerData } from "node:worker_threads"
 import { BcsReader } from "../../bcs/index.js"
 import { readSignedTransaction } from "../../domain/PayloadCodec.js"
 import { verifyStrictFast } from "../../execution/signatures/ed25519Fast.js"
+import { ed25519SignerOf } from "../../execution/signatures/ed25519Signer.js"
 import { rawTransactionSubject } from "../../execution/signatures/SigningSubject.js"
+import { recordSignatureVerified } from "../../execution/verifySignature.js"
 import { openLmdbBackend } from "../../ledger/LmdbBackend.js"
 import { stateReaderAt } from "../../ledger/stateReaderAt.js"
 import { MoveVm } from "../../move/vm/MoveVm.js"
@@ -26,7 +28,6 @@ import {
   UNDECIDED,
   VALID
 } from "./admissionWorkerProtocol.js"
-import { ed25519SignerOf } from "./preverifySignature.js"
 
 const port = parentPort
 if (port === null) throw new Error("admissionWorker.js runs only as a worker thread")
@@ -53,13 +54,15 @@ port.on("message", (batch: AdmissionBatch | typeof ADMISSION_WORKER_CLOSE) => {
     const end = batch.ends[i]!
     try {
       const txn = readSignedTransaction(new BcsReader(batch.bytes.subarray(start, end)))
-      // The signature first, on its own, to report it; validation then finds it in the memo.
+      // The signature first, on its own, to report it; validation then finds it checked.
       const signer = ed25519SignerOf(txn)
       if (
         signer !== undefined &&
         verifyStrictFast(signer.signature, signer.publicKey, rawTransactionSubject(txn.rawTransaction).message)
-      )
+      ) {
         verified[i] = 1
+        recordSignatureVerified(txn)
+      }
       const verdict = vm.validate(view, txn)
       status[i] = verdict._tag === "Valid" ? VALID : Number(verdict.status.code)
     } catch {

@@ -8,26 +8,8 @@
  */
 import type { SignedTransaction } from "../../domain/Transaction.js"
 import { preverifyStrictFast } from "../../execution/signatures/ed25519Fast.js"
+import { ed25519SignerOf } from "../../execution/signatures/ed25519Signer.js"
 import { rawTransactionSubject } from "../../execution/signatures/SigningSubject.js"
-
-/**
- * The key and signature of a single-key Ed25519 transaction (authenticator Ed25519, or SingleSender
- * with an Ed25519 SingleKey); undefined for every other kind.
- */
-export const ed25519SignerOf = (
-  transaction: SignedTransaction
-): { readonly publicKey: Uint8Array; readonly signature: Uint8Array } | undefined => {
-  const a = transaction.authenticator
-  if (a._tag === "Ed25519") return a
-  if (
-    a._tag === "SingleSender" &&
-    a.sender._tag === "SingleKey" &&
-    a.sender.publicKey._tag === "Ed25519" &&
-    a.sender.signature._tag === "Ed25519"
-  )
-    return { publicKey: a.sender.publicKey.publicKey, signature: a.sender.signature.signature }
-  return undefined
-}
 
 /** The pending pre-verification, or undefined when the transaction's kind is not pre-verified. */
 export const preverifySignature = (transaction: SignedTransaction): Promise<boolean> | undefined => {

@@ -84,21 +84,6 @@ const remember = (sigHex: string, pkHex: string, msg: Uint8Array) => {
 }
 
 /**
- * Records that `sig` is a strict signature of `msg` under `pk`, verified by another thread of this
- * process (the mempool's admission worker: `chain/mempool/admissionWorker.ts`), so this thread's
- * `verifyStrictFast` of the same triple (the block's execution) is a memo hit. Only for a triple
- * that thread's `verifyStrictFast` accepted: the memo is trusted as a verification.
- */
-export const rememberVerified = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array): void => {
-  if (sig.length !== 64 || pk.length !== 32) return
-  remember(
-    Buffer.from(sig.buffer, sig.byteOffset, 64).toString("hex"),
-    Buffer.from(pk.buffer, pk.byteOffset, 32).toString("hex"),
-    msg
-  )
-}
-
-/**
  * `verifyStrictFast`'s OpenSSL step on libuv's thread pool (node:crypto's callback form), off the
  * event loop: a signature that verifies is remembered, so the synchronous `verifyStrictFast` of
  * the same triple (the mempool's validation, then the block's execution) is a memo hit. Resolves

@@ -46,7 +46,20 @@ export const senderAuthenticator = (txn: SignedTransaction): AccountAuthenticato
   }
 }
 
+/**
+ * By transaction object (a signed transaction is immutable): the signature check and the
+ * transaction's metadata both ask, for the mempool's validation and again for the block's execution
+ * of the same object, and each answer hashes every signer's key into its authentication key.
+ */
+const known = new WeakMap<SignedTransaction, TransactionSigners>()
+
 export const transactionSigners = (txn: SignedTransaction): TransactionSigners => {
+  let signers = known.get(txn)
+  if (signers === undefined) known.set(txn, (signers = signersOf(txn)))
+  return signers
+}
+
+const signersOf = (txn: SignedTransaction): TransactionSigners => {
   const a = txn.authenticator
   const sender = { address: txn.rawTransaction.sender, ...authentication(senderAuthenticator(txn)) }
   switch (a._tag) {
