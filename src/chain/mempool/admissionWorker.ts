@@ -10,7 +10,7 @@
 import { parentPort, workerData } from "node:worker_threads"
 import { BcsReader } from "../../bcs/index.js"
 import { readSignedTransaction } from "../../domain/PayloadCodec.js"
-import { verifyStrictFast } from "../../execution/signatures/ed25519Fast.js"
+import { verifyStrictFastUnremembered } from "../../execution/signatures/ed25519Fast.js"
 import { ed25519SignerOf } from "../../execution/signatures/ed25519Signer.js"
 import { rawTransactionSubject } from "../../execution/signatures/SigningSubject.js"
 import { recordSignatureVerified } from "../../execution/verifySignature.js"
@@ -58,7 +58,11 @@ port.on("message", (batch: AdmissionBatch | typeof ADMISSION_WORKER_CLOSE) => {
       const signer = ed25519SignerOf(txn)
       if (
         signer !== undefined &&
-        verifyStrictFast(signer.signature, signer.publicKey, rawTransactionSubject(txn.rawTransaction).message)
+        verifyStrictFastUnremembered(
+          signer.signature,
+          signer.publicKey,
+          rawTransactionSubject(txn.rawTransaction).message
+        )
       ) {
         verified[i] = 1
         recordSignatureVerified(txn)

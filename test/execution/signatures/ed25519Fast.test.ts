@@ -1,5 +1,6 @@
 /**
- * `verifyStrictFast` (node:crypto for the curve equation, a memo of verified signatures) answers as
+ * `verifyStrictFast` (node:crypto for the curve equation, a memo of verified signatures), and
+ * `verifyStrictFastUnremembered` (the same without the memo), answer as
  * `verifyStrict` (the reference's dalek `verify_strict` on noble's points) on every kind of input:
  * valid signatures, tampered ones, non-canonical S, small-order keys and R, non-canonical point
  * encodings, keys with a torsion component, random bytes; and the memo never answers for another
@@ -8,7 +9,11 @@
 import { ed25519 } from "@noble/curves/ed25519.js"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { preverifyStrictFast, verifyStrictFast } from "../../../src/execution/signatures/ed25519Fast.js"
+import {
+  preverifyStrictFast,
+  verifyStrictFast,
+  verifyStrictFastUnremembered
+} from "../../../src/execution/signatures/ed25519Fast.js"
 import { verifyStrict } from "../../../src/move/vm/natives/ed25519.js"
 
 const Point = ed25519.Point
@@ -46,6 +51,8 @@ const same = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array) => {
   expect(verifyStrictFast(sig, pk, msg)).toBe(expected)
   // Twice: a memo hit must give the same answer.
   expect(verifyStrictFast(sig, pk, msg)).toBe(expected)
+  // And without the memo (the admission worker's).
+  expect(verifyStrictFastUnremembered(sig, pk, msg)).toBe(expected)
   return expected
 }
 
