@@ -62,6 +62,13 @@ export interface CommittedSender {
 class SenderTxns {
   /** The highest on-chain sequence number the pool was told about. */
   accountSequence = 0n
+  /**
+   * Where `readyUpTo` last found the ready run's end: every sequence number from
+   * `accountSequence` up to it is pooled (a removal below it lowers it), so the next search starts
+   * there instead of walking the whole run again — under load a sender has dozens pooled, and each
+   * insertion asked twice.
+   */
+  readyHint = 0n
   readonly bySequence = new Map<bigint, PoolEntry>()
   readonly byNonce = new Map<bigint, PoolEntry>()
   get size(): number {
@@ -317,8 +324,9 @@ export class TxPool {
 
   /** The first sequence number after the sender's ready run (= accountSequence when none is ready). */
   private readyUpTo(sender: SenderTxns): bigint {
-    let s = sender.accountSequence
+    let s = sender.readyHint > sender.accountSequence ? sender.readyHint : sender.accountSequence
     while (sender.bySequence.has(s)) s++
+    sender.readyHint = s
     return s
   }
 
@@ -360,8 +368,10 @@ export class TxPool {
     const sender = this.senders.get(e.senderKey)
     if (sender === undefined || this.hashes.get(e.hashKey) !== e) return
     const key = replayKey(e.replay)
-    if (e.replay._tag === "SequenceNumber") sender.bySequence.delete(key)
-    else sender.byNonce.delete(key)
+    if (e.replay._tag === "SequenceNumber") {
+      sender.bySequence.delete(key)
+      if (key < sender.readyHint) sender.readyHint = key
+    } else sender.byNonce.delete(key)
     this.hashes.delete(e.hashKey)
     this.totalBytes -= e.bytes
     if (sender.size === 0) this.senders.delete(e.senderKey)

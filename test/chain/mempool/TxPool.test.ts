@@ -216,9 +216,12 @@ describe("TxPool", () => {
     p.remove(p.best(1)[0]!.hashKey)
     expect(p.best(10)).toEqual([])
     expect(p.size).toBe(1)
+    const behind = p.insert(entry(1, 4n), 2n)
+    expect(behind._tag === "Accepted" && !behind.ready).toBe(true)
     // A resubmitted 1:2 fills the gap.
-    p.insert(entry(1, 2n, { amount: 3n }), 2n)
-    expect(seqs(p.best(10))).toEqual(["1:2", "1:3"])
+    const filled = p.insert(entry(1, 2n, { amount: 3n }), 2n)
+    expect(filled._tag === "Accepted" && filled.ready).toBe(true)
+    expect(seqs(p.best(10))).toEqual(["1:2", "1:3", "1:4"])
   })
 
   it("drops expired transactions (expiry not after the chain's time) and those past the system TTL", () => {
@@ -267,7 +270,19 @@ describe("TxPool", () => {
               }),
               onChain
             )
-            if (r._tag === "Accepted" && o.nonce === undefined) chain.set(k, onChain)
+            if (r._tag === "Accepted" && o.nonce === undefined) {
+              chain.set(k, onChain)
+              // Ready exactly when the sender's pooled numbers run without a gap from its on-chain one to it.
+              const pooled = new Set(
+                p
+                  .entries()
+                  .filter((e) => e.senderKey === k && e.replay._tag === "SequenceNumber")
+                  .map((e) => (e.replay._tag === "SequenceNumber" ? e.replay.sequenceNumber : -1n))
+              )
+              let end = p.accountSequence(k)!
+              while (pooled.has(end)) end++
+              expect(r.ready).toBe(o.seq < end)
+            }
           } else if (o.kind === "commit") {
             const block = p.best(o.count)
             const next = new Map<string, bigint>()
