@@ -133,3 +133,13 @@ export const transactionHash = (txn: Transaction): Uint8Array => {
 
 /** The same hash from a transaction's BCS bytes as stored. */
 export const transactionHashOfBytes = (bcs: Uint8Array): Uint8Array => hashWithPrefix("Transaction", bcs)
+
+/** `Transaction::UserTransaction`'s variant index: a user transaction's BCS is it, then its signed transaction's. */
+const USER_TRANSACTION_VARIANT = Uint8Array.of(0)
+
+/**
+ * The hash of the user transaction whose signed transaction's BCS is `signedBcs` (what the API
+ * reports for a submission), hashed in parts rather than copied behind its variant byte first.
+ */
+export const userTransactionHashOfSigned = (signedBcs: Uint8Array): Uint8Array =>
+  sha3Concat(hashPrefix("Transaction"), USER_TRANSACTION_VARIANT, signedBcs)

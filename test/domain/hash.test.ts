@@ -4,7 +4,14 @@ import { describe, expect, it } from "vitest"
 import { Bcs, toHex } from "../../src/bcs/index.js"
 import { addressFromNumber, addressToShortString } from "../../src/domain/AccountAddress.js"
 import { decodeGenesisTransaction } from "../../src/domain/Genesis.js"
-import { hashPrefix, sha3Concat, transactionHash, transactionHashOfBytes } from "../../src/domain/hash.js"
+import {
+  hashPrefix,
+  sha3Concat,
+  transactionHash,
+  transactionHashOfBytes,
+  userTransactionHashOfSigned
+} from "../../src/domain/hash.js"
+import { signedTransactionCodec } from "../../src/domain/PayloadCodec.js"
 import { namedObjectAddress, pairedMetadataAddress, primaryStoreAddress } from "../../src/domain/objectAddress.js"
 import { transactionCodec } from "../../src/domain/TransactionCodec.js"
 import { parseTypeTag } from "../../src/domain/TypeTagString.js"
@@ -43,6 +50,17 @@ describe("hashing", () => {
     fc.assert(
       fc.property(A.transaction, (t) => {
         expect(transactionHash(t)).toEqual(transactionHashOfBytes(Bcs.encode(transactionCodec, t)))
+      }),
+      { numRuns: 50 }
+    )
+  })
+
+  it("hashes a user transaction the same from its signed transaction's bytes (a submission's hash)", () => {
+    fc.assert(
+      fc.property(A.signedTransaction, (signed) => {
+        expect(userTransactionHashOfSigned(Bcs.encode(signedTransactionCodec, signed))).toEqual(
+          transactionHash({ _tag: "UserTransaction", signed })
+        )
       }),
       { numRuns: 50 }
     )

@@ -1,5 +1,5 @@
 import { toHex } from "../../bcs/hex.js"
-import { transactionHashOfBytes } from "../../domain/hash.js"
+import { userTransactionHashOfSigned } from "../../domain/hash.js"
 import { replayProtectorOf } from "../../domain/ReplayProtector.js"
 import type { SignedTransaction } from "../../domain/Transaction.js"
 import type { NewEntry } from "./TxPool.js"
@@ -10,9 +10,7 @@ import type { NewEntry } from "./TxPool.js"
  * the signed transaction), the hex keys, the replay protector and the size.
  */
 export const poolEntryOf = (transaction: SignedTransaction, signedBcs: Uint8Array, nowMs: number): NewEntry => {
-  const tagged = new Uint8Array(signedBcs.length + 1)
-  tagged.set(signedBcs, 1)
-  const hash = transactionHashOfBytes(tagged)
+  const hash = userTransactionHashOfSigned(signedBcs)
   const raw = transaction.rawTransaction
   return {
     transaction,
