@@ -5,12 +5,13 @@
  *   `ByteCursor` (not re-exported): the fixed-width reads `BcsReader` and the Move binary reader share.
  * - `Codec`: composable encoders/decoders (vector, option, struct, map, lazy) and the `encode` /
  *   `decode` entry points; `decode` returns a Result and never throws.
- * - `hex`: hex at the edges.
+ * - `hex`: hex at the edges; `equalBytes`: whether two byte arrays hold the same bytes.
  */
 export * from "./BcsError.js"
 export * from "./BcsReader.js"
 export * from "./BcsWriter.js"
-export * as Bcs from "./Codec.js"
 export type { Codec } from "./Codec.js"
+export * as Bcs from "./Codec.js"
+export * from "./equalBytes.js"
 export * from "./hex.js"
 export * from "./limits.js"

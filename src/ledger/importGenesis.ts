@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
+import { equalBytes } from "../bcs/equalBytes.js"
 import { Bcs, toHex } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
 import { decodeGenesisTransaction } from "../domain/Genesis.js"
@@ -26,15 +27,13 @@ export const chainIdStateKey: Uint8Array = Bcs.encode(stateKeyCodec, {
   }
 })
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i])
-
 type GenesisTransaction = Extract<Transaction, { _tag: "GenesisTransaction" }>
 
 /** The chain id genesis writes: the u8 inside `0x1::chain_id::ChainId`. */
 export const chainIdOfGenesis = (genesis: GenesisTransaction): number | undefined => {
   if (genesis.payload._tag !== "Direct") return undefined
   for (const entry of genesis.payload.changeSet.writeSet.entries)
-    if (sameBytes(entry.keyBytes, chainIdStateKey)) {
+    if (equalBytes(entry.keyBytes, chainIdStateKey)) {
       const op = entry.op
       return "data" in op && op.data.length === 1 ? op.data[0] : undefined
     }
@@ -63,7 +62,7 @@ export const importGenesis = (
     if (head !== undefined) {
       // The blob is BCS(Transaction): its hash is known without decoding it (a restart stays cheap).
       const hash = transactionHashOfBytes(genesisBytes)
-      if (sameBytes(head.genesisHash, hash)) return { _tag: "AlreadyPresent" } as const
+      if (equalBytes(head.genesisHash, hash)) return { _tag: "AlreadyPresent" } as const
       return yield* new GenesisMismatch({
         stored: toHex(head.genesisHash),
         given: toHex(hash)

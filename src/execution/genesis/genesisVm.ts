@@ -1,3 +1,4 @@
+import { equalBytes } from "../../bcs/equalBytes.js"
 import { MoveVm } from "../../move/vm/MoveVm.js"
 import { bytesOf, chargeParam } from "../../move/vm/natives/helpers.js"
 import { frameworkNatives } from "../../move/vm/natives/index.js"
@@ -5,8 +6,6 @@ import type { NativeFunction } from "../../move/vm/natives/NativeContext.js"
 import { type ValidatorConsensusKey, ZERO_SEED_CONSENSUS_KEY } from "./validatorKey.js"
 
 const POP = "0x1::bls12381::verify_proof_of_possession_internal"
-
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i])
 
 /**
  * A `MoveVm` for building a genesis in which `bls12381::verify_proof_of_possession_internal`
@@ -21,7 +20,7 @@ export const genesisVm = (verified: ReadonlyArray<Omit<ValidatorConsensusKey, "s
   if (check === undefined || verified.length === 0) return new MoveVm()
   const pop: NativeFunction = (ctx, tyArgs, args) => {
     const [pk, proof] = [bytesOf(args[0]!), bytesOf(args[1]!)]
-    if (!verified.some((v) => sameBytes(v.publicKey, pk) && sameBytes(v.proofOfPossession, proof)))
+    if (!verified.some((v) => equalBytes(v.publicKey, pk) && equalBytes(v.proofOfPossession, proof)))
       return check(ctx, tyArgs, args)
     for (const k of ["base", "per_pubkey_deserialize", "per_sig_deserialize", "per_pop_verify"])
       chargeParam(ctx, `aptos_framework.bls12381.${k}`)

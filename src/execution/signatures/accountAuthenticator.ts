@@ -6,19 +6,15 @@
  * authentication function here; the account's own Move authenticator runs later, before the
  * prologue (`authenticateAbstraction`).
  */
+
+import { equalBytes } from "../../bcs/equalBytes.js"
 import type { AccountAuthenticator } from "../../domain/TransactionAuthenticator.js"
+import { multiEd25519SignatureCount } from "../../move/vm/natives/ed25519.js"
 import { verifyAnySignature } from "./anySignature.js"
 import { verifyEd25519 } from "./ed25519.js"
-import { multiEd25519SignatureCount } from "../../move/vm/natives/ed25519.js"
 import { verifyMultiEd25519Authenticator } from "./multiEd25519.js"
 import { verifyMultiKey } from "./multiKey.js"
 import { abstractionDigest, type SigningSubject } from "./SigningSubject.js"
-
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
 
 export const verifyAccountAuthenticator = (a: AccountAuthenticator, subject: SigningSubject): string | undefined => {
   switch (a._tag) {
@@ -33,7 +29,7 @@ export const verifyAccountAuthenticator = (a: AccountAuthenticator, subject: Sig
     case "NoAccountAuthenticator":
       return "No signature to verify."
     case "Abstraction":
-      return sameBytes(a.authData.signingMessageDigest, abstractionDigest(subject, a.functionInfo))
+      return equalBytes(a.authData.signingMessageDigest, abstractionDigest(subject, a.functionInfo))
         ? undefined
         : "The signing message digest provided in Abstraction Authenticator is not expected"
   }

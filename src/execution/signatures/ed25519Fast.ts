@@ -17,6 +17,7 @@
  * answer a verification would give.
  */
 import { createPublicKey, type KeyObject, verify as nodeVerify } from "node:crypto"
+import { equalBytes } from "../../bcs/equalBytes.js"
 import { verifyStrict } from "../../move/vm/natives/ed25519.js"
 
 /** DER SubjectPublicKeyInfo prefix of an Ed25519 key (RFC 8410): the 32 key bytes follow. */
@@ -74,10 +75,6 @@ const MEMO_SIZE = 20_000
 /** Signature (hex) → the key and message it verified with; the oldest entries leave first. */
 const memo = new Map<string, { readonly pk: string; readonly msg: Uint8Array }>()
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean =>
-  a.length === b.length &&
-  Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length))
-
 const remember = (sigHex: string, pkHex: string, msg: Uint8Array) => {
   if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string)
   memo.set(sigHex, { pk: pkHex, msg: msg.slice() })
@@ -98,7 +95,7 @@ export const preverifyStrictFast = (sig: Uint8Array, pk: Uint8Array, msg: Uint8A
   const sigHex = Buffer.from(sig.buffer, sig.byteOffset, 64).toString("hex")
   const pkHex = Buffer.from(pk.buffer, pk.byteOffset, 32).toString("hex")
   const seen = memo.get(sigHex)
-  if (seen !== undefined && seen.pk === pkHex && sameBytes(seen.msg, msg)) return Promise.resolve(true)
+  if (seen !== undefined && seen.pk === pkHex && equalBytes(seen.msg, msg)) return Promise.resolve(true)
   let key: KeyObject
   try {
     key = keyOf(pk, pkHex)
@@ -143,7 +140,7 @@ const verifyStrictWith = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array, memo
   const sigHex = memoized ? Buffer.from(sig.buffer, sig.byteOffset, 64).toString("hex") : ""
   if (memoized) {
     const seen = memo.get(sigHex)
-    if (seen !== undefined && seen.pk === pkHex && sameBytes(seen.msg, msg)) return true
+    if (seen !== undefined && seen.pk === pkHex && equalBytes(seen.msg, msg)) return true
   }
   let ok: boolean
   try {

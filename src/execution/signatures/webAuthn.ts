@@ -11,9 +11,10 @@
  * Only secp256r1 public keys pair with WebAuthn signatures.
  */
 import { sha256 } from "@noble/hashes/sha2.js"
+import { equalBytes } from "../../bcs/equalBytes.js"
 import type { AnyPublicKey, WebAuthnSignature } from "../../domain/TransactionAuthenticator.js"
-import { verifySecp256r1 } from "./secp256r1Ecdsa.js"
 import { type SigningSubject, subjectDigest } from "./SigningSubject.js"
+import { verifySecp256r1 } from "./secp256r1Ecdsa.js"
 
 export const MAX_WEBAUTHN_SIGNATURE_BYTES = 1024
 
@@ -82,12 +83,6 @@ const challengeOf = (clientDataJson: Uint8Array): Uint8Array | string => {
   return decodeChallenge(o.challenge) ?? "WebAuthn challenge is not base64"
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
 export const verifyWebAuthn = (
   publicKey: AnyPublicKey,
   assertion: WebAuthnSignature,
@@ -99,7 +94,7 @@ export const verifyWebAuthn = (
     return `WebAuthn assertion is ${size} bytes, more than ${MAX_WEBAUTHN_SIGNATURE_BYTES}`
   const challenge = challengeOf(clientDataJson)
   if (typeof challenge === "string") return challenge
-  if (!sameBytes(challenge, subjectDigest(subject))) return "WebAuthn challenge is not sha3-256 of the signing message"
+  if (!equalBytes(challenge, subjectDigest(subject))) return "WebAuthn challenge is not sha3-256 of the signing message"
   if (publicKey._tag !== "Secp256r1Ecdsa") return "WebAuthn signatures pair only with secp256r1 public keys"
   const verificationData = new Uint8Array(authenticatorData.length + 32)
   verificationData.set(authenticatorData, 0)

@@ -1,6 +1,7 @@
+import { equalBytes } from "../../bcs/equalBytes.js"
 import { BcsReader, BcsWriter } from "../../bcs/index.js"
-import { writeStructTag } from "../../domain/TypeTagCodec.js"
 import { addressFromNumber } from "../../domain/AccountAddress.js"
+import { writeStructTag } from "../../domain/TypeTagCodec.js"
 import { Opcode } from "../binary/Opcode.js"
 import { type GasCaps, GasMeter, type GasParams, NO_CAPS } from "./GasMeter.js"
 import { SELF_CHARGING_NATIVES } from "./natives/selfCharging.js"
@@ -167,18 +168,11 @@ export const decodeGasSchedule = (bytes: Uint8Array): GasSchedule => {
 
 let last: { bytes: Uint8Array; schedule: GasSchedule } | undefined
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a === b) return true
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
 /** The schedule stored at 0x1 in `view` (the last one decoded is reused); VM_STARTUP_FAILURE when absent. */
 export const readGasSchedule = (view: StateView): GasSchedule => {
   const bytes = view.resource(ONE, GAS_SCHEDULE_TAG, GAS_SCHEDULE_TAG_BYTES)
   if (bytes === undefined) throw new VmError("VM_STARTUP_FAILURE", "gas schedule not found")
-  if (last !== undefined && sameBytes(last.bytes, bytes)) return last.schedule
+  if (last !== undefined && equalBytes(last.bytes, bytes)) return last.schedule
   let schedule: GasSchedule
   try {
     schedule = decodeGasSchedule(bytes)

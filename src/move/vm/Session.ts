@@ -1,12 +1,13 @@
+import { equalBytes } from "../../bcs/equalBytes.js"
 import { BcsReader, BcsWriter, toHex } from "../../bcs/index.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
 import type { ContractEvent } from "../../domain/ContractEvent.js"
 import type { StateKey } from "../../domain/StateKey.js"
-import type { ChangeSet } from "../../domain/Transaction.js"
-import { readTypeTagAt, writeStructTag } from "../../domain/TypeTagCodec.js"
-import type { StructTag } from "../../domain/TypeTag.js"
-import type { WriteOp, WriteSetEntry } from "../../domain/WriteSet.js"
 import { sortInPlace } from "../../domain/sortInPlace.js"
+import type { ChangeSet } from "../../domain/Transaction.js"
+import type { StructTag } from "../../domain/TypeTag.js"
+import { readTypeTagAt, writeStructTag } from "../../domain/TypeTagCodec.js"
+import type { WriteOp, WriteSetEntry } from "../../domain/WriteSet.js"
 import { compareKeyBytes, makeWriteSetEntry, sortEntries } from "../../domain/WriteSetCodec.js"
 import type { GasMeter } from "./GasMeter.js"
 import { heapSize } from "./MemorySize.js"
@@ -618,12 +619,6 @@ const putUleb = (out: Uint8Array, o: number, n: number): number => {
 const compareMemberTags = (a: { readonly tag: Uint8Array }, b: { readonly tag: Uint8Array }): number =>
   compareKeyBytes(a.tag, b.tag)
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
 const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
   const { bytes, offsets } = change.index
   // A group holds a handful of members: found by their tag bytes in a list (no map keys to build).
@@ -634,7 +629,7 @@ const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
       data: bytes.subarray(offsets[i + 2]!, offsets[i + 3]!)
     })
   for (const m of change.members) {
-    const at = members.findIndex((x) => sameBytes(x.tag, m.tagBytes))
+    const at = members.findIndex((x) => equalBytes(x.tag, m.tagBytes))
     if (m.data === undefined) {
       if (at >= 0) members.splice(at, 1)
     } else if (at >= 0) members[at] = { tag: m.tagBytes, data: m.data }

@@ -1,4 +1,5 @@
 import * as Result from "effect/Result"
+import { equalBytes } from "../../bcs/equalBytes.js"
 import type { CompiledModule } from "../binary/CompiledModule.js"
 import { deserializeModule } from "../binary/deserialize.js"
 import type { ModuleDecoder } from "./Loader.js"
@@ -8,12 +9,6 @@ const fnv1a = (b: Uint8Array): number => {
   let h = 0x811c9dc5
   for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i]!, 0x01000193)
   return h >>> 0
-}
-
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 /**
@@ -35,7 +30,7 @@ export const makeSharedModuleDecoder = (
   const decode = (bytes: Uint8Array): CompiledModule | string => {
     const key = `${bytes.length}:${hash(bytes)}`
     const entries = memo.get(key)
-    if (entries !== undefined) for (const e of entries) if (sameBytes(e.bytes, bytes)) return e.module
+    if (entries !== undefined) for (const e of entries) if (equalBytes(e.bytes, bytes)) return e.module
     const r = deserializeModule(bytes)
     if (Result.isFailure(r)) return r.failure.message
     if (kept + bytes.length > maxBytes) {

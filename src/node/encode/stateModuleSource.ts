@@ -1,4 +1,5 @@
 import * as Result from "effect/Result"
+import { equalBytes } from "../../bcs/equalBytes.js"
 import { toHex } from "../../bcs/index.js"
 import type { StateReader } from "../../ledger/Ledger.js"
 import type { CompiledModule } from "../../move/binary/CompiledModule.js"
@@ -32,16 +33,10 @@ const SNAPSHOT_MODULES_MAX = 1024
  */
 const SNAPSHOT_ADDRESSES_PER_NAME = 16
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.length !== b.length) return false
-  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false
-  return true
-}
-
 const remembered = (snapshot: SnapshotModules, address: Uint8Array, name: string): SnapshotEntry | undefined => {
   const entries = snapshot.byName.get(name)
   if (entries === undefined) return undefined
-  for (const e of entries) if (sameBytes(e.address, address)) return e
+  for (const e of entries) if (equalBytes(e.address, address)) return e
   return undefined
 }
 
