@@ -12,12 +12,13 @@ import type { StateValueMetadata } from "../domain/WriteSet.js"
 import { type GasSchedule, readGasSchedule } from "../move/vm/GasSchedule.js"
 import type { MoveVm } from "../move/vm/MoveVm.js"
 import type { SessionId } from "../move/vm/SessionId.js"
+import { DerivedKey } from "../move/vm/StateCache.js"
 import type { StateView } from "../move/vm/StateView.js"
 import type { UserTransactionContext } from "../move/vm/TransactionContext.js"
 import { VmError } from "../move/vm/VmError.js"
 import { type Features, readFeatures } from "./Features.js"
-import type { TransactionMetadata } from "./TransactionMetadata.js"
 import { type TransactionGasParams, transactionGasParams } from "./TransactionGasParams.js"
+import type { TransactionMetadata } from "./TransactionMetadata.js"
 
 export interface ExecuteOptions {
   /**
@@ -71,13 +72,27 @@ const noMetadata = (): undefined => undefined
 const metadataOfView = (view: StateView): ((keyBytes: Uint8Array) => StateValueMetadata | undefined) =>
   view.stateValueMetadata === undefined ? noMetadata : (keyBytes) => view.stateValueMetadata?.(keyBytes)
 
-/** The run's environment, or the VM_STARTUP_FAILURE message when the state cannot run transactions. */
-export const transactionRun = (
-  vm: MoveVm,
-  view: StateView,
-  md: TransactionMetadata,
-  options: ExecuteOptions
-): TransactionRun | string => {
+/** What a transaction's run reads from state before it starts: the same for every run at one state. */
+interface RunEnvironment {
+  readonly schedule: GasSchedule
+  readonly params: TransactionGasParams
+  readonly features: Features
+  readonly nowUsecs: bigint
+}
+
+/**
+ * Kept with a snapshot's cache (`MoveVm.snapshotCache`): the admission worker validates a batch of
+ * transactions at one snapshot, and read the gas schedule, the feature flags and the block time from
+ * state (the schedule's few KB copied out of the store) for each one (session 14). A block's overlay
+ * has no snapshot: it reads them per transaction from its own cache of the base's values.
+ */
+const RUN_ENVIRONMENT = new DerivedKey<RunEnvironment>("TransactionRun.environment")
+
+/** The environment at `view`, or the VM_STARTUP_FAILURE message when the state cannot run transactions. */
+const runEnvironment = (vm: MoveVm, view: StateView): RunEnvironment | string => {
+  const cache = vm.snapshotCache(view)
+  const known = cache?.derived(RUN_ENVIRONMENT)
+  if (known !== undefined) return known
   let schedule: GasSchedule
   try {
     schedule = readGasSchedule(view)
@@ -86,17 +101,36 @@ export const transactionRun = (
   }
   const params = transactionGasParams(schedule)
   if (params._tag === "Missing") return `gas parameter ${params.entry} does not exist`
+  const environment: RunEnvironment = {
+    schedule,
+    params: params.params,
+    features: readFeatures(view),
+    nowUsecs: readNow(view)
+  }
+  cache?.keepDerived(RUN_ENVIRONMENT, environment)
+  return environment
+}
+
+/** The run's environment, or the VM_STARTUP_FAILURE message when the state cannot run transactions. */
+export const transactionRun = (
+  vm: MoveVm,
+  view: StateView,
+  md: TransactionMetadata,
+  options: ExecuteOptions
+): TransactionRun | string => {
+  const environment = runEnvironment(vm, view)
+  if (typeof environment === "string") return environment
   const multisig = md.multisigAddress
   const executable = md.executable
   return {
     vm,
     view,
     md,
-    schedule,
-    params: params.params,
-    features: readFeatures(view),
+    schedule: environment.schedule,
+    params: environment.params,
+    features: environment.features,
     simulation: options.simulation === true,
-    nowUsecs: readNow(view),
+    nowUsecs: environment.nowUsecs,
     user: {
       sender: md.sender,
       secondarySigners: md.signers.secondarySignerAddresses,

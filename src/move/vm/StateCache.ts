@@ -70,6 +70,16 @@ class Tier<V> {
 }
 
 /**
+ * Names one value derived from a snapshot's state alone (and its type): what a caller outside the VM
+ * keeps with the snapshot's cache (`StateCache.derived`), such as the environment a transaction runs
+ * in (`TransactionRun`).
+ */
+export class DerivedKey<A> {
+  declare readonly _value: A
+  constructor(readonly name: string) {}
+}
+
+/**
  * What runs at one snapshot read of global state, shared by every session at that snapshot: the
  * state of a snapshot is immutable (see `StateView.snapshot`), so a read answers the same for every
  * run. A new snapshot empties it.
@@ -89,6 +99,9 @@ export class StateCache {
     this.tables = new Tier(maxEntries, maxWeight)
   }
 
+  /** Values derived from this snapshot's state alone, by who derives them (few: one per kind). */
+  private readonly derivedValues = new Map<DerivedKey<unknown>, unknown>()
+
   /** This cache for `snapshot`, emptied first when it held another one. */
   at(snapshot: string | bigint): StateCache {
     if (snapshot !== this.snapshot) {
@@ -96,8 +109,19 @@ export class StateCache {
       this.resources.clear()
       this.groups.clear()
       this.tables.clear()
+      this.derivedValues.clear()
     }
     return this
+  }
+
+  /** The value `key` names, derived from this snapshot before, if it was. */
+  derived<A>(key: DerivedKey<A>): A | undefined {
+    return this.derivedValues.get(key) as A | undefined
+  }
+
+  /** Keeps `value`, derived from this snapshot's state alone, until the snapshot changes. */
+  keepDerived<A>(key: DerivedKey<A>, value: A): void {
+    this.derivedValues.set(key, value)
   }
 
   /** Entries held (all kinds). */
