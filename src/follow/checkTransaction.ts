@@ -17,7 +17,7 @@
  *
  * Hashes are over the bytes as received, never a re-encoding.
  */
-import { BcsWriter } from "../bcs/index.js"
+import { BcsWriter, equalBytes, toHex0x } from "../bcs/index.js"
 import { hashWithPrefix } from "../domain/hash.js"
 import { type Accumulator, accumulatorRoot, accumulatorRootOf, appendLeaf } from "../domain/MerkleAccumulator.js"
 import { encodedContractEvent, encodedWriteSet } from "../domain/outputHashes.js"
@@ -25,18 +25,6 @@ import { writeTransaction } from "../domain/TransactionCodec.js"
 import { writeTransactionInfo } from "../domain/TransactionInfoCodec.js"
 import { SourceDiverged, SourceInvalid } from "./FollowError.js"
 import type { SourceTransaction } from "./sourceBlock.js"
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex")}`
-
-const equal = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.length !== b.length) return false
-  // Hashes (32 bytes) compare in a loop: cheaper than two Buffer views per comparison.
-  if (a.length <= 64) {
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-    return true
-  }
-  return Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length))
-}
 
 /** One writer for the re-encodings (synchronous: nothing yields while it is in use). */
 const scratch = new BcsWriter(4096)
@@ -65,43 +53,43 @@ export const checkTransaction = (
   if (t.version !== expectedVersion)
     return new SourceInvalid({ message: `the source sent version ${t.version} where ${at} was expected` })
   const txHash = hashWithPrefix("Transaction", t.bytes.transaction)
-  if (!equal(txHash, t.info.transactionHash))
+  if (!equalBytes(txHash, t.info.transactionHash))
     return new SourceInvalid({
-      message: `${at}: the transaction hashes to ${hex(txHash)}, its info says ${hex(t.info.transactionHash)}`
+      message: `${at}: the transaction hashes to ${toHex0x(txHash)}, its info says ${toHex0x(t.info.transactionHash)}`
     })
   const changeHash = hashWithPrefix("WriteSet", t.bytes.writeSet)
-  if (!equal(changeHash, t.info.stateChangeHash))
+  if (!equalBytes(changeHash, t.info.stateChangeHash))
     return new SourceInvalid({
-      message: `${at}: the write set hashes to ${hex(changeHash)}, its info's state_change_hash is ${hex(t.info.stateChangeHash)}`
+      message: `${at}: the write set hashes to ${toHex0x(changeHash)}, its info's state_change_hash is ${toHex0x(t.info.stateChangeHash)}`
     })
   const eventRoot = accumulatorRootOf(
     "EventAccumulator",
     t.bytes.events.map((e) => hashWithPrefix("ContractEvent", e))
   )
-  if (!equal(eventRoot, t.info.eventRootHash))
+  if (!equalBytes(eventRoot, t.info.eventRootHash))
     return new SourceInvalid({
-      message: `${at}: the events' root is ${hex(eventRoot)}, its info's event_root_hash is ${hex(t.info.eventRootHash)} (a source that translates module events to handle events cannot be followed: ask one without translation)`
+      message: `${at}: the events' root is ${toHex0x(eventRoot)}, its info's event_root_hash is ${toHex0x(t.info.eventRootHash)} (a source that translates module events to handle events cannot be followed: ask one without translation)`
     })
   const infoHash = hashWithPrefix("TransactionInfo", t.bytes.info)
   const next = appendLeaf("TransactionAccumulator", accumulator, infoHash)
   const root = accumulatorRoot("TransactionAccumulator", next)
-  if (!equal(root, t.accumulatorRootHash))
+  if (!equalBytes(root, t.accumulatorRootHash))
     return new SourceDiverged({
-      message: `${at}: the source's history diverges from this follower's (the transaction accumulator continued from what this follower holds has root ${hex(root)}, the source says ${hex(t.accumulatorRootHash)})`
+      message: `${at}: the source's history diverges from this follower's (the transaction accumulator continued from what this follower holds has root ${toHex0x(root)}, the source says ${toHex0x(t.accumulatorRootHash)})`
     })
   // The write set's and events' encodings are the ones the ledger's record then stores (memoised
   // per object in outputHashes.ts): encoded once here, not again at commit.
   const exact =
-    equal(
+    equalBytes(
       encoded((w) => writeTransaction(w, t.transaction)),
       t.bytes.transaction
     ) &&
-    equal(
+    equalBytes(
       encoded((w) => writeTransactionInfo(w, t.info)),
       t.bytes.info
     ) &&
-    equal(encodedWriteSet(t.writeSet).bytes, t.bytes.writeSet) &&
-    t.events.every((e, i) => equal(encodedContractEvent(e), t.bytes.events[i]!))
+    equalBytes(encodedWriteSet(t.writeSet).bytes, t.bytes.writeSet) &&
+    t.events.every((e, i) => equalBytes(encodedContractEvent(e), t.bytes.events[i]!))
   if (!exact)
     return new SourceInvalid({
       message: `${at}: this movenode would not store the source's bytes unchanged (a transaction, info, write set or event format it decodes but does not re-encode identically)`

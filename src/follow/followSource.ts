@@ -19,14 +19,15 @@
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import { equalBytes, toHex0x } from "../bcs/index.js"
+import type { BlockInfo } from "../ledger/Ledger.js"
 import type { LedgerHandle } from "../ledger/makeLedgerService.js"
 import { applySourceBlocks, blocksTogether } from "./applySourceBlock.js"
-import type { BlockAnswer, FeedClient, SourceHead } from "./FeedClient.js"
-import type { SourceBlock } from "./sourceBlock.js"
 import type { ChecksResult, ChecksThread } from "./ChecksThread.js"
+import type { BlockAnswer, FeedClient, SourceHead } from "./FeedClient.js"
 import { type FollowError, SourceDiverged, SourceInvalid, type SourceUnavailable } from "./FollowError.js"
 import type { FollowerStatus } from "./FollowerStatus.js"
-import type { BlockInfo } from "../ledger/Ledger.js"
+import type { SourceBlock } from "./sourceBlock.js"
 
 export interface FollowOptions {
   /** How long a movenode source may hold a request for a block it does not have yet (default 1,000 ms). */
@@ -46,9 +47,6 @@ export interface FollowOptions {
   readonly checks?: ChecksThread | undefined
 }
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString("hex")}`
-const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b))
-
 /**
  * On a ledger holding something: the source's transaction at our latest version must carry the
  * accumulator root we stored for it (which commits to every earlier version too). A source that has
@@ -61,16 +59,16 @@ export const checkSameHistory = (ledger: LedgerHandle, feed: FeedClient): Effect
     const ours = yield* Effect.orDie(ledger.service.transactionByVersion(head.latestVersion))
     const theirs = yield* feed.transactionAt(head.latestVersion)
     if (theirs !== undefined) {
-      if (!same(theirs.accumulatorRootHash, ours.accumulatorRootHash))
+      if (!equalBytes(theirs.accumulatorRootHash, ours.accumulatorRootHash))
         return yield* new SourceDiverged({
-          message: `the source ${feed.url} holds another history than this follower's data directory: at version ${head.latestVersion} its accumulator root is ${hex(theirs.accumulatorRootHash)}, this follower's is ${hex(ours.accumulatorRootHash)} (a source restarted with a new chain, or another chain): start the follower in a new data directory`
+          message: `the source ${feed.url} holds another history than this follower's data directory: at version ${head.latestVersion} its accumulator root is ${toHex0x(theirs.accumulatorRootHash)}, this follower's is ${toHex0x(ours.accumulatorRootHash)} (a source restarted with a new chain, or another chain): start the follower in a new data directory`
         })
       return
     }
     const genesis = yield* feed.transactionAt(0n)
-    if (genesis !== undefined && !same(genesis.info.transactionHash, head.genesisHash))
+    if (genesis !== undefined && !equalBytes(genesis.info.transactionHash, head.genesisHash))
       return yield* new SourceDiverged({
-        message: `the source ${feed.url} has another genesis (${hex(genesis.info.transactionHash)}) than this follower's data directory (${hex(head.genesisHash)}): start the follower in a new data directory`
+        message: `the source ${feed.url} has another genesis (${toHex0x(genesis.info.transactionHash)}) than this follower's data directory (${toHex0x(head.genesisHash)}): start the follower in a new data directory`
       })
   })
 

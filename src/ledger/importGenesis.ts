@@ -1,7 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
-import { equalBytes } from "../bcs/equalBytes.js"
-import { Bcs, toHex } from "../bcs/index.js"
+import { Bcs, equalBytes, toHex } from "../bcs/index.js"
 import { addressFromNumber } from "../domain/AccountAddress.js"
 import { decodeGenesisTransaction } from "../domain/Genesis.js"
 import { transactionHashOfBytes } from "../domain/hash.js"

@@ -1,4 +1,4 @@
-import { equalBytes } from "../../bcs/equalBytes.js"
+import { equalBytes } from "../../bcs/index.js"
 import { MoveVm } from "../../move/vm/MoveVm.js"
 import { bytesOf, chargeParam } from "../../move/vm/natives/helpers.js"
 import { frameworkNatives } from "../../move/vm/natives/index.js"

@@ -7,7 +7,7 @@
  * prologue (`authenticateAbstraction`).
  */
 
-import { equalBytes } from "../../bcs/equalBytes.js"
+import { equalBytes } from "../../bcs/index.js"
 import type { AccountAuthenticator } from "../../domain/TransactionAuthenticator.js"
 import { multiEd25519SignatureCount } from "../../move/vm/natives/ed25519.js"
 import { verifyAnySignature } from "./anySignature.js"

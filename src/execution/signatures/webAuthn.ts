@@ -11,7 +11,7 @@
  * Only secp256r1 public keys pair with WebAuthn signatures.
  */
 import { sha256 } from "@noble/hashes/sha2.js"
-import { equalBytes } from "../../bcs/equalBytes.js"
+import { equalBytes } from "../../bcs/index.js"
 import type { AnyPublicKey, WebAuthnSignature } from "../../domain/TransactionAuthenticator.js"
 import { type SigningSubject, subjectDigest } from "./SigningSubject.js"
 import { verifySecp256r1 } from "./secp256r1Ecdsa.js"

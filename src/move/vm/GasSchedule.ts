@@ -1,5 +1,4 @@
-import { equalBytes } from "../../bcs/equalBytes.js"
-import { BcsReader, BcsWriter } from "../../bcs/index.js"
+import { BcsReader, BcsWriter, equalBytes } from "../../bcs/index.js"
 import { addressFromNumber } from "../../domain/AccountAddress.js"
 import { writeStructTag } from "../../domain/TypeTagCodec.js"
 import { Opcode } from "../binary/Opcode.js"

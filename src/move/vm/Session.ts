@@ -1,5 +1,4 @@
-import { equalBytes } from "../../bcs/equalBytes.js"
-import { BcsReader, BcsWriter, toHex } from "../../bcs/index.js"
+import { BcsReader, BcsWriter, equalBytes, toHex } from "../../bcs/index.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
 import type { ContractEvent } from "../../domain/ContractEvent.js"
 import type { StateKey } from "../../domain/StateKey.js"

@@ -1,3 +1,4 @@
+import { equalBytes } from "../../bcs/index.js"
 import type { Type } from "./Type.js"
 
 /**
@@ -77,12 +78,6 @@ export const copyValue = (v: Value): Value => {
   return v // a Ref is copied by identity
 }
 
-const bytesEqual = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
 /** Structural equality (Eq/Neq); references compare what they point to. */
 export const valueEquals = (a: Value, b: Value): boolean => {
   if (a === b) return true
@@ -90,7 +85,7 @@ export const valueEquals = (a: Value, b: Value): boolean => {
   if (b instanceof Ref) b = b.get()
   if (a === b) return true
   if (typeof a !== "object" || typeof b !== "object") return false
-  if (a instanceof Uint8Array) return b instanceof Uint8Array && bytesEqual(a, b)
+  if (a instanceof Uint8Array) return b instanceof Uint8Array && equalBytes(a, b)
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false
     for (let i = 0; i < a.length; i++) if (!valueEquals(a[i], b[i])) return false

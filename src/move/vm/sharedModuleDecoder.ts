@@ -1,5 +1,5 @@
 import * as Result from "effect/Result"
-import { equalBytes } from "../../bcs/equalBytes.js"
+import { equalBytes } from "../../bcs/index.js"
 import type { CompiledModule } from "../binary/CompiledModule.js"
 import { deserializeModule } from "../binary/deserialize.js"
 import type { ModuleDecoder } from "./Loader.js"

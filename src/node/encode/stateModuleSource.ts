@@ -1,6 +1,5 @@
 import * as Result from "effect/Result"
-import { equalBytes } from "../../bcs/equalBytes.js"
-import { toHex } from "../../bcs/index.js"
+import { equalBytes, toHex } from "../../bcs/index.js"
 import type { StateReader } from "../../ledger/Ledger.js"
 import type { CompiledModule } from "../../move/binary/CompiledModule.js"
 import { deserializeModule } from "../../move/binary/deserialize.js"
