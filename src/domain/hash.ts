@@ -1,12 +1,14 @@
 /**
  * SHA3-256 and the reference's domain-separated hashing (`CryptoHasher`): the hash of a value of
  * type `T` is sha3_256(sha3_256("APTOS::" + T) ‖ BCS(value)). The 32-byte prefixes are computed
- * once per type name.
+ * once per type name. Inputs up to 1 KB are hashed in WebAssembly (`sha3Wasm.ts`), longer ones by
+ * node:crypto; without either (a host with neither), in JS.
  */
 import { sha3_256 } from "@noble/hashes/sha3.js"
 import { BcsWriter } from "../bcs/index.js"
-import type { Transaction } from "./Transaction.js"
 import { JS_MAX_INPUT, littleEndian, sha3Js } from "./sha3Js.js"
+import { sha3Wasm, WASM_MAX_INPUT } from "./sha3Wasm.js"
+import type { Transaction } from "./Transaction.js"
 import { writeTransaction } from "./TransactionCodec.js"
 
 type Hasher = { update(b: Uint8Array): Hasher; digest(): Uint8Array }
@@ -28,9 +30,10 @@ const nodeCrypto = ((): NodeCrypto | undefined => {
 
 /**
  * `node:crypto`'s one-shot `crypto.hash("sha3-256", …)` (Node ≥ 20.12): no hash object per call,
- * so it is the cheapest at every size a node hashes — µs per call, measured on the 2-core box
- * (session 8, docs/benchmarks.md): 96 B 0.95 against 1.76 for the JS Keccak and 2.26 for
- * `createHash`; 300 B 1.37 / 4.64 / 2.17; 700 B 1.97 / 9.21 / 2.75.
+ * cheaper than `createHash` at every size and than the JS Keccak (session 8, docs/benchmarks.md,
+ * µs per call: 96 B 0.95 against 1.76 for the JS Keccak and 2.26 for `createHash`; 300 B 1.37 /
+ * 4.64 / 2.17; 700 B 1.97 / 9.21 / 2.75). Inputs up to `WASM_MAX_INPUT` go to `sha3Wasm` first
+ * (96 B 0.40 µs, and no native buffer per digest: sha3Wasm.ts).
  */
 const nativeOneShot = ((): ((data: Uint8Array) => Uint8Array) | undefined => {
   const hash = nodeCrypto?.hash
@@ -72,10 +75,12 @@ const scratchView = (n: number): Uint8Array => {
 }
 
 const sha3Parts = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  let n = 0
+  for (const p of parts) n += p.length
+  // Short inputs (nearly every hash a transaction costs) in WebAssembly: no native buffer per digest.
+  if (n <= WASM_MAX_INPUT && sha3Wasm !== undefined) return sha3Wasm(parts, n)
   if (nativeOneShot !== undefined) {
     if (parts.length === 1) return toBytes(nativeOneShot(parts[0]!))
-    let n = 0
-    for (const p of parts) n += p.length
     if (n > scratch.length) {
       scratch = new Uint8Array(Math.max(n, scratch.length * 2))
       views = []
@@ -87,11 +92,7 @@ const sha3Parts = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
     }
     return toBytes(nativeOneShot(scratchView(n)))
   }
-  if (littleEndian) {
-    let n = 0
-    for (const p of parts) n += p.length
-    if (n <= JS_MAX_INPUT || nativeCreate === undefined) return sha3Js(parts)
-  }
+  if (littleEndian && (n <= JS_MAX_INPUT || nativeCreate === undefined)) return sha3Js(parts)
   if (nativeCreate !== undefined) {
     const h = nativeCreate()
     for (const p of parts) h.update(p)
@@ -102,7 +103,7 @@ const sha3Parts = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   return h.digest()
 }
 
-/** SHA3-256 of `bytes` (node:crypto's one-shot hash when available, else JS when short, node:crypto or @noble/hashes). */
+/** SHA3-256 of `bytes` (WebAssembly up to 1 KB, node:crypto's one-shot hash beyond; else JS when short, node:crypto or @noble/hashes). */
 export const sha3 = (bytes: Uint8Array): Uint8Array => sha3Parts([bytes])
 
 /** SHA3-256 of the concatenation of `parts`, without building it. */

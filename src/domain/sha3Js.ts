@@ -6,7 +6,8 @@
  * test/move/vm/sha3.test.ts. Lanes are 64-bit, held as (lo, hi)
  * 32-bit pairs in little-endian order, so input bytes XOR straight into the state's bytes.
  */
-const RC = ((): Int32Array => {
+/** Keccak-f[1600]'s 24 round constants, each as its low then high 32 bits (also sha3Wasm's). */
+export const KECCAK_ROUND_CONSTANTS = ((): Int32Array => {
   // Round constants from the FIPS 202 LFSR (rc(t) feeds bit 2^j - 1 of round i's constant).
   const out = new Int32Array(48)
   let lfsr = 1
@@ -244,8 +245,8 @@ const keccakF = (s: Int32Array): void => {
     a47 = b47 ^ (~b49 & b41)
     a48 = b48 ^ (~b40 & b42)
     a49 = b49 ^ (~b41 & b43)
-    a0 ^= RC[r]!
-    a1 ^= RC[r + 1]!
+    a0 ^= KECCAK_ROUND_CONSTANTS[r]!
+    a1 ^= KECCAK_ROUND_CONSTANTS[r + 1]!
   }
   s[0] = a0
   s[1] = a1

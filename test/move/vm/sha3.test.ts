@@ -1,5 +1,5 @@
 /**
- * The VM's natives hash through `domain/hash.ts`'s `sha3` (a JS Keccak for short inputs, node:crypto
+ * The VM's natives hash through `domain/hash.ts`'s `sha3` (WebAssembly for short inputs, node:crypto
  * for long ones): it must agree with @noble/hashes on any input and hand back a plain `Uint8Array`.
  */
 import { sha3_256 } from "@noble/hashes/sha3.js"
