@@ -1,5 +1,5 @@
 import * as Result from "effect/Result"
-import { Bcs, fromHex, toHex } from "../bcs/index.js"
+import { Bcs, fromHex, toHex0x, toShortHex0x } from "../bcs/index.js"
 
 /**
  * An account address: 32 bytes. Kept as a plain Uint8Array (no wrapper object) because the VM and
@@ -23,8 +23,7 @@ export class AddressParseError {
 export const parseAddress = (input: string): Result.Result<AccountAddress, AddressParseError> => {
   const digits = input.startsWith("0x") || input.startsWith("0X") ? input.slice(2) : input
   if (digits.length === 0) return Result.fail(new AddressParseError(`Invalid account address: Hex string is too short`))
-  if (digits.length > 64)
-    return Result.fail(new AddressParseError(`Invalid account address: Hex string is too long`))
+  if (digits.length > 64) return Result.fail(new AddressParseError(`Invalid account address: Hex string is too long`))
   // Digits only: `fromHex` would otherwise accept a second "0x" ("0x0x12").
   const bytes = HEX_DIGITS.test(digits) ? fromHex(digits.length % 2 === 0 ? digits : "0" + digits) : undefined
   if (bytes === undefined)
@@ -35,18 +34,13 @@ export const parseAddress = (input: string): Result.Result<AccountAddress, Addre
 }
 
 /** Output form of the reference API: "0x" + lowercase hex, leading zeros stripped ("0x0" for zero). */
-export const addressToShortString = (a: AccountAddress): string => {
-  // Hex of the bytes from the first non-zero one, without its leading zero nibble (no regex: every
-  // type tag and event key of every rendered transaction comes through here).
-  let i = 0
-  while (i < a.length && a[i] === 0) i++
-  if (i === a.length) return "0x0"
-  const hex = toHex(a.subarray(i))
-  return hex.charCodeAt(0) === 48 ? "0x" + hex.slice(1) : "0x" + hex
-}
+export const addressToShortString = (a: AccountAddress): string =>
+  // Every type tag and event key of every rendered transaction comes through here: no regex, and
+  // one flat string (bcs/hex.ts).
+  toShortHex0x(a)
 
 /** "0x" + all 64 hex digits. */
-export const addressToLongString = (a: AccountAddress): string => "0x" + toHex(a)
+export const addressToLongString = (a: AccountAddress): string => toHex0x(a)
 
 export const addressEquals = (a: AccountAddress, b: AccountAddress): boolean => {
   if (a.length !== b.length) return false
