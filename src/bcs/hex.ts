@@ -9,9 +9,13 @@ const concatHex = (bytes: Uint8Array): string => {
   return s
 }
 
-type LatinBuffer = Uint8Array & { toString(encoding: "latin1" | "hex", start?: number, end?: number): string }
+type LatinBuffer = Uint8Array & {
+  toString(encoding: "hex"): string
+  /** Node's Latin-1 decoding of a range (what `toString("latin1", start, end)` calls, without its argument checks). */
+  latin1Slice(start: number, end: number): string
+}
 const NodeBuffer = (
-  globalThis as {
+  globalThis as unknown as {
     Buffer?: {
       allocUnsafeSlow(n: number): LatinBuffer
       from(buffer: ArrayBufferLike, byteOffset: number, length: number): LatinBuffer
@@ -47,7 +51,7 @@ const scratchHex = (s: LatinBuffer, bytes: Uint8Array, prefix: 0 | 2, skip: 0 | 
     s[j++] = DIGITS[b >> 4]!
     s[j++] = DIGITS[b & 15]!
   }
-  return s.toString("latin1", 0, j)
+  return s.latin1Slice(0, j)
 }
 
 /** Lowercase hex without a prefix. */

@@ -14,12 +14,30 @@ import type { ColumnValue, Insert, Row, TableWrite, Upsert } from "./Processor.j
 const LONG_LOWER = /^0x[0-9a-f]{64}$/
 const SHORT_LOWER = /^0x[0-9a-f]{1,63}$/
 
+/**
+ * Short forms seen, with their long forms: the JSON a processor reads writes `0x1`, `0xa` and any
+ * address with a leading zero nibble short, over and over (the APT metadata of every fungible-asset
+ * row): built once, and flattened by its first use instead of every row's being a concatenation of
+ * its own to flatten when it is bound. Bounded: cleared when full.
+ */
+const longForms = new Map<string, string>()
+const LONG_FORMS_MAX = 4096
+
 export const standardAddress = (text: string): string | undefined => {
   // The API's JSON writes addresses in lowercase, short or long: no parsing needed for those.
-  if (LONG_LOWER.test(text)) return text
-  if (SHORT_LOWER.test(text)) return "0x" + text.slice(2).padStart(64, "0")
-  const parsed = parseAddress(text)
-  return Result.isSuccess(parsed) ? addressToLongString(parsed.success) : undefined
+  if (text.length === 66 && LONG_LOWER.test(text)) return text
+  const known = longForms.get(text)
+  if (known !== undefined) return known
+  let long: string | undefined
+  if (SHORT_LOWER.test(text)) long = `0x${text.slice(2).padStart(64, "0")}`
+  else {
+    const parsed = parseAddress(text)
+    long = Result.isSuccess(parsed) ? addressToLongString(parsed.success) : undefined
+  }
+  if (long === undefined) return undefined
+  if (longForms.size >= LONG_FORMS_MAX) longForms.clear()
+  longForms.set(text, long)
+  return long
 }
 
 /** 9999-12-31T23:59:59: the reference clamps later timestamps (an expiration of u64::MAX) to it. */
