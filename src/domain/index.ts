@@ -9,7 +9,9 @@
  *   hostile: lengths bounded by the bytes left, type-tag nesting capped at the reference's 8.
  * - Genesis: `decodeGenesisTransaction`.
  * - Hashing and signing: `hashPrefix`, `transactionHash`, `signingMessage`,
- *   `multiAgentSigningMessage`, `feePayerSigningMessage`; derived object addresses.
+ *   `multiAgentSigningMessage`, `feePayerSigningMessage`; derived object addresses. SHA3-256 itself
+ *   (`hash.ts`) runs in WebAssembly up to 1 KB (`sha3Wasm.ts`), node:crypto beyond, JS where
+ *   neither is present (`sha3Js.ts`).
  * - Execution results: `ExecutionStatus` (how a kept transaction ended), `TransactionInfo` (what
  *   the ledger records and hashes), the Merkle accumulator (`MerkleAccumulator.ts`) and the output
  *   hashes (`writeSetHash`, `eventRootHash`, in `outputHashes.ts`).
