@@ -2,7 +2,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
-import { Bcs, toHex } from "../bcs/index.js"
+import { Bcs, toHex0x } from "../bcs/index.js"
 import { ApiError, ApiErrors } from "../domain/ApiError.js"
 import { stateKeyCodec } from "../domain/StateKeyCodec.js"
 import { stateValueCodec } from "../domain/StateValueCodec.js"
@@ -15,7 +15,10 @@ export interface StateValuesService {
    * `POST /v1/experimental/state_values/raw`: the value under a state key (its BCS bytes) at a
    * version, answered as BCS of the whole `StateValue` (bytes and metadata).
    */
-  readonly raw: (keyBytes: Uint8Array, ledgerVersion: bigint | undefined) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
+  readonly raw: (
+    keyBytes: Uint8Array,
+    ledgerVersion: bigint | undefined
+  ) => Effect.Effect<WithLedger<Uint8Array>, ApiError>
 }
 
 /**
@@ -33,7 +36,7 @@ export class StateValues extends Context.Service<StateValues, StateValuesService
       const stateAt = cachedStateAtLedgerVersion(ledger)
       const raw = (keyBytes: Uint8Array, ledgerVersion: bigint | undefined) =>
         Effect.flatMap(stateAt(ledgerVersion), ({ ledger: info, version, state }) => {
-          const shown = `0x${toHex(keyBytes)}`
+          const shown = toHex0x(keyBytes)
           const key = Bcs.decode(stateKeyCodec, keyBytes)
           if (Result.isFailure(key))
             return Effect.fail(

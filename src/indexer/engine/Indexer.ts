@@ -21,7 +21,7 @@ import * as Fiber from "effect/Fiber"
 import * as Latch from "effect/Latch"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import { toHex } from "../../bcs/index.js"
+import { toHex0x } from "../../bcs/index.js"
 import { ChainEvents } from "../../chain/ChainEvents.js"
 import { Ledger, type LedgerService } from "../../ledger/Ledger.js"
 import { IndexerStore, type IndexerStoreService, type IndexReads } from "../store/IndexerStore.js"
@@ -70,8 +70,6 @@ export class Indexer extends Context.Service<Indexer, IndexerService>()("movenod
   static readonly layer = (options: IndexerOptions): Layer.Layer<Indexer, never, IndexerStore | Ledger | ChainEvents> =>
     Layer.effect(Indexer, makeIndexer(options))
 }
-
-const hashHex = (hash: Uint8Array) => `0x${toHex(hash)}`
 
 /** What drives a `followLedger` loop from outside, and what it reports. */
 export interface LedgerFollower {
@@ -142,7 +140,7 @@ export const followLedger = (
         // the chain id and length matched.
         if (position.version === 0n) return { keep: true, next: 1n }
         const t = yield* Effect.result(l.transactionByVersion(position.version))
-        if (t._tag === "Success" && hashHex(t.success.hash) !== position.hash) return { keep: false, next: 0n }
+        if (t._tag === "Success" && toHex0x(t.success.hash) !== position.hash) return { keep: false, next: 0n }
         return { keep: true, next: position.version + 1n }
       })
 
@@ -237,7 +235,9 @@ export const followLedger = (
           if (!woken) {
             unsettled = false
             yield* store.settle.pipe(
-              Effect.catchCause((cause) => Effect.logWarning(`indexer: settling the store failed: ${String(cause).slice(0, 300)}`))
+              Effect.catchCause((cause) =>
+                Effect.logWarning(`indexer: settling the store failed: ${String(cause).slice(0, 300)}`)
+              )
             )
             yield* Effect.raceFirst(wake.await, Effect.sleep(POLL_MS - QUIET_MS))
           }

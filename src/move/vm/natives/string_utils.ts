@@ -1,4 +1,4 @@
-import { toHex } from "../../../bcs/index.js"
+import { toHex0x } from "../../../bcs/index.js"
 import { addressToLongString, addressToShortString } from "../../../domain/AccountAddress.js"
 import { K, substitute, type Type, typeName } from "../Type.js"
 import type { StructValue, Value } from "../Value.js"
@@ -45,7 +45,7 @@ const format = (t: Type, v: Value, o: FormatOptions, depth: number): string => {
     }
     case K.Vector: {
       const arr = v as Value[]
-      if (t.elem.k === K.U8) return "0x" + toHex(Uint8Array.from(arr as number[]))
+      if (t.elem.k === K.U8) return toHex0x(Uint8Array.from(arr as number[]))
       return "[" + arr.map((x) => format(t.elem, x, o, depth + 1)).join(", ") + "]"
     }
     case K.Struct: {
