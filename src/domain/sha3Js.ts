@@ -1,6 +1,7 @@
 /**
- * SHA3-256 (FIPS 202) in plain JS for short inputs, used by `hash.ts` where node:crypto has no
- * one-shot `crypto.hash` (before Node 20.12; with it, the one-shot is cheaper still): no native hash
+ * SHA3-256 (FIPS 202) in plain JS for short inputs, used by `hash.ts` only on a host with neither
+ * WebAssembly (`sha3Wasm.ts`, first choice) nor node:crypto's one-shot `crypto.hash` (before Node
+ * 20.12; both are cheaper): no native hash
  * object per call (its creation and the GC handle behind it cost more than the permutation), one reused state
  * (so not re-entrant; nothing here yields). Checked against node:crypto by
  * test/move/vm/sha3.test.ts. Lanes are 64-bit, held as (lo, hi)
