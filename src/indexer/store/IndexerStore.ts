@@ -19,6 +19,7 @@ import { catalogueTables, tableNamed } from "../schema/index.js"
 import type { TableSpec } from "../schema/TableSpec.js"
 import { type Cell, type Dialect, postgresDialect, quoteIdent, sqliteDialect } from "./Dialect.js"
 import { createStatements, dropStatements, META_TABLE, schemaHash } from "./ddl.js"
+import { makeRowBinder, type RowBinder } from "./rowBinder.js"
 import { makeSqliteClient } from "./sqliteClient.js"
 import { type CellRow, cellOf, keyOf, mergeUpsert, type StoreWrite, WriteError } from "./writes.js"
 
@@ -295,33 +296,21 @@ export const makeIndexerStore = (
 
     /**
      * The parameters of a processor's rows `i` to `i + size` (checked by `checkRow`), each value
-     * turned into its cell and straight into the statement's parameters: no cell row in between
-     * (inserts are most of a batch's rows, and each such row was garbage a moment later). Throws
-     * `WriteError` for a value of the wrong kind.
+     * turned into its cell and straight into the statement's parameters by the table's binder
+     * (`rowBinder.ts`): no cell row in between (inserts are most of a batch's rows, and each such
+     * row was garbage a moment later). Throws `WriteError` for a value of the wrong kind.
      */
+    const rowBinders = new Map<string, RowBinder>()
     const processorRowParams = (
       t: TableSpec,
       rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
       i: number,
       size: number
     ): unknown[] => {
-      const columns = t.columns
-      const params: unknown[] = new Array(size * columns.length)
-      const labels = columnLabelsOf(t)
-      let p = 0
-      for (let r = i; r < i + size; r++) {
-        const row = rows[r]!
-        for (let k = 0; k < columns.length; k++) {
-          const c = columns[k]!
-          const v = row[c.name]
-          // A bigint for a bigint column binds as it is where the driver takes it (most of a row's
-          // numbers: versions, indexes, heights, amounts): no decimal text between.
-          params[p++] =
-            typeof v === "bigint" && c.type === "bigint" && dialect.bindsBigint
-              ? v
-              : dialect.encode(cellOf(v as never, c.type, labels[k]!), c.type)
-        }
-      }
+      let bind = rowBinders.get(t.name)
+      if (bind === undefined) rowBinders.set(t.name, (bind = makeRowBinder(t, dialect)))
+      const params: unknown[] = new Array(size * t.columns.length)
+      bind(rows, i, size, params)
       return params
     }
 
@@ -340,14 +329,6 @@ export const makeIndexerStore = (
       if (t === undefined || t.view !== undefined || t.primaryKey.length === 0)
         throw new WriteError(`no writable table ${name} in the catalogue`)
       return t
-    }
-
-    /** Each table's `table.column` names, for the errors of its cells (built once, not per cell). */
-    const columnLabels = new Map<string, ReadonlyArray<string>>()
-    const columnLabelsOf = (t: TableSpec) => {
-      let labels = columnLabels.get(t.name)
-      if (labels === undefined) columnLabels.set(t.name, (labels = t.columns.map((c) => `${t.name}.${c.name}`)))
-      return labels
     }
 
     /** Each table's columns by name (a row's keys are looked up once per cell). */
