@@ -4,7 +4,7 @@
  * speed); without the right to raise it, it stays lowered.
  */
 import { describe, expect, it } from "vitest"
-import { catchUpPriority } from "../../src/indexer/worker/catchUpPriority.js"
+import { catchUpPriority, DEFAULT_CATCH_UP_BEHIND } from "../../src/indexer/worker/catchUpPriority.js"
 
 const policy = (allowRaise = true) => {
   const calls: number[] = []
@@ -18,16 +18,17 @@ const policy = (allowRaise = true) => {
 }
 
 describe("the indexer worker's priority", () => {
-  it("rises past 500 versions behind, stays up until within 100, then lowers again", () => {
+  it("rises past DEFAULT_CATCH_UP_BEHIND versions behind, stays up until within 100, then lowers again", () => {
     const { calls, onLook } = policy()
+    const behind = DEFAULT_CATCH_UP_BEHIND
     for (const [ledger, indexed] of [
       [1_000n, 1_000n],
-      [1_250n, 1_000n],
-      [1_500n, 1_000n]
+      [1_000n + behind / 2n, 1_000n],
+      [1_000n + behind, 1_000n]
     ] as const)
       onLook(ledger, indexed)
     expect(calls).toEqual([])
-    onLook(1_501n, 1_000n)
+    onLook(1_001n + behind, 1_000n)
     expect(calls).toEqual([0])
     onLook(6_000n, 1_000n)
     onLook(6_000n, 5_899n)

@@ -25,6 +25,7 @@ import { toHex0x } from "../../bcs/index.js"
 import { ChainEvents } from "../../chain/ChainEvents.js"
 import { Ledger, type LedgerService } from "../../ledger/Ledger.js"
 import { IndexerStore, type IndexerStoreService, type IndexReads } from "../store/IndexerStore.js"
+import { GATHER_MAX_WAIT_MS, gatherTarget } from "./gatherPolicy.js"
 import type { Pipeline } from "./Pipeline.js"
 
 export interface IndexerHealth {
@@ -54,6 +55,8 @@ export interface IndexerOptions {
   readonly pipeline: Pipeline
   /** Transactions per store transaction while catching up (whole blocks). */
   readonly maxBatchTransactions?: number
+  /** The longest wait for a second block under a flood (`gatherPolicy.ts`; tests lengthen it). */
+  readonly gatherMaxWaitMs?: number
 }
 
 const RETRY_PAUSE_MS = 1_000
@@ -77,6 +80,11 @@ export interface LedgerFollower {
   readonly waitFor: (version: bigint, timeoutMs: number) => Effect.Effect<boolean>
   /** New blocks were committed: look now instead of at the next poll. */
   readonly wake: Effect.Effect<void>
+  /**
+   * Someone (in another thread) waits for the index to reach `version`: index what there is at
+   * once, without gathering blocks (`gatherPolicy.ts`), until it is reached.
+   */
+  readonly hurry: (version: bigint) => Effect.Effect<void>
   /** Drop the index and re-index from version 0 before the next batch (a revert, a rewind). */
   readonly requestReset: Effect.Effect<void>
   /** Resets done so far (asked for, or found needed: another ledger, a ledger gone back). */
@@ -126,6 +134,30 @@ export const followLedger = (
         }
     }
     const wake = yield* Latch.make(false)
+    /** The highest version someone in another thread waits for (`hurry`). */
+    let hurryUntil = -1n
+    const someoneWaits = () => waiters.size > 0 || reached() < hurryUntil
+
+    /**
+     * After a batch of `lastBatch` transactions: under a flood, wait (boundedly) for the next block
+     * so that the next store transaction takes two (`gatherPolicy.ts`); not while someone waits.
+     */
+    const gather = (lastBatch: number) =>
+      Effect.gen(function* () {
+        const want = gatherTarget(lastBatch, maxBatch)
+        if (want === undefined) return
+        const deadline = performance.now() + (options.gatherMaxWaitMs ?? GATHER_MAX_WAIT_MS)
+        while (!someoneWaits()) {
+          const left = deadline - performance.now()
+          if (left <= 0) return
+          // Closed before looking, so a block committed after the look still opens it.
+          yield* wake.close
+          options.beforeStep?.()
+          const head = yield* Effect.option(ledger.ledgerInfo)
+          if (head._tag === "None" || head.value.ledgerVersion - indexed >= want) return
+          yield* Effect.raceFirst(wake.await, Effect.sleep(left))
+        }
+      })
 
     /** Whether the stored index is this ledger's (its last version exists here with the same hash). */
     const belongsHere = (l: LedgerService) =>
@@ -215,6 +247,7 @@ export const followLedger = (
       )
       while (true) {
         yield* wake.close
+        const transactionsBefore = transactions
         const progressed = yield* step.pipe(
           Effect.catchCause((cause) =>
             Effect.gen(function* () {
@@ -229,6 +262,7 @@ export const followLedger = (
         )
         if (progressed) {
           unsettled = true
+          yield* gather(transactions - transactionsBefore)
           yield* Effect.yieldNow
         } else if (unsettled) {
           const woken = yield* Effect.raceFirst(Effect.as(wake.await, true), Effect.as(Effect.sleep(QUIET_MS), false))
@@ -250,8 +284,17 @@ export const followLedger = (
 
     return {
       health: Effect.sync(health),
-      waitFor: (version, timeoutMs) => waitUntil(waiters, reached, version, timeoutMs),
+      // A wait also wakes the loop: one gathering blocks stops waiting for the next (`gather`).
+      waitFor: (version, timeoutMs) =>
+        Effect.andThen(version > reached() ? wake.open : Effect.void, waitUntil(waiters, reached, version, timeoutMs)),
       wake: wake.open,
+      hurry: (version) =>
+        Effect.andThen(
+          Effect.sync(() => {
+            if (version > hurryUntil) hurryUntil = version
+          }),
+          wake.open
+        ),
       requestReset: Effect.andThen(
         Effect.sync(() => {
           resetRequested = true

@@ -16,10 +16,14 @@ import * as Effect from "effect/Effect"
 import type { LedgerService } from "../../ledger/Ledger.js"
 import type { IndexerService } from "./Indexer.js"
 
-/** Versions behind the ledger past which the next block waits for the index. */
-export const LAG_MAX = 1_000n
+/**
+ * Versions behind the ledger past which the next block waits for the index. Six full blocks: under
+ * a flood the index gathers two blocks per batch (`gatherPolicy.ts`), so it is routinely two or
+ * three blocks behind by design; the gate is for an index that is losing ground.
+ */
+export const LAG_MAX = 1_500n
 /** Versions behind the ledger at which it goes on. */
-export const LAG_RESUME = 500n
+export const LAG_RESUME = 750n
 /** The longest one block waits. */
 export const WAIT_MAX_MS = 1_000
 

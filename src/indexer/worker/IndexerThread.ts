@@ -15,20 +15,15 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { type ResourceLimits, Worker } from "node:worker_threads"
-import { closeWorker } from "../../closeWorker.js"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
 import { ChainEvents } from "../../chain/ChainEvents.js"
+import { closeWorker } from "../../closeWorker.js"
 import { Indexer, type IndexerHealth, waitUntil } from "../engine/Indexer.js"
-import {
-  describeStore,
-  dialectOf,
-  type IndexReads,
-  openIndexReads
-} from "../store/IndexerStore.js"
+import { describeStore, dialectOf, type IndexReads, openIndexReads } from "../store/IndexerStore.js"
 import type { FromIndexerWorker, IndexerWorkerData, ToIndexerWorker } from "./protocol.js"
 
 export interface IndexerThreadOptions extends IndexerWorkerData {
@@ -73,7 +68,10 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
       const services = yield* Effect.context<never>()
       const run = Effect.runForkWith(services)
       const { workerUrl, resourceLimits, ...rest } = options
-      const data: IndexerWorkerData = { ...rest, nice: rest.nice ?? Number(process.env.MOVENODE_INDEXER_NICE ?? DEFAULT_INDEXER_NICE) }
+      const data: IndexerWorkerData = {
+        ...rest,
+        nice: rest.nice ?? Number(process.env.MOVENODE_INDEXER_NICE ?? DEFAULT_INDEXER_NICE)
+      }
 
       let health: IndexerHealth = {
         state: "starting",
@@ -183,7 +181,8 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
       yield* Effect.addFinalizer(() =>
         Effect.promise(async () => {
           closing = true
-          if (worker !== undefined) await closeWorker(worker, { _tag: "Close" } satisfies ToIndexerWorker, CLOSE_WAIT_MS)
+          if (worker !== undefined)
+            await closeWorker(worker, { _tag: "Close" } satisfies ToIndexerWorker, CLOSE_WAIT_MS)
         })
       )
 
@@ -202,7 +201,12 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
       return Indexer.of({
         store,
         health: Effect.sync(() => health),
-        waitFor: (version, timeoutMs) => waitUntil(waiters, reached, version, timeoutMs),
+        // A wait tells the worker, so that it indexes at once rather than gathering blocks.
+        waitFor: (version, timeoutMs) =>
+          Effect.suspend(() => {
+            if (version > reached()) send({ _tag: "Hurry", version })
+            return waitUntil(waiters, reached, version, timeoutMs)
+          }),
         reindex: reset
       })
     })

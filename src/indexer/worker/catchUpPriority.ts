@@ -24,7 +24,8 @@ export interface CatchUpPriorityOptions {
   readonly now?: (() => number) | undefined
 }
 
-export const DEFAULT_CATCH_UP_BEHIND = 500n
+/** Four full blocks: above what gathering two blocks per batch leaves waiting (`gatherPolicy.ts`). */
+export const DEFAULT_CATCH_UP_BEHIND = 1_000n
 export const DEFAULT_RELAX_BEHIND = 100n
 export const DEFAULT_CATCH_UP_AFTER_MS = 500
 

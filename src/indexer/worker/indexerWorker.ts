@@ -63,7 +63,9 @@ const program = Effect.gen(function* () {
   )
   const ledger = makeLedgerService(backend, {}).service
   const store = Context.get(
-    yield* Layer.build(IndexerStore.layer(data.store, { schemaExtra: data.schemaExtra, processorNames: data.processorNames })),
+    yield* Layer.build(
+      IndexerStore.layer(data.store, { schemaExtra: data.schemaExtra, processorNames: data.processorNames })
+    ),
     IndexerStore
   )
   post({ _tag: "Ready" })
@@ -86,6 +88,9 @@ const program = Effect.gen(function* () {
     switch (message._tag) {
       case "Wake":
         Effect.runSync(follower.wake)
+        return
+      case "Hurry":
+        Effect.runSync(follower.hurry(message.version))
         return
       case "Reset":
         asked = message.asked

@@ -24,6 +24,8 @@ export interface IndexerWorkerData {
 export type ToIndexerWorker =
   /** Blocks were committed. */
   | { readonly _tag: "Wake" }
+  /** A reader (or the chain's gate) waits for `version`: index what there is, without gathering blocks. */
+  | { readonly _tag: "Hurry"; readonly version: bigint }
   /** Drop the index and re-index from version 0; `asked` counts the resets asked so far. */
   | { readonly _tag: "Reset"; readonly asked: number }
   /** Stop after the batch under way (its transaction commits or rolls back whole), close, answer `Closed`. */
