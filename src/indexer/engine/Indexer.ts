@@ -140,14 +140,15 @@ export const followLedger = (
 
     /**
      * After a batch of `lastBatch` transactions: under a flood, wait (boundedly) for the next block
-     * so that the next store transaction takes two (`gatherPolicy.ts`); not while someone waits.
+     * so that the next store transaction takes two (`gatherPolicy.ts`); not while someone waits,
+     * nor once a reset is asked (a revert is indexed at once).
      */
     const gather = (lastBatch: number) =>
       Effect.gen(function* () {
         const want = gatherTarget(lastBatch, maxBatch)
         if (want === undefined) return
         const deadline = performance.now() + (options.gatherMaxWaitMs ?? GATHER_MAX_WAIT_MS)
-        while (!someoneWaits()) {
+        while (!someoneWaits() && !resetRequested) {
           const left = deadline - performance.now()
           if (left <= 0) return
           // Closed before looking, so a block committed after the look still opens it.
