@@ -93,6 +93,14 @@ export class TxPool {
   private readonly hashes = new Map<string, PoolEntry>()
   private totalBytes = 0
   private arrivals = 0
+  /**
+   * No pooled transaction expires before these (the chain's seconds; the pool's milliseconds of
+   * insertion): `gc` runs after every block, and under load the pool holds thousands, so it scans
+   * them only once one may be due. Lowered by insertions, recomputed by each scan; a removal may
+   * leave them low, which costs at most one early scan.
+   */
+  private earliestExpirationSecs: bigint | undefined
+  private earliestInsertedAtMs = Number.POSITIVE_INFINITY
 
   constructor(readonly config: MempoolConfigShape) {}
 
@@ -169,6 +177,9 @@ export class TxPool {
         message: `Mempool over capacity for account. Number of orderless transactions from account: ${target.byNonce.size} Capacity per account: ${this.config.orderlessCapacityPerUser}`
       }
     const stored: PoolEntry = { ...entry, arrival: this.arrivals++ }
+    if (this.earliestExpirationSecs === undefined || stored.expirationSecs < this.earliestExpirationSecs)
+      this.earliestExpirationSecs = stored.expirationSecs
+    if (stored.insertedAtMs < this.earliestInsertedAtMs) this.earliestInsertedAtMs = stored.insertedAtMs
     ;(replay._tag === "SequenceNumber" ? target.bySequence : target.byNonce).set(key, stored)
     this.senders.set(senderKey, target)
     this.hashes.set(stored.hashKey, stored)
@@ -294,9 +305,22 @@ export class TxPool {
    */
   gc(nowSecs: bigint, nowMs: number): ReadonlyArray<PoolEntry> {
     const ttlMs = this.config.systemTtlSecs * 1000
+    const due =
+      (this.earliestExpirationSecs !== undefined && this.earliestExpirationSecs <= nowSecs) ||
+      nowMs - this.earliestInsertedAtMs >= ttlMs
+    if (!due) return []
     const removed: PoolEntry[] = []
+    let earliestExpirationSecs: bigint | undefined
+    let earliestInsertedAtMs = Number.POSITIVE_INFINITY
     for (const e of this.hashes.values())
       if (e.expirationSecs <= nowSecs || nowMs - e.insertedAtMs >= ttlMs) removed.push(e)
+      else {
+        if (earliestExpirationSecs === undefined || e.expirationSecs < earliestExpirationSecs)
+          earliestExpirationSecs = e.expirationSecs
+        if (e.insertedAtMs < earliestInsertedAtMs) earliestInsertedAtMs = e.insertedAtMs
+      }
+    this.earliestExpirationSecs = earliestExpirationSecs
+    this.earliestInsertedAtMs = earliestInsertedAtMs
     for (const e of removed) this.removeEntry(e)
     return removed
   }
@@ -310,6 +334,8 @@ export class TxPool {
     this.senders.clear()
     this.hashes.clear()
     this.totalBytes = 0
+    this.earliestExpirationSecs = undefined
+    this.earliestInsertedAtMs = Number.POSITIVE_INFINITY
     return all
   }
 
