@@ -52,7 +52,7 @@ const setNice = (nice: number): boolean => {
 }
 const lowered = data.nice !== undefined && data.nice !== 0 && setNice(data.nice)
 
-// Far behind (500 versions, or 500 ms): the chain's priority back until caught up (`catchUpPriority.ts`).
+// Far behind (1,000 versions, or 500 ms): the chain's priority back until caught up (`catchUpPriority.ts`).
 const onLook = lowered ? catchUpPriority({ nice: data.nice!, setNice }) : undefined
 
 const program = Effect.gen(function* () {
