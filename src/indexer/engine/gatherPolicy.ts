@@ -7,8 +7,9 @@
  *
  * So after a batch of a full block or more (the chain is busy), the index waits — at most
  * `GATHER_MAX_WAIT_MS` — until at least half a batch more than that is waiting (two blocks of that
- * size), and takes them together. Measured (docs/benchmarks.md, session 16): the index's thread
- * ~10 % less CPU per transfer, the node's ~7 %, and ~6 % more transfers per second, interleaved.
+ * size), and takes them together. Measured (docs/benchmarks.md, session 16, interleaved pairs): the
+ * index's thread 8–16 % less CPU per transfer in every pair, transfers per second +4.7 % on average
+ * over twelve pairs (the event loop, not the index, is what limits them).
  *
  * It never gathers while someone waits for the index: a GraphQL query waiting for its version
  * (read-after-write) or the chain's gate (`indexGate`) makes it index what there is at once. A
