@@ -177,9 +177,7 @@ export class TxPool {
         message: `Mempool over capacity for account. Number of orderless transactions from account: ${target.byNonce.size} Capacity per account: ${this.config.orderlessCapacityPerUser}`
       }
     const stored: PoolEntry = { ...entry, arrival: this.arrivals++ }
-    if (this.earliestExpirationSecs === undefined || stored.expirationSecs < this.earliestExpirationSecs)
-      this.earliestExpirationSecs = stored.expirationSecs
-    if (stored.insertedAtMs < this.earliestInsertedAtMs) this.earliestInsertedAtMs = stored.insertedAtMs
+    this.noteExpiry(stored)
     ;(replay._tag === "SequenceNumber" ? target.bySequence : target.byNonce).set(key, stored)
     this.senders.set(senderKey, target)
     this.hashes.set(stored.hashKey, stored)
@@ -310,17 +308,10 @@ export class TxPool {
       nowMs - this.earliestInsertedAtMs >= ttlMs
     if (!due) return []
     const removed: PoolEntry[] = []
-    let earliestExpirationSecs: bigint | undefined
-    let earliestInsertedAtMs = Number.POSITIVE_INFINITY
+    this.forgetExpiries()
     for (const e of this.hashes.values())
       if (e.expirationSecs <= nowSecs || nowMs - e.insertedAtMs >= ttlMs) removed.push(e)
-      else {
-        if (earliestExpirationSecs === undefined || e.expirationSecs < earliestExpirationSecs)
-          earliestExpirationSecs = e.expirationSecs
-        if (e.insertedAtMs < earliestInsertedAtMs) earliestInsertedAtMs = e.insertedAtMs
-      }
-    this.earliestExpirationSecs = earliestExpirationSecs
-    this.earliestInsertedAtMs = earliestInsertedAtMs
+      else this.noteExpiry(e)
     for (const e of removed) this.removeEntry(e)
     return removed
   }
@@ -334,8 +325,7 @@ export class TxPool {
     this.senders.clear()
     this.hashes.clear()
     this.totalBytes = 0
-    this.earliestExpirationSecs = undefined
-    this.earliestInsertedAtMs = Number.POSITIVE_INFINITY
+    this.forgetExpiries()
     return all
   }
 
@@ -388,6 +378,18 @@ export class TxPool {
         this.removeEntry(e)
       }
     return removed
+  }
+
+  /** Lowers the earliest expiry and insertion to `e`'s where they are later. */
+  private noteExpiry(e: PoolEntry): void {
+    if (this.earliestExpirationSecs === undefined || e.expirationSecs < this.earliestExpirationSecs)
+      this.earliestExpirationSecs = e.expirationSecs
+    if (e.insertedAtMs < this.earliestInsertedAtMs) this.earliestInsertedAtMs = e.insertedAtMs
+  }
+
+  private forgetExpiries(): void {
+    this.earliestExpirationSecs = undefined
+    this.earliestInsertedAtMs = Number.POSITIVE_INFINITY
   }
 
   private removeEntry(e: PoolEntry): void {
