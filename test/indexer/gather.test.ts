@@ -74,10 +74,23 @@ const harness = async (blockSize: number, gatherMaxWaitMs: number) => {
   }
 }
 
+/** Runs `f` against a fresh harness, closed afterwards whatever happens. */
+const withHarness = async (
+  blockSize: number,
+  gatherMaxWaitMs: number,
+  f: (h: Awaited<ReturnType<typeof harness>>) => Promise<void>
+) => {
+  const h = await harness(blockSize, gatherMaxWaitMs)
+  try {
+    await f(h)
+  } finally {
+    await h.close()
+  }
+}
+
 describe("the indexer gathering blocks under a flood", () => {
-  it("after a full block, waits for a second and commits both in one transaction", async () => {
-    const h = await harness(250, 5_000)
-    try {
+  it("after a full block, waits for a second and commits both in one transaction", () =>
+    withHarness(250, 5_000, async (h) => {
       await until(() => h.commits.length === 1)
       h.addBlock()
       await sleep(60)
@@ -85,39 +98,27 @@ describe("the indexer gathering blocks under a flood", () => {
       h.addBlock()
       await until(() => h.commits.length === 2)
       expect(h.commits).toEqual([250, 500])
-    } finally {
-      await h.close()
-    }
-  })
+    }))
 
-  it("waits at most its bound, then indexes the one block there is", async () => {
-    const h = await harness(250, 80)
-    try {
+  it("waits at most its bound, then indexes the one block there is", () =>
+    withHarness(250, 80, async (h) => {
       await until(() => h.commits.length === 1)
       h.addBlock()
       await until(() => h.commits.length === 2, 3_000)
       expect(h.commits).toEqual([250, 250])
-    } finally {
-      await h.close()
-    }
-  })
+    }))
 
-  it("a query waiting for a version (read-after-write) is answered without gathering", async () => {
-    const h = await harness(250, 5_000)
-    try {
+  it("a query waiting for a version (read-after-write) is answered without gathering", () =>
+    withHarness(250, 5_000, async (h) => {
       await until(() => h.commits.length === 1)
       h.addBlock()
       const reached = await Effect.runPromise(h.follower.waitFor(h.head(), 3_000))
       expect(reached).toBe(true)
       expect(h.commits).toEqual([250, 250])
-    } finally {
-      await h.close()
-    }
-  })
+    }))
 
-  it("hurry (a wait on the chain's thread, for a worker) indexes at once, until that version", async () => {
-    const h = await harness(250, 5_000)
-    try {
+  it("hurry (a wait on the chain's thread, for a worker) indexes at once, until that version", () =>
+    withHarness(250, 5_000, async (h) => {
       await until(() => h.commits.length === 1)
       h.addBlock()
       await sleep(30)
@@ -132,22 +133,15 @@ describe("the indexer gathering blocks under a flood", () => {
       h.addBlock()
       await until(() => h.commits.length === 3)
       expect(h.commits).toEqual([250, 250, 500])
-    } finally {
-      await h.close()
-    }
-  })
+    }))
 
-  it("below a full block per batch, block by block", async () => {
-    const h = await harness(100, 5_000)
-    try {
+  it("below a full block per batch, block by block", () =>
+    withHarness(100, 5_000, async (h) => {
       await until(() => h.commits.length === 1)
       for (let i = 2; i <= 4; i++) {
         h.addBlock()
         await until(() => h.commits.length === i, 3_000)
       }
       expect(h.commits).toEqual([100, 100, 100, 100])
-    } finally {
-      await h.close()
-    }
-  })
+    }))
 })
