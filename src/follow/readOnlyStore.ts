@@ -23,6 +23,9 @@ export const openReadOnlyStore = (path: string): LedgerBackend => {
     ...backend,
     head: () => {
       const b = meta.getBinary(HEAD_KEY)
+      // A copy: this handle's snapshot is let go at once, not at the next timer tick (a reader in a
+      // long stretch would otherwise keep the writer from reusing freed pages: `snapshotBound.ts`).
+      root.resetReadTxn()
       if (b !== undefined && (bytes === undefined || !b.equals(bytes))) {
         head = decodeHead(new Uint8Array(b.buffer, b.byteOffset, b.byteLength))
         bytes = b

@@ -44,6 +44,7 @@ import { checkLmdbFile } from "./checkLmdbFile.js"
 import { knownRecord } from "./knownRecords.js"
 import { lockDataDir } from "./dataDirLock.js"
 import { recordDictionary } from "./recordDictionary.js"
+import { snapshotBound } from "./snapshotBound.js"
 import { pageOf } from "./statePageOf.js"
 import { writeOpValue } from "./writeOpValue.js"
 
@@ -71,6 +72,11 @@ export interface LmdbBackendOptions {
    * for readers inside the process that holds it (the view workers).
    */
   readonly lock?: boolean | undefined
+  /**
+   * The oldest a read snapshot of this handle may get before a read renews it, ms (default
+   * `MAX_SNAPSHOT_AGE_MS`, see `snapshotBound.ts`). Tests set 0 (renew at every look) or Infinity.
+   */
+  readonly maxSnapshotAgeMs?: number | undefined
 }
 
 const HEAD_KEY = Buffer.from("head")
@@ -515,6 +521,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       root.transaction(write).then(() => {
         // This thread's read transaction may predate the commit: the next read sees the block.
         root.resetReadTxn()
+        snapshot.renewed()
         head = last
       })
     )
@@ -806,8 +813,29 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     head = append.length === 0 ? next : append[append.length - 1]!.head
   }
 
+  /**
+   * lmdb-js keeps one read snapshot per handle until its next timer tick; a reader in another
+   * thread than the writer renews it to see blocks committed meanwhile, and `snapshot` renews it
+   * in a long stretch of reads (see `snapshotBound.ts`: a snapshot held that long makes the
+   * writer's commits take new pages instead of freed ones).
+   */
+  const refreshReads = (): void => {
+    root.resetReadTxn()
+    // Another thread may have truncated the store: re-read the head and forget copied values.
+    const now = readTruncations()
+    if (now !== truncations) {
+      truncations = now
+      large.clear()
+      largeBytes = 0
+      const stored = t.meta.getBinary(HEAD_KEY)
+      if (stored !== undefined) head = decodeHead(plain(stored))
+    }
+  }
+  const snapshot = snapshotBound(refreshReads, options.maxSnapshotAgeMs)
+
   const stateGet: LedgerBackend["stateGet"] = (keyBytes, version) => {
     if (keyBytes.length === 0) return undefined // LMDB has no empty keys, and no StateKey is empty
+    snapshot.beforeRead()
     const key = storedStateKey(keyBytes)
     // Hot path: one point read in the `latest` table, into lmdb's reused buffer (valid until the
     // next read, so the value is copied out before anything else touches the database).
@@ -840,6 +868,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   /** `stateGet`'s version without copying the value out (lmdb's reused buffer is only read). */
   const stateVersion = (keyBytes: Uint8Array, version: bigint): bigint | undefined => {
     if (keyBytes.length === 0) return undefined
+    snapshot.beforeRead()
     const latest = t.latest.getBinaryFast(storedStateKey(keyBytes))
     if (latest === undefined) return undefined
     const latestVersion = latest.readBigUInt64BE(0)
@@ -852,6 +881,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   /** The metadata recorded with `stateGet`'s value (undefined: none, a deletion, or absent). */
   const stateMetadata = (keyBytes: Uint8Array, version: bigint): StateValueMetadata | undefined => {
     if (keyBytes.length === 0) return undefined
+    snapshot.beforeRead()
     const key = storedStateKey(keyBytes)
     const latest = t.latest.getBinaryFast(key)
     if (latest === undefined) return undefined
@@ -890,19 +920,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   return {
     head: () => head,
     stateGet,
-    // lmdb-js keeps one read transaction per thread until its next timer tick; a reader in another
-    // thread than the writer renews it to see blocks committed meanwhile.
     refreshReads: () => {
-      root.resetReadTxn()
-      // Another thread may have truncated the store: re-read the head and forget copied values.
-      const now = readTruncations()
-      if (now !== truncations) {
-        truncations = now
-        large.clear()
-        largeBytes = 0
-        const stored = t.meta.getBinary(HEAD_KEY)
-        if (stored !== undefined) head = decodeHead(plain(stored))
-      }
+      refreshReads()
+      snapshot.renewed()
     },
     truncateAfter,
     collectGarbage,
@@ -910,15 +930,18 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     stateVersion,
     stateMetadata,
     transaction: (version) => {
+      snapshot.beforeRead()
       const b = t.txns.getBinary(u64be(version))
       return b === undefined ? undefined : decodeTransactionRecord(plain(b), version)
     },
     transactionOnChainBcs: (version) => {
+      snapshot.beforeRead()
       // Fast: the buffer is reused by the next read, and the answer is a copy of its parts.
       const b = t.txns.getBinaryFast(u64be(version))
       return b === undefined ? undefined : onChainDataOfRecord(plain(b), version)
     },
     versionOfHash: (hash) => {
+      snapshot.beforeRead()
       const b = t.hashes.getBinary(view(hash))
       if (b === undefined) return undefined
       const version = readU64be(b)
@@ -926,9 +949,16 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       const live = liveTopWithGarbage()
       return live !== undefined && version > live ? undefined : version
     },
-    block,
-    blockOfVersion,
+    block: (height) => {
+      snapshot.beforeRead()
+      return block(height)
+    },
+    blockOfVersion: (version) => {
+      snapshot.beforeRead()
+      return blockOfVersion(version)
+    },
     summariesForward: (sender, from, to, limit) => {
+      snapshot.beforeRead()
       const out: TransactionSummary[] = []
       const owner = new Uint8Array(sender) // one copy shared by the page's summaries
       for (const { key, value } of summaryReads.getRange({
@@ -940,6 +970,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       return out
     },
     summariesBackward: (sender, from, to, limit) => {
+      snapshot.beforeRead()
       const out: TransactionSummary[] = []
       const owner = new Uint8Array(sender) // one copy shared by the page's summaries
       // Reverse ranges exclude `end`: the key just below (sender, from) keeps `from` in.
@@ -954,6 +985,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       return out
     },
     accountSequences: (sender, fromSequenceNumber, limit) => {
+      snapshot.beforeRead()
       const out: AccountSequence[] = []
       if (!(limit > 0)) return out
       const live = liveTopWithGarbage()
@@ -972,6 +1004,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       return out
     },
     events: (address, creationNumber, from, to, limit, descending) => {
+      snapshot.beforeRead()
       const out: VersionedEvent[] = []
       if (!(limit > 0)) return out
       const stream = eventIndexKey(address, creationNumber, 0n).subarray(0, 40)

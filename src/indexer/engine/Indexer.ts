@@ -94,6 +94,12 @@ export interface LedgerFollower {
 export interface FollowOptions extends IndexerOptions {
   /** Called before every look at the ledger (a reader in another thread renews its snapshot). */
   readonly beforeStep?: (() => void) | undefined
+  /**
+   * Called once a batch is read, before its rows are stored: a reader in another thread lets its
+   * snapshot go, which the store's commit (its fsync, a checkpoint) would otherwise hold for
+   * milliseconds while the chain commits (`src/ledger/snapshotBound.ts`).
+   */
+  readonly afterRead?: (() => void) | undefined
   /** Called whenever the health changed (a batch committed, a reset done, a failure). */
   readonly onProgress?: ((health: IndexerHealth, resetsDone: number) => void) | undefined
   /** Called at every look at the ledger with its last version and the index's. */
@@ -215,6 +221,7 @@ export const followLedger = (
       }
       state = "catching-up"
       const result = yield* pipeline.batch(ledger, indexed + 1n, maxBatch)
+      options.afterRead?.()
       if (result === undefined) return false
       yield* store.commit(
         result.writes,

@@ -78,6 +78,7 @@ const program = Effect.gen(function* () {
     maxBatchTransactions: data.maxBatchTransactions,
     // The chain's thread committed since this thread's read snapshot was taken: renew it.
     beforeStep: () => backend.refreshReads?.(),
+    afterRead: () => backend.refreshReads?.(),
     onLook,
     onProgress: (health, resetsDone) => {
       if (resetsDone > doneWhenAsked) acknowledged = asked
