@@ -17,6 +17,7 @@
 import { addressEquals, addressFromNumber } from "../domain/AccountAddress.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import { isSuccessStatus } from "../domain/ExecutionStatus.js"
+import { outputHashes } from "../domain/outputHashes.js"
 import type { BlockEndInfo, BlockMetadata, Randomness, Transaction } from "../domain/Transaction.js"
 import type { WriteSet } from "../domain/WriteSet.js"
 import type { TransactionOutcome, TransactionToCommit } from "../ledger/Ledger.js"
@@ -181,6 +182,8 @@ export function* executeBlockSteps(
       hash: entry.hash,
       writeSet: result.writeSet,
       events: result.events,
+      // Hashed here, in this transaction's slice, not all at once by the commit (see TransactionToCommit).
+      outputHashes: outputHashes(result.writeSet, result.events),
       outcome: { gasUsed: result.gasUsed, status: result.status, vmStatus: result.vmStatus }
     })
     committed.push(entry)

@@ -72,3 +72,14 @@ export const contractEventHash = (e: ContractEvent): Uint8Array =>
 /** Root of the event accumulator over the events' hashes; the placeholder hash when there are none. */
 export const eventRootHash = (events: ReadonlyArray<ContractEvent>): Uint8Array =>
   accumulatorRootOf("EventAccumulator", events.map(contractEventHash))
+
+/** The two hashes of a transaction's output its `TransactionInfo` records. */
+export interface OutputHashes {
+  readonly eventRootHash: Uint8Array
+  readonly stateChangeHash: Uint8Array
+}
+
+export const outputHashes = (writeSet: WriteSet, events: ReadonlyArray<ContractEvent>): OutputHashes => ({
+  eventRootHash: eventRootHash(events),
+  stateChangeHash: writeSetHash(writeSet)
+})

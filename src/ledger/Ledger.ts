@@ -4,6 +4,7 @@ import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import type { ExecutionStatus } from "../domain/ExecutionStatus.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
+import type { OutputHashes } from "../domain/outputHashes.js"
 import type { ReplayProtector, Transaction } from "../domain/Transaction.js"
 import type { TransactionInfo } from "../domain/TransactionInfo.js"
 import type { StateValueMetadata, WriteSet } from "../domain/WriteSet.js"
@@ -93,6 +94,14 @@ export interface TransactionToCommit {
    * submitted bytes at admission): taken as is instead of encoding the transaction again to hash it.
    */
   readonly hash?: Uint8Array | undefined
+  /**
+   * The hashes of its output (`outputHashes` of its write set and events) when the caller has them
+   * already: the block producer hashes each transaction's output right after executing it, in its
+   * turn-budgeted slices, so that the commit does not hash a whole block's outputs in one turn
+   * (issue 22: 5.7 of `prepareBlock`'s 9.4 ms for a block of 250 transfers on a 2-core machine).
+   * Taken as given.
+   */
+  readonly outputHashes?: OutputHashes | undefined
 }
 
 /**

@@ -1,9 +1,16 @@
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import { accumulatorRoot, appendLeaf, emptyAccumulator } from "../domain/MerkleAccumulator.js"
-import { eventRootHash, writeSetHash } from "../domain/outputHashes.js"
+import { outputHashes } from "../domain/outputHashes.js"
 import type { TransactionInfo } from "../domain/TransactionInfo.js"
 import { transactionInfoHash } from "../domain/TransactionInfoCodec.js"
-import type { BlockInfo, BlockToCommit, CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
+import type {
+  BlockInfo,
+  BlockToCommit,
+  CommittedTransaction,
+  TransactionSummary,
+  TransactionToCommit,
+  VersionedEvent
+} from "./Ledger.js"
 import type { AccountSequence, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import { knownRecord, rememberRecord } from "./knownRecords.js"
 import { oldestRetained } from "./pruneWindow.js"
@@ -37,16 +44,7 @@ export const prepareBlock = (
     const t = block.transactions[i]!
     const version = firstVersion + BigInt(i)
     const hash = t.source?.info.transactionHash ?? t.hash ?? transactionHashOf(t.transaction)
-    const txInfo: TransactionInfo = t.source?.info ?? {
-      gasUsed: t.outcome.gasUsed,
-      status: t.outcome.status,
-      transactionHash: hash,
-      eventRootHash: eventRootHash(t.events),
-      stateChangeHash: writeSetHash(t.writeSet),
-      // No Merkle tree of state is kept: see docs/reads.md.
-      stateCheckpointHash: undefined,
-      auxiliaryInfoHash: undefined
-    }
+    const txInfo: TransactionInfo = t.source?.info ?? infoOf(t, hash)
     accumulator = appendLeaf("TransactionAccumulator", accumulator, t.source?.infoHash ?? transactionInfoHash(txInfo))
     const committed: CommittedTransaction = {
       transaction: t.transaction,
@@ -82,6 +80,21 @@ export const prepareBlock = (
     accumulator
   }
   return { block: info, transactions, ...indexesOf(transactions), head }
+}
+
+/** The transaction info of `t` (its output hashed here unless the caller did: `outputHashes`). */
+const infoOf = (t: TransactionToCommit, hash: Uint8Array): TransactionInfo => {
+  const output = t.outputHashes ?? outputHashes(t.writeSet, t.events)
+  return {
+    gasUsed: t.outcome.gasUsed,
+    status: t.outcome.status,
+    transactionHash: hash,
+    eventRootHash: output.eventRootHash,
+    stateChangeHash: output.stateChangeHash,
+    // No Merkle tree of state is kept: see docs/reads.md.
+    stateCheckpointHash: undefined,
+    auxiliaryInfoHash: undefined
+  }
 }
 
 /** The block after `before` (the first when undefined) holding `count` transactions. */

@@ -7,6 +7,7 @@ import { Mempool } from "../../src/chain/Mempool.js"
 import { MiningMode } from "../../src/chain/MiningMode.js"
 import { ProductionGate } from "../../src/chain/ProductionGate.js"
 import { ConfigKeys, decodeConfiguration } from "../../src/chain/onChainConfig.js"
+import { eventRootHash, writeSetHash } from "../../src/domain/outputHashes.js"
 import type { Transaction } from "../../src/domain/Transaction.js"
 import { Ledger } from "../../src/ledger/Ledger.js"
 import { LedgerMemory } from "../../src/ledger/index.js"
@@ -101,6 +102,25 @@ describe("BlockProducer", () => {
       assert.strictEqual(seqOf(state, 1), 2n)
       assert.strictEqual(seqOf(state, 2), 1n)
     }).pipe(Effect.provide(chain()))
+  )
+
+  it.effect(
+    "records each transaction's output hashes, hashed while the block executes, as the ledger computes them",
+    () =>
+      Effect.gen(function* () {
+        yield* submit(1, 0n)
+        yield* submit(2, 0n)
+        yield* Effect.flatMap(BlockProducer, (p) => p.produce)
+        const txns = yield* blockTransactions(1n)
+        assert.strictEqual(txns.length, 4)
+        for (const t of txns) {
+          assert.deepStrictEqual(t.info.eventRootHash, eventRootHash(t.events))
+          assert.deepStrictEqual(t.info.stateChangeHash, writeSetHash(t.writeSet))
+          // The user transactions' events differ from the block's metadata's: the hashes are each its own.
+          if (t.transaction._tag === "UserTransaction")
+            assert.isFalse(Buffer.from(t.info.eventRootHash).equals(Buffer.from(txns[0]!.info.eventRootHash)))
+        }
+      }).pipe(Effect.provide(chain()))
   )
 
   it.effect("parks a future sequence number until the gap fills, then includes the run", () =>
