@@ -24,7 +24,8 @@ export const openReadOnlyStore = (path: string): LedgerBackend => {
     head: () => {
       const b = meta.getBinary(HEAD_KEY)
       // A copy: this handle's snapshot is let go at once, not at the next timer tick (a reader in a
-      // long stretch would otherwise keep the writer from reusing freed pages: `snapshotBound.ts`).
+      // long stretch would otherwise keep the writer from reusing freed pages: `snapshotBound.ts`),
+      // so the next look reads the newest head and `refreshReads` is the backend's alone.
       root.resetReadTxn()
       if (b !== undefined && (bytes === undefined || !b.equals(bytes))) {
         head = decodeHead(new Uint8Array(b.buffer, b.byteOffset, b.byteLength))
@@ -37,12 +38,6 @@ export const openReadOnlyStore = (path: string): LedgerBackend => {
         backend.refreshReads?.()
       }
       return head
-    },
-    // A reader in another thread of the writer's process (the indexer's worker) renews its read
-    // snapshot before looking: the head's table is read through this second handle, so both.
-    refreshReads: () => {
-      root.resetReadTxn()
-      backend.refreshReads?.()
     },
     commit: () => {
       throw new Error("this ledger store is opened read-only: another process writes it")
