@@ -34,7 +34,7 @@
 import { spawn } from "node:child_process"
 import http from "node:http"
 import net from "node:net"
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ledgerStats } from "./ledger-stats.mjs"
@@ -72,7 +72,8 @@ const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] }
       // Extra flags for movenode (e.g. LOADGEN_MOVENODE_ARGS="--prune-window 100000").
       ...(process.env.LOADGEN_MOVENODE_ARGS ?? "").split(" ").filter((a) => a !== "")
     ],
-    { stdio: ["ignore", "ignore", "inherit"] }
+    // LOADGEN_NODE_STDOUT=FILE keeps the node's stdout (e.g. V8's --trace-opt) in FILE.
+    { stdio: ["ignore", process.env.LOADGEN_NODE_STDOUT ? openSync(process.env.LOADGEN_NODE_STDOUT, "w") : "ignore", "inherit"] }
   )
   const stop = async () => {
     child.kill("SIGTERM")

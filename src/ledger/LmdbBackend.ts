@@ -77,6 +77,13 @@ export interface LmdbBackendOptions {
    * `MAX_SNAPSHOT_AGE_MS`, see `snapshotBound.ts`). Tests set 0 (renew at every look) or Infinity.
    */
   readonly maxSnapshotAgeMs?: number | undefined
+  /**
+   * Write a block ahead (default true, with `sync` on): its puts are queued to lmdb-js's write
+   * thread, which applies and commits them, instead of applied on the caller's thread inside the
+   * write transaction (see `commitMany`). False: every commit is written inside its transaction,
+   * as one that prunes always is.
+   */
+  readonly writeAhead?: boolean | undefined
 }
 
 const HEAD_KEY = Buffer.from("head")
@@ -96,6 +103,18 @@ const LARGE_RECORD = 16 * 1024
 const APPEND = { append: true } as const
 /** Plain puts (keys above may exist: a rewind's garbage, see `truncateAfter`). */
 const OVERWRITE = {} as const
+type PutFlags = typeof APPEND | typeof OVERWRITE
+
+/** lmdb-js's queued `put` with `putSync`'s options. */
+type AsyncPut = (key: Buffer, value: Buffer, options: PutFlags) => Promise<boolean>
+
+/** One put of a block written ahead (`commitMany`). */
+interface WriteAhead {
+  readonly db: Database<Buffer, Buffer>
+  readonly key: Buffer
+  readonly value: Buffer
+  readonly flags: PutFlags
+}
 
 /** Values at least this long are kept by `stateGet` once copied (see `large`). */
 const LARGE_VALUE = 4096
@@ -294,6 +313,17 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   })()
 
   /**
+   * The puts of a block being written ahead (`commitMany`), recorded while its records are encoded
+   * and queued only once all of them are; undefined: each put is applied at once (inside a write
+   * transaction).
+   */
+  let writingAhead: WriteAhead[] | undefined
+  const put = (db: Database<Buffer, Buffer>, key: Buffer, value: Buffer, flags: PutFlags = OVERWRITE): void => {
+    if (writingAhead !== undefined) writingAhead.push({ db, key, value, flags })
+    else db.putSync(key, value, flags)
+  }
+
+  /**
    * The write of `keyBytes` at `version`, whose op starts at `opOffset` in the version's record:
    * the latest table gets the value (a new key gets the next key number), the index a pointer to
    * the record. The value itself is stored once more only in `state_latest`, updated in place.
@@ -310,16 +340,17 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     if (pending !== undefined) id = pending.id
     else if (previous === undefined) {
       id = nextKeyId++
-      // A long access path is stored hashed: keep its bytes where an account listing finds them.
+      // A long access path is stored hashed: keep its bytes where an account listing finds them
+      // (copied: a put written ahead reads its value later, and the caller's array is not ours).
       if (keyBytes.length > MAX_RAW_STATE_KEY && keyBytes[0] === 0)
-        t.longKeys.putSync(longKeyIndexKey(keyBytes), view(keyBytes))
+        put(t.longKeys, longKeyIndexKey(keyBytes), Buffer.from(keyBytes))
     } else id = previous.readBigUInt64BE(8)
-    t.index.putSync(u64be(id), indexEntry(version, opOffset ?? IN_STATE_VALUES))
+    put(t.index, u64be(id), indexEntry(version, opOffset ?? IN_STATE_VALUES))
     // A large transaction's values are kept apart, so that an older read does not decompress it.
-    if (opOffset === undefined) t.values.putSync(indexKey(id, version), encodeStateValue(value, undefined, metadata))
+    if (opOffset === undefined) put(t.values, indexKey(id, version), encodeStateValue(value, undefined, metadata))
     // In bulk, encoded once per key, at the end.
     if (bulkKey !== undefined) bulkLatest!.set(bulkKey, { stored: key, id, version, value, metadata })
-    else t.latest.putSync(key, encodeStateValue(value, { version, id }, metadata))
+    else put(t.latest, key, encodeStateValue(value, { version, id }, metadata))
   }
 
   /**
@@ -343,7 +374,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   const flushLatest = (): void => {
     if (bulkLatest === undefined) return
     for (const { stored, id, version, value, metadata } of bulkLatest.values())
-      t.latest.putSync(stored, encodeStateValue(value, { version, id }, metadata))
+      put(t.latest, stored, encodeStateValue(value, { version, id }, metadata))
     bulkLatest.clear()
   }
 
@@ -446,29 +477,30 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       const versionKey = u64be(tx.version)
       const record = knownRecord(tx) ?? encodeTransactionRecordWithOffsets(tx)
       records.push({ tx, eventOffsets: record.eventOffsets })
-      t.txns.putSync(versionKey, view(record.bytes), append)
-      t.hashes.putSync(view(tx.hash), versionKey)
+      put(t.txns, versionKey, view(record.bytes), append)
+      put(t.hashes, view(tx.hash), versionKey)
       const large = record.bytes.length >= LARGE_RECORD
       tx.writeSet.entries.forEach((entry, i) => {
         writeState(entry.keyBytes, tx.version, entry.op, large ? undefined : record.opOffsets[i]!)
       })
     }
-    if (nextKeyId !== keysBefore) t.meta.putSync(NEXT_KEY_ID, u64be(nextKeyId))
-    for (const s of p.summaries) t.summaries.putSync(summaryKey(s.sender, s.version), encodeSummaryValue(s))
+    if (nextKeyId !== keysBefore) put(t.meta, NEXT_KEY_ID, u64be(nextKeyId))
+    for (const s of p.summaries) put(t.summaries, summaryKey(s.sender, s.version), encodeSummaryValue(s))
     for (const s of p.accountSequences)
-      t.accountSeqs.putSync(accountSequenceKey(s.sender, s.sequenceNumber), u64be(s.version))
+      put(t.accountSeqs, accountSequenceKey(s.sender, s.sequenceNumber), u64be(s.version))
     // The handle events (`p.events`, in the same order), indexed by their place in their record.
     for (const { tx, eventOffsets } of records)
       tx.events.forEach((e, i) => {
         if (e._tag === "V1")
-          t.events.putSync(
+          put(
+            t.events,
             eventIndexKey(e.key.accountAddress, e.key.creationNumber, e.sequenceNumber),
             encodeIndexedEvent(tx.version, eventOffsets[i]!)
           )
       })
-    t.blocks.putSync(u64be(p.block.height), encodeBlock(p.block), append)
-    t.blockEnds.putSync(u64be(p.block.lastVersion), u64be(p.block.height), append)
-    t.meta.putSync(HEAD_KEY, view(encodeHead(p.head)))
+    put(t.blocks, u64be(p.block.height), encodeBlock(p.block), append)
+    put(t.blockEnds, u64be(p.block.lastVersion), u64be(p.block.height), append)
+    put(t.meta, HEAD_KEY, view(encodeHead(p.head)))
     if (pruneBudget > 0) {
       // Pruning reads `state_latest` (key numbers): what is pending goes in first.
       flushLatest()
@@ -490,14 +522,29 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
 
   /**
    * One block in one write transaction. With fsync on (the default), committed on lmdb-js's write
-   * thread (`transaction`): the puts run here, on the event loop, but the commit and its fsync
-   * (milliseconds) do not block it; the Promise resolves once the block is on disk, and only then
-   * does `head` move, so no reader is told of a block before it is durable and visible. With sync
-   * off (throwaway stores) there is no fsync to move: synchronous, as a test expects of it.
+   * thread: the commit and its fsync (milliseconds) do not block the caller; the Promise resolves
+   * once the block is on disk, and only then does `head` move, so no reader is told of a block
+   * before it is durable and visible. With sync off (throwaway stores) there is no fsync to move:
+   * synchronous, as a test expects of it.
    */
   const commit = (p: PreparedBlock, pruneBudget: number): void | Promise<void> => commitMany([p], pruneBudget)
 
-  /** `commit` of consecutive blocks in one write transaction (one fsync; a follower catching up). */
+  /**
+   * `commit` of consecutive blocks in one write transaction (one fsync; a follower catching up).
+   *
+   * Written ahead (the usual case: no pruning in this commit, no rewind's garbage to clear): the
+   * blocks' records are encoded here and every put recorded; only once all are (an encoding that
+   * throws leaves nothing queued) are they queued to lmdb-js's write thread, in this one synchronous
+   * stretch, which lmdb-js commits as one transaction (it batches the writes of an event turn into
+   * one; a `transactionSync` could split a batch only between two turns' writes, never inside this
+   * loop). The B-tree updates and the records' compression then run there, not on the caller's
+   * thread (issue 22: under load they were ~8 % of the event loop's time, in one stretch of ~15 ms a
+   * block). The reads the encoding makes (a key's number in `state_latest`) see every earlier
+   * block: commits are one at a time, each durable (and this handle's snapshot renewed) before the
+   * next begins (`makeLedgerService`), and the block's own new keys are in `bulkLatest`.
+   * Pruning and a rewind's discard read and delete inside the transaction: those commits run in
+   * lmdb-js's `transaction` callback, their puts applied on this thread as before.
+   */
   const commitMany = (ps: ReadonlyArray<PreparedBlock>, pruneBudget: number): void | Promise<void> => {
     if (ps.length === 0) return
     const write = () => {
@@ -517,14 +564,25 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       head = last
       return
     }
-    return inFlight(
-      root.transaction(write).then(() => {
-        // This thread's read transaction may predate the commit: the next read sees the block.
-        root.resetReadTxn()
-        snapshot.renewed()
-        head = last
-      })
-    )
+    const durable = (): void => {
+      // This thread's read transaction may predate the commit: the next read sees the block.
+      root.resetReadTxn()
+      snapshot.renewed()
+      head = last
+    }
+    if (options.writeAhead === false || pruneBudget > 0 || garbageTop !== undefined)
+      return inFlight(root.transaction(write).then(durable))
+    const puts: WriteAhead[] = []
+    writingAhead = puts
+    try {
+      write()
+    } finally {
+      writingAhead = undefined
+    }
+    let committed: Promise<boolean> | undefined
+    // lmdb-js's `put` takes the same options as `putSync` (append), though its types name only versions.
+    for (const { db, key, value, flags } of puts) committed = (db as unknown as { readonly put: AsyncPut }).put(key, value, flags)
+    return inFlight(committed!.then(durable))
   }
 
   /**

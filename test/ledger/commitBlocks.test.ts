@@ -6,6 +6,7 @@ import type { ContractEvent } from "../../src/domain/ContractEvent.js"
 import type { BlockToCommit, LedgerService } from "../../src/ledger/Ledger.js"
 import { openLmdbBackend } from "../../src/ledger/LmdbBackend.js"
 import { makeLedgerService } from "../../src/ledger/makeLedgerService.js"
+import { prepareBlock } from "../../src/ledger/prepareBlock.js"
 import { checkpointTxn, keyOf, storeKinds, tempDir, toCommit, userTxn, type Write } from "./fixtures.js"
 
 /**
@@ -156,6 +157,82 @@ describe("commitBlocks on an fsync'd LMDB store", () => {
           const again = makeLedgerService(openLmdbBackend({ path: dir, sync: true }))
           expect(yield* fingerprint(again.service)).toEqual(expected)
           again.close()
+        })
+      )
+    ))
+})
+
+/**
+ * An fsync'd store writes a block ahead: its puts are recorded while the records are encoded, then
+ * queued to lmdb-js's write thread in one stretch (`LmdbBackend.commitMany`). It must read as the
+ * same store writing inside the transaction, durably, and an encoding that fails must queue nothing.
+ */
+describe("writing blocks ahead on an fsync'd LMDB store", () => {
+  it("reads as the store that writes inside the transaction, and again after reopening", () =>
+    fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(txnArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 3 }),
+        (model, groupSize) =>
+          Effect.runPromise(
+            Effect.scoped(
+              Effect.gen(function* () {
+                const blocks = blocksOf(model)
+                const aheadDir = yield* tempDir()
+                const ahead = makeLedgerService(openLmdbBackend({ path: aheadDir, sync: true }))
+                const inside = makeLedgerService(openLmdbBackend({ path: yield* tempDir(), sync: true, writeAhead: false }))
+                for (const l of [ahead, inside]) yield* l.commitGenesis(genesisBlock, 4)
+                // Half the blocks one at a time (`commit`), the rest in groups (`commitMany`).
+                const half = Math.ceil(blocks.length / 2)
+                for (const l of [ahead, inside]) {
+                  for (const b of blocks.slice(0, half)) yield* l.service.commitBlock(b)
+                  for (let i = half; i < blocks.length; i += groupSize) yield* l.commitBlocks(blocks.slice(i, i + groupSize))
+                }
+                const expected = yield* fingerprint(inside.service)
+                expect(yield* fingerprint(ahead.service)).toEqual(expected)
+                expect(ahead.head()).toEqual(inside.head())
+                inside.close()
+                yield* Effect.promise(async () => ahead.close())
+                const reopened = makeLedgerService(openLmdbBackend({ path: aheadDir, sync: true }))
+                expect(yield* fingerprint(reopened.service)).toEqual(expected)
+                reopened.close()
+              })
+            )
+          )
+      ),
+      { numRuns: 12 }
+    ))
+
+  it("queues nothing of a block whose encoding fails part-way", () =>
+    Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const dir = yield* tempDir()
+          const backend = openLmdbBackend({ path: dir, sync: true })
+          const l = makeLedgerService(backend)
+          yield* l.commitGenesis(genesisBlock, 4)
+          // The failing block: its first transaction alone writes key 3; its second cannot be encoded.
+          const [failing] = blocksOf([[{ sender: 1, writes: [[3, 9]], event: true }, { sender: 0, writes: [[2, 5]], event: false }]])
+          const prepared = prepareBlock(backend.head(), failing!, { chainId: 4, window: undefined, blockOfVersion: backend.blockOfVersion })
+          const [first, second] = prepared.transactions
+          const broken = { ...second!, accumulatorRootHash: undefined as unknown as Uint8Array }
+          expect(() => backend.commit({ ...prepared, transactions: [first!, broken] }, 0)).toThrow()
+          expect(l.head()).toEqual(backend.head())
+          // A block at the same height commits; whatever the failed one had queued would go with it.
+          const [good] = blocksOf([[{ sender: 0, writes: [[1, 2]], event: true }]])
+          yield* l.service.commitBlock(good!)
+          const check = (service: LedgerService) =>
+            Effect.gen(function* () {
+              expect((yield* service.ledgerInfo).ledgerVersion).toBe(1n)
+              expect((yield* Effect.flip(service.transactionByHash(first!.hash)))._tag).toBe("TransactionNotFound")
+              expect((yield* service.stateAt(1n)).getVersioned(keyOf(3))).toBeUndefined()
+              expect((yield* service.stateAt(1n)).getVersioned(keyOf(1))).toBeDefined()
+            })
+          yield* check(l.service)
+          yield* Effect.promise(async () => l.close())
+          const reopened = makeLedgerService(openLmdbBackend({ path: dir, sync: true }))
+          yield* check(reopened.service)
+          reopened.close()
         })
       )
     ))
