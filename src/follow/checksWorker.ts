@@ -18,28 +18,25 @@ import type { ChecksJob, ChecksAnswer } from "./checksProtocol.js"
 
 let next: { version: bigint; accumulator: Accumulator } | undefined
 
-const answer = (job: ChecksJob): { readonly message: ChecksAnswer; readonly transfer: ArrayBuffer[] } => {
+const answer = (job: ChecksJob): ChecksAnswer => {
   const from = job.start ?? next
   next = undefined
   if (from === undefined)
-    return { message: { id: job.id, _tag: "Failed", error: "SourceInvalid", text: "checks: a job continued no earlier job" }, transfer: [] }
+    return { id: job.id, _tag: "Failed", error: "SourceInvalid", text: "checks: a job continued no earlier job" }
   const decoded = decodeSourceTransactions(job.body)
   if (Result.isFailure(decoded))
-    return {
-      message: { id: job.id, _tag: "Failed", error: "SourceInvalid", text: `the source's transactions do not decode: ${decoded.failure.message}` },
-      transfer: []
-    }
+    return { id: job.id, _tag: "Failed", error: "SourceInvalid", text: `the source's transactions do not decode: ${decoded.failure.message}` }
   const checked = checkTransactions(decoded.success, from.version, from.accumulator)
   if (!("infoHashes" in checked))
-    return { message: { id: job.id, _tag: "Failed", error: checked._tag, text: checked.message }, transfer: [] }
+    return { id: job.id, _tag: "Failed", error: checked._tag, text: checked.message }
   next = { version: from.version + BigInt(decoded.success.length), accumulator: checked.accumulator }
-  // One buffer of 32-byte leaves, moved (not copied) to the main thread.
+  // One buffer of 32-byte leaves, copied to the main thread, not transferred: detaching a buffer
+  // would cost this thread's compiled hashing code its fast path (docs/architecture.md).
   const leaves = new Uint8Array(32 * checked.infoHashes.length)
   for (let i = 0; i < checked.infoHashes.length; i++) leaves.set(checked.infoHashes[i]!, 32 * i)
-  return { message: { id: job.id, _tag: "Checked", leaves }, transfer: [leaves.buffer] }
+  return { id: job.id, _tag: "Checked", leaves }
 }
 
 parentPort?.on("message", (job: ChecksJob) => {
-  const { message, transfer } = answer(job)
-  parentPort!.postMessage(message, transfer)
+  parentPort!.postMessage(answer(job))
 })

@@ -7,7 +7,7 @@
  * decisions that must be made in one place, on the latest state (the sequence-number check, the
  * test controls' impersonation, the pool).
  *
- * The submissions of one event-loop turn travel as one batch (one buffer, transferred); each
+ * The submissions of one event-loop turn travel as one batch (one buffer, copied); each
  * verdict comes back with whether its signature verified, which the chain's thread remembers so
  * the block does not verify it again. The worker starts once submissions come at 100 a second or
  * more (`START_AT_PER_SECOND`): below that, validating on the event loop costs it under ~10 ms a
@@ -179,8 +179,12 @@ class AdmissionWorkerThread {
     }
     let total = 0
     for (const q of queued) total += q.bytes.length
-    // One buffer for the batch, handed over whole: a request body's bytes often sit in a larger
-    // pooled buffer, which the structured clone would copy entire.
+    // One buffer for the batch, exactly its size: a request body's bytes often sit in a larger
+    // pooled buffer, which the structured clone would copy entire. It is copied, not transferred:
+    // detaching an ArrayBuffer invalidates V8's "ArrayBufferDetaching" protector for the whole
+    // isolate, which deoptimizes every compiled function that relied on it (~50 on this thread,
+    // at the moment the worker first starts: mid warm-up) and adds a detached check to all typed
+    // array code compiled after. Copying a batch of a few KB costs microseconds.
     const bytes = new Uint8Array(total)
     const ends = new Uint32Array(queued.length)
     let at = 0
@@ -192,7 +196,7 @@ class AdmissionWorkerThread {
     const id = this.nextId++
     const batch: AdmissionBatch = { id, version: this.queuedVersion, bytes, ends }
     try {
-      worker.postMessage(batch, [bytes.buffer, ends.buffer])
+      worker.postMessage(batch)
     } catch {
       for (const q of queued) q.done(undefined)
       return

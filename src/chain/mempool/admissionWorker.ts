@@ -76,6 +76,8 @@ port.on("message", (batch: AdmissionBatch | typeof ADMISSION_WORKER_CLOSE) => {
     start = end
   }
   const reply: AdmissionVerdicts = { id: batch.id, status, verified }
-  port.postMessage(reply, [status.buffer, verified.buffer])
+  // Copied, not transferred: a detached buffer would cost this isolate's compiled typed-array code
+  // its fast path (AdmissionThread.flush).
+  port.postMessage(reply)
 })
 port.postMessage(ADMISSION_WORKER_READY)

@@ -10,8 +10,9 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Worker } from "node:worker_threads"
 import { ed25519 } from "@noble/curves/ed25519.js"
-import { afterAll, assert, describe, it } from "@effect/vitest"
+import { afterAll, assert, describe, it, vi } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import * as Result from "effect/Result"
 import { Bcs } from "../../../src/bcs/index.js"
@@ -206,6 +207,42 @@ describe("admission validated on a worker thread", () => {
         }
         assert.isAbove(admission.verdicts(), 0)
       }).pipe(Effect.provide(chain("rate", workerUrl)))
+    )
+  )
+
+  // Detaching an ArrayBuffer invalidates a V8 protector for the whole thread: every compiled
+  // function that relied on it is deoptimized, and typed-array code compiled after checks for
+  // detachment (AdmissionThread.flush). The batches are copied to the worker instead.
+  it.live("hands its batches to the worker by copy: nothing on the chain's thread is detached", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const sent: Array<{ readonly transferList: boolean; readonly bytesAttached: boolean | undefined }> = []
+        const original = Worker.prototype.postMessage
+        const spy = vi.spyOn(Worker.prototype, "postMessage").mockImplementation(function (
+          this: Worker,
+          message: unknown,
+          transferList?: ReadonlyArray<unknown>
+        ) {
+          original.call(this, message, transferList as never)
+          const bytes = (message as { bytes?: unknown }).bytes
+          sent.push({
+            transferList: transferList !== undefined && transferList.length > 0,
+            bytesAttached: bytes instanceof Uint8Array ? bytes.buffer.byteLength > 0 : undefined
+          })
+        })
+        yield* Effect.addFinalizer(() => Effect.sync(() => spy.mockRestore()))
+        const admission = yield* AdmissionThread
+        assert.isTrue(yield* Effect.promise(() => admission.warmUp()))
+        yield* scenario
+        assert.strictEqual(admission.verdicts(), cases.length + 1)
+        const batches = sent.filter((s) => s.bytesAttached !== undefined)
+        assert.isAbove(batches.length, 0, "the batches went through postMessage")
+        assert.deepStrictEqual(
+          sent.filter((s) => s.transferList || s.bytesAttached === false),
+          [],
+          "no transfer list, every batch's buffer still attached"
+        )
+      }).pipe(Effect.provide(chain("copied", workerUrl)))
     )
   )
 
