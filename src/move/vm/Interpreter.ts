@@ -6,7 +6,7 @@ import type { NativeContext } from "./natives/NativeContext.js"
 import * as A from "./ops/arith.js"
 import type { Session } from "./Session.js"
 import { K, type StructKind, substitute, substituteAll, type Type } from "./Type.js"
-import { Closure, copyValue, Ref, StructValue, type Value, valueEquals } from "./Value.js"
+import { Closure, copyValue, generalArray, Ref, StructValue, type Value, valueEquals } from "./Value.js"
 import { MoveAbort, VmError, vmError } from "./VmError.js"
 
 /** Reference limits: call depth 1024 (`CALL_STACK_SIZE_LIMIT`), operand stack 1024 × 1024 slots. */
@@ -127,7 +127,7 @@ export class Interpreter {
         }
         callee = r.fn
         calleeTyArgs = r.tyArgs
-        given = r.args
+        given = generalArray(r.args)
         continue
       }
       if (frames.length >= MAX_CALL_DEPTH) return vmError("CALL_STACK_OVERFLOW", "call stack too deep")
@@ -152,7 +152,13 @@ export class Interpreter {
    * sender's on-chain sequence number (SEQUENCE_NUMBER_TOO_NEW) — those throws were ~10 % of the
    * admission thread's time under load. A native's abort and every `VmError` still throw.
    */
-  execute(entry: LoadedFunction, tyArgs: ReadonlyArray<Type>, args: Value[]): Value[] | MoveAbort {
+  execute(entry: LoadedFunction, tyArgs: ReadonlyArray<Type>, args: ReadonlyArray<Value>): Value[] | MoveAbort {
+    // The loop sees its arguments always in one kind of array, however the caller made them
+    // (Value.ts, generalArray): a new kind would throw its compiled code away.
+    return this.run(entry, tyArgs, generalArray(args))
+  }
+
+  private run(entry: LoadedFunction, tyArgs: ReadonlyArray<Type>, args: Value[]): Value[] | MoveAbort {
     const stack: Value[] = []
     const frames: Frame[] = []
     const gas = this.gas
@@ -814,7 +820,7 @@ export class Interpreter {
               let pi = 0
               for (let i = 0; i < nParams; i++) all[i] = (c.mask >> BigInt(i)) & 1n ? c.captured[ci++] : provided[pi++]
               pc++
-              const nf = this.call(stack, frames, fn, c.tyArgs, all)
+              const nf = this.call(stack, frames, fn, c.tyArgs, generalArray(all))
               if (nf !== undefined) {
                 f!.pc = pc
                 frames.push(f!)

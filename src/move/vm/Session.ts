@@ -14,7 +14,7 @@ import type { CachedValue, GroupIndex, StateCache } from "./StateCache.js"
 import { cachedAccessPathKey, type StateView, tableItemKey } from "./StateView.js"
 import type { UserTransactionContext } from "./TransactionContext.js"
 import { type StructKind, structTagOf, type Type, typeName, typeToTag } from "./Type.js"
-import { copyValue, type DirtyMark, StructValue, type Value } from "./Value.js"
+import { copyValue, type DirtyMark, generalBox, StructValue, type Value } from "./Value.js"
 import { deserializeValue, serializeValue } from "./ValueBcs.js"
 import { VmError, vmError } from "./VmError.js"
 
@@ -41,7 +41,8 @@ export class GlobalSlot implements DirtyMark {
     /** A table item held as `Box<V>` (the table natives) rather than as the bare value (aggregator v1). */
     readonly boxed: boolean
   ) {
-    this.box = [value]
+    // Always the same hidden class, whatever the value (Value.ts, generalArray).
+    this.box = generalBox(value)
   }
 }
 

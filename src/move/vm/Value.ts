@@ -61,6 +61,34 @@ export class Closure {
   ) {}
 }
 
+/**
+ * V8 gives an array a hidden class per "elements kind" (small integers, doubles or any value;
+ * packed or holey), chosen by what was put in it and by what arrays made at the same place in the
+ * code became later: `[7]` and `[struct]` differ, as do `new Array(n)` and a literal. Optimized
+ * code checks the class of every array it reads and is thrown away when one it has not seen
+ * arrives (a "wrong map" deoptimization); for the interpreter's loop that is ~0.2–0.4 s of
+ * compiling each time, per thread, while the chain warms up. The arrays that reach the loop from
+ * many places (a call's arguments, a global value's box) are made here instead, always of the one
+ * kind no store can change: holey, any value (a hole made, then `undefined` stored, which no
+ * number kind holds).
+ */
+export const generalArray = (values: ReadonlyArray<Value>): Value[] => {
+  const n = values.length
+  const out: Value[] = new Array(n + 1)
+  out[n] = undefined
+  for (let i = 0; i < n; i++) out[i] = values[i]
+  out.length = n
+  return out
+}
+
+/** A one-element array of the kind `generalArray` makes: a global value's box. */
+export const generalBox = (value: Value): Value[] => {
+  const out: Value[] = new Array(1)
+  out[0] = undefined
+  out[0] = value
+  return out
+}
+
 /** Deep copy (CopyLoc, ReadRef, constants): containers are copied, scalars shared. */
 export const copyValue = (v: Value): Value => {
   if (typeof v !== "object" || v instanceof Uint8Array) return v
