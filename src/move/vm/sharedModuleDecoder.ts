@@ -4,11 +4,15 @@ import type { CompiledModule } from "../binary/CompiledModule.js"
 import { deserializeModule } from "../binary/deserialize.js"
 import type { ModuleDecoder } from "./Loader.js"
 
-/** FNV-1a over the bytes: cheap (the bytes are compared in full on a hit anyway). */
+/**
+ * FNV-1a over the bytes: cheap (the bytes are compared in full on a hit anyway). Kept a signed
+ * 32-bit integer: as unsigned (`>>> 0`), half the hashes are beyond V8's small integers, and each
+ * first such result threw the function's compiled code away ("lost precision").
+ */
 const fnv1a = (b: Uint8Array): number => {
-  let h = 0x811c9dc5
+  let h = 0x811c9dc5 | 0
   for (let i = 0; i < b.length; i++) h = Math.imul(h ^ b[i]!, 0x01000193)
-  return h >>> 0
+  return h
 }
 
 /**
