@@ -34,7 +34,7 @@
 import { spawn } from "node:child_process"
 import http from "node:http"
 import net from "node:net"
-import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ledgerStats } from "./ledger-stats.mjs"
@@ -55,6 +55,9 @@ const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] }
   const own = dataDir === undefined && !keep
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "movenode-loadgen-"))
   const t0 = performance.now()
+  // LOADGEN_NODE_STDOUT=FILE keeps the node's stdout (e.g. V8's --trace-opt) in FILE; the child has
+  // its own copy of the descriptor, so this process closes its own once the child is started.
+  const stdoutFd = process.env.LOADGEN_NODE_STDOUT ? openSync(process.env.LOADGEN_NODE_STDOUT, "w") : undefined
   const child = spawn(
     process.execPath,
     [
@@ -72,9 +75,9 @@ const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] }
       // Extra flags for movenode (e.g. LOADGEN_MOVENODE_ARGS="--prune-window 100000").
       ...(process.env.LOADGEN_MOVENODE_ARGS ?? "").split(" ").filter((a) => a !== "")
     ],
-    // LOADGEN_NODE_STDOUT=FILE keeps the node's stdout (e.g. V8's --trace-opt) in FILE.
-    { stdio: ["ignore", process.env.LOADGEN_NODE_STDOUT ? openSync(process.env.LOADGEN_NODE_STDOUT, "w") : "ignore", "inherit"] }
+    { stdio: ["ignore", stdoutFd ?? "ignore", "inherit"] }
   )
+  if (stdoutFd !== undefined) closeSync(stdoutFd)
   const stop = async () => {
     child.kill("SIGTERM")
     await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)))
