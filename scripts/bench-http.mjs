@@ -18,6 +18,8 @@
 //     [--per-block 25] [--genesis genesis/devnet.blob] [--skip-load] [--skip-cold]
 //     [--node-config FILE]   (a movenode --config file for the measured node, e.g. the page cache off)
 //     [--log file|pipe]      (the request log's cost: the node with and without it, and the bare server)
+//     [--log-control]        (with --log: both nodes quiet, the comparison's own spread)
+//     [--pairs K]            (with --log: K pairs of processes, one after the other; the median over them)
 //
 // Every child is stopped by its PID (SIGTERM, then SIGKILL after 5 s); every wait is bounded.
 import { execFileSync, spawn } from "node:child_process"
@@ -291,6 +293,12 @@ const status = (port, path) =>
     req.once("error", () => ok(0))
   })
 
+/**
+ * `--log-control` (with `--log`): the "logged" process runs `--quiet` too — two identical processes
+ * compared as the log's cost is, to read how far the comparison moves when nothing differs.
+ */
+const LOG_CONTROL = has("log-control")
+
 /** `--node-config FILE`: a movenode config file for the measured node (e.g. `{"node":{"summaryPageCache":0}}`). */
 const NODE_CONFIG = arg("node-config", undefined)
 
@@ -314,7 +322,7 @@ const startNode = async (genesis, dataDir, port, logTo = undefined) => {
   const t0 = performance.now()
   const [cmd, ...args] = withPin([
     process.execPath, ...NODE_FLAGS, join(root, NODE_SCRIPT), "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`,
-    ...(logTo === undefined ? ["--quiet"] : []),
+    ...(logTo === undefined || LOG_CONTROL ? ["--quiet"] : []),
     ...(NODE_CONFIG === undefined ? [] : ["--config", resolve(NODE_CONFIG)])
   ])
   // With the request log on (`--log`): stdout to a file (`logTo`), or to a pipe this script drains.
@@ -366,18 +374,33 @@ const loadRows = (list, bare, ours, options, dir, logged = undefined) => {
     let bCpu = Number.POSITIVE_INFINITY
     let mCpu = Number.POSITIVE_INFINITY
     let lCpu = Number.POSITIVE_INFINITY
+    /** logged/quiet of each round (the two measured back to back), for the median beside the best-of. */
+    const roundRatios = []
     for (let round = 0; round < rounds; round++) {
       const rb = wrk(`http://127.0.0.1:${barePort}${e.path}`, script, duration, connections, barePid)
-      const rm = wrk(`http://127.0.0.1:${ourPort}${e.path}`, script, duration, connections, ourPid)
+      const measureQuiet = () => wrk(`http://127.0.0.1:${ourPort}${e.path}`, script, duration, connections, ourPid)
+      const measureLogged = () => wrk(`http://127.0.0.1:${logged[0]}${e.path}`, script, duration, connections, logged[1])
+      // With the log measured too, the two take turns at going first: the machine's speed drifts
+      // between minutes, and a fixed order would hand the drift to one of them.
+      let rm
+      if (logged === undefined) rm = measureQuiet()
+      else {
+        let rl
+        if (round % 2 === 0) {
+          rm = measureQuiet()
+          rl = measureLogged()
+        } else {
+          rl = measureLogged()
+          rm = measureQuiet()
+        }
+        if (rl.rps > l.rps) l = rl
+        lCpu = Math.min(lCpu, rl.cpuUs)
+        roundRatios.push(rl.rps / rm.rps)
+      }
       if (rb.rps > b.rps) b = rb
       if (rm.rps > m.rps) m = rm
       bCpu = Math.min(bCpu, rb.cpuUs)
       mCpu = Math.min(mCpu, rm.cpuUs)
-      if (logged !== undefined) {
-        const rl = wrk(`http://127.0.0.1:${logged[0]}${e.path}`, script, duration, connections, logged[1])
-        if (rl.rps > l.rps) l = rl
-        lCpu = Math.min(lCpu, rl.cpuUs)
-      }
     }
     if (logged !== undefined) {
       rows.push({
@@ -387,6 +410,7 @@ const loadRows = (list, bare, ours, options, dir, logged = undefined) => {
         logged_rps: Math.round(l.rps),
         logged_p99: l.p99,
         "logged/quiet": `${((l.rps / m.rps) * 100).toFixed(0)}%`,
+        "median of rounds": `${(median(roundRatios) * 100).toFixed(0)}%`,
         bare_cpu_us: Number(bCpu.toFixed(1)),
         quiet_cpu_us: Number(mCpu.toFixed(1)),
         logged_cpu_us: Number(lCpu.toFixed(1)),
@@ -513,18 +537,52 @@ const mainReal = async () => {
       const logTo = arg("log", "file") === "pipe" ? "pipe" : join(dir, "requests.log")
       const loggedDir = join(dir, "data-logged")
       cpSync(dataDir, loggedDir, { recursive: true })
-      const [barePort, quietPort, loggedPort] = [await freePort(), await freePort(), await freePort()]
+      const barePort = await freePort()
       const bare = await startRole("bare", barePort)
       children.push(bare)
-      const quiet = await startNode(genesis, dataDir, quietPort)
-      children.push(quiet.child)
-      const logged = await startNode(genesis, loggedDir, loggedPort, logTo)
-      children.push(logged.child)
       const list = endpoints(true, setup.sender).filter((e) => opts.only === undefined || opts.only.includes(e.name))
-      const quietRows = loadRows(list, [barePort, bare.pid], [quietPort, quiet.child.pid], opts, dir, [loggedPort, logged.child.pid])
-      console.log(`request log: movenode --quiet vs movenode logging to ${logTo === "pipe" ? "a pipe (drained by this script)" : "a file"}; wrk -t1 -c${opts.connections} -d${opts.duration}, best of ${opts.rounds} interleaved rounds (bare, quiet, logged)`)
-      console.table(quietRows)
-      if (logTo !== "pipe") console.log(`log file: ${statSync(logTo).size} bytes`)
+      // `--pairs K`: K pairs of processes, one pair after the other. Two identical processes can
+      // differ by ~10 % (each compiles its own code: `--log-control`), as much as the bound being
+      // measured, so one pair cannot settle it; the median over pairs can.
+      const pairs = Number(arg("pairs", "1"))
+      const rows = []
+      let logBytes = 0
+      for (let pair = 0; pair < pairs; pair++) {
+        const [quietPort, loggedPort] = [await freePort(), await freePort()]
+        const quiet = await startNode(genesis, dataDir, quietPort)
+        children.push(quiet.child)
+        const logged = await startNode(genesis, loggedDir, loggedPort, logTo)
+        children.push(logged.child)
+        for (const row of loadRows(list, [barePort, bare.pid], [quietPort, quiet.child.pid], opts, dir, [loggedPort, logged.child.pid]))
+          rows.push({ pair: pair + 1, ...row })
+        await stop(quiet.child)
+        await stop(logged.child)
+        if (logTo !== "pipe") logBytes += statSync(logTo).size
+      }
+      console.log(`request log: movenode --quiet vs ${LOG_CONTROL ? "a second movenode --quiet (--log-control)" : `movenode logging to ${logTo === "pipe" ? "a pipe (drained by this script)" : "a file"}`}; wrk -t1 -c${opts.connections} -d${opts.duration}, ${pairs} pair(s) of processes, each best of ${opts.rounds} interleaved rounds (bare, then quiet and logged in turns), and the median of the rounds' logged/quiet`)
+      console.table(rows)
+      if (pairs > 1) {
+        const pct = (text) => Number.parseFloat(text)
+        // The median proper: with an even count, the mean of the two middle values.
+        const middle = (xs) => {
+          const s = [...xs].sort((a, b) => a - b)
+          const h = s.length >> 1
+          return s.length % 2 === 1 ? s[h] : (s[h - 1] + s[h]) / 2
+        }
+        console.table(
+          list.map((e) => {
+            const mine = rows.filter((r) => r.endpoint === e.name)
+            return {
+              endpoint: e.name,
+              pairs: mine.length,
+              "logged/quiet, median of pairs": `${middle(mine.map((r) => pct(r["logged/quiet"])))}%`,
+              "logged/quiet, each pair": mine.map((r) => r["logged/quiet"]).join(" "),
+              "cpu µs per request, logged − quiet (median)": Number(middle(mine.map((r) => r.logged_cpu_us - r.quiet_cpu_us)).toFixed(1))
+            }
+          })
+        )
+      }
+      if (logTo !== "pipe") console.log(`log files: ${logBytes} bytes`)
       return
     }
 
