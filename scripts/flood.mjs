@@ -77,7 +77,9 @@ if (args[0] === "--probe") {
   // one's first requests would otherwise time its own start — loading node:http's client and
   // compiling it, ~130 ms of its CPU in the flood's first 0.2 s, while the node's event loop was
   // idle (9–14 ms of CPU during the first probe's 107–152 ms; session 20).
-  for (let i = 0; i < 20; i++) for (const t of targets) await once(t)
+  // At most 20 rounds or 5 s (a probe that fails waits up to its 10 s timeout).
+  const warmUntil = performance.now() + 5_000
+  for (let i = 0; i < 20 && performance.now() < warmUntil; i++) for (const t of targets) await once(t)
   for (const r of Object.values(results)) Object.assign(r, { ms: [], at: [], failures: 0 })
   process.send("warm")
   await started
@@ -162,7 +164,10 @@ if (args[0] === "--probe") {
         req.end(body)
       })
     const probe = fork(fileURLToPath(import.meta.url), ["--probe", String(probeMs)], { stdio: "inherit" })
-    await new Promise((r) => probe.once("message", r)) // "warm"
+    await new Promise((resolve, reject) => {
+      probe.once("message", resolve) // "warm"
+      probe.once("exit", (code) => reject(new Error(`the probe process exited (${code}) before its warm-up ended`)))
+    })
     const probed = new Promise((r) => probe.once("message", r))
     probe.send("go")
     node.kill("SIGUSR2")
