@@ -350,7 +350,12 @@ const memoryOf = (pid) => {
   return { VmRSS: mb("VmRSS"), VmHWM: mb("VmHWM"), RssAnon: mb("RssAnon"), RssFile: mb("RssFile") }
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+/** The median (with an even count, the mean of the two middle values). */
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const h = s.length >> 1
+  return s.length % 2 === 1 ? s[h] : (s[h - 1] + s[h]) / 2
+}
 const fmt = (ms) => `${ms.toFixed(0)} ms`
 
 /** Interleaved rounds, best of each: on a shared machine the best run is the least disturbed. */
@@ -544,7 +549,7 @@ const mainReal = async () => {
       // `--pairs K`: K pairs of processes, one pair after the other. Two identical processes can
       // differ by ~10 % (each compiles its own code: `--log-control`), as much as the bound being
       // measured, so one pair cannot settle it; the median over pairs can.
-      const pairs = Number(arg("pairs", "1"))
+      const pairs = Math.max(1, Math.floor(Number(arg("pairs", "1"))) || 1)
       const rows = []
       let logBytes = 0
       for (let pair = 0; pair < pairs; pair++) {
@@ -563,21 +568,15 @@ const mainReal = async () => {
       console.table(rows)
       if (pairs > 1) {
         const pct = (text) => Number.parseFloat(text)
-        // The median proper: with an even count, the mean of the two middle values.
-        const middle = (xs) => {
-          const s = [...xs].sort((a, b) => a - b)
-          const h = s.length >> 1
-          return s.length % 2 === 1 ? s[h] : (s[h - 1] + s[h]) / 2
-        }
         console.table(
           list.map((e) => {
             const mine = rows.filter((r) => r.endpoint === e.name)
             return {
               endpoint: e.name,
               pairs: mine.length,
-              "logged/quiet, median of pairs": `${middle(mine.map((r) => pct(r["logged/quiet"])))}%`,
+              "logged/quiet, median of pairs": `${median(mine.map((r) => pct(r["logged/quiet"])))}%`,
               "logged/quiet, each pair": mine.map((r) => r["logged/quiet"]).join(" "),
-              "cpu µs per request, logged − quiet (median)": Number(middle(mine.map((r) => r.logged_cpu_us - r.quiet_cpu_us)).toFixed(1))
+              "cpu µs per request, logged − quiet (median)": Number(median(mine.map((r) => r.logged_cpu_us - r.quiet_cpu_us)).toFixed(1))
             }
           })
         )
