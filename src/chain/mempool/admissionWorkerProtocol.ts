@@ -1,7 +1,8 @@
 /**
  * Messages between the chain's thread and its admission worker (`admissionWorker.ts`). Kept small
  * and flat on purpose: a batch is every submission one event-loop turn handed over, as one buffer
- * of their BCS bytes (transferred, not copied) and their offsets; the answer is two typed arrays.
+ * of their BCS bytes (copied, not transferred: `AdmissionThread.flush` says why) and their
+ * offsets; the answer is two typed arrays.
  */
 
 /** What the worker is started with (`workerData`). */

@@ -6,7 +6,7 @@ import type { NativeContext } from "./natives/NativeContext.js"
 import * as A from "./ops/arith.js"
 import type { Session } from "./Session.js"
 import { K, type StructKind, substitute, substituteAll, type Type } from "./Type.js"
-import { Closure, copyValue, generalArray, Ref, StructValue, type Value, valueEquals } from "./Value.js"
+import { Closure, copyValue, generalArray, generalArrayOfLength, Ref, StructValue, type Value, valueEquals } from "./Value.js"
 import { MoveAbort, VmError, vmError } from "./VmError.js"
 
 /** Reference limits: call depth 1024 (`CALL_STACK_SIZE_LIMIT`), operand stack 1024 × 1024 slots. */
@@ -815,12 +815,13 @@ export class Interpreter {
               const fn = c.fn as LoadedFunction
               const nParams = fn.params.length
               const provided = stack.splice(stack.length - (nParams - c.captured.length), nParams - c.captured.length)
-              const all: Value[] = new Array(nParams)
+              // Made in the one kind of array the loop's calls see (Value.ts, generalArrayOfLength).
+              const all = generalArrayOfLength(nParams)
               let ci = 0
               let pi = 0
               for (let i = 0; i < nParams; i++) all[i] = (c.mask >> BigInt(i)) & 1n ? c.captured[ci++] : provided[pi++]
               pc++
-              const nf = this.call(stack, frames, fn, c.tyArgs, generalArray(all))
+              const nf = this.call(stack, frames, fn, c.tyArgs, all)
               if (nf !== undefined) {
                 f!.pc = pc
                 frames.push(f!)

@@ -70,21 +70,25 @@ export class Closure {
  * compiling each time, per thread, while the chain warms up. The arrays that reach the loop from
  * many places (a call's arguments, a global value's box) are made here instead, always of the one
  * kind no store can change: holey, any value (a hole made, then `undefined` stored, which no
- * number kind holds).
+ * number kind holds). This one is `n` holes of that kind, for the caller to fill.
  */
-export const generalArray = (values: ReadonlyArray<Value>): Value[] => {
-  const n = values.length
+export const generalArrayOfLength = (n: number): Value[] => {
   const out: Value[] = new Array(n + 1)
   out[n] = undefined
-  for (let i = 0; i < n; i++) out[i] = values[i]
   out.length = n
   return out
 }
 
-/** A one-element array of the kind `generalArray` makes: a global value's box. */
+/** A copy of `values` in an array of the one kind (`generalArrayOfLength`): a call's arguments. */
+export const generalArray = (values: ReadonlyArray<Value>): Value[] => {
+  const out = generalArrayOfLength(values.length)
+  for (let i = 0; i < values.length; i++) out[i] = values[i]
+  return out
+}
+
+/** A one-element array of the one kind (`generalArrayOfLength`): a global value's box. */
 export const generalBox = (value: Value): Value[] => {
-  const out: Value[] = new Array(1)
-  out[0] = undefined
+  const out = generalArrayOfLength(1)
   out[0] = value
   return out
 }

@@ -1,6 +1,6 @@
 /**
- * The arrays the interpreter's loop receives from many places (a call's arguments, a global
- * value's box; src/move/vm/Value.ts): the same values as given, in a copy, and — the reason they
+ * The arrays the interpreter's loop receives from many places (a call's arguments, a closure
+ * call's, a global value's box; src/move/vm/Value.ts): the same values as given, in a copy, and — the reason they
  * exist — always one hidden class in V8, whatever they hold and however the given array was made.
  * The hidden class is checked in a child process with V8's native syntax (`%HaveSameMap`), over
  * the compiled module (`dist/`, built by `npm test` before vitest runs), interpreted and optimized.
@@ -22,7 +22,7 @@ const value: fc.Arbitrary<Value> = fc.oneof(
   fc.constant(new StructValue(-1, [1n]))
 )
 
-describe("generalArray and generalBox", () => {
+describe("generalArray, generalArrayOfLength and generalBox", () => {
   it("copy the values given, in order, holes read as undefined", () => {
     fc.assert(
       fc.property(fc.array(value, { maxLength: 8 }), fc.nat(8), (values, hole) => {
@@ -47,7 +47,7 @@ describe("generalArray and generalBox", () => {
   it("are always of one hidden class, interpreted and optimized, and stay so when written", () => {
     const valueJs = fileURLToPath(new URL("../../../dist/move/vm/Value.js", import.meta.url))
     const script = `
-      const { generalArray, generalBox, StructValue } = await import(${JSON.stringify(valueJs)})
+      const { generalArray, generalArrayOfLength, generalBox, StructValue } = await import(${JSON.stringify(valueJs)})
       const inputs = [[], [1], [1.5], [2 ** 40], [true], [undefined], [1n], [new StructValue(-1, [])],
         [1, 2, 3], [1, {}, 2.5], new Array(3), Array.from({ length: 5 }, (_, i) => i)]
       const reference = generalArray([new StructValue(-1, [])])
@@ -55,18 +55,23 @@ describe("generalArray and generalBox", () => {
       const check = (a) => { if (!%HaveSameMap(a, reference)) differ++ };
       %PrepareFunctionForOptimization(generalArray);
       %PrepareFunctionForOptimization(generalBox);
+      %PrepareFunctionForOptimization(generalArrayOfLength);
       for (let round = 0; round < 3; round++) {
         for (const input of inputs) {
           const a = generalArray(input)
           check(a)
           a[0] = 7; a.push(1.5); check(a)
+          const filled = generalArrayOfLength(input.length)
+          check(filled)
+          for (let i = 0; i < input.length; i++) filled[i] = input[i]
+          check(filled)
           for (const v of input.length > 0 ? input : [undefined]) {
             const box = generalBox(v)
             check(box)
             box[0] = 0.5; box[0] = undefined; check(box)
           }
         }
-        if (round === 0) { %OptimizeFunctionOnNextCall(generalArray); %OptimizeFunctionOnNextCall(generalBox) }
+        if (round === 0) { %OptimizeFunctionOnNextCall(generalArray); %OptimizeFunctionOnNextCall(generalBox); %OptimizeFunctionOnNextCall(generalArrayOfLength) }
       }
       console.log(JSON.stringify({ differ }))
     `
