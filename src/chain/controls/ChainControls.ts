@@ -12,6 +12,7 @@
  *
  * What rewinds runs while no block is being made, so a block never lands on a ledger being cut.
  */
+import type { NonEmptyArray, NonEmptyReadonlyArray } from "effect/Array"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -94,7 +95,8 @@ export interface ChainControlsService {
   /** Back to genesis: every block after it, the pool, the clock's settings and all snapshots go. */
   readonly reset: Effect.Effect<ChainPosition, ApiError>
   readonly snapshotIds: () => ReadonlyArray<bigint>
-  readonly mine: (options: MineOptions) => Effect.Effect<ReadonlyArray<BlockInfo>, ApiError>
+  /** The blocks made, in order: at least one (`blocks` outside 1..MAX_MINE_BLOCKS is a 400). */
+  readonly mine: (options: MineOptions) => Effect.Effect<NonEmptyReadonlyArray<BlockInfo>, ApiError>
   readonly time: Effect.Effect<ChainTime, ApiError>
   /** Moves the clock ahead by `deltaUsec`; with `mine`, makes a block at the new time. */
   readonly increaseTime: (deltaUsec: bigint, mine: boolean) => Effect.Effect<ChainTime, ApiError>
@@ -299,11 +301,12 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
             const interval = options.intervalUsec
             if (interval !== undefined && (interval < 1n || interval > MAX_TIME_JUMP_USEC))
               return yield* ApiErrors.badRequest(`interval: expected 1 µs..${MAX_TIME_JUMP_USEC} µs, got ${interval}`)
-            const made: BlockInfo[] = []
-            for (let i = 0; i < options.blocks; i++) {
+            const next = Effect.gen(function* () {
               if (interval !== undefined) clock.setNext((yield* chainUsec) + interval)
-              made.push(yield* produce)
-            }
+              return yield* produce
+            })
+            const made: NonEmptyArray<BlockInfo> = [yield* next]
+            for (let i = 1; i < options.blocks; i++) made.push(yield* next)
             return made
           })
 

@@ -4,6 +4,7 @@
  * the answer. A node without controls (`movenode run`, any chain that is not a local chain)
  * answers 403 `api_disabled`.
  */
+import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import { OpenApi } from "effect/http-api"
 import type { ChainControlsService, ChainPosition, ChainTime } from "../../chain/controls/ChainControls.js"
@@ -161,10 +162,10 @@ export const controlsHandlers = (env: HandlerEnv) => {
       })
       if (d instanceof ApiError) return fail(d)
       return Effect.map(c.mine(d), (made) => {
-        const last = made[made.length - 1]!
+        const last = Arr.lastNonEmpty(made)
         return {
           blocks: made.length,
-          first_height: made[0]!.height,
+          first_height: made[0].height,
           last_height: last.height,
           ledger_version: last.lastVersion,
           block_height: last.height,
