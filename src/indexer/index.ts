@@ -7,7 +7,7 @@
  *   ledger ─ BlockCommitted ─▶ worker/IndexerThread ─ "Wake" ─▶ worker thread (worker/indexerWorker):
  *          engine/followLedger reads the blocks from the LMDB store ─ pipeline (processors/: pure,
  *          txns → writes) ─▶ store/IndexerStore (effect/sql: SQLite embedded, or PostgreSQL) — one
- *          transaction per batch (two blocks under a flood: engine/gatherPolicy) ─ "Progress" (version
+ *          transaction per batch (blocks gathered, boundedly: engine/gatherPolicy) ─ "Progress" (version
  *          indexed) ─▶ IndexerThread (read-after-write; a waiting query sends "Hurry")
  *   HTTP 8090 ─▶ GraphqlServer ─▶ graphql/ (plan: parse+validate+coerce; sql: plan → parameterised SQL;
  *          execute: statements → JSON text) ─▶ the chain thread's own read connection (openIndexReads)
@@ -21,7 +21,7 @@
  *   the per-table row binders.
  * - `graphql/`: schema generation, request planning, SQL compilation, execution, Hasura's errors.
  * - `engine/`: the `Indexer` service (follows the chain, resumes, rebuilds, read-after-write waits,
- *   gathers blocks under a flood), and the chain's gate on its lag.
+ *   gathers blocks into one store transaction), and the chain's gate on its lag.
  * - `worker/`: the indexer in a worker thread, and the chain thread's side of it.
  * - `processors/`: one pure processor per reference processor.
  * - `codeKey.ts`: what names the processors' built code in a kept index's key.

@@ -25,7 +25,7 @@ import { toHex0x } from "../../bcs/index.js"
 import { ChainEvents } from "../../chain/ChainEvents.js"
 import { Ledger, type LedgerService } from "../../ledger/Ledger.js"
 import { IndexerStore, type IndexerStoreService, type IndexReads } from "../store/IndexerStore.js"
-import { GATHER_MAX_WAIT_MS, gatherTarget } from "./gatherPolicy.js"
+import { gatherPlan } from "./gatherPolicy.js"
 import type { Pipeline } from "./Pipeline.js"
 
 export interface IndexerHealth {
@@ -55,8 +55,10 @@ export interface IndexerOptions {
   readonly pipeline: Pipeline
   /** Transactions per store transaction while catching up (whole blocks). */
   readonly maxBatchTransactions?: number
-  /** The longest wait for a second block under a flood (`gatherPolicy.ts`; tests lengthen it). */
+  /** The longest wait for a second block under a flood (`gatherPolicy.ts`; tests change it). */
   readonly gatherMaxWaitMs?: number
+  /** The longest wait for more blocks after a batch below a full block (`gatherPolicy.ts`; tests change it). */
+  readonly trickleGatherMs?: number
 }
 
 const RETRY_PAUSE_MS = 1_000
@@ -145,15 +147,16 @@ export const followLedger = (
     const someoneWaits = () => waiters.size > 0 || reached() < hurryUntil
 
     /**
-     * After a batch of `lastBatch` transactions: under a flood, wait (boundedly) for the next block
-     * so that the next store transaction takes two (`gatherPolicy.ts`); not while someone waits,
-     * nor once a reset is asked (a revert is indexed at once).
+     * After a batch of `lastBatch` transactions: wait (boundedly) for more blocks so that the next
+     * store transaction takes them together (`gatherPolicy.ts`); not while someone waits, nor once a
+     * reset is asked (a revert is indexed at once).
      */
     const gather = (lastBatch: number) =>
       Effect.gen(function* () {
-        const want = gatherTarget(lastBatch, maxBatch)
-        if (want === undefined) return
-        const deadline = performance.now() + (options.gatherMaxWaitMs ?? GATHER_MAX_WAIT_MS)
+        const plan = gatherPlan(lastBatch, maxBatch, options.gatherMaxWaitMs, options.trickleGatherMs)
+        if (plan === undefined) return
+        const want = plan.versions
+        const deadline = performance.now() + plan.maxWaitMs
         while (!someoneWaits() && !resetRequested) {
           const left = deadline - performance.now()
           if (left <= 0) return
