@@ -15,8 +15,9 @@
  *   its thread used 0.38 of a core, more than half of it committing. So after a smaller batch it
  *   waits at most `TRICKLE_GATHER_MS` for whatever else arrives (up to a whole batch), and takes it
  *   together: at 100/s the index's thread 0.17 of a core, the node 0.99 cores instead of 1.36, and
- *   the chain's submit → committed latency p50 10.9 ms instead of 21.8 (session 21). A block after
- *   a quiet spell is still indexed at once; only what follows it within the bound is gathered.
+ *   the chain's submit → committed latency p50 10–12 ms instead of 16–19 (three pairs, session 21).
+ *   A block after a quiet spell is still indexed at once; only what follows it within the bound is
+ *   gathered.
  *
  * It never gathers while someone waits for the index: a GraphQL query waiting for its version
  * (every query waits for the ledger's head: read-after-write, so an SDK's `waitForIndexer` sees no
