@@ -38,6 +38,9 @@ export const forkBackend = (
     stateGet,
     // Without the local store's shortcut: it cannot tell "deleted here" from "never written here".
     stateVersion: undefined,
+    // Modules read from the source may be missing for a while (a fetch that failed is asked again,
+    // `stateMisses.ts`): no name for a version's modules that would let a cache keep an absence.
+    codeVersionAt: undefined,
     // An account's listing: the source's keys of the account and the local ones, each read as a
     // point read (local first: a local deletion hides the source's key).
     statePage: (version, query) => {

@@ -26,6 +26,12 @@ export interface StateReader {
    */
   readonly snapshotId?: string | undefined
   /**
+   * Names the modules this reader sees, when the store can tell (`LedgerBackend.codeVersionAt`):
+   * readers with equal names read the same modules at the same versions, whatever their versions
+   * (caches of loaded or decoded modules need not look again). Undefined: no such promise.
+   */
+  readonly codeSnapshotId?: string | undefined
+  /**
    * How many rewinds the ledger had when this reader was made: a version names one state only
    * among readers of one generation (a module's version and length do not tell a module
    * published again after a rewind from the one it replaced). Undefined: not tracked.

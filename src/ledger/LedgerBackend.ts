@@ -154,6 +154,14 @@ export interface LedgerBackend {
    */
   readonly collectGarbage?: ((budget: number) => number | Promise<number>) | undefined
   /**
+   * The newest version at or below `version` whose write set wrote a module, or a version below
+   * every recorded one when none did (`codeVersions.ts`): two versions of one history generation
+   * (no truncation between them) with the same answer hold the same modules. Undefined when the
+   * store cannot tell: `version` is older than its record (a store made before it kept one) or no
+   * record covers it. Optional: a store without a record has none (every version is then its own).
+   */
+  readonly codeVersionAt?: ((version: bigint) => bigint | undefined) | undefined
+  /**
    * How many times the store was truncated over its life (persisted): versions above a truncation
    * point are reused, so a cache keyed by version forgets what it holds when this changes.
    */

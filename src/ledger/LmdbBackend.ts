@@ -42,6 +42,7 @@ import {
 } from "./lmdbRecords.js"
 import { checkLmdbFile } from "./checkLmdbFile.js"
 import { knownRecord } from "./knownRecords.js"
+import { writesModule } from "./codeVersions.js"
 import { lockDataDir } from "./dataDirLock.js"
 import { recordDictionary } from "./recordDictionary.js"
 import { snapshotBound } from "./snapshotBound.js"
@@ -93,6 +94,16 @@ const NEXT_KEY_ID = Buffer.from("next_key_id")
 const TRUNCATIONS_KEY = Buffer.from("truncations")
 /** `meta` entry: the highest version a rewind left as garbage (u64 BE; absent = none; see `truncateAfter`). */
 const GARBAGE_KEY = Buffer.from("garbage_top")
+/**
+ * `meta` entries of the record of module writes (`code_writes`, see `codeVersionAt`): the first
+ * version it covers (u64 BE) and the last (the head's latest version when it was last written). A
+ * store made before the record, or written by code that did not keep it (the two differ from the
+ * head then), is recorded from the version after its head on.
+ */
+const CODE_FROM_KEY = Buffer.from("code_from")
+const CODE_THROUGH_KEY = Buffer.from("code_through")
+/** A `code_writes` entry's value: the key (the version) is the record. */
+const CODE_WRITE_MARK = Buffer.from([1])
 const U64_MAX = (1n << 64n) - 1n
 /**
  * Transaction records at least this long (uncompressed: genesis, module publications) keep their
@@ -150,6 +161,8 @@ interface Tables {
   readonly accountSeqs: Database<Buffer, Buffer>
   readonly events: Database<Buffer, Buffer>
   readonly longKeys: Database<Buffer, Buffer>
+  /** The versions whose write set wrote a module (key: version u64 BE; see `codeVersionAt`). */
+  readonly codeWrites: Database<Buffer, Buffer>
 }
 
 /** The range reads of the summaries read handle: keys as versions, values decoded in place. */
@@ -274,7 +287,8 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     summaries: table("summaries"),
     accountSeqs: table("account_seqs"),
     events: table("events"),
-    longKeys: table("long_keys")
+    longKeys: table("long_keys"),
+    codeWrites: table("code_writes")
   }
 
   const stored = t.meta.getBinary(HEAD_KEY)
@@ -306,6 +320,55 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
 
   /** Set by `close` (a garbage collection slice scheduled after it does nothing). */
   let closed = false
+
+  // The record of module writes: a store without one (or with one that stops before its head)
+  // is recorded from the next version on (see `CODE_FROM_KEY`). Only the writer (which holds the
+  // data directory's lock) sets it; readers in other threads or processes read it as it is.
+  if (options.lock !== false) {
+    const from = t.meta.getBinary(CODE_FROM_KEY)
+    const through = t.meta.getBinary(CODE_THROUGH_KEY)
+    const recorded =
+      from !== undefined &&
+      (head === undefined || (through !== undefined && readU64be(through) === head.latestVersion))
+    if (!recorded)
+      root.transactionSync(() => {
+        t.meta.putSync(CODE_FROM_KEY, u64be(head === undefined ? 0n : head.latestVersion + 1n))
+        if (head !== undefined) t.meta.putSync(CODE_THROUGH_KEY, u64be(head.latestVersion))
+      })
+  }
+
+  /**
+   * `LedgerBackend.codeVersionAt`: the newest `code_writes` entry at or below `version` and at or
+   * above `code_from`, else `code_from - 1` (the modules as the record began); undefined below
+   * `code_from` or above `code_through` (the record does not cover the version).
+   */
+  const codeVersionAt = (version: bigint): bigint | undefined => {
+    snapshot.beforeRead()
+    // The store's truncations as persisted (another thread may have rewound it): an answer holds
+    // within one history only.
+    const history = t.meta.getBinaryFast(TRUNCATIONS_KEY)?.readBigUInt64BE(0) ?? 0n
+    const known = knownCode
+    if (known !== undefined && known.history === history && version >= known.lo && version <= known.hi)
+      return known.codeVersion
+    const from = t.meta.getBinaryFast(CODE_FROM_KEY)?.readBigUInt64BE(0)
+    if (from === undefined || version < from) return undefined
+    const through = t.meta.getBinaryFast(CODE_THROUGH_KEY)?.readBigUInt64BE(0)
+    if (through === undefined || through < version) return undefined
+    let codeVersion = from - 1n
+    for (const key of t.codeWrites.getKeys({ start: u64be(version), reverse: true, limit: 1 })) {
+      const written = readU64be(key)
+      if (written >= from) codeVersion = written
+    }
+    // Every version from the answer (or `from`) up to this one has the same answer.
+    const lo = codeVersion < from ? from : codeVersion
+    knownCode =
+      known !== undefined && known.history === history && known.codeVersion === codeVersion && known.lo === lo
+        ? { ...known, hi: version > known.hi ? version : known.hi }
+        : { history, lo, hi: version, codeVersion }
+    return codeVersion
+  }
+  /** The last answer of `codeVersionAt` and the versions it holds for (a block's readers ask alike). */
+  let knownCode: { readonly history: bigint; readonly lo: bigint; readonly hi: bigint; readonly codeVersion: bigint } | undefined
 
   let nextKeyId = (() => {
     const b = t.meta.getBinary(NEXT_KEY_ID)
@@ -479,6 +542,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       records.push({ tx, eventOffsets: record.eventOffsets })
       put(t.txns, versionKey, view(record.bytes), append)
       put(t.hashes, view(tx.hash), versionKey)
+      if (writesModule(tx.writeSet)) put(t.codeWrites, versionKey, CODE_WRITE_MARK)
       const large = record.bytes.length >= LARGE_RECORD
       tx.writeSet.entries.forEach((entry, i) => {
         writeState(entry.keyBytes, tx.version, entry.op, large ? undefined : record.opOffsets[i]!)
@@ -501,6 +565,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     put(t.blocks, u64be(p.block.height), encodeBlock(p.block), append)
     put(t.blockEnds, u64be(p.block.lastVersion), u64be(p.block.height), append)
     put(t.meta, HEAD_KEY, view(encodeHead(p.head)))
+    put(t.meta, CODE_THROUGH_KEY, u64be(p.head.latestVersion))
     if (pruneBudget > 0) {
       // Pruning reads `state_latest` (key numbers): what is pending goes in first.
       flushLatest()
@@ -852,6 +917,10 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         garbageTop = top
         t.meta.putSync(HEAD_KEY, view(encodeHead(next)))
         t.meta.putSync(TRUNCATIONS_KEY, u64be(BigInt(truncations + 1)))
+        // The forgotten versions' module writes go now (few: publications), not with their garbage.
+        for (const key of Array.from(t.codeWrites.getKeys({ start: u64be(target.latestVersion + 1n) })))
+          t.codeWrites.removeSync(key)
+        t.meta.putSync(CODE_THROUGH_KEY, u64be(target.latestVersion))
         if (append.length > 1) bulkLatest = new Map()
         try {
           for (const p of append) writeBlock(p, 0)
@@ -1093,6 +1162,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       pageOf(accountKeys(query.address, query.start), query, (keyBytes) => stateGet(keyBytes, version)),
     commit,
     commitMany,
+    codeVersionAt,
     pruneStep: (budget) => {
       const h = head
       if (h === undefined || budget <= 0) return 0

@@ -1,6 +1,7 @@
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { StateValueMetadata } from "../domain/WriteSet.js"
 import type { BlockInfo, CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
+import { greatestAtOrBelow, writesModule } from "./codeVersions.js"
 import type { AccountSequence, LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import { pageOf } from "./statePageOf.js"
 import { writeOpValue } from "./writeOpValue.js"
@@ -147,10 +148,14 @@ export const makeMemoryBackend = (): LedgerBackend => {
     return done
   }
 
+  /** The versions whose write set wrote a module, ascending (`codeVersionAt`). */
+  const codeWrites: bigint[] = []
+
   const commit = (p: PreparedBlock, pruneBudget: number): void => {
     for (const t of p.transactions) {
       transactions.set(t.version, t)
       byHash.set(keyOf(t.hash), t.version)
+      if (writesModule(t.writeSet)) codeWrites.push(t.version)
       for (const entry of t.writeSet.entries) {
         const k = keyOf(entry.keyBytes)
         let h = state.get(k)
@@ -255,6 +260,7 @@ export const makeMemoryBackend = (): LedgerBackend => {
         }
       }
     }
+    while (codeWrites.length > 0 && codeWrites[codeWrites.length - 1]! > keep) codeWrites.pop()
     // The stale list is in commit order: what the dropped versions hid is at its end.
     while (stale.length > staleHead && stale[stale.length - 1]!.since > keep) stale.pop()
     while (blocks.length > 0 && blocks[blocks.length - 1]!.height > target.latestHeight) blocks.pop()
@@ -340,6 +346,8 @@ export const makeMemoryBackend = (): LedgerBackend => {
     pruneStep,
     truncateAfter,
     truncations: () => truncations,
+    // Every version is recorded (the store begins empty): before the first module write, -1.
+    codeVersionAt: (version) => greatestAtOrBelow(codeWrites, version) ?? -1n,
     close: () => {}
   }
 }

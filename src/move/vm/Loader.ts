@@ -522,12 +522,6 @@ export class Loader {
   }
 
   /**
-   * A new snapshot: every cached module is checked against it once (cached links between modules
-   * mean a run reaches modules without `tryLoad`, so checking only those it loads by name would miss
-   * an upgraded dependency); any difference drops the whole cache. Then, for views naming this
-   * snapshot, cached modules are used without reading them again.
-   */
-  /**
    * Whether the stored module is the cached one: the same version and length, and, when the view
    * is of another history generation than the one the module was checked in (a rewind happened
    * since: versions are reused), the same bytes (compared once; the generation is then noted).
@@ -552,6 +546,14 @@ export class Loader {
     return true
   }
 
+  /**
+   * A new snapshot: every cached module is checked against it once (cached links between modules
+   * mean a run reaches modules without `tryLoad`, so checking only those it loads by name would miss
+   * an upgraded dependency); any difference drops the whole cache. Then, for views naming this
+   * snapshot, cached modules are used without reading them again. A ledger's views name their
+   * modules by the newest module write at or below their version (`codeSnapshot`,
+   * src/ledger/codeVersions.ts), so blocks that publish nothing are not new snapshots here.
+   */
   private revalidate(view: StateView, snapshot: string | bigint): void {
     const changed: string[] = []
     for (const [key, m] of this.cache) {

@@ -83,6 +83,8 @@ export interface KeyValueReader {
    * was rewound reuses versions): it replaces the `snapshot` a caller passes.
    */
   readonly snapshotId?: string | undefined
+  /** The reader's name for the modules it sees, when it has one (see `StateView.codeSnapshot`). */
+  readonly codeSnapshotId?: string | undefined
   /** The store's history generation (see `StateView.generation`). */
   readonly generation?: number | undefined
 }
@@ -182,10 +184,15 @@ export const moduleKeyBytes = (address: AccountAddress, name: string): Uint8Arra
 
 /**
  * A StateView over a key-value reader whose keys are BCS(StateKey). `snapshot` (see `StateView`) is
- * only safe when every view given to one `MoveVm` with that snapshot reads the same state.
+ * only safe when every view given to one `MoveVm` with that snapshot reads the same state. With
+ * one, the reader's name for its modules (`codeSnapshotId`, asked for on first use) is the view's
+ * `codeSnapshot`.
  */
 export const stateViewFromReader = (reader: KeyValueReader, snapshot?: string | bigint): StateView => ({
   snapshot: snapshot === undefined ? undefined : (reader.snapshotId ?? snapshot),
+  get codeSnapshot() {
+    return snapshot === undefined ? undefined : reader.codeSnapshotId
+  },
   generation: reader.generation,
   valueAt: reader.get,
   stateValueMetadata: reader.metadata,
