@@ -52,7 +52,10 @@ export class Renderer extends Context.Service<Renderer, RendererService>()("move
       const ledger = yield* Ledger
       const config = yield* NodeConfig
       const decoded = new LruCache<string, CompiledModule | null>(config.moduleAbiCacheSize)
-      const modulesAt = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, makeSnapshotModules())
+      // One memo of looked-up modules for every render: renders at versions with the same modules
+      // (`codeSnapshotId`: every block between two publications) look each one up once.
+      const looked = makeSnapshotModules()
+      const modulesAt = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, looked)
       // A transaction answer waits at most this long for the table-info index to catch up (a fork
       // reads its old history from its source); one rendered before it caught up is not kept.
       const tableInfo = followLedger(ledger, modulesAt, { budget: TABLE_INFO_BUDGET })

@@ -10,6 +10,7 @@
 import * as Result from "effect/Result"
 import { addressEquals, addressToShortString } from "../../domain/AccountAddress.js"
 import type { StructTag, TypeTag } from "../../domain/TypeTag.js"
+import { typeTagToString } from "../../domain/TypeTagString.js"
 import type { CompiledModule, FieldDefinition } from "../binary/CompiledModule.js"
 import { LayoutError } from "./LayoutError.js"
 import type { ModuleSource } from "./ModuleSource.js"
@@ -121,14 +122,33 @@ const structLayout = (w: Walk, tag: StructTag, depth: number): MoveTypeLayout =>
   }
 }
 
-/** The layout of `tag`, reading struct definitions through `source`. */
+/** Layouts a source's memo keeps at most (cleared when full: types in use are few). */
+const MAX_REMEMBERED_LAYOUTS = 4096
+
+/**
+ * The layout of `tag`, reading struct definitions through `source`; a source with a memo of
+ * layouts (`ModuleSource.layouts`) answers a struct or vector type it resolved before from it (the
+ * same layout object: layouts are never changed once built).
+ */
 export const resolveLayout = (
   source: ModuleSource,
   tag: TypeTag,
   limits: LayoutLimits = defaultLayoutLimits
 ): Result.Result<MoveTypeLayout, LayoutError> => {
+  // The source's memo of resolved layouts (`ModuleSource.layouts`), under the default limits only.
+  const memo = limits === defaultLayoutLimits ? source.layouts?.() : undefined
+  const key = memo === undefined || (tag._tag !== "struct" && tag._tag !== "vector") ? undefined : typeTagToString(tag)
+  if (key !== undefined) {
+    const hit = memo!.get(key)
+    if (hit !== undefined) return Result.succeed(hit)
+  }
   try {
-    return Result.succeed(layoutOf({ source, limits, nodes: 0 }, tag, 0))
+    const layout = layoutOf({ source, limits, nodes: 0 }, tag, 0)
+    if (key !== undefined) {
+      if (memo!.size >= MAX_REMEMBERED_LAYOUTS) memo!.clear()
+      memo!.set(key, layout)
+    }
+    return Result.succeed(layout)
   } catch (e) {
     if (e instanceof Stop) return Result.fail(e.error)
     if (e instanceof SignatureTypeError) return Result.fail(new LayoutError("Invalid", e.message))

@@ -4,18 +4,23 @@ import type { StateReader } from "../../ledger/Ledger.js"
 import type { CompiledModule } from "../../move/binary/CompiledModule.js"
 import { deserializeModule } from "../../move/binary/deserialize.js"
 import type { ModuleSource } from "../../move/layout/ModuleSource.js"
+import type { MoveTypeLayout } from "../../move/layout/MoveTypeLayout.js"
 import type { LruCache } from "../LruCache.js"
 import { moduleKey } from "../stateKeys.js"
 
 /**
- * Modules already resolved at one state version. State at a version never changes, so within a
- * version a module is looked up once; a new version starts afresh (bounded, so it cannot grow).
- * Kept by name, then by address bytes: a lookup compares 32 bytes instead of hex-encoding them.
+ * Modules already resolved at one state version, or for as long as the modules are the same (the
+ * reader's `codeSnapshotId`: versions between two module writes). State at a version never
+ * changes, so within it a module is looked up once; another version or set of modules starts
+ * afresh (bounded, so it cannot grow). Kept by name, then by address bytes: a lookup compares 32
+ * bytes instead of hex-encoding them.
  */
 export interface SnapshotModules {
-  version: bigint | undefined
+  at: string | bigint | undefined
   size: number
   readonly byName: Map<string, Array<SnapshotEntry>>
+  /** Layouts resolved through these modules (`ModuleSource.layouts`), forgotten with them. */
+  readonly layouts: Map<string, MoveTypeLayout>
 }
 
 interface SnapshotEntry {
@@ -23,7 +28,7 @@ interface SnapshotEntry {
   readonly module: CompiledModule | null
 }
 
-export const makeSnapshotModules = (): SnapshotModules => ({ version: undefined, size: 0, byName: new Map() })
+export const makeSnapshotModules = (): SnapshotModules => ({ at: undefined, size: 0, byName: new Map(), layouts: new Map() })
 
 const SNAPSHOT_MODULES_MAX = 1024
 /**
@@ -53,23 +58,42 @@ const remember = (snapshot: SnapshotModules, address: Uint8Array, name: string, 
  * A `ModuleSource` over a state snapshot. Decoded modules are cached by address, name and the
  * version that wrote them, so an unchanged module is decoded once however many versions read it,
  * and an upgrade is a new key. Undecodable bytes count as no module (`null` is cached for them).
- * With `snapshot`, repeated lookups at the same state version skip the store read altogether.
+ * With `snapshot`, repeated lookups at the same state version (or set of modules) skip the store
+ * read altogether.
  */
-export const stateModuleSource =
-  (state: StateReader, cache: LruCache<string, CompiledModule | null>, snapshot?: SnapshotModules): ModuleSource =>
-  (address, name) => {
-    if (snapshot === undefined) return lookup(state, cache, address, name) ?? undefined
-    if (snapshot.version !== state.version || snapshot.size >= SNAPSHOT_MODULES_MAX) {
-      snapshot.version = state.version
-      snapshot.byName.clear()
-      snapshot.size = 0
+export const stateModuleSource = (
+  state: StateReader,
+  cache: LruCache<string, CompiledModule | null>,
+  snapshot?: SnapshotModules
+): ModuleSource => {
+  if (snapshot === undefined) return (address, name) => lookup(state, cache, address, name) ?? undefined
+  // A rewound ledger reuses versions: its readers name their state `rewinds/version` (`snapshotId`).
+  const at = state.codeSnapshotId ?? state.snapshotId ?? state.version
+  // The memo is shared (sources over other states may have used it since): made this source's first.
+  const current = (): SnapshotModules => {
+    if (snapshot.at !== at) {
+      snapshot.at = at
+      forget(snapshot)
     }
-    const seen = remembered(snapshot, address, name)
+    return snapshot
+  }
+  const source = (address: Uint8Array, name: string): CompiledModule | undefined => {
+    const memo = current()
+    if (memo.size >= SNAPSHOT_MODULES_MAX) forget(memo)
+    const seen = remembered(memo, address, name)
     if (seen !== undefined) return seen.module ?? undefined
     const module = lookup(state, cache, address, name)
-    remember(snapshot, address, name, module)
+    remember(memo, address, name, module)
     return module ?? undefined
   }
+  return Object.assign(source, { layouts: () => current().layouts })
+}
+
+const forget = (snapshot: SnapshotModules): void => {
+  snapshot.byName.clear()
+  snapshot.size = 0
+  snapshot.layouts.clear()
+}
 
 const lookup = (
   state: StateReader,

@@ -5,6 +5,7 @@ import type { StateReader } from "../../../src/ledger/Ledger.js"
 import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
 import type { CompiledModule } from "../../../src/move/binary/CompiledModule.js"
 import { LruCache } from "../../../src/node/LruCache.js"
+import { resolveLayout } from "../../../src/move/layout/resolveLayout.js"
 import { makeSnapshotModules, stateModuleSource } from "../../../src/node/encode/stateModuleSource.js"
 import { moduleKey } from "../../../src/node/stateKeys.js"
 import { loadGenesisBytes } from "../../support/genesis.js"
@@ -48,6 +49,36 @@ describe("stateModuleSource with a snapshot memo", () => {
     const at6 = stateModuleSource(fakeState(6n, stored, reads), cache, snapshot)
     expect(at6(ONE, "chain_id")).toBe(first) // re-read (new version), decoded module reused (same write version)
     expect(reads.n).toBe(3)
+  })
+
+  it("readers naming the same modules (`codeSnapshotId`) share lookups and layouts across versions; another name starts afresh", () => {
+    const cache = new LruCache<string, CompiledModule | null>(16)
+    const snapshot = makeSnapshotModules()
+    const reads = { n: 0 }
+    const named = (version: bigint, code: string, stored: { bytes: Uint8Array; writtenAt: bigint }): StateReader => ({
+      ...fakeState(version, stored, reads),
+      codeSnapshotId: code
+    })
+    const original = { bytes: bytesOf("chain_id"), writtenAt: 0n }
+    const chainId = { _tag: "struct" as const, struct: { address: ONE, module: "chain_id", name: "ChainId", typeArgs: [] } }
+    const at5 = stateModuleSource(named(5n, "0/code@0", original), cache, snapshot)
+    const layout = Result.getOrThrow(resolveLayout(at5, chainId))
+    expect(reads.n).toBe(1)
+    // Another version, the same modules: no store read, the same layout object.
+    const at6 = stateModuleSource(named(6n, "0/code@0", original), cache, snapshot)
+    expect(resolveLayout(at6, chainId)).toEqual(Result.succeed(layout))
+    expect(Result.getOrThrow(resolveLayout(at6, chainId))).toBe(layout)
+    expect(at6(ONE, "chain_id")).toBe(at5(ONE, "chain_id"))
+    expect(reads.n).toBe(1)
+    // A module written at 7 (a stand-in for an upgrade: other bytes under the name): read afresh.
+    const at7 = stateModuleSource(named(7n, "0/code@7", { bytes: bytesOf("guid"), writtenAt: 7n }), cache, snapshot)
+    expect(Result.isFailure(resolveLayout(at7, chainId))).toBe(true)
+    expect(reads.n).toBe(2)
+    // Interleaved with a source over the older modules: each sees its own.
+    expect(Result.isSuccess(resolveLayout(at5, chainId))).toBe(true)
+    expect(Result.isFailure(resolveLayout(at7, chainId))).toBe(true)
+    expect(at7(ONE, "chain_id")!.identifiers).toContain("guid")
+    expect(at5(ONE, "chain_id")!.identifiers).not.toContain("guid")
   })
 
   it("sees an upgrade at the version that wrote it, never a stale module", () => {

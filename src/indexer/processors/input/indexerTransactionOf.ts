@@ -388,7 +388,10 @@ const priorStateOf = (state: StateReader, decodeWith: Decoder): PriorState => ({
  */
 export const makeIndexerInput = () => {
   const decoded = new LruCache<string, CompiledModule | null>(MODULE_CACHE_SIZE)
-  const modulesOf = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, makeSnapshotModules())
+  // Modules looked up once per set of modules (`codeSnapshotId`: the versions between two
+  // publications), not once per batch.
+  const looked = makeSnapshotModules()
+  const modulesOf = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, looked)
   let tables: TableInfoFollower | undefined
   // Layouts by type string. A published struct keeps its layout across upgrades, except that an
   // enum may gain variants: a value the kept layout cannot read is tried once more with a layout
