@@ -11,7 +11,8 @@
  *        genesis)
  *   node scripts/loadgen.mjs latency [--rate 100] [--seconds 30] [--warmup 5]
  *        submit → committed (visible to wait_by_hash) per transfer, at a fixed rate: p50 / p99 of
- *        the transfers sent after the warm-up (sent at the same rate, not counted)
+ *        the transfers sent after the warm-up (sent at the same rate, not counted), and the node's
+ *        CPU over those seconds in cores (all its threads, and its event loop's thread alone)
  *   node scripts/loadgen.mjs throughput [--seconds 60] [--accounts 64] [--retry 0] [--rate R]
  *        pre-signed APT transfers pushed through POST /v1/transactions (BCS) as fast as they are
  *        taken; committed transfers per second, from the ledger
@@ -309,7 +310,11 @@ const main = async () => {
       } catch {}
     }
     const sampler = mode === "soak" ? setInterval(() => memory.push({ t: Math.round((performance.now() - start) / 1000), ...memoryOf(node.child.pid) }), 10_000) : undefined
+    // The node's CPU over the measured seconds (after the warm-up): the event loop's thread and all.
+    let cpu0
     while (performance.now() - start < (warmup + seconds) * 1000) {
+      if (cpu0 === undefined && performance.now() - start >= warmup * 1000)
+        cpu0 = { at: performance.now(), node: cpuSecsOf(node.child.pid), main: cpuSecsOf(node.child.pid, true) }
       const now = Math.floor(((performance.now() - start) / 1000) * rate)
       for (; due < now; due++) {
         const from = free.shift()
@@ -343,10 +348,15 @@ const main = async () => {
       }
       await sleep(1)
     }
+    const wall = (performance.now() - (cpu0?.at ?? start)) / 1000
+    const cpu = cpu0 === undefined ? undefined : {
+      nodeCores: +((cpuSecsOf(node.child.pid) - cpu0.node) / wall).toFixed(3),
+      nodeMainThreadCores: +((cpuSecsOf(node.child.pid, true) - cpu0.main) / wall).toFixed(3)
+    }
     await Promise.all(inflight)
     if (sampler !== undefined) clearInterval(sampler)
     if (process.env.LOADGEN_TIMELINE) writeFileSync(process.env.LOADGEN_TIMELINE, JSON.stringify(timeline))
-    console.log(JSON.stringify({ mode, rate, seconds, warmupSecs: warmup, sent, backlogged, committed: timeline.length, measured: latencies.length, failures, errors, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), memory }))
+    console.log(JSON.stringify({ mode, rate, seconds, warmupSecs: warmup, sent, backlogged, committed: timeline.length, measured: latencies.length, failures, errors, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), cpu, memory }))
     await node.stop()
     return
   }
