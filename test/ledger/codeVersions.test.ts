@@ -295,21 +295,29 @@ describe("an LMDB store without the record", () => {
       }
     })
 
+  /** Two blocks (the first publishes) committed with the record kept; the store closed; its head. */
+  const twoBlocksThenClosed = (reopen: () => LedgerService, close: () => void) =>
+    Effect.gen(function* () {
+      const l = reopen()
+      yield* commitAll(l, [[{ modules: [[0, 1]], other: true }], [{ modules: [], other: true }]])
+      const head = (yield* l.ledgerInfo).ledgerVersion
+      expect((yield* l.stateAt(head)).codeSnapshotId).toBeDefined()
+      close()
+      return head
+    })
+
   it("made before it: its versions have no name, the versions after its next opening do", () =>
     Effect.runPromise(
       withStore((dir, reopen, close) =>
         Effect.gen(function* () {
-          let l = reopen()
-          yield* commitAll(l, [[{ modules: [[0, 1]], other: true }], [{ modules: [], other: true }]])
-          const head = (yield* l.ledgerInfo).ledgerVersion
-          close()
+          const head = yield* twoBlocksThenClosed(reopen, close)
           // As a store written before the record existed: no `code_*` entries at all.
           editStore(dir, (meta, clearWrites) => {
             meta.remove("code_from")
             meta.remove("code_through")
             clearWrites()
           })
-          l = reopen()
+          const l = reopen()
           for (let v = 0n; v <= head; v++) expect((yield* l.stateAt(v)).codeSnapshotId).toBeUndefined()
           yield* commitAll(l, [[{ modules: [], other: true }], [{ modules: [[1, 5]], other: false }, { modules: [], other: true }]])
           const rows = (yield* codeByVersion(l)).slice(Number(head) + 1)
@@ -324,14 +332,10 @@ describe("an LMDB store without the record", () => {
     Effect.runPromise(
       withStore((dir, reopen, close) =>
         Effect.gen(function* () {
-          let l = reopen()
-          yield* commitAll(l, [[{ modules: [[0, 1]], other: true }], [{ modules: [], other: true }]])
-          const head = (yield* l.ledgerInfo).ledgerVersion
-          expect((yield* l.stateAt(head)).codeSnapshotId).toBeDefined()
-          close()
+          const head = yield* twoBlocksThenClosed(reopen, close)
           // The last block as if committed by an older movenode: the record stops before it.
           editStore(dir, (meta) => meta.put("code_through", u64be(head - 1n)))
-          l = reopen()
+          const l = reopen()
           for (let v = 0n; v <= head; v++) expect((yield* l.stateAt(v)).codeSnapshotId).toBeUndefined()
           yield* commitAll(l, [[{ modules: [], other: true }]])
           expect((yield* l.stateAt(head + 1n)).codeSnapshotId).toBeDefined()
