@@ -102,6 +102,8 @@ const GARBAGE_KEY = Buffer.from("garbage_top")
  */
 const CODE_FROM_KEY = Buffer.from("code_from")
 const CODE_THROUGH_KEY = Buffer.from("code_through")
+/** `meta` entry: the newest `code_writes` entry (u64 BE; absent = none), so the head's readers need no range read. */
+const CODE_LAST_KEY = Buffer.from("code_last")
 /** A `code_writes` entry's value: the key (the version) is the record. */
 const CODE_WRITE_MARK = Buffer.from([1])
 const U64_MAX = (1n << 64n) - 1n
@@ -321,6 +323,12 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   /** Set by `close` (a garbage collection slice scheduled after it does nothing). */
   let closed = false
 
+  /** The newest `code_writes` entry at or below `version`, if any (a range read). */
+  function newestCodeWrite(version: bigint): bigint | undefined {
+    for (const key of t.codeWrites.getKeys({ start: u64be(version), reverse: true, limit: 1 })) return readU64be(key)
+    return undefined
+  }
+
   // The record of module writes: a store without one (or with one that stops before its head)
   // is recorded from the next version on (see `CODE_FROM_KEY`). Only the writer (which holds the
   // data directory's lock) sets it; readers in other threads or processes read it as it is.
@@ -330,10 +338,17 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const recorded =
       from !== undefined &&
       (head === undefined || (through !== undefined && readU64be(through) === head.latestVersion))
-    if (!recorded)
+    const last = t.meta.getBinary(CODE_LAST_KEY)
+    const lastRecord = newestCodeWrite(U64_MAX)
+    const lastAgrees = last === undefined ? lastRecord === undefined : readU64be(last) === lastRecord
+    if (!recorded || !lastAgrees)
       root.transactionSync(() => {
-        t.meta.putSync(CODE_FROM_KEY, u64be(head === undefined ? 0n : head.latestVersion + 1n))
-        if (head !== undefined) t.meta.putSync(CODE_THROUGH_KEY, u64be(head.latestVersion))
+        if (!recorded) {
+          t.meta.putSync(CODE_FROM_KEY, u64be(head === undefined ? 0n : head.latestVersion + 1n))
+          if (head !== undefined) t.meta.putSync(CODE_THROUGH_KEY, u64be(head.latestVersion))
+        }
+        if (lastRecord === undefined) t.meta.removeSync(CODE_LAST_KEY)
+        else t.meta.putSync(CODE_LAST_KEY, u64be(lastRecord))
       })
   }
 
@@ -354,11 +369,11 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     if (from === undefined || version < from) return undefined
     const through = t.meta.getBinaryFast(CODE_THROUGH_KEY)?.readBigUInt64BE(0)
     if (through === undefined || through < version) return undefined
-    let codeVersion = from - 1n
-    for (const key of t.codeWrites.getKeys({ start: u64be(version), reverse: true, limit: 1 })) {
-      const written = readU64be(key)
-      if (written >= from) codeVersion = written
-    }
+    // The newest module write overall (`code_last`) answers a reader at or above it (the head's)
+    // with a point read; an older reader looks among the writes below its version.
+    const last = t.meta.getBinaryFast(CODE_LAST_KEY)?.readBigUInt64BE(0)
+    const written = last === undefined || last <= version ? last : newestCodeWrite(version)
+    const codeVersion = written !== undefined && written >= from ? written : from - 1n
     // Every version from the answer (or `from`) up to this one has the same answer.
     const lo = codeVersion < from ? from : codeVersion
     knownCode =
@@ -535,6 +550,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     // Versions a rewind discarded are cleared first; while garbage is left above, no appends.
     const append = discardUnder(p) ? OVERWRITE : APPEND
     const keysBefore = nextKeyId
+    let codeLast: Buffer | undefined
     const records: Array<{ readonly tx: CommittedTransaction; readonly eventOffsets: ReadonlyArray<number> }> = []
     for (const tx of p.transactions) {
       const versionKey = u64be(tx.version)
@@ -542,7 +558,10 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       records.push({ tx, eventOffsets: record.eventOffsets })
       put(t.txns, versionKey, view(record.bytes), append)
       put(t.hashes, view(tx.hash), versionKey)
-      if (writesModule(tx.writeSet)) put(t.codeWrites, versionKey, CODE_WRITE_MARK)
+      if (writesModule(tx.writeSet)) {
+        put(t.codeWrites, versionKey, CODE_WRITE_MARK)
+        codeLast = versionKey
+      }
       const large = record.bytes.length >= LARGE_RECORD
       tx.writeSet.entries.forEach((entry, i) => {
         writeState(entry.keyBytes, tx.version, entry.op, large ? undefined : record.opOffsets[i]!)
@@ -566,6 +585,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     put(t.blockEnds, u64be(p.block.lastVersion), u64be(p.block.height), append)
     put(t.meta, HEAD_KEY, view(encodeHead(p.head)))
     put(t.meta, CODE_THROUGH_KEY, u64be(p.head.latestVersion))
+    if (codeLast !== undefined) put(t.meta, CODE_LAST_KEY, codeLast)
     if (pruneBudget > 0) {
       // Pruning reads `state_latest` (key numbers): what is pending goes in first.
       flushLatest()
@@ -921,6 +941,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         for (const key of Array.from(t.codeWrites.getKeys({ start: u64be(target.latestVersion + 1n) })))
           t.codeWrites.removeSync(key)
         t.meta.putSync(CODE_THROUGH_KEY, u64be(target.latestVersion))
+        const last = newestCodeWrite(target.latestVersion)
+        if (last === undefined) t.meta.removeSync(CODE_LAST_KEY)
+        else t.meta.putSync(CODE_LAST_KEY, u64be(last))
         if (append.length > 1) bulkLatest = new Map()
         try {
           for (const p of append) writeBlock(p, 0)
