@@ -28,3 +28,10 @@ export interface WriteSetEntry {
 export interface WriteSet {
   readonly entries: ReadonlyArray<WriteSetEntry>
 }
+
+/** Whether the entry writes (or deletes) a module: an access path to code. */
+export const isModuleWrite = (entry: WriteSetEntry): boolean =>
+  entry.key._tag === "AccessPath" && entry.key.path._tag === "Code"
+
+/** Whether the write set writes or deletes a module. */
+export const writesModule = (writeSet: WriteSet): boolean => writeSet.entries.some(isModuleWrite)

@@ -3,7 +3,7 @@ import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { StateKey } from "../domain/StateKey.js"
 import { writeStateKey } from "../domain/StateKeyCodec.js"
 import type { StructTag } from "../domain/TypeTag.js"
-import type { StateValueMetadata, WriteOp, WriteSet } from "../domain/WriteSet.js"
+import { isModuleWrite, type StateValueMetadata, type WriteOp, type WriteSet } from "../domain/WriteSet.js"
 import { writeStructTag } from "../domain/TypeTagCodec.js"
 import { bytesKey } from "../move/vm/Session.js"
 import { accessPathKey, cachedAccessPathKey, moduleKeyBytes, type StateView, tableItemKey } from "../move/vm/StateView.js"
@@ -158,7 +158,7 @@ export class OverlayStateView implements StateView {
     let modules = false
     for (const e of layer.writeSet.entries) {
       this.writes.set(bytesKey(e.keyBytes), { op: e.op, version: layer.version })
-      if (e.key._tag === "AccessPath" && e.key.path._tag === "Code") modules = true
+      if (isModuleWrite(e)) modules = true
     }
     if (modules) this.moduleLayers++
   }

@@ -1,5 +1,5 @@
 import { type Database, type DatabaseOptions, open, type RangeOptions, type RootDatabase } from "lmdb"
-import type { StateValueMetadata, WriteOp } from "../domain/WriteSet.js"
+import { type StateValueMetadata, type WriteOp, writesModule } from "../domain/WriteSet.js"
 import type { CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
 import type { AccountSequence, LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import {
@@ -42,7 +42,6 @@ import {
 } from "./lmdbRecords.js"
 import { checkLmdbFile } from "./checkLmdbFile.js"
 import { knownRecord } from "./knownRecords.js"
-import { writesModule } from "./codeVersions.js"
 import { lockDataDir } from "./dataDirLock.js"
 import { recordDictionary } from "./recordDictionary.js"
 import { snapshotBound } from "./snapshotBound.js"
@@ -359,12 +358,6 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
    */
   const codeVersionAt = (version: bigint): bigint | undefined => {
     snapshot.beforeRead()
-    // The store's truncations as persisted (another thread may have rewound it): an answer holds
-    // within one history only.
-    const history = t.meta.getBinaryFast(TRUNCATIONS_KEY)?.readBigUInt64BE(0) ?? 0n
-    const known = knownCode
-    if (known !== undefined && known.history === history && version >= known.lo && version <= known.hi)
-      return known.codeVersion
     const from = t.meta.getBinaryFast(CODE_FROM_KEY)?.readBigUInt64BE(0)
     if (from === undefined || version < from) return undefined
     const through = t.meta.getBinaryFast(CODE_THROUGH_KEY)?.readBigUInt64BE(0)
@@ -373,17 +366,8 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     // with a point read; an older reader looks among the writes below its version.
     const last = t.meta.getBinaryFast(CODE_LAST_KEY)?.readBigUInt64BE(0)
     const written = last === undefined || last <= version ? last : newestCodeWrite(version)
-    const codeVersion = written !== undefined && written >= from ? written : from - 1n
-    // Every version from the answer (or `from`) up to this one has the same answer.
-    const lo = codeVersion < from ? from : codeVersion
-    knownCode =
-      known !== undefined && known.history === history && known.codeVersion === codeVersion && known.lo === lo
-        ? { ...known, hi: version > known.hi ? version : known.hi }
-        : { history, lo, hi: version, codeVersion }
-    return codeVersion
+    return written !== undefined && written >= from ? written : from - 1n
   }
-  /** The last answer of `codeVersionAt` and the versions it holds for (a block's readers ask alike). */
-  let knownCode: { readonly history: bigint; readonly lo: bigint; readonly hi: bigint; readonly codeVersion: bigint } | undefined
 
   let nextKeyId = (() => {
     const b = t.meta.getBinary(NEXT_KEY_ID)

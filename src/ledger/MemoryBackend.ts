@@ -1,7 +1,6 @@
 import type { AccountAddress } from "../domain/AccountAddress.js"
-import type { StateValueMetadata } from "../domain/WriteSet.js"
+import { type StateValueMetadata, writesModule } from "../domain/WriteSet.js"
 import type { BlockInfo, CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
-import { greatestAtOrBelow, writesModule } from "./codeVersions.js"
 import type { AccountSequence, LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
 import { pageOf } from "./statePageOf.js"
 import { writeOpValue } from "./writeOpValue.js"
@@ -347,7 +346,7 @@ export const makeMemoryBackend = (): LedgerBackend => {
     truncateAfter,
     truncations: () => truncations,
     // Every version is recorded (the store begins empty): before the first module write, -1.
-    codeVersionAt: (version) => greatestAtOrBelow(codeWrites, version) ?? -1n,
+    codeVersionAt: (version) => codeWrites[floorIndex(codeWrites, version)] ?? -1n,
     close: () => {}
   }
 }

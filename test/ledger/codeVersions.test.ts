@@ -10,8 +10,7 @@ import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import { stateKeyCodec } from "../../src/domain/StateKeyCodec.js"
 import type { StateKey } from "../../src/domain/StateKey.js"
 import type { Transaction } from "../../src/domain/Transaction.js"
-import type { WriteSet } from "../../src/domain/WriteSet.js"
-import { greatestAtOrBelow, isModuleKey, writesModule } from "../../src/ledger/codeVersions.js"
+import { type WriteSet, writesModule } from "../../src/domain/WriteSet.js"
 import type { BlockToCommit, LedgerMark, LedgerService } from "../../src/ledger/Ledger.js"
 import type { LedgerBackend } from "../../src/ledger/LedgerBackend.js"
 import { openLmdbBackend } from "../../src/ledger/LmdbBackend.js"
@@ -39,25 +38,19 @@ const moduleStateKey = (i: number): StateKey => ({
 const otherStateKey = (i: number): StateKey => ({ _tag: "TableItem", handle: addressFromNumber(0xabc), key: new Uint8Array([i]) })
 const moduleKey = (i: number) => keyBytesOf(moduleStateKey(i))
 
-describe("isModuleKey", () => {
-  it("is true exactly for an access path to code, and never throws on garbage", () => {
+describe("writesModule", () => {
+  const ws = (...keys: StateKey[]): WriteSet => ({
+    entries: keys.map((key) => ({ key, keyBytes: keyBytesOf(key), op: { _tag: "Deletion" } }))
+  })
+  it("is true exactly for an access path to code", () =>
     fc.assert(
       fc.property(stateKey, (k) => {
-        expect(isModuleKey(keyBytesOf(k))).toBe(k._tag === "AccessPath" && k.path._tag === "Code")
+        expect(writesModule(ws(k))).toBe(k._tag === "AccessPath" && k.path._tag === "Code")
       }),
       { numRuns: 500 }
-    )
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 80 }), (b) => typeof isModuleKey(b) === "boolean"))
-    expect(isModuleKey(new Uint8Array(0))).toBe(false)
-    // A module key cut short: no path variant left to read.
-    const k = moduleKey(0)
-    expect(isModuleKey(k.subarray(0, 34))).toBe(false)
-  })
+    ))
 
-  it("writesModule: any entry of the write set", () => {
-    const ws = (...keys: StateKey[]): WriteSet => ({
-      entries: keys.map((key) => ({ key, keyBytes: keyBytesOf(key), op: { _tag: "Deletion" } }))
-    })
+  it("looks at every entry of the write set", () => {
     expect(writesModule(ws())).toBe(false)
     expect(writesModule(ws(otherStateKey(1), otherStateKey(2)))).toBe(false)
     expect(writesModule(ws(otherStateKey(1), moduleStateKey(0)))).toBe(true)
@@ -71,17 +64,6 @@ describe("a VM view over a ledger reader", () => {
     expect(stateViewFromReader(reader).codeSnapshot).toBeUndefined()
     expect(stateViewFromReader({ ...reader, codeSnapshotId: undefined }, 5n).codeSnapshot).toBeUndefined()
   })
-})
-
-describe("greatestAtOrBelow", () => {
-  it("agrees with a scan", () =>
-    fc.assert(
-      fc.property(fc.uniqueArray(fc.bigInt({ min: 0n, max: 50n })), fc.bigInt({ min: -1n, max: 60n }), (xs, v) => {
-        const sorted = [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-        const scan = sorted.filter((x) => x <= v).at(-1)
-        expect(greatestAtOrBelow(sorted, v)).toBe(scan)
-      })
-    ))
 })
 
 /** A transaction: which modules it writes (a value or a deletion), and whether it writes other state. */
