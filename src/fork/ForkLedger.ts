@@ -15,6 +15,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { addressFromNumber } from "../domain/AccountAddress.js"
 import { closeStore } from "../ledger/closeStore.js"
+import { compressOnWriteThread } from "../ledger/compressOnWriteThread.js"
 import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
 import { StorageError } from "../ledger/LedgerError.js"
 import { openLmdbBackend } from "../ledger/LmdbBackend.js"
@@ -204,6 +205,8 @@ export const openForkLedger = (
       genesisHash: new Uint8Array(32),
       accumulator: baseAccumulator(identity)
     }
+    // As LedgerLmdb.open: the write thread compresses the blocks' records (compressOnWriteThread.ts).
+    if (dataDir !== undefined) yield* Effect.promise(compressOnWriteThread)
     const localStore: LedgerBackend = yield* Effect.try({
       try: () => (dataDir === undefined ? makeMemoryBackend() : openLmdbBackend({ path: join(dataDir, "ledger") })),
       catch: (e) => new StorageError({ message: `cannot open the fork's ledger: ${String(e)}` })

@@ -2,6 +2,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import { closeStore } from "./closeStore.js"
+import { compressOnWriteThread } from "./compressOnWriteThread.js"
 import type { GenesisInvalid, GenesisMismatch } from "./GenesisError.js"
 import { importGenesis } from "./importGenesis.js"
 import { Ledger } from "./Ledger.js"
@@ -22,6 +23,8 @@ export const open = (
   options: LedgerLmdbOptions
 ): Effect.Effect<LedgerHandle, GenesisInvalid | GenesisMismatch | LedgerError, Scope.Scope> =>
   Effect.gen(function* () {
+    // Blocks' records compressed by LMDB's write thread, not handed to the thread pool one by one.
+    yield* Effect.promise(compressOnWriteThread)
     const handle = yield* Effect.acquireRelease(
       Effect.try({
         try: () => makeLedgerService(openLmdbBackend(options), options),
