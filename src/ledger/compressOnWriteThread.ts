@@ -11,9 +11,11 @@
  * transfer each (a test suite waiting for every transaction, 100 transfers a second) the pool is
  * asleep, and each record's hand-off costs the event loop a wake-up of another thread, often a
  * preemption by it (the two share two cores with the workers and the client), and a callback:
- * `perf` put 12 % of the event loop's time for an empty block in that hand-off. Measured, eight
- * interleaved pairs at 100 transfers/s: the node's CPU lower in 7 of 8, p50 lower in 7 of 8
- * (docs/benchmarks.md, session 23); three throughput pairs alike.
+ * a CPU profile put 12.8 % of the event loop's time for an empty block under the put that makes
+ * it. Without it (docs/benchmarks.md, session 23): ~20–25 µs less of the event loop per record
+ * (`scripts/bench-compress-handoff.mjs`, 10 of 10 rounds), blocks of one transfer cheaper for the
+ * event loop and preempting it a quarter to half as often (`scripts/bench-small-blocks.mjs`, 4 of 4 pairs);
+ * at 100 transfers/s end to end a few per cent, within this machine's spread; throughput alike.
  *
  * This turns the hand-off off in the calling thread's copy of lmdb-js, so the write thread
  * compresses every record. It reaches into lmdb-js's internals (its `native.js`, whose

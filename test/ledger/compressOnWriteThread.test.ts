@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as fc from "fast-check"
-import { open } from "lmdb"
+import { type DatabaseOptions, open } from "lmdb"
 import { afterAll, describe, expect, it } from "vitest"
 import { compressOnWriteThread, LMDB_VERSION_HOOKED } from "../../src/ledger/compressOnWriteThread.js"
 import { recordDictionary } from "../../src/ledger/recordDictionary.js"
@@ -43,7 +43,7 @@ describe("compressOnWriteThread", () => {
       encoding: "binary",
       keyEncoding: "binary",
       compression: { threshold: 64, dictionary: recordDictionary() }
-    } as Parameters<typeof env.openDB>[0])
+    } as Partial<DatabaseOptions>)
     const raw = env.openDB("t", { encoding: "binary", keyEncoding: "binary" })
     let key = 0
     await fc.assert(
