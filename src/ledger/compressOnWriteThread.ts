@@ -18,7 +18,8 @@
  * at 100 transfers/s end to end a few per cent, within this machine's spread; throughput alike.
  *
  * This turns the hand-off off in the calling thread's copy of lmdb-js, so the write thread
- * compresses every record. It reaches into lmdb-js's internals (its `native.js`, whose
+ * compresses every record — of every compressing lmdb-js table that thread writes, an embedding
+ * application's own included (the same bytes are stored; only where they are compressed changes). It reaches into lmdb-js's internals (its `native.js`, whose
  * `setNativeFunctions` rebinds the addon's functions that `write.js` imports), so it acts only on
  * the version it was measured on and leaves any other as it is: the records are the same bytes
  * either way, only who compresses them changes. test/ledger/compressOnWriteThread.test.ts fails
