@@ -7,9 +7,9 @@
  * itself (`writer.cpp`, "doing the compression ourselves"): the hand-off only lets a pool thread
  * get there first.
  *
- * Under a flood the pool is mostly awake and a hand-off cheaper (still a job per record). Between blocks of one
- * transfer each (a test suite waiting for every transaction, 100 transfers a second) the pool is
- * asleep, and each record's hand-off costs the event loop a wake-up of another thread, often a
+ * Under a flood the pool is mostly awake and a hand-off cheaper (still a job per record).
+ * Between blocks of one transfer each (a test suite waiting for every transaction, 100 transfers
+ * a second) the pool is asleep, and each record's hand-off costs the event loop a wake-up of another thread, often a
  * preemption by it (the two share two cores with the workers and the client), and a callback:
  * a CPU profile put 12.8 % of the event loop's time for an empty block under the put that makes
  * it. Without it (docs/benchmarks.md, session 23): ~20–25 µs less of the event loop per record
