@@ -7,16 +7,17 @@
  * itself (`writer.cpp`, "doing the compression ourselves"): the hand-off only lets a pool thread
  * get there first.
  *
- * Under a flood the pool is mostly awake and a hand-off cheaper (still a job per record).
- * Between blocks of one transfer each (a test suite waiting for every transaction, 100 transfers
- * a second) the pool is asleep, and each record's hand-off costs the event loop a wake-up of another thread, often a
- * preemption by it (the two share two cores with the workers and the client), and a callback:
- * a CPU profile put 12.8 % of the event loop's time for an empty block under the put that makes
- * it. Without it (docs/benchmarks.md, session 23): ~20–25 µs less of the event loop per record
- * (`scripts/bench-compress-handoff.mjs`, 10 of 10 rounds), blocks of one transfer cheaper for the
- * event loop and preempting it a quarter to half as often (`scripts/bench-small-blocks.mjs`,
- * 4 of 4 pairs); under a flood the event loop's turns shorter (p99, 5 of 5 pairs); at 100
- * transfers/s end to end a few per cent, within this machine's spread; throughput alike.
+ * Under a flood the pool is mostly awake and a hand-off cheaper (still a job per record). Between
+ * blocks of one transfer each (a test suite waiting for every transaction, 100 transfers a second)
+ * the pool is asleep, and each record's hand-off costs the event loop a wake-up of another thread,
+ * often a preemption by it (the two share two cores with the workers and the client), and a
+ * callback: a CPU profile put 12.8 % of the event loop's time for an empty block under the put that
+ * makes it. Without it (docs/benchmarks.md, session 23): ~20–25 µs less of the event loop per
+ * record (`scripts/bench-compress-handoff.mjs`, 10 of 10 rounds), blocks of one transfer cheaper
+ * for the event loop and preempting it a quarter to half as often
+ * (`scripts/bench-small-blocks.mjs`, 4 of 4 pairs); under a flood the event loop's turns shorter
+ * (p99, 5 of 5 pairs); at 100 transfers/s end to end a few per cent, within this machine's spread;
+ * throughput alike.
  *
  * This turns the hand-off off in the calling thread's copy of lmdb-js, so the write thread
  * compresses every record of every compressing table that thread writes (an embedding
