@@ -13,11 +13,11 @@
  * A transaction here is shaped like an APT transfer (five state writes of 100-200 bytes, three
  * events, a user transaction), not executed: the store's cost alone. Prints one JSON line.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { cliArgs, root } from "./lib.mjs"
+import { cliArgs, root, threadCpuNs } from "./lib.mjs"
 
 const { openLmdbBackend, makeLedgerService } = await import(pathToFileURL(join(root, "dist", "ledger", "index.js")).href)
 const { Effect } = await import("effect")
@@ -27,9 +27,6 @@ const BLOCKS = arg("blocks", 200)
 const TXNS = arg("txns", 250)
 const ROUNDS = arg("rounds", 3)
 const ACCOUNTS = 512
-
-/** This thread's CPU time, ns. */
-const threadCpuNs = () => Number(readFileSync("/proc/thread-self/schedstat", "latin1").split(" ")[0])
 
 const address = (n) => {
   const a = new Uint8Array(32)

@@ -13,11 +13,11 @@
  * hand-off alone). It reaches into lmdb-js's internals as compressOnWriteThread.ts does.
  */
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { open } from "lmdb"
-import { cliArgs, sleep } from "./lib.mjs"
+import { cliArgs, sleep, threadCpuNs } from "./lib.mjs"
 
 const { num, has } = cliArgs()
 const K = num("values", 3)
@@ -29,7 +29,6 @@ const pool = native.nativeAddon
 const writeThread = Object.create(pool)
 writeThread.compress = () => {}
 
-const mainNs = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[0])
 const value = () => {
   const b = Buffer.alloc(1500)
   randomBytes(200).copy(b, 100)
@@ -48,7 +47,7 @@ try {
     let ns = 0
     for (let b = 0; b < BLOCKS; b++) {
       const values = Array.from({ length: K }, value)
-      const t0 = mainNs()
+      const t0 = threadCpuNs()
       let last
       for (const v of values) {
         const k = Buffer.alloc(8)
@@ -56,7 +55,7 @@ try {
         last = db.put(k, v)
       }
       await last
-      ns += mainNs() - t0
+      ns += threadCpuNs() - t0
       await sleep(2)
     }
     perBlockUs[way].push(ns / BLOCKS / 1000)

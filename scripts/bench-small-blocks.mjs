@@ -10,7 +10,7 @@
  *      measured part), each mined alone.
  *
  * For each of 2 and 3, per block: the CPU of the whole process and of the event loop's thread
- * (`/proc/self/task/PID/schedstat`, nanoseconds), and how often the event loop's thread gave up
+ * (its schedstat, nanoseconds), and how often the event loop's thread gave up
  * its core (voluntary: waits) or lost it (preempted) while the block was made.
  *
  *   node scripts/bench-small-blocks.mjs [--blocks 1000] [--profile PREFIX]
@@ -25,7 +25,7 @@ import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
-import { aptTransfer, cliArgs, loadDist, localSigners } from "./lib.mjs"
+import { aptTransfer, cliArgs, loadDist, localSigners, threadCpuNs } from "./lib.mjs"
 
 const lib = await loadDist()
 const { LocalChain, MiningMode } = lib
@@ -33,10 +33,8 @@ const { num, arg } = cliArgs()
 const BLOCKS = num("blocks", 1000)
 const PROFILE = arg("profile", undefined)
 
-const task = `/proc/self/task/${process.pid}`
-const mainNs = () => Number(readFileSync(`${task}/schedstat`, "utf8").split(" ")[0])
 const switches = () => {
-  const status = readFileSync(`${task}/status`, "utf8")
+  const status = readFileSync("/proc/thread-self/status", "utf8")
   return [Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)[1]), Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)[1])]
 }
 const processUs = () => {
@@ -80,11 +78,11 @@ try {
     let preempted = 0
     for (let i = 0; i < BLOCKS; i++) {
       if (kind === "one") await submit(signed[i])
-      const [p0, m0, s0] = [processUs(), mainNs(), switches()]
+      const [p0, m0, s0] = [processUs(), threadCpuNs(), switches()]
       const block = await Effect.runPromise(info.mine)
       const s1 = switches()
       processTotal += processUs() - p0
-      mainTotal += mainNs() - m0
+      mainTotal += threadCpuNs() - m0
       waits += s1[0] - s0[0]
       preempted += s1[1] - s0[1]
       const expected = kind === "one" ? 2n : 1n

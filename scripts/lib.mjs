@@ -16,6 +16,8 @@
  *   aptTransfer(lib, from, to, amount, expiration, options?)
  *                             a signed `0x1::aptos_account::transfer` from a signer (its `next`
  *                             sequence number, then advanced): the BCS bytes and the hash
+ *   threadCpuNs()             the calling thread's CPU time so far, in nanoseconds
+ *                             (/proc/thread-self/schedstat: not the machine's load, no 10 ms ticks)
  *   threadCpu(pid), cpuSplit(before, after)
  *                             a process's CPU seconds per thread (/proc), and what each part took
  *                             between two readings: the main thread (the event loop), the busiest
@@ -140,6 +142,9 @@ export const aptTransfer = (lib, from, to, amount, expiration, { sequenceNumber,
   tagged.set(bytes, 1)
   return { raw, bytes, hash: `0x${toHex(transactionHashOfBytes(tagged))}` }
 }
+
+/** The calling thread's CPU time so far, ns (/proc/thread-self/schedstat). */
+export const threadCpuNs = () => Number(readFileSync("/proc/thread-self/schedstat", "latin1").split(" ")[0])
 
 /** CPU seconds (user + system) so far of every thread of `pid`, by thread id (/proc/<pid>/task/<tid>/stat, 10 ms ticks). */
 export const threadCpu = (pid) => {
