@@ -11,8 +11,10 @@
  *        genesis)
  *   node scripts/loadgen.mjs latency [--rate 100] [--seconds 30] [--warmup 5]
  *        submit → committed (visible to wait_by_hash) per transfer, at a fixed rate: p50 / p99 of
- *        the transfers sent after the warm-up (sent at the same rate, not counted), and the node's
- *        CPU over those seconds in cores (all its threads, and its event loop's thread alone)
+ *        the transfers sent after the warm-up (sent at the same rate, not counted), and of its two
+ *        halves (submitMs: until the POST's 202; waitMs: then until wait_by_hash answers it
+ *        committed), and the node's CPU over those seconds in cores (all its threads, and its event
+ *        loop's thread alone)
  *   node scripts/loadgen.mjs throughput [--seconds 60] [--accounts 64] [--retry 0] [--rate R]
  *        pre-signed APT transfers pushed through POST /v1/transactions (BCS) as fast as they are
  *        taken; committed transfers per second, from the ledger
@@ -293,6 +295,10 @@ const main = async () => {
     const node = startNode(senders.length)
     await waitReady()
     const latencies = []
+    // The two halves of each measured latency: POST answered 202 (HTTP, decode, admission), then
+    // wait_by_hash answered committed (the block: execution, the durable commit, the answer).
+    const submitted = []
+    const waited = []
     const timeline = []
     const memory = []
     const start = performance.now()
@@ -330,10 +336,15 @@ const main = async () => {
             const r = await submit(t.bytes)
             await r.arrayBuffer()
             if (r.status !== 202) throw new Error(`submit ${r.status}`)
+            const accepted = performance.now()
             const done = await waitCommitted(t.hash)
             if (!done.success) failures++
             timeline.push([Math.round(t0 - start), Math.round(performance.now() - t0)])
-            if (t0 - start >= warmup * 1000) latencies.push(performance.now() - t0)
+            if (t0 - start >= warmup * 1000) {
+              latencies.push(performance.now() - t0)
+              submitted.push(accepted - t0)
+              waited.push(performance.now() - accepted)
+            }
           } catch (e) {
             failures++
             const why = String(e?.cause?.code ?? e?.message ?? e).slice(0, 60)
@@ -356,7 +367,7 @@ const main = async () => {
     await Promise.all(inflight)
     if (sampler !== undefined) clearInterval(sampler)
     if (process.env.LOADGEN_TIMELINE) writeFileSync(process.env.LOADGEN_TIMELINE, JSON.stringify(timeline))
-    console.log(JSON.stringify({ mode, rate, seconds, warmupSecs: warmup, sent, backlogged, committed: timeline.length, measured: latencies.length, failures, errors, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), cpu, memory }))
+    console.log(JSON.stringify({ mode, rate, seconds, warmupSecs: warmup, sent, backlogged, committed: timeline.length, measured: latencies.length, failures, errors, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), submitMs: { p50: +percentile(submitted, 50).toFixed(2), p99: +percentile(submitted, 99).toFixed(2) }, waitMs: { p50: +percentile(waited, 50).toFixed(2), p99: +percentile(waited, 99).toFixed(2) }, cpu, memory }))
     await node.stop()
     return
   }
