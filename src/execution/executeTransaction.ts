@@ -21,21 +21,19 @@ import type { GasMeter } from "../move/vm/GasMeter.js"
 import type { MoveVm } from "../move/vm/MoveVm.js"
 import type { StateView } from "../move/vm/StateView.js"
 import { chargeChangeSet } from "./chargeChangeSet.js"
-import { feeStatementOf, runEpilogue } from "./epilogue.js"
+import { feeStatementOf } from "./epilogue.js"
 import { failureCleanup } from "./failureCleanup.js"
 import { runPrologue } from "./prologue.js"
 import { runMultisig } from "./runMultisig.js"
 import { runPayload } from "./runPayload.js"
 import { keylessValidationStatus, signatureFeatureGate } from "./signatures/features.js"
-import { withSlotMetadata } from "./slotMetadata.js"
-import { squashChangeSets } from "./squashChangeSets.js"
+import { successOutput } from "./successOutput.js"
 import { transactionMetadata } from "./TransactionMetadata.js"
 import { TransactionMeter } from "./TransactionMeter.js"
-import { discardedOutput, SUCCESS, type TransactionOutput } from "./TransactionOutput.js"
+import { discardedOutput, type TransactionOutput } from "./TransactionOutput.js"
 import { type ExecuteOptions, type TransactionRun, transactionRun } from "./TransactionRun.js"
 import { verifySignature } from "./verifySignature.js"
-import { EXECUTED, vmStatusCode, vmError } from "./VmStatus.js"
-import * as Result from "effect/Result"
+import { vmStatusCode, vmError } from "./VmStatus.js"
 
 export type { ExecuteOptions } from "./TransactionRun.js"
 
@@ -98,19 +96,5 @@ export const executeTransaction = (
   if (charged._tag === "Failed") return failureCleanup(run, prologue, charged.vmStatus, meter)
 
   // ============= Gas fee cannot change after this line =============
-  const feeStatement = feeStatementOf(meter, charged.storageRefund)
-  const epilogue = runEpilogue(run, charged.changeSet, feeStatement, meter.balance, true)
-  if (epilogue._tag === "Failed") return failureCleanup(run, prologue, epilogue.vmStatus, meter)
-  const final = squashChangeSets(charged.changeSet, epilogue.changeSet)
-  if (Result.isFailure(final))
-    return failureCleanup(run, prologue, vmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", final.failure), meter)
-  const cs = withSlotMetadata(run, final.success)
-  return {
-    status: { _tag: "Keep", status: SUCCESS },
-    writeSet: cs.writeSet,
-    events: cs.events,
-    gasUsed: meter.gasUsed,
-    feeStatement,
-    vmStatus: EXECUTED
-  }
+  return successOutput(run, prologue, meter, charged.changeSet, feeStatementOf(meter, charged.storageRefund))
 }

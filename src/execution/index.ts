@@ -10,7 +10,8 @@
  *   declarations (`encodeByLayout`, `frameworkLayout`); `Features` (on-chain flags).
  * - Stages: `executeTransaction` (signature → `runPrologue` (account abstraction's Move
  *   authentication first: `authenticateAbstraction`) → `runPayload` (+ `publishModules`) →
- *   `chargeChangeSet` → `runEpilogue`, failures through `failureCleanup`), `validateTransaction`
+ *   `chargeChangeSet` → `successOutput` (`runEpilogue` and the kept output; a multisig
+ *   transaction's `runMultisig` ends there too), failures through `failureCleanup`), `validateTransaction`
  *   (mempool admission: signature and prologue), over `TransactionRun` (the environment read once)
  *   and `TransactionMeter` (gas in the reference's categories).
  * - Outcome: `TransactionOutput` (Keep(ExecutionStatus) | Discard(StatusName) as data),
@@ -32,6 +33,7 @@ export * from "./EpilogueArgs.js"
 export { feeStatementOf, runEpilogue, viewWith } from "./epilogue.js"
 export { checkAndRunPrologue, executeTransaction } from "./executeTransaction.js"
 export * from "./failureCleanup.js"
+export * from "./successOutput.js"
 export * from "./explainVmStatus.js"
 export * from "./functionNameIn.js"
 export * from "./Features.js"

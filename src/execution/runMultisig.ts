@@ -18,20 +18,20 @@ import type { ChangeSet, EntryFunction } from "../domain/Transaction.js"
 import { readEntryFunction } from "../domain/PayloadCodec.js"
 import type { VmSession } from "../move/vm/VmSession.js"
 import { chargeChangeSet } from "./chargeChangeSet.js"
-import { feeStatementOf, runEpilogue, viewWith } from "./epilogue.js"
+import { feeStatementOf, viewWith } from "./epilogue.js"
 import { failureCleanup } from "./failureCleanup.js"
 import { multisigPayloadBytes } from "./prologue.js"
 import { publishModules } from "./publishModules.js"
 import { createAccountIfDoesNotExist, chargeIntrinsic } from "./runPayload.js"
 import { shouldCreateAccountResource } from "./prologue.js"
-import { withSlotMetadata } from "./slotMetadata.js"
 import { squashChangeSets } from "./squashChangeSets.js"
+import { successOutput } from "./successOutput.js"
 import { StatusCodes } from "./StatusCode.js"
-import { discardedOutput, SUCCESS, type TransactionOutput } from "./TransactionOutput.js"
+import { discardedOutput, type TransactionOutput } from "./TransactionOutput.js"
 import type { TransactionMeter } from "./TransactionMeter.js"
 import { sessionId, type TransactionRun } from "./TransactionRun.js"
 import { vmStatusOf } from "./vmStatusOf.js"
-import { EXECUTED, type VmStatus, vmError, vmStatusCode } from "./VmStatus.js"
+import { type VmStatus, vmError, vmStatusCode } from "./VmStatus.js"
 
 const MULTISIG = { address: addressFromNumber(1), name: "multisig_account" }
 
@@ -153,19 +153,5 @@ export const runMultisig = (run: TransactionRun, prologue: ChangeSet, meter: Tra
     previous = prologue
     before = cleanup("failed_transaction_execution_cleanup", [executionErrorBytes(inner)])
   }
-  const feeStatement = feeStatementOf(meter, refund)
-  const epilogue = runEpilogue(run, previous, feeStatement, meter.balance, true, before)
-  if (epilogue._tag === "Failed") return failureCleanup(run, prologue, epilogue.vmStatus, meter)
-  const final = squashChangeSets(previous, epilogue.changeSet)
-  if (Result.isFailure(final))
-    return failureCleanup(run, prologue, vmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", final.failure), meter)
-  const cs = withSlotMetadata(run, final.success)
-  return {
-    status: { _tag: "Keep", status: SUCCESS },
-    writeSet: cs.writeSet,
-    events: cs.events,
-    gasUsed: meter.gasUsed,
-    feeStatement,
-    vmStatus: EXECUTED
-  }
+  return successOutput(run, prologue, meter, previous, feeStatementOf(meter, refund), before)
 }
