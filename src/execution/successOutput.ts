@@ -1,9 +1,10 @@
 /**
- * `success_transaction_cleanup` (aptos-vm `aptos_vm.rs`): a transaction whose payload succeeded
- * (and whose changes are charged) ends with the success epilogue over those changes. The kept
- * output is the changes and the epilogue's, squashed, with their slots' metadata; an epilogue that
- * fails, or changes that do not squash, go to `failureCleanup` as the reference's do. A multisig
- * transaction's epilogue runs its cleanup call first (`before`), in the same session.
+ * `success_transaction_cleanup` (aptos-vm `aptos_vm.rs`): a transaction kept as executed — its
+ * payload succeeded and its changes are charged, or it is a multisig transaction, whatever its
+ * inner payload did — ends with the success epilogue over `changes`. The output is those changes
+ * and the epilogue's, squashed, with their slots' metadata; an epilogue that fails, or changes
+ * that do not squash, go to `failureCleanup`. A multisig transaction's epilogue session runs its
+ * cleanup call first (`before`: the successful or failed execution cleanup).
  */
 import * as Result from "effect/Result"
 import type { VmSession } from "../move/vm/VmSession.js"
