@@ -338,12 +338,13 @@ const main = async () => {
             if (r.status !== 202) throw new Error(`submit ${r.status}`)
             const accepted = performance.now()
             const done = await waitCommitted(t.hash)
+            const committed = performance.now()
             if (!done.success) failures++
-            timeline.push([Math.round(t0 - start), Math.round(performance.now() - t0)])
+            timeline.push([Math.round(t0 - start), Math.round(committed - t0)])
             if (t0 - start >= warmup * 1000) {
-              latencies.push(performance.now() - t0)
+              latencies.push(committed - t0)
               submitted.push(accepted - t0)
-              waited.push(performance.now() - accepted)
+              waited.push(committed - accepted)
             }
           } catch (e) {
             failures++
