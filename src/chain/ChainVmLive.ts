@@ -14,7 +14,7 @@ import { executeSystemCall, type SystemCallOutcome } from "../execution/executeS
 import { checkAndRunPrologue, executeTransaction } from "../execution/executeTransaction.js"
 import { explainExecutionStatus } from "../execution/explainVmStatus.js"
 import { functionNameIn } from "../execution/functionNameIn.js"
-import { statusNumber } from "../execution/StatusCode.js"
+import { statusNumber } from "../move/vm/StatusCode.js"
 import { type ValidationResult, validateTransaction } from "../execution/validateTransaction.js"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"

@@ -11,7 +11,7 @@ import type { AbortLocation, ExecutionStatus } from "../domain/ExecutionStatus.j
 import type { ModuleId } from "../domain/TypeTag.js"
 import type { WriteSet } from "../domain/WriteSet.js"
 import type { FeeStatement } from "./FeeStatement.js"
-import { type StatusName, StatusCodes, statusType } from "./StatusCode.js"
+import { type StatusName, StatusCodes, statusType } from "../move/vm/StatusCode.js"
 import type { VmStatus } from "./VmStatus.js"
 
 export type { ExecutionStatus } from "../domain/ExecutionStatus.js"

@@ -4,7 +4,7 @@
  * appends ("Execution failed with message: …"); it is never part of the ledger.
  */
 import type { ModuleId } from "../domain/TypeTag.js"
-import type { StatusName } from "./StatusCode.js"
+import type { StatusName } from "../move/vm/StatusCode.js"
 
 export interface AbortInfo {
   readonly reasonName: string

@@ -2,7 +2,7 @@
  * `check_gas` (the reference's `aptos-vm/src/gas.rs`): bounds on size, max gas and price that need
  * no Move code, checked before the prologue runs. Any failure discards the transaction.
  */
-import type { StatusName } from "./StatusCode.js"
+import type { StatusName } from "../move/vm/StatusCode.js"
 import { intrinsicGas, type TransactionGasParams, toExternalRoundUp } from "./TransactionGasParams.js"
 
 export interface GasCheckInput {

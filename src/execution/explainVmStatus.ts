@@ -13,7 +13,7 @@
 import { addressToShortString } from "../domain/AccountAddress.js"
 import type { ModuleId } from "../domain/TypeTag.js"
 import type { AbortLocation, ExecutionStatus } from "../domain/ExecutionStatus.js"
-import { statusName } from "./StatusCode.js"
+import { statusName } from "../move/vm/StatusCode.js"
 import type { VmStatus } from "./VmStatus.js"
 
 /** The name of function handle `index` of `module`, if the module exists and has one. */

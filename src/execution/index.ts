@@ -15,7 +15,8 @@
  *   (mempool admission: signature and prologue), over `TransactionRun` (the environment read once)
  *   and `TransactionMeter` (gas in the reference's categories).
  * - Outcome: `TransactionOutput` (Keep(ExecutionStatus) | Discard(StatusName) as data),
- *   `VmStatus`, `StatusCode` (the reference's numbers), `explainVmStatus` (the API's wording).
+ *   `VmStatus`, `StatusCode` (the reference's numbers: the VM's table, `move/vm/StatusCode`, passed
+ *   on), `explainVmStatus` (the API's wording).
  * - State and system calls: `OverlayStateView` (a base view with uncommitted change sets on top,
  *   later wins: sessions and transactions chain before anything is committed), `squashChangeSets`
  *   (two change sets as one, the reference's write-op squash), `executeSystemCall` (one unmetered
@@ -44,7 +45,7 @@ export * from "./publishModules.js"
 export * from "./runMultisig.js"
 export * from "./runPayload.js"
 export * from "./signatures/index.js"
-export * from "./StatusCode.js"
+export * from "../move/vm/StatusCode.js"
 export * from "./storagePricing.js"
 export * from "./TransactionGasParams.js"
 export * from "./TransactionMetadata.js"

@@ -8,7 +8,7 @@ import type { SignedTransaction } from "../domain/Transaction.js"
 import type { MoveVm } from "../move/vm/MoveVm.js"
 import type { StateView } from "../move/vm/StateView.js"
 import { checkAndRunPrologue } from "./executeTransaction.js"
-import type { StatusName } from "./StatusCode.js"
+import type { StatusName } from "../move/vm/StatusCode.js"
 import type { ExecuteOptions } from "./TransactionRun.js"
 import type { VmStatus } from "./VmStatus.js"
 

@@ -5,7 +5,7 @@
  * status. Messages are bounded: they reach API responses.
  */
 import type { VmFailure } from "../move/vm/VmFailure.js"
-import { asStatusName } from "./StatusCode.js"
+import { asStatusName } from "../move/vm/StatusCode.js"
 import type { VmStatus } from "./VmStatus.js"
 
 const MAX_MESSAGE = 1000

@@ -30,6 +30,9 @@
  * - Wall clock: a run checks `now()` every `DEADLINE_SLICE` branches + calls; a view stops after
  *   `DEFAULT_VIEW_DEADLINE_MS` (EXECUTION_LIMIT_REACHED), so one view blocks the event loop ~that long.
  * - `ValueBcs`: BCS of values by runtime type, depth-limited (128).
+ * - `StatusCode`: the reference's status numbers (`vm_status.rs`), every one, not only those the VM
+ *   raises (`VmError`): execution and the API print and number the prologue's and the mempool's
+ *   statuses from the same table.
  *
  * Pure: no I/O; state comes in through `StateView` (`stateViewFromReader` adapts the ledger's reader).
  */
@@ -79,4 +82,5 @@ export {
 export * from "./Type.js"
 export * from "./Value.js"
 export { deserializeValue, MAX_VALUE_DEPTH, serializeValue } from "./ValueBcs.js"
+export * from "./StatusCode.js"
 export * from "./VmError.js"

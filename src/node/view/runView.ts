@@ -8,7 +8,7 @@ import { resolveLayout } from "../../move/layout/resolveLayout.js"
 import type { CallOptions, CallOutcome, MoveVm } from "../../move/vm/MoveVm.js"
 import type { StateView } from "../../move/vm/StateView.js"
 import { K, type Type, typeToTag } from "../../move/vm/Type.js"
-import { StatusCode } from "../../move/vm/VmError.js"
+import { StatusCodes } from "../../move/vm/StatusCode.js"
 import { convertArguments } from "../encode/convertArguments.js"
 import type { ViewAnswer } from "../Views.js"
 import type { BcsViewCall, JsonViewCall } from "./parseViewRequest.js"
@@ -51,7 +51,7 @@ export const describeFailure = (o: Exclude<CallOutcome, { _tag: "Success" }>): V
         : o.info !== undefined
           ? `Move abort in ${where}: ${o.info.name}(${hex}): ${o.info.description}`
           : `Move abort in ${where}: ${hex}${o.message !== undefined ? `: ${o.message}` : ""}`
-    return invalid(message, StatusCode.ABORTED)
+    return invalid(message, StatusCodes.ABORTED)
   }
   const e = o.error
   switch (e.status) {

@@ -12,7 +12,7 @@ import type { ModuleSource } from "../../../src/move/layout/ModuleSource.js"
 import { METADATA_V1_KEY } from "../../../src/move/metadata/decodeMetadata.js"
 import { DEFAULT_VIEW_DEADLINE_MS, MoveVm } from "../../../src/move/vm/MoveVm.js"
 import type { StateView } from "../../../src/move/vm/StateView.js"
-import { StatusCode } from "../../../src/move/vm/VmError.js"
+import { StatusCodes } from "../../../src/move/vm/StatusCode.js"
 import { defaultNodeConfig } from "../../../src/node/NodeConfig.js"
 import type { BcsViewCall } from "../../../src/node/view/parseViewRequest.js"
 import { runView, type ViewFailure } from "../../../src/node/view/runView.js"
@@ -76,7 +76,7 @@ describe("runaway views", () => {
     const f = fail(new MoveVm(), call("spin", []), clock.now)
     expect(f.status).toBe(400)
     expect(f.code).toBe("invalid_input")
-    expect(f.vmErrorCode).toBe(BigInt(StatusCode.EXECUTION_LIMIT_REACHED))
+    expect(f.vmErrorCode).toBe(BigInt(StatusCodes.EXECUTION_LIMIT_REACHED))
     expect(f.message).toContain("time limit")
     // One read at the start, one per slice until the clock passes the deadline.
     expect(clock.reads).toBe(DEFAULT_VIEW_DEADLINE_MS + 2)
@@ -85,7 +85,7 @@ describe("runaway views", () => {
   it("an endless loop under a frozen clock still stops, at the branch limit", () => {
     const f = fail(new MoveVm(), call("spin", []), () => 0)
     expect(f.status).toBe(400)
-    expect(f.vmErrorCode).toBe(BigInt(StatusCode.EXECUTION_LIMIT_REACHED))
+    expect(f.vmErrorCode).toBe(BigInt(StatusCodes.EXECUTION_LIMIT_REACHED))
     expect(f.message).toContain("too many branches")
   })
 
@@ -93,15 +93,15 @@ describe("runaway views", () => {
     // 10 ms a slice: the deadline passes after 6 slices (~390k pushes), before the quota (1.25M u64s).
     const f = fail(new MoveVm(), call("grow", growArg), steppingClock(10).now)
     expect(f.status).toBe(400)
-    expect(f.vmErrorCode).toBe(BigInt(StatusCode.EXECUTION_LIMIT_REACHED))
+    expect(f.vmErrorCode).toBe(BigInt(StatusCodes.EXECUTION_LIMIT_REACHED))
   })
 
   it("endless vector growth under a frozen clock stops at the memory quota (MEMORY_LIMIT_EXCEEDED)", () => {
     const f = fail(new MoveVm(), call("grow", growArg), () => 0)
     expect(f.status).toBe(400)
     expect(f.code).toBe("invalid_input")
-    expect(f.vmErrorCode).toBe(BigInt(StatusCode.MEMORY_LIMIT_EXCEEDED))
-    expect(StatusCode.MEMORY_LIMIT_EXCEEDED).toBe(4028)
+    expect(f.vmErrorCode).toBe(BigInt(StatusCodes.MEMORY_LIMIT_EXCEEDED))
+    expect(StatusCodes.MEMORY_LIMIT_EXCEEDED).toBe(4028)
     expect(f.message).toContain("MEMORY_LIMIT_EXCEEDED")
   })
 
