@@ -20,14 +20,14 @@
  * `--profile`: a CPU profile of the measured phase of the last round only, and its samples split
  * by where they go (execution, commit's preparation, LMDB writes, GC…) printed as shares.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
-import { aptTransfer, cliArgs, loadDist, localSigners } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, loadAverage, loadDist, localSigners } from "./lib.mjs"
 
 const lib = await loadDist()
 const { LocalChain, MiningMode } = lib
@@ -38,11 +38,7 @@ const PROFILE = arg("profile", undefined)
 const ACCOUNTS = 64
 
 /** The event loop thread's CPU seconds so far (its /proc task: the main thread's id is the pid). */
-const mainThreadSecs = () => {
-  const s = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8")
-  const f = s.slice(s.lastIndexOf(")") + 2).split(" ")
-  return (Number(f[11]) + Number(f[12])) / 100
-}
+const mainThreadSecs = () => cpuSecs(process.pid, { mainThread: true })
 const processSecs = () => {
   const u = process.cpuUsage()
   return (u.user + u.system) / 1e6
@@ -158,4 +154,4 @@ try {
 }
 console.table(results)
 if (split !== undefined) console.table(split)
-console.log(JSON.stringify({ load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), results, split }))
+console.log(JSON.stringify({ load: loadAverage(), results, split }))

@@ -47,7 +47,7 @@ import http from "node:http"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { aptTransfer, cliArgs, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, loadDist, localSigners, memoryKb, root, sleep } from "./lib.mjs"
 
 const lib = await loadDist()
 const sdkQueries = await import(join(root, "node_modules", "@aptos-labs", "ts-sdk", "dist", "types", "generated", "queries.js"))
@@ -110,7 +110,7 @@ const startNode = (extra) => {
   }
   return { child, stop }
 }
-const rssMb = (pid) => Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024)
+const rssMb = (pid) => Math.round(memoryKb(pid).VmRSS / 1024)
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
 const request = (method, url, body, headers = {}) =>
@@ -267,11 +267,6 @@ const parseLatency = (out, label) => {
   const m = new RegExp(`${label}%\\s+([\\d.]+)(us|ms|s)`).exec(out)
   return m === null ? undefined : round(Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1))
 }
-/** CPU time (user + system) a process has used so far, ms (/proc/PID/stat, clock ticks of 10 ms). */
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
 /**
  * wrk -t1 -cN against `url` with `body` POSTed (GET when undefined); with `pid`, the CPU time that
  * process spent per request (what does not depend on the machine's load).
@@ -284,11 +279,11 @@ const wrk = (url, body, seconds, connections, pid) => {
       ? ""
       : `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\n`
   )
-  const cpu0 = pid === undefined ? 0 : cpuMs(pid)
+  const cpu0 = pid === undefined ? 0 : cpuSecs(pid) * 1000
   const out = execFileSync("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", script, url], {
     encoding: "utf8"
   })
-  const cpu = pid === undefined ? 0 : cpuMs(pid) - cpu0
+  const cpu = pid === undefined ? 0 : cpuSecs(pid) * 1000 - cpu0
   rmSync(script)
   const requests = Number(/(\d+) requests in/.exec(out)[1])
   const errors = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out)

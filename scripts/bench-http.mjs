@@ -26,10 +26,10 @@ import { execFileSync, spawn } from "node:child_process"
 import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { createServer, get } from "node:http"
 import { cpus, tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
+import { join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { cpuSecs, freePort, memoryKb, root } from "./lib.mjs"
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`)
   return i < 0 ? dflt : process.argv[i + 1]
@@ -212,14 +212,6 @@ const pin = (() => {
   }
 })()
 
-/** utime + stime of a process, in clock ticks (1/100 s on Linux). */
-const cpuTicks = (pid) => {
-  if (pid === undefined) return Number.NaN
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  return Number(fields[11]) + Number(fields[12])
-}
-
 /**
  * One wrk run. With `pid`, also the server's CPU time per request (user + system, µs): steadier
  * than req/s on a shared machine, since time the server spends descheduled does not count.
@@ -227,28 +219,18 @@ const cpuTicks = (pid) => {
 const wrk = (url, script, duration, connections, pid) => {
   const args = ["-t1", `-c${connections}`, `-d${duration}`, "--latency"]
   if (script !== undefined) args.push("-s", script)
-  const t0 = cpuTicks(pid)
+  const cpu0 = pid === undefined ? Number.NaN : cpuSecs(pid)
   const out = pin
     ? execFileSync("taskset", ["-c", "0", "wrk", ...args, url], { encoding: "utf8", timeout: WRK_TIMEOUT_MS })
     : execFileSync("wrk", [...args, url], { encoding: "utf8", timeout: WRK_TIMEOUT_MS })
-  const ticks = cpuTicks(pid) - t0
+  const cpu = pid === undefined ? Number.NaN : cpuSecs(pid) - cpu0
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? "0")
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? "0")
   const p99 = /\s99%\s+([\d.]+\w+)/.exec(out)?.[1] ?? "?"
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? "0")
   const p99ms = toMs(p99)
-  return { rps, p99, p99ms, non2xx, cpuUs: (ticks * 10_000) / requests }
+  return { rps, p99, p99ms, non2xx, cpuUs: (cpu * 1e6) / requests }
 }
-
-const freePort = () =>
-  new Promise((ok, fail) => {
-    const s = createServer()
-    s.once("error", fail)
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address()
-      s.close(() => ok(port))
-    })
-  })
 
 const withPin = (argv) => (pin ? ["taskset", "-c", "1", ...argv] : argv)
 
@@ -344,9 +326,8 @@ const startNode = async (genesis, dataDir, port, logTo = undefined) => {
 
 /** VmRSS / VmHWM / RssAnon / RssFile of a process, in MB. */
 const memoryOf = (pid) => {
-  const text = readFileSync(`/proc/${pid}/status`, "utf8")
-  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? "NaN")
-  const mb = (name) => Math.round(kb(name) / 102.4) / 10
+  const kb = memoryKb(pid)
+  const mb = (name) => Math.round((kb[name] ?? Number.NaN) / 102.4) / 10
   return { VmRSS: mb("VmRSS"), VmHWM: mb("VmHWM"), RssAnon: mb("RssAnon"), RssFile: mb("RssFile") }
 }
 

@@ -12,11 +12,11 @@
  * No chain runs: the worker polls the ledger (nothing commits), so the figure is the indexer's alone.
  * Prints one JSON line.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { cliArgs, cpuSplit, root, sleep, threadCpu } from "./lib.mjs"
+import { cliArgs, cpuSplit, loadAverage, root, sleep, threadCpu } from "./lib.mjs"
 
 const { arg, num, has } = cliArgs()
 const dataDir = arg("data-dir")
@@ -80,7 +80,7 @@ const out = await Effect.runPromise(
         youngMb: youngMb || "default",
         // The whole process (the bench's own thread is small): mostly the worker's heap and SQLite's cache.
         rssMb: Math.round(process.memoryUsage().rss / 1048576),
-        load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
+        load: loadAverage()
       }
     })
   )

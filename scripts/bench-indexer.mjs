@@ -26,11 +26,11 @@
  * Prints one JSON line. The generator shares the machine (and its 2 cores) with the node.
  */
 import { execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, cpuSplit, loadDist, localSigners, root, sleep, threadCpu } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -62,7 +62,7 @@ const waitReady = async () => {
     await sleep(5)
   }
 }
-const rssMb = (pid) => Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024)
+const rssMb = (pid) => Math.round(memoryKb(pid).VmRSS / 1024)
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 })
 /** One retry on a reset: a kept-alive socket the server closed meanwhile (its 5 s keep-alive timeout). */
@@ -240,7 +240,7 @@ const main = async () => {
       // The lag over the minute, 10 s at a time (the largest status-query wait in each): it must not grow.
       const windows = []
       for (const s of samples) windows[Math.floor(s.t / 10)] = Math.max(windows[Math.floor(s.t / 10)] ?? 0, s.waitMs)
-      console.log(JSON.stringify({ mode, indexer: !flag("no-indexer"), load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), seconds: round(elapsed), sent, versions: v1 - v0, committedPerSec: Math.round((v1 - v0) / elapsed), cpuSecs: split, cpuMsPerVersion: perVersionMs, statusQueryP50Ms: percentile(waits, 50), statusQueryMaxMs: Math.max(...waits), statusQueryMaxMsPer10s: Array.from(windows, (w) => w ?? null), indexedBehindLedgerMaxVersions: Math.max(...lagVersions), catchUpAfterStopMs: Math.round(catchUpMs), rssMb: rssMb(node.child.pid), samples: samples.filter((_, i) => i % 10 === 0) }))
+      console.log(JSON.stringify({ mode, indexer: !flag("no-indexer"), load: loadAverage(), seconds: round(elapsed), sent, versions: v1 - v0, committedPerSec: Math.round((v1 - v0) / elapsed), cpuSecs: split, cpuMsPerVersion: perVersionMs, statusQueryP50Ms: percentile(waits, 50), statusQueryMaxMs: Math.max(...waits), statusQueryMaxMsPer10s: Array.from(windows, (w) => w ?? null), indexedBehindLedgerMaxVersions: Math.max(...lagVersions), catchUpAfterStopMs: Math.round(catchUpMs), rssMb: rssMb(node.child.pid), samples: samples.filter((_, i) => i % 10 === 0) }))
       return
     }
     if (mode === "graphql") {

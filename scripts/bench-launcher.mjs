@@ -10,13 +10,11 @@
 //   --root: measure the build of another checkout (an older commit, for comparison); --genesis is
 //   passed to `run` (older builds had no default genesis)
 import { execFileSync, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join, resolve } from "node:path"
+import { freePort, memoryKb, root } from "./lib.mjs"
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`)
   return i < 0 ? fallback : process.argv[i + 1]
@@ -26,17 +24,9 @@ const rounds = Number(arg("rounds", "2"))
 const bin = join(resolve(arg("root", root)), "dist/bin/movenode.js")
 const genesisArgs = arg("genesis", undefined) === undefined ? [] : ["--genesis", resolve(arg("genesis", ""))]
 
-const freePort = () =>
-  new Promise((done) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address()
-      s.close(() => done(port))
-    })
-  })
 const status = (pid) => {
-  const text = readFileSync(`/proc/${pid}/status`, "utf8")
-  const kb = (k) => Number(new RegExp(`^${k}:\\s+(\\d+)`, "m").exec(text)?.[1] ?? 0) / 1024
-  return { rss: kb("VmRSS"), hwm: kb("VmHWM") }
+  const kb = memoryKb(pid)
+  return { rss: (kb.VmRSS ?? 0) / 1024, hwm: (kb.VmHWM ?? 0) / 1024 }
 }
 const until = async (url, ms) => {
   const t0 = Date.now()

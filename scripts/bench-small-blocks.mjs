@@ -25,7 +25,7 @@ import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
-import { aptTransfer, cliArgs, loadDist, localSigners, threadCpuNs } from "./lib.mjs"
+import { aptTransfer, cliArgs, loadAverage, loadDist, localSigners, threadCpuNs } from "./lib.mjs"
 
 const lib = await loadDist()
 const { LocalChain, MiningMode } = lib
@@ -107,4 +107,4 @@ try {
   rmSync(dir, { recursive: true, force: true })
 }
 console.table(results)
-console.log(JSON.stringify({ load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), results }))
+console.log(JSON.stringify({ load: loadAverage(), results }))

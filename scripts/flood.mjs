@@ -25,7 +25,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { aptTransfer, cliArgs, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { aptTransfer, cliArgs, loadAverage, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const args = process.argv.slice(2)
@@ -211,7 +211,7 @@ if (args[0] === "--probe") {
       JSON.stringify({
         clients, seconds, garbageEvery, probes: summary, flood: statuses, turns,
         ledgerVersion: Number(info.ledger_version), blockHeight: Number(info.block_height),
-        load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
+        load: loadAverage()
       })
     )
   } finally {

@@ -14,13 +14,12 @@
 // mixed, with a hostile body every second; statuses counted, resident memory sampled.
 // The node is stopped by its PID (SIGTERM, then SIGKILL after 15 s).
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { createServer, connect } from "node:net"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join, resolve } from "node:path"
+import { memoryKb, root, sleep } from "./lib.mjs"
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`)
   return i < 0 ? dflt : process.argv[i + 1]
@@ -70,10 +69,9 @@ for (let i = 0; ; i++) {
 const base = `http://127.0.0.1:${port}/v1`
 const fds = () => readdirSync(`/proc/${node.pid}/fd`).length
 const rssMb = () => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${node.pid}/status`, "utf8"))
-  return m ? Math.round(Number(m[1]) / 1024) : -1
+  const kb = memoryKb(node.pid).VmRSS
+  return kb === undefined ? -1 : Math.round(kb / 1024)
 }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const report = {}
 
 const post = async (path, body, headers = {}) => {

@@ -16,6 +16,9 @@
  *   aptTransfer(lib, from, to, amount, expiration, options?)
  *                             a signed `0x1::aptos_account::transfer` from a signer (its `next`
  *                             sequence number, then advanced): the BCS bytes and the hash
+ *   loadAverage()             /proc/loadavg's three figures, for a result's context
+ *   cpuSecs(pid, {mainThread}) a process's (or its main thread's) CPU seconds so far (/proc)
+ *   memoryKb(pid)             /proc/<pid>/status's kB figures by name (VmRSS, VmHWM, RssAnon, …)
  *   threadCpuNs()             the calling thread's CPU time so far, in nanoseconds
  *                             (/proc/thread-self/schedstat: not the machine's load, no 10 ms ticks)
  *   threadCpu(pid), cpuSplit(before, after)
@@ -142,6 +145,26 @@ export const aptTransfer = (lib, from, to, amount, expiration, { sequenceNumber,
   tagged.set(bytes, 1)
   return { raw, bytes, hash: `0x${toHex(transactionHashOfBytes(tagged))}` }
 }
+
+/** The load average's three figures as /proc/loadavg prints them ("1.02 0.98 0.91"). */
+export const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
+
+/**
+ * User + system CPU seconds so far of process `pid`, or with `mainThread` of its main thread alone
+ * (the event loop's: /proc/<pid>/task/<pid>/stat); clock ticks of 10 ms.
+ */
+export const cpuSecs = (pid, { mainThread = false } = {}) => {
+  const stat = readFileSync(`/proc/${pid}${mainThread ? `/task/${pid}` : ""}/stat`, "utf8")
+  // After the command's name, which is in parentheses and may itself hold ") ".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** The kB figures of /proc/<pid>/status by name (`VmRSS`, `VmHWM`, `RssAnon`, `RssFile`, …). */
+export const memoryKb = (pid) =>
+  Object.fromEntries(
+    Array.from(readFileSync(`/proc/${pid}/status`, "utf8").matchAll(/^(\w+):\s+(\d+) kB$/gm), (m) => [m[1], Number(m[2])])
+  )
 
 /** The calling thread's CPU time so far, ns (/proc/thread-self/schedstat). */
 export const threadCpuNs = () => Number(readFileSync("/proc/thread-self/schedstat", "latin1").split(" ")[0])

@@ -37,11 +37,11 @@
 import { spawn } from "node:child_process"
 import http from "node:http"
 import net from "node:net"
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ledgerStats } from "./ledger-stats.mjs"
-import { aptTransfer, cliArgs, cpuSplit, loadDist, localSigners, root, sleep, threadCpu } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -98,27 +98,13 @@ const waitReady = async () => {
   }
 }
 
-const rss = (pid) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
-  return m === null ? 0 : Number(m[1]) * 1024
-}
-
 /** Resident memory split: anonymous (the heap, buffers) and file-backed (LMDB's mapped pages, code). */
 const memoryOf = (pid) => {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8")
-  const mb = (name) => {
-    const m = new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)
-    return m === null ? 0 : Math.round(Number(m[1]) / 1024)
-  }
+  const kb = memoryKb(pid)
+  const mb = (name) => Math.round((kb[name] ?? 0) / 1024)
   return { rssMb: mb("VmRSS"), anonMb: mb("RssAnon"), fileMb: mb("RssFile") }
 }
 
-/** A process's user + system CPU seconds so far (/proc/<pid>/stat, clock ticks of 10 ms). */
-const cpuSecsOf = (pid, thread = false) => {
-  // The main thread's (the event loop's) own: /proc/<pid>/task/<pid>/stat.
-  const fields = readFileSync(`/proc/${pid}${thread ? `/task/${pid}` : ""}/stat`, "utf8").split(") ")[1].split(" ")
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
 /** This process's CPU seconds so far. */
 const ownCpuSecs = () => {
   const u = process.cpuUsage()
@@ -320,7 +306,7 @@ const main = async () => {
     let cpu0
     while (performance.now() - start < (warmup + seconds) * 1000) {
       if (cpu0 === undefined && performance.now() - start >= warmup * 1000)
-        cpu0 = { at: performance.now(), node: cpuSecsOf(node.child.pid), main: cpuSecsOf(node.child.pid, true) }
+        cpu0 = { at: performance.now(), node: cpuSecs(node.child.pid), main: cpuSecs(node.child.pid, { mainThread: true }) }
       const now = Math.floor(((performance.now() - start) / 1000) * rate)
       for (; due < now; due++) {
         const from = free.shift()
@@ -362,8 +348,8 @@ const main = async () => {
     }
     const wall = (performance.now() - (cpu0?.at ?? start)) / 1000
     const cpu = cpu0 === undefined ? undefined : {
-      nodeCores: +((cpuSecsOf(node.child.pid) - cpu0.node) / wall).toFixed(3),
-      nodeMainThreadCores: +((cpuSecsOf(node.child.pid, true) - cpu0.main) / wall).toFixed(3)
+      nodeCores: +((cpuSecs(node.child.pid) - cpu0.node) / wall).toFixed(3),
+      nodeMainThreadCores: +((cpuSecs(node.child.pid, { mainThread: true }) - cpu0.main) / wall).toFixed(3)
     }
     await Promise.all(inflight)
     if (sampler !== undefined) clearInterval(sampler)
@@ -427,7 +413,7 @@ const main = async () => {
         freeListRecords: stats1.freeListRecords,
         p50Ms: +percentile(latencies, 50).toFixed(2),
         p99Ms: +percentile(latencies, 99).toFixed(2),
-        load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
+        load: loadAverage()
       })
     )
     console.table(tables)
@@ -455,18 +441,18 @@ const main = async () => {
     }
     const concurrency = arg("concurrency", 64)
     await Promise.all(Array.from({ length: concurrency }, () => push(warm)))
-    const cpu0 = { node: cpuSecsOf(node.child.pid), nodeMain: cpuSecsOf(node.child.pid, true), loadgen: ownCpuSecs() }
+    const cpu0 = { node: cpuSecs(node.child.pid), nodeMain: cpuSecs(node.child.pid, { mainThread: true }), loadgen: ownCpuSecs() }
     const t0 = performance.now()
     await Promise.all(Array.from({ length: concurrency }, () => push(count)))
     const secs = (performance.now() - t0) / 1000
     const measured = count - warm
     const us = (s) => +((s * 1e6) / measured).toFixed(1)
     const cpu = {
-      nodeUsPerSubmission: us(cpuSecsOf(node.child.pid) - cpu0.node),
-      nodeMainThreadUsPerSubmission: us(cpuSecsOf(node.child.pid, true) - cpu0.nodeMain),
+      nodeUsPerSubmission: us(cpuSecs(node.child.pid) - cpu0.node),
+      nodeMainThreadUsPerSubmission: us(cpuSecs(node.child.pid, { mainThread: true }) - cpu0.nodeMain),
       loadgenUsPerSubmission: us(ownCpuSecs() - cpu0.loadgen)
     }
-    console.log(JSON.stringify({ mode, count, measured, statuses, submissionsPerSec: Math.round(measured / secs), cpu, load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), rssMb: Math.round(rss(node.child.pid) / 1048576) }))
+    console.log(JSON.stringify({ mode, count, measured, statuses, submissionsPerSec: Math.round(measured / secs), cpu, load: loadAverage(), rssMb: memoryOf(node.child.pid).rssMb }))
     await node.stop()
     return
   }
@@ -490,7 +476,7 @@ const main = async () => {
     const ledgerBytes = () => statSync(join(node.dir, "ledger", "data.mdb")).size
     const bytes0 = ledgerBytes()
     const start = performance.now()
-    const cpu0 = { node: cpuSecsOf(node.child.pid), nodeMain: cpuSecsOf(node.child.pid, true), loadgen: ownCpuSecs(), threads: threadCpu(node.child.pid) }
+    const cpu0 = { node: cpuSecs(node.child.pid), nodeMain: cpuSecs(node.child.pid, { mainThread: true }), loadgen: ownCpuSecs(), threads: threadCpu(node.child.pid) }
     let next = 0
     let refused = 0
     let retried = 0
@@ -560,8 +546,8 @@ const main = async () => {
     const info1 = await (await fetch(API)).json()
     // CPU seconds each process used while the transfers flowed (the node's per committed transfer).
     const cpu = {
-      nodeSecs: +(cpuSecsOf(node.child.pid) - cpu0.node).toFixed(1),
-      nodeMainThreadSecs: +(cpuSecsOf(node.child.pid, true) - cpu0.nodeMain).toFixed(1),
+      nodeSecs: +(cpuSecs(node.child.pid) - cpu0.node).toFixed(1),
+      nodeMainThreadSecs: +(cpuSecs(node.child.pid, { mainThread: true }) - cpu0.nodeMain).toFixed(1),
       loadgenSecs: +(ownCpuSecs() - cpu0.loadgen).toFixed(1)
     }
     cpu.nodeMsPerTransfer = +((cpu.nodeSecs * 1000) / Math.max(1, Number(committed))).toFixed(3)
@@ -570,7 +556,7 @@ const main = async () => {
     // the last commit: the index may still be a batch behind then).
     const split = cpuSplit(node.child.pid, cpu0.threads, threadCpu(node.child.pid))
     cpu.nodeBusiestOtherThreadMsPerTransfer = +((split.busiestOther * 1000) / Math.max(1, Number(committed))).toFixed(3)
-    console.log(JSON.stringify({ cpu, load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "), mode, seconds, rate, submitted, refused, retried, refusals, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), ledgerBytesPerTransfer: Math.round((ledgerBytes() - bytes0) / Math.max(1, Number(committed))), rssMb: Math.round(rss(node.child.pid) / 1048576) }))
+    console.log(JSON.stringify({ cpu, load: loadAverage(), mode, seconds, rate, submitted, refused, retried, refusals, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), ledgerBytesPerTransfer: Math.round((ledgerBytes() - bytes0) / Math.max(1, Number(committed))), rssMb: memoryOf(node.child.pid).rssMb }))
     await node.stop()
     rmSync(node.dir, { recursive: true, force: true })
   }

@@ -21,10 +21,10 @@
  */
 import { spawn } from "node:child_process"
 import http from "node:http"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cliArgs, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { cliArgs, cpuSecs, loadAverage, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
 const lib = await loadDist()
 const { Bcs, BcsWriter, signingMessage, signedTransactionCodec, addressFromNumber, toHex } = lib
@@ -35,7 +35,6 @@ const { num: arg } = cliArgs(args)
 const PORTS = { api: 38080, faucet: 38081, ready: 38070, graphql: 38090 }
 const API = `http://127.0.0.1:${PORTS.api}/v1`
 const GRAPHQL = `http://127.0.0.1:${PORTS.graphql}/v1/graphql`
-const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
 
 const startNode = (accounts, { dataDir, fresh = true } = {}) => {
   const own = dataDir === undefined
@@ -175,21 +174,16 @@ const reindex = async (node, accounts) => {
   await waitReady()
   const target = await ledgerVersion()
   const t0 = performance.now()
-  const cpu0 = cpuSecsOf(again.child.pid)
+  const cpu0 = cpuSecs(again.child.pid)
   let indexed = -1n
   while ((indexed = await indexedVersion()) < target) await sleep(100)
   const secs = (performance.now() - t0) / 1000
-  const cpu = cpuSecsOf(again.child.pid) - cpu0
+  const cpu = cpuSecs(again.child.pid) - cpu0
   await again.stop()
   rmSync(node.dir, { recursive: true, force: true })
-  return { versions: Number(target), secs: +secs.toFixed(1), versionsPerSec: Math.round(Number(target) / secs), nodeCpuSecs: +cpu.toFixed(1), load: load() }
+  return { versions: Number(target), secs: +secs.toFixed(1), versionsPerSec: Math.round(Number(target) / secs), nodeCpuSecs: +cpu.toFixed(1), load: loadAverage() }
 }
 
-/** A process's user + system CPU seconds so far (/proc/<pid>/stat, clock ticks of 10 ms). */
-const cpuSecsOf = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
 
 const main = async () => {
   if (mode === "index") {
@@ -258,7 +252,7 @@ const main = async () => {
     const secs = (end.t - measuredFrom.t) / 1000
     const catchSecs = (caughtUp.t - measuredFrom.t) / 1000
     console.log(JSON.stringify({
-      mode, rate, seconds, warmupSecs: warmup, load: load(), senders: senders.length, sent, backlogged, committed, failures, errors,
+      mode, rate, seconds, warmupSecs: warmup, load: loadAverage(), senders: senders.length, sent, backlogged, committed, failures, errors,
       committedPerSec: Math.round(measuredCommitted / secs),
       ledgerVersionsPerSec: Math.round(Number(end.ledger - measuredFrom.ledger) / secs),
       indexedVersionsPerSecDuringLoad: Math.round(Number(end.indexed - measuredFrom.indexed) / secs),
@@ -323,7 +317,7 @@ const main = async () => {
     const serial = { movenode: await measure(PORTS.graphql, 1), bareNodeHttp: await measure(bare.address().port, 1) }
     const parallel = { movenode: await measure(PORTS.graphql, concurrency), bareNodeHttp: await measure(bare.address().port, concurrency) }
     bare.close()
-    console.log(JSON.stringify({ mode, tokens, held: count.data?.current_token_ownerships_v2_aggregate?.aggregate?.count, rowsPerAnswer: rows, answerBytes: answer.length, setupSecs: Math.round(setupSecs), requests, load: load(), concurrency1: serial, [`concurrency${concurrency}`]: parallel }))
+    console.log(JSON.stringify({ mode, tokens, held: count.data?.current_token_ownerships_v2_aggregate?.aggregate?.count, rowsPerAnswer: rows, answerBytes: answer.length, setupSecs: Math.round(setupSecs), requests, load: loadAverage(), concurrency1: serial, [`concurrency${concurrency}`]: parallel }))
     await node.stop()
   }
 }

@@ -38,7 +38,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import http from "node:http"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, freePort, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, freePort, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
 const lib = await loadDist()
 const { addressFromNumber, toHex } = lib
@@ -280,11 +280,6 @@ const waitVersion = async (url, version, ms = 120_000) => {
   }
 }
 
-/** CPU seconds (user + system) of a process so far, from /proc/<pid>/stat (clock ticks of 10 ms). */
-const cpuSecs = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-  return (Number(f[11]) + Number(f[12])) / 100
-}
 
 /** CPU seconds of each of a process's threads, by name-tid (the main thread: "main"). */
 const threadCpuSecs = (pid) => {
