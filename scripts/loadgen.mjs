@@ -15,9 +15,11 @@
  *        halves (submitMs: until the POST's 202; waitMs: then until wait_by_hash answers it
  *        committed), and the node's CPU over those seconds in cores (all its threads, and its event
  *        loop's thread alone)
- *   node scripts/loadgen.mjs throughput [--seconds 60] [--accounts 64] [--retry 0] [--rate R]
+ *   node scripts/loadgen.mjs throughput [--seconds 60] [--accounts 64] [--retry 0] [--rate R] [--warmup 10]
  *        pre-signed APT transfers pushed through POST /v1/transactions (BCS) as fast as they are
- *        taken; committed transfers per second, from the ledger
+ *        taken; committed transfers per second, from the ledger: over the whole run
+ *        (committedPerSec, a fresh node's warm-up included), second by second (perSecond), and
+ *        after the first --warmup seconds while submitting (steadyPerSec)
  *   node scripts/loadgen.mjs submit [--count 20000] [--accounts 256]
  *        the submission path alone (issue 22): no blocks are made (--block-time of an hour, no idle
  *        blocks), pre-signed transfers pushed through POST /v1/transactions (BCS, 64 in flight)
@@ -477,6 +479,21 @@ const main = async () => {
     const bytes0 = ledgerBytes()
     const start = performance.now()
     const cpu0 = { node: cpuSecs(node.child.pid), nodeMain: cpuSecs(node.child.pid, { mainThread: true }), loadgen: ownCpuSecs(), threads: threadCpu(node.child.pid) }
+    // The committed transfers once a second (the ledger's versions less each block's two system
+    // transactions), so the node's warm-up — V8 compiling the hot path, most of the first ~8 s of
+    // a fresh node's load on this machine — shows apart from its steady rate.
+    const samples = []
+    let sampling = true
+    const sampler = (async () => {
+      while (sampling) {
+        const at = performance.now()
+        try {
+          const i = await (await fetch(API)).json()
+          samples.push({ at: (at - start) / 1000, transfers: Number(i.ledger_version) - 2 * Number(i.block_height) })
+        } catch {}
+        await sleep(Math.max(0, 1000 - (performance.now() - at)))
+      }
+    })()
     let next = 0
     let refused = 0
     let retried = 0
@@ -530,6 +547,15 @@ const main = async () => {
     await Promise.all(Array.from({ length: arg("concurrency", 64) }, worker))
     const submitted = next
     const submitSecs = (performance.now() - start) / 1000
+    sampling = false
+    await sampler
+    // `--warmup W` (default 10 s): the steady rate is the one after the first W seconds, while
+    // transfers were still being submitted.
+    const warmup = arg("warmup", 10)
+    const steady = samples.filter((x) => x.at >= warmup)
+    const steadyPerSec =
+      steady.length < 2 ? null : Math.round((steady.at(-1).transfers - steady[0].transfers) / (steady.at(-1).at - steady[0].at))
+    const perSecond = samples.slice(1).map((x, i) => Math.round((x.transfers - samples[i].transfers) / (x.at - samples[i].at)))
     // Wait for the pool to drain — until the last accepted transfer that can commit has: one after
     // a refused transfer of its sender waits behind the gap for ever (the pool was full as the run
     // ended: the last refusals come then) — then count committed transfers by sequence numbers.
@@ -556,7 +582,7 @@ const main = async () => {
     // the last commit: the index may still be a batch behind then).
     const split = cpuSplit(node.child.pid, cpu0.threads, threadCpu(node.child.pid))
     cpu.nodeBusiestOtherThreadMsPerTransfer = +((split.busiestOther * 1000) / Math.max(1, Number(committed))).toFixed(3)
-    console.log(JSON.stringify({ cpu, load: loadAverage(), mode, seconds, rate, submitted, refused, retried, refusals, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), ledgerBytesPerTransfer: Math.round((ledgerBytes() - bytes0) / Math.max(1, Number(committed))), rssMb: memoryOf(node.child.pid).rssMb }))
+    console.log(JSON.stringify({ cpu, load: loadAverage(), mode, seconds, rate, submitted, refused, retried, refusals, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), steadyPerSec, steadyFromSecs: warmup, perSecond, versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), ledgerBytesPerTransfer: Math.round((ledgerBytes() - bytes0) / Math.max(1, Number(committed))), rssMb: memoryOf(node.child.pid).rssMb }))
     await node.stop()
     rmSync(node.dir, { recursive: true, force: true })
   }
