@@ -64,7 +64,9 @@ export interface LmdbBackendOptions {
    * in the kernel, and lmdb-js opens the latest commit while the boot id is the same), a power loss
    * can lose the last commits but never leaves half of one (lmdb-js then opens the last flushed one).
    * Measured with lmdb-js 3.5.6, such a commit resolved no sooner than a flushed one
-   * (docs/scale-out.md, "Durability"): what it promises is not yet what it gives.
+   * (docs/scale-out.md, "Durability"): what it promises is not yet what it gives. Its writer marks
+   * a batch committed only after `mdb_txn_commit` returns, and under `overlappingSync` that call
+   * makes the commit visible and then fsyncs it on the same thread.
    */
   readonly durability?: "flushed" | "committed" | undefined
   /** Largest size the map may grow to, bytes (default 64 GiB; sparse, costs nothing until used). */
