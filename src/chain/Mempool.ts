@@ -32,6 +32,7 @@ import { ChainVm } from "./ChainVm.js"
 import { MempoolConfig } from "./mempool/MempoolConfig.js"
 import { poolEntryOf } from "./mempool/poolEntryOf.js"
 import { preverifySignature } from "./mempool/preverifySignature.js"
+import { SubmissionRate } from "./mempool/SubmissionRate.js"
 import { AdmissionThread, type AdmissionVerdict } from "./mempool/AdmissionThread.js"
 import { ed25519SignerOf } from "../execution/signatures/ed25519Signer.js"
 import { recordSignatureVerified } from "../execution/verifySignature.js"
@@ -113,7 +114,11 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
       // Over an LMDB ledger: validation on a worker thread (mempool/AdmissionThread.ts).
       const worker = Option.getOrUndefined(yield* Effect.serviceOption(AdmissionThread))
 
+      const rate = new SubmissionRate()
+
       const submit = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> => {
+        // Slow enough: validated at once, here (MempoolConfig.offThreadFromPerSecond).
+        if (rate.tick(performance.now()) < config.offThreadFromPerSecond) return admitInBudget(transaction, signedBcs)
         // The common single-key Ed25519 kinds, signed (not impersonated): validated by the worker.
         if (
           worker !== undefined &&

@@ -9,11 +9,12 @@
  *
  * The submissions of one event-loop turn travel as one batch (one buffer, copied); each
  * verdict comes back with whether its signature verified, which the chain's thread remembers so
- * the block does not verify it again. The worker starts once submissions come at 100 a second or
- * more (`START_AT_PER_SECOND`): below that, validating on the event loop costs it under ~10 ms a
- * second, and a chain that is never loaded (most test suites) never pays for the thread (~25 MB,
- * and ~0.1 s of a core while the chain starts: the first funded account took ~100 ms longer).
- * Until it is ready (~0.2 s), if it has died, or when it cannot start at all, `submit` says so and
+ * the block does not verify it again. The mempool hands submissions here only while they come fast
+ * (`MempoolConfig.offThreadFromPerSecond`): below that rate validating on the event loop costs it
+ * a few % of a core and answers sooner (no thread to wake). The worker starts with the first
+ * submission handed to it, so a chain that is never loaded (most test suites) never pays for the
+ * thread (~25 MB, and ~0.1 s of a core while the chain starts: the first funded account took
+ * ~100 ms longer). Until it is ready (~0.2 s), if it has died, or when it cannot start at all, `submit` says so and
  * the caller validates on its own thread, as without a worker: nothing waits for it and nothing is
  * lost with it.
  */
@@ -54,7 +55,7 @@ export interface AdmissionThreadService {
    */
   readonly submit: (signedBcs: Uint8Array, version: bigint, done: AdmissionCallback) => boolean
   /**
-   * Starts the worker now (it otherwise starts once submissions come fast) and resolves once it is
+   * Starts the worker now (it otherwise starts with the first submission) and resolves once it is
    * ready: true, or false when it could not start within `timeoutMs`.
    */
   readonly warmUp: (timeoutMs?: number) => Promise<boolean>
@@ -100,9 +101,6 @@ export interface AdmissionWorkerOptions extends AdmissionWorkerData {
   readonly log?: ((line: string) => void) | undefined
 }
 
-/** Submissions in one second from which the worker is started (see the overview). */
-const START_AT_PER_SECOND = 100
-
 /** Consecutive workers that died before being ready, after which validation stays on the chain's thread. */
 const MAX_FAILED_STARTS = 3
 
@@ -111,7 +109,7 @@ interface Queued {
   readonly done: AdmissionCallback
 }
 
-/** One worker thread, started once submissions come fast; batches in flight keyed by their id. */
+/** One worker thread, started by the first submission; batches in flight keyed by their id. */
 class AdmissionWorkerThread {
   private worker: Worker | undefined
   private ready = false
@@ -127,9 +125,6 @@ class AdmissionWorkerThread {
   private started: Promise<boolean> = Promise.resolve(false)
   private settleStarted: (ready: boolean) => void = () => {}
   verdicts = 0
-  /** Submissions counted since `windowStartMs`, while no worker runs. */
-  private inWindow = 0
-  private windowStartMs = Number.NEGATIVE_INFINITY
 
   constructor(private readonly options: AdmissionWorkerOptions) {}
 
@@ -146,15 +141,7 @@ class AdmissionWorkerThread {
 
   submit(bytes: Uint8Array, version: bigint, done: AdmissionCallback): boolean {
     if (this.closed || this.failedStarts >= MAX_FAILED_STARTS) return false
-    if (this.worker === undefined) {
-      const now = performance.now()
-      if (now - this.windowStartMs >= 1000) {
-        this.windowStartMs = now
-        this.inWindow = 0
-      }
-      if (++this.inWindow < START_AT_PER_SECOND) return false
-      this.start()
-    }
+    if (this.worker === undefined) this.start()
     if (!this.ready) return false
     // A batch is validated on one state: a commit between two submissions starts another batch.
     if (this.queued.length > 0 && version !== this.queuedVersion) this.flush()

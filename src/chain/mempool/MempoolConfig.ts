@@ -31,7 +31,15 @@ export const MempoolConfigSchema = Schema.Struct({
    * with interval or manual mining nothing competes between blocks, so a deep pool is then
    * admitted at full speed.
    */
-  blockActivityWindowMs: Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 3_600_000 }))
+  blockActivityWindowMs: Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 3_600_000 })),
+  /**
+   * Submissions per second from which their validation leaves the event loop (ours): the
+   * signature on libuv's thread pool, then the admission worker (`AdmissionThread`), so a loaded
+   * chain's second core does it. Below this rate each is validated at once on the event loop
+   * (~0.1–0.3 ms): no thread to wake and none to wait for, which at 100/s took ~1 ms off the
+   * submission's answer and half its p99. 0: always off the loop (where it can be).
+   */
+  offThreadFromPerSecond: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000_000 }))
 })
 
 export type MempoolConfigShape = typeof MempoolConfigSchema.Type
@@ -45,7 +53,10 @@ export const defaultMempoolConfig: MempoolConfigShape = {
   // Four blocks of the producer's 250 (BlockProducer's maxBlockTransactions): blocks stay full,
   // and with 64 senders that is ~16 pending each, far from the 100 that are refused.
   backpressureAt: 1000,
-  blockActivityWindowMs: 100
+  blockActivityWindowMs: 100,
+  // Above the 100/s of `loadgen.mjs latency` (and of a test suite's submit-and-wait loop): its
+  // event-loop cost there is a few % of one core.
+  offThreadFromPerSecond: 300
 }
 
 /** The mempool's configuration: a reference with the defaults, so nothing has to provide it. */

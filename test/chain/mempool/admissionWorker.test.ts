@@ -21,6 +21,7 @@ import { buildLocalGenesis, ed25519AuthKey } from "../../../src/chain/buildLocal
 import { ChainEvents } from "../../../src/chain/ChainEvents.js"
 import { ChainVmLive } from "../../../src/chain/ChainVmLive.js"
 import { Mempool } from "../../../src/chain/Mempool.js"
+import { MempoolConfig, makeMempoolConfig } from "../../../src/chain/mempool/MempoolConfig.js"
 import { AdmissionThread } from "../../../src/chain/mempool/AdmissionThread.js"
 import { MiningMode } from "../../../src/chain/MiningMode.js"
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
@@ -55,8 +56,11 @@ const genesis = (() => {
   return r.success
 })()
 
-/** A chain over its own LMDB store, with the admission worker at `worker` (or none). */
-const chain = (name: string, worker: URL | undefined) => {
+/**
+ * A chain over its own LMDB store, with the admission worker at `worker` (or none); submissions
+ * leave the event loop from `offThreadFromPerSecond` a second (0: all of them, however slow).
+ */
+const chain = (name: string, worker: URL | undefined, offThreadFromPerSecond = 0) => {
   const path = join(dir, name)
   const admission =
     worker === undefined
@@ -71,6 +75,7 @@ const chain = (name: string, worker: URL | undefined) => {
   return BlockProducer.layer.pipe(
     Layer.provideMerge(Layer.provideMerge(Mempool.layer, base)),
     Layer.provide(Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.manual })),
+    Layer.provide(Layer.succeed(MempoolConfig, makeMempoolConfig({ offThreadFromPerSecond }))),
     Layer.orDie
   )
 }
@@ -188,7 +193,7 @@ describe("admission validated on a worker thread", () => {
     })
   )
 
-  it.live("starts the worker only once submissions come fast (100 in a second)", () =>
+  it.live("hands submissions to the worker only while they come fast (100 a second here)", () =>
     Effect.scoped(
       Effect.gen(function* () {
         const admission = yield* AdmissionThread
@@ -199,14 +204,18 @@ describe("admission validated on a worker thread", () => {
         yield* Effect.sleep("300 millis")
         assert.strictEqual(answerOf(yield* submit(forged)), "INVALID_SIGNATURE")
         assert.strictEqual(admission.verdicts(), 0, "20 submissions: no worker")
-        for (let i = 0; i < 100; i++) yield* submit(forged)
-        // Started by the burst; ready within a few seconds, after which submissions go through it.
+        // Bursts of 150: the first starts the worker; once it is ready, submissions go through it.
         for (let i = 0; i < 100 && admission.verdicts() === 0; i++) {
+          for (let j = 0; j < 150; j++) assert.strictEqual(answerOf(yield* submit(forged)), "INVALID_SIGNATURE")
           yield* Effect.sleep("100 millis")
-          assert.strictEqual(answerOf(yield* submit(forged)), "INVALID_SIGNATURE")
         }
         assert.isAbove(admission.verdicts(), 0)
-      }).pipe(Effect.provide(chain("rate", workerUrl)))
+        // Slow again (the last fast second over): validated on the chain's thread, the worker idle.
+        yield* Effect.sleep("2100 millis")
+        const before = admission.verdicts()
+        for (let i = 0; i < 5; i++) assert.strictEqual(answerOf(yield* submit(forged)), "INVALID_SIGNATURE")
+        assert.strictEqual(admission.verdicts(), before, "5 slow submissions: none to the worker")
+      }).pipe(Effect.provide(chain("rate", workerUrl, 100)))
     )
   )
 
