@@ -14,9 +14,9 @@
  * a few % of a core and answers sooner (no thread to wake). The worker starts with the first
  * submission handed to it, so a chain that is never loaded (most test suites) never pays for the
  * thread (~25 MB, and ~0.1 s of a core while the chain starts: the first funded account took
- * ~100 ms longer). Until it is ready (~0.2 s), if it has died, or when it cannot start at all, `submit` says so and
- * the caller validates on its own thread, as without a worker: nothing waits for it and nothing is
- * lost with it.
+ * ~100 ms longer). Until it is ready (~0.2 s), if it has died, or when it cannot start at all,
+ * `submit` says so and the caller validates on its own thread, as without a worker: nothing waits
+ * for it and nothing is lost with it.
  */
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"

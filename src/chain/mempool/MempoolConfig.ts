@@ -36,8 +36,9 @@ export const MempoolConfigSchema = Schema.Struct({
    * Submissions per second from which their validation leaves the event loop (ours): the
    * signature on libuv's thread pool, then the admission worker (`AdmissionThread`), so a loaded
    * chain's second core does it. Below this rate each is validated at once on the event loop
-   * (~0.1–0.3 ms): no thread to wake and none to wait for, which at 100/s took ~1 ms off the
-   * submission's answer and half its p99. 0: always off the loop (where it can be).
+   * (~0.1–0.3 ms): no thread to wake and none to wait for, which at 100/s took 1–2 ms off the
+   * submission's answer and half its p99 (docs/benchmarks.md, session 25). 0: always off the loop
+   * (where it can be).
    */
   offThreadFromPerSecond: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000_000 }))
 })

@@ -3,9 +3,10 @@ import { type StatusName, StatusCodes } from "./StatusCode.js"
 
 /**
  * A VM failure other than a Move abort: a status name (its number, the API's `vm_error_code`, is
- * `StatusCodes[status]`) and a message. Thrown inside the interpreter (the simplest way out of a deep run; not a cheap one — V8
- * builds the message and locates the throw — so what happens on every transaction, a Move abort, is
- * answered by `Interpreter.execute` instead) and caught where a call's outcome is made a value.
+ * `StatusCodes[status]`) and a message. Thrown inside the interpreter (the simplest way out of a
+ * deep run; not a cheap one — V8 builds the message and locates the throw — so what happens on
+ * every transaction, a Move abort, is answered by `Interpreter.execute` instead) and caught where a
+ * call's outcome is made a value.
  */
 export class VmError extends Error {
   override readonly name = "VmError"
