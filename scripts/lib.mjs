@@ -17,7 +17,8 @@
  *                             a signed `0x1::aptos_account::transfer` from a signer (its `next`
  *                             sequence number, then advanced): the BCS bytes and the hash
  *   loadAverage()             /proc/loadavg's three figures, for a result's context
- *   cpuSecs(pid, {mainThread}) a process's (or its main thread's) CPU seconds so far (/proc)
+ *   cpuSecs(pid, {mainThread}) a process's (or its main thread's) CPU seconds so far (/proc);
+ *                             cpuSecsOfStat(text) the same from a /proc stat file already read
  *   memoryKb(pid)             /proc/<pid>/status's kB figures by name (VmRSS, VmHWM, RssAnon, …)
  *   threadCpuNs()             the calling thread's CPU time so far, in nanoseconds
  *                             (/proc/thread-self/schedstat: not the machine's load, no 10 ms ticks)
@@ -153,8 +154,11 @@ export const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" "
  * User + system CPU seconds so far of process `pid`, or with `mainThread` of its main thread alone
  * (the event loop's: /proc/<pid>/task/<pid>/stat); clock ticks of 10 ms.
  */
-export const cpuSecs = (pid, { mainThread = false } = {}) => {
-  const stat = readFileSync(`/proc/${pid}${mainThread ? `/task/${pid}` : ""}/stat`, "utf8")
+export const cpuSecs = (pid, { mainThread = false } = {}) =>
+  cpuSecsOfStat(readFileSync(`/proc/${pid}${mainThread ? `/task/${pid}` : ""}/stat`, "utf8"))
+
+/** User + system CPU seconds in the text of a /proc `stat` file (a process's or a thread's). */
+export const cpuSecsOfStat = (stat) => {
   // After the command's name, which is in parentheses and may itself hold ") ".
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   return (Number(fields[11]) + Number(fields[12])) / 100
@@ -174,8 +178,7 @@ export const threadCpu = (pid) => {
   const out = new Map()
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ")
-      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / 100)
+      out.set(Number(tid), cpuSecsOfStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")))
     } catch {}
   }
   return out

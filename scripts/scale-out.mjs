@@ -38,7 +38,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import http from "node:http"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, cpuSecs, freePort, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, cpuSecsOfStat, freePort, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
 const lib = await loadDist()
 const { addressFromNumber, toHex } = lib
@@ -288,8 +288,7 @@ const threadCpuSecs = (pid) => {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")
       const name = tid === String(pid) ? "main" : `${stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))}-${tid}`
-      const f = stat.split(") ")[1].split(" ")
-      out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) / 100
+      out[name] = (out[name] ?? 0) + cpuSecsOfStat(stat)
     } catch {
       // The thread ended meanwhile.
     }
