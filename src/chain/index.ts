@@ -4,7 +4,10 @@
  *
  * - `mempool/TxPool`: the pure pool (ready runs per sender, parked gaps, orderless nonces, by-hash
  *   index, limits, expiry); `mempool/MempoolConfig` its limits; `mempool/poolEntryOf` what it keeps.
- * - `Mempool`: admission (sequence number, VM validation, pool insert) and maintenance.
+ * - `Mempool`: admission (sequence number, VM validation, pool insert) and maintenance. Where the
+ *   validation runs goes by the rate (`mempool/SubmissionRate`): below
+ *   `MempoolConfig.offThreadFromPerSecond` at once on the event loop, above it on libuv's pool and
+ *   the admission worker (`mempool/AdmissionThread`, `admissionWorker`).
  * - `ChainVm`: what the chain needs of the VM (validate, block prologue, user transaction, block
  *   epilogue) as one small interface; `ChainError`: why a submission is refused.
  * - `executeBlock`: one block through the VM on an overlay of the latest state: the block
