@@ -6,6 +6,12 @@
  *   `Clock` strictly after the chain's) → `executeBlock` (prologue, pool's best transactions,
  *   block end) → `Ledger.commitBlock` (atomic) → mempool maintenance → `ChainEvents`.
  *
+ * The mining loop pipelines (`produceNext`): once a block's records are queued to the store, the
+ * next block executes over that block's writes while its commit and fsync run, as the
+ * reference's consensus pipeline executes a block over its parent's uncommitted output. Commits
+ * stay in order and one at a time, and a block is announced only once durable; the pool changes
+ * only then, so a transaction in flight still reads as pending.
+ *
  * `BlockProducer.loop` is the mining loop for the configured `MiningMode`, a scoped background
  * fiber (`Layer.effectDiscard` + `forkScoped`): it stops with its layer.
  */
@@ -13,20 +19,24 @@ import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Semaphore from "effect/Semaphore"
 import { BcsWriter } from "../bcs/index.js"
 import { hashWithPrefix } from "../domain/hash.js"
 import type { BlockMetadata, Randomness } from "../domain/Transaction.js"
 import type { WriteSet } from "../domain/WriteSet.js"
-import { type BlockInfo, Ledger } from "../ledger/Ledger.js"
-import { stateViewFromReader } from "../move/vm/StateView.js"
+import { OverlayStateView } from "../execution/OverlayStateView.js"
+import { type BlockInfo, Ledger, type StateReader } from "../ledger/Ledger.js"
+import type { LedgerError } from "../ledger/LedgerError.js"
+import { hasMissed } from "../ledger/stateMisses.js"
+import { type StateView, stateViewFromReader } from "../move/vm/StateView.js"
 import { ChainUnavailable } from "./ChainError.js"
 import { ChainEvents } from "./ChainEvents.js"
 import { ChainVm } from "./ChainVm.js"
-import { BlockExecutionFailure, executeBlockSteps } from "./executeBlock.js"
+import { type BlockExecution, BlockExecutionFailure, executeBlockSteps } from "./executeBlock.js"
 import { Mempool } from "./Mempool.js"
-import type { CommittedSender } from "./mempool/TxPool.js"
+import type { BlockInFlightTxns, CommittedSender } from "./mempool/TxPool.js"
 import * as Option from "effect/Option"
 import { ChainClock, ChainClockService } from "./controls/ChainClock.js"
 import { MiningMode } from "./MiningMode.js"
@@ -67,6 +77,16 @@ export interface BlockProducerService {
   readonly produce: Effect.Effect<BlockInfo, ChainUnavailable>
   /** Makes one block if a transaction is ready; undefined otherwise. */
   readonly produceIfReady: Effect.Effect<BlockInfo | undefined, ChainUnavailable>
+  /**
+   * The mining loop's step: makes one block if a transaction is ready past the block in flight,
+   * and returns once its records are queued to the store, not once they are durable. The block is
+   * announced (`ChainEvents`) once durable, as every block; meanwhile the next call executes the
+   * next block on top of its writes, and commits only after it. `produce`, `produceIfReady`,
+   * `exclusive` and `commitChanges` wait for the block in flight first.
+   */
+  readonly produceNext: Effect.Effect<void, ChainUnavailable>
+  /** The pooled transactions the block in flight took, if one is (the mining loop waits for others). */
+  readonly blockInFlight: () => BlockInFlightTxns | undefined
   /** What timestamp the next block gets (the time controls change it; `controls/ChainClock.ts`). */
   readonly clock: ChainClock
   /**
@@ -119,6 +139,33 @@ const blockRandomness = (
   }
 }
 
+/** A ledger failure as the chain reports it. */
+const ledgerFailure = (e: LedgerError | ChainUnavailable): ChainUnavailable =>
+  e._tag === "ChainUnavailable" ? e : unavailable(`ledger: ${e._tag === "StorageError" ? e.message : e._tag}`)
+
+/** What a block executes over. */
+interface Parent {
+  /** The committed state below `view` (the on-chain settings are read from it). */
+  readonly state: StateReader
+  /** `state`, with the block in flight's writes on top when there is one. */
+  readonly view: StateView
+  /** The version the block follows (its metadata's is the next). */
+  readonly version: bigint
+  readonly chainTime: bigint
+  readonly configuration: NonNullable<ReturnType<typeof decodeConfiguration>>
+  readonly validator: NonNullable<ReturnType<typeof decodeFirstValidator>>
+}
+
+/** A block executed and queued to the store, not yet durable (`produceNext`). */
+interface BlockInFlight {
+  /** Its commit, then the pool told and the block announced. */
+  readonly tail: Fiber.Fiber<BlockInfo, ChainUnavailable>
+  /** The pooled transactions it took (the next block's `best` leaves them out). */
+  readonly txns: BlockInFlightTxns
+  /** What the next block executes over: this one's writes on its parent's state. */
+  readonly next: Parent
+}
+
 export class BlockProducer extends Context.Service<BlockProducer, BlockProducerService>()(
   "movenode/chain/BlockProducer"
 ) {
@@ -147,25 +194,76 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
         return last
       })
 
-      const make = (allowEmpty: boolean): Effect.Effect<BlockInfo | undefined, ChainUnavailable> =>
+      /**
+       * The block whose records are queued to the store but not yet durable (`produceNext`): the
+       * next block executes over its writes while its commit and fsync run on lmdb-js's write
+       * thread, and commits only once it is durable and announced. It fills the wait a full
+       * block's durable commit left on the event loop (~20 % of a block's time under load,
+       * docs/benchmarks.md, session 26).
+       */
+      let inFlight: BlockInFlight | undefined
+
+      /**
+       * Waits for the block in flight to be committed and announced. Its failure (a commit that did
+       * not reach the disk) fails this wait, once; the block's transactions stay pooled.
+       */
+      const settle: Effect.Effect<void, ChainUnavailable> = Effect.suspend(() => {
+        const f = inFlight
+        if (f === undefined) return Effect.void
+        return Effect.ensuring(
+          Effect.asVoid(Fiber.join(f.tail)),
+          Effect.sync(() => {
+            if (inFlight === f) inFlight = undefined
+          })
+        )
+      })
+
+      /** `settle` for what must run with no block in flight whatever became of it (its failure was logged). */
+      const settled: Effect.Effect<void> = Effect.catchCause(settle, () => Effect.void)
+
+      /** What a block executes over when no block is in flight: the ledger's head. */
+      const headParent: Effect.Effect<Parent, ChainUnavailable | LedgerError> = Effect.gen(function* () {
+        const info = yield* ledger.ledgerInfo
+        const state = yield* ledger.stateAt(info.ledgerVersion)
+        const configuration = decodeConfiguration(state.get(ConfigKeys.configuration))
+        const validator = decodeFirstValidator(state.get(ConfigKeys.validatorSet))
+        const chainTime = decodeTimestamp(state.get(ConfigKeys.timestamp))
+        if (configuration === undefined || validator === undefined || chainTime === undefined)
+          return yield* unavailable(
+            "cannot make blocks: the chain has no readable reconfiguration::Configuration, active validator or timestamp"
+          )
+        return {
+          state,
+          view: stateViewFromReader(state, info.ledgerVersion),
+          version: info.ledgerVersion,
+          chainTime,
+          configuration,
+          validator
+        }
+      })
+
+      /**
+       * Makes a block over the ledger's head or over the block in flight. `pipelined`: once its
+       * records are queued, it is the block in flight and this returns undefined (the mining loop);
+       * otherwise this returns once it is durable and announced.
+       */
+      const make = (allowEmpty: boolean, pipelined: boolean): Effect.Effect<BlockInfo | undefined, ChainUnavailable> =>
         Effect.gen(function* () {
-          const candidates = mempool.best(config.maxBlockTransactions, config.maxBlockBytes)
-          if (!allowEmpty && candidates.length === 0) return undefined
-          const info = yield* ledger.ledgerInfo
-          const state = yield* ledger.stateAt(info.ledgerVersion)
-          const configuration = decodeConfiguration(state.get(ConfigKeys.configuration))
-          const validator = decodeFirstValidator(state.get(ConfigKeys.validatorSet))
-          const chainTime = decodeTimestamp(state.get(ConfigKeys.timestamp))
-          if (configuration === undefined || validator === undefined || chainTime === undefined)
-            return yield* unavailable(
-              "cannot make blocks: the chain has no readable reconfiguration::Configuration, active validator or timestamp"
-            )
-          const previous = yield* lastRound
-          const round = previous.epoch === configuration.epoch ? previous.round + 1n : 1n
+          const previous = inFlight
+          const candidates = mempool.best(config.maxBlockTransactions, config.maxBlockBytes, previous?.txns)
+          if (!allowEmpty && candidates.length === 0) {
+            // Nothing past the block in flight: wait for it (not for more work: the loop does that).
+            yield* settle
+            return undefined
+          }
+          const parent = previous?.next ?? (yield* headParent)
+          const { state, configuration, validator } = parent
+          const previousRound = yield* lastRound
+          const round = previousRound.epoch === configuration.epoch ? previousRound.round + 1n : 1n
           const nowUsec = (yield* Clock.currentTimeNanos) / 1000n
-          const timestampUsec = clock.nextBlockTimestamp(chainTime, nowUsec)
+          const timestampUsec = clock.nextBlockTimestamp(parent.chainTime, nowUsec)
           const metadata: BlockMetadata = {
-            id: blockIdOf(configuration.epoch, round, timestampUsec, info.ledgerVersion),
+            id: blockIdOf(configuration.epoch, round, timestampUsec, parent.version),
             epoch: configuration.epoch,
             round,
             proposer: validator.address,
@@ -177,8 +275,8 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
           // submissions and accept connections between two slices (TurnBudget.ts).
           const steps = executeBlockSteps(
             vm,
-            stateViewFromReader(state, info.ledgerVersion),
-            info.ledgerVersion,
+            parent.view,
+            parent.version,
             metadata,
             validator.index,
             candidates,
@@ -205,15 +303,61 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
               yield* Effect.promise(() => blockBudget.nextTurn())
             }
           })
-          const block = yield* ledger.commitBlock({
-            epoch: configuration.epoch,
-            timestampUsec,
-            transactions: execution.transactions
-          })
+          // The parent is committed and announced before this block is committed.
+          if (previous !== undefined) yield* settle
+          const head = yield* ledger.ledgerInfo
+          if (head.ledgerVersion !== parent.version)
+            return yield* unavailable(`the ledger is at version ${head.ledgerVersion}, the block was made on ${parent.version}`)
           last = { epoch: configuration.epoch, round }
           const next = new Map<string, bigint>()
           for (const e of execution.committed)
             if (e.replay._tag === "SequenceNumber") next.set(e.senderKey, e.replay.sequenceNumber + 1n)
+          const tail = commitAndAnnounce(execution, next, configuration.epoch, timestampUsec)
+          // Committed here, not in flight: a block that ends the epoch (the next one needs the new
+          // epoch's settings), and a run that read state a fork has not fetched yet (its ledger
+          // refuses the commit, and this run must fail for it to be run again: src/fork/StateMisses.ts).
+          if (!pipelined || execution.epochEnded || hasMissed()) return yield* tail
+          // In flight: the next block executes over this one's writes, at the versions they get, on
+          // the state this one follows (committed now: one layer of writes, never a stack of them).
+          const below = yield* ledger.stateAt(parent.version)
+          const firstVersion = parent.version + 1n
+          const fiber = yield* Effect.forkDetach(tail, { startImmediately: true, uninterruptible: true })
+          inFlight = {
+            tail: fiber,
+            txns: {
+              hashKeys: new Set([
+                ...execution.committed.map((e) => e.hashKey),
+                ...execution.discarded.map((d) => d.entry.hashKey)
+              ]),
+              nextSequenceNumbers: next
+            },
+            next: {
+              state: below,
+              view: new OverlayStateView(
+                stateViewFromReader(below, parent.version),
+                execution.transactions.map((t, i) => ({ writeSet: t.writeSet, version: firstVersion + BigInt(i) }))
+              ),
+              version: parent.version + BigInt(execution.transactions.length),
+              chainTime: timestampUsec,
+              configuration,
+              validator
+            }
+          }
+          return undefined
+        }).pipe(Effect.mapError(ledgerFailure), Semaphore.withPermit(permit))
+
+      /**
+       * Commits an executed block, then tells the pool and announces it: the block in flight's
+       * fiber, or inline. On failure the next block re-reads its round from the ledger.
+       */
+      const commitAndAnnounce = (
+        execution: BlockExecution,
+        next: ReadonlyMap<string, bigint>,
+        epoch: bigint,
+        timestampUsec: bigint
+      ): Effect.Effect<BlockInfo, ChainUnavailable> =>
+        Effect.gen(function* () {
+          const block = yield* ledger.commitBlock({ epoch, timestampUsec, transactions: execution.transactions })
           const senders: CommittedSender[] = [...next].map(([senderKey, nextSequenceNumber]) => ({
             senderKey,
             nextSequenceNumber
@@ -237,19 +381,17 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
           })
           return block
         }).pipe(
-          Effect.catchTags({
-            VersionNotFound: (e) => Effect.fail(unavailable(`ledger: ${e._tag}`)),
-            VersionPruned: (e) => Effect.fail(unavailable(`ledger: ${e._tag}`)),
-            BlockPruned: (e) => Effect.fail(unavailable(`ledger: ${e._tag}`)),
-            BlockNotFound: (e) => Effect.fail(unavailable(`ledger: ${e._tag}`)),
-            TransactionNotFound: (e) => Effect.fail(unavailable(`ledger: ${e._tag}`)),
-            StorageError: (e) => Effect.fail(unavailable(`ledger: ${e.message}`))
-          }),
-          Semaphore.withPermit(permit)
+          Effect.mapError(ledgerFailure),
+          Effect.tapCause((cause) =>
+            Effect.sync(() => {
+              last = undefined
+            }).pipe(Effect.andThen(Effect.logError(`block commit failed: ${Cause.pretty(cause)}`)))
+          )
         )
 
       const commitChanges = (writeSet: WriteSet): Effect.Effect<BlockInfo, ChainUnavailable> =>
         Effect.gen(function* () {
+          yield* settled
           const info = yield* ledger.ledgerInfo
           const block = yield* ledger.commitBlock({
             epoch: info.epoch,
@@ -278,14 +420,19 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
           Semaphore.withPermit(permit)
         )
 
+      // A block in flight when the chain stops is committed and announced before the ledger closes.
+      yield* Effect.addFinalizer(() => settled)
+
       return BlockProducer.of({
         commitChanges,
-        produce: Effect.map(make(true), (b) => b!),
-        produceIfReady: make(false),
+        produce: Effect.map(make(true, false), (b) => b!),
+        produceIfReady: make(false, false),
+        produceNext: Effect.asVoid(make(false, true)),
+        blockInFlight: () => inFlight?.txns,
         clock,
         exclusive: (effect) =>
           Effect.ensuring(
-            effect,
+            Effect.andThen(settled, effect),
             Effect.sync(() => {
               last = undefined
             })
@@ -313,10 +460,12 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
       if (mining._tag === "Instant") {
         const idle = mining.idleBlockMs
         // Idle blocks: an empty block when no transaction came for `idleBlockMs`.
+        // Work past the block in flight, if one is: its own transactions are still pooled.
+        const ready = Effect.suspend(() => mempool.awaitReady(producer.blockInFlight()))
         const awaitWork: Effect.Effect<boolean> =
           idle === undefined
-            ? Effect.as(mempool.awaitReady, true)
-            : Effect.race(Effect.as(mempool.awaitReady, true), Effect.as(Effect.sleep(idle), false))
+            ? Effect.as(ready, true)
+            : Effect.race(Effect.as(ready, true), Effect.as(Effect.sleep(idle), false))
         yield* Effect.forkScoped(
           Effect.forever(
             Effect.gen(function* () {
@@ -328,9 +477,12 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
               // pending transaction (wait_by_hash), and not waited when a full block is already
               // pooled (under load: the next block starts as soon as the last one is committed).
               if (mempool.size() < maxBlockTransactions)
-                yield* Effect.race(Effect.sleep(mining.delayMs), mempool.awaitWanted)
+                yield* Effect.race(
+                  Effect.sleep(mining.delayMs),
+                  Effect.suspend(() => mempool.awaitWanted(producer.blockInFlight()))
+                )
               if (gate !== undefined) yield* gate.beforeBlock
-              yield* guarded(producer.produceIfReady)
+              yield* guarded(producer.produceNext)
             })
           )
         )

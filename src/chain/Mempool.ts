@@ -39,7 +39,7 @@ import { recordSignatureVerified } from "../execution/verifySignature.js"
 import { statusName } from "../move/vm/StatusCode.js"
 import type { ValidationResult } from "./ChainVm.js"
 import { blockBudget, TurnBudget } from "./TurnBudget.js"
-import { type CommittedSender, type PoolEntry, TxPool } from "./mempool/TxPool.js"
+import { type BlockInFlightTxns, type CommittedSender, type PoolEntry, TxPool } from "./mempool/TxPool.js"
 
 /** StatusCode 3 and 4 (types/src/vm_status.rs). */
 export const SEQUENCE_NUMBER_TOO_OLD = { code: 3n, name: "SEQUENCE_NUMBER_TOO_OLD" } as const
@@ -53,10 +53,15 @@ export interface MempoolService {
   readonly submit: (transaction: SignedTransaction, signedBcs: Uint8Array) => Effect.Effect<PoolEntry, SubmitError>
   /** A pending transaction by its hash (lowercase hex, no 0x). */
   readonly byHash: (hashKey: string) => PoolEntry | undefined
-  /** Up to `limit` ready transactions in block order (see `TxPool.best`). */
-  readonly best: (limit: number, maxBytes?: number) => ReadonlyArray<PoolEntry>
-  /** Waits until at least one transaction is ready (immediately if one is). */
-  readonly awaitReady: Effect.Effect<void>
+  /** Up to `limit` ready transactions in block order, past a block in flight (see `TxPool.best`). */
+  readonly best: (limit: number, maxBytes?: number, after?: BlockInFlightTxns) => ReadonlyArray<PoolEntry>
+  /**
+   * Waits until at least one transaction is ready (immediately if one is) past `after`, a block in
+   * flight, when given (`best` would give one). With `after`, it also returns at the next
+   * transaction made ready, whichever it is: the block in flight may be gone by then (committed,
+   * or rewound with the ledger), and the caller looks again.
+   */
+  readonly awaitReady: (after?: BlockInFlightTxns) => Effect.Effect<void>
   /**
    * A client waits for this pending transaction (wait_by_hash): Instant mining stops waiting out
    * its delay. Nothing happens for a hash the pool does not hold.
@@ -64,8 +69,11 @@ export interface MempoolService {
   readonly want: (hashKey: string) => void
   /** Whether a client waits for a transaction still in the pool (see `want`). */
   readonly wanted: () => boolean
-  /** Waits until `want` is called for a pooled transaction (immediately if `wanted()`). */
-  readonly awaitWanted: Effect.Effect<void>
+  /**
+   * Waits until `want` is called for a pooled transaction (immediately if one a block in flight,
+   * `after`, did not take is wanted already).
+   */
+  readonly awaitWanted: (after?: BlockInFlightTxns) => Effect.Effect<void>
   /** After a block: forget what it committed or discarded, promote what follows, drop the expired. */
   readonly afterBlock: (update: {
     readonly senders: ReadonlyArray<CommittedSender>
@@ -259,9 +267,12 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
       /** Hashes clients wait for; an entry leaves when its transaction leaves the pool. */
       const wantedHashes = new Set<string>()
       const wantWaiting = new Set<() => void>()
-      const wanted = () => {
-        for (const h of wantedHashes) if (pool.byHash(h) === undefined) wantedHashes.delete(h)
-        return wantedHashes.size > 0
+      const wanted = (after?: BlockInFlightTxns) => {
+        let past = false
+        for (const h of wantedHashes)
+          if (pool.byHash(h) === undefined) wantedHashes.delete(h)
+          else if (after?.hashKeys.has(h) !== true) past = true
+        return past
       }
       const want = (hashKey: string) => {
         if (pool.byHash(hashKey) === undefined) return
@@ -271,34 +282,30 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
         wantWaiting.clear()
         for (const resume of all) resume()
       }
-      const awaitWanted: Effect.Effect<void> = Effect.suspend(() =>
-        wanted()
-          ? Effect.void
-          : Effect.callback<void>((resume) => {
-              const r = () => resume(Effect.void)
-              wantWaiting.add(r)
-              return Effect.sync(() => {
-                wantWaiting.delete(r)
-              })
-            })
-      )
+      /** Resumes on the next call of one of `resumers`' members (then forgotten). */
+      const nextSignal = (resumers: Set<() => void>): Effect.Effect<void> =>
+        Effect.callback<void>((resume) => {
+          const r = () => resume(Effect.void)
+          resumers.add(r)
+          return Effect.sync(() => {
+            resumers.delete(r)
+          })
+        })
 
-      const awaitReady: Effect.Effect<void> = Effect.suspend(() =>
-        pool.hasReady()
-          ? Effect.void
-          : Effect.callback<void>((resume) => {
-              const r = () => resume(Effect.void)
-              waiting.add(r)
-              return Effect.sync(() => {
-                waiting.delete(r)
-              })
-            })
-      )
+      const awaitWanted = (after?: BlockInFlightTxns): Effect.Effect<void> =>
+        Effect.suspend(() => (wanted(after) ? Effect.void : nextSignal(wantWaiting)))
+
+      const awaitReady = (after?: BlockInFlightTxns): Effect.Effect<void> =>
+        Effect.suspend(() =>
+          (after === undefined ? pool.hasReady() : pool.best(1, Number.POSITIVE_INFINITY, after).length > 0)
+            ? Effect.void
+            : nextSignal(waiting)
+        )
 
       return Mempool.of({
         submit,
         byHash: (hashKey) => pool.byHash(hashKey),
-        best: (limit, maxBytes) => pool.best(limit, maxBytes),
+        best: (limit, maxBytes, after) => pool.best(limit, maxBytes, after),
         awaitReady,
         want,
         wanted,

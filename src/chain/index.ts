@@ -12,7 +12,8 @@
  *   epilogue) as one small interface; `ChainError`: why a submission is refused.
  * - `executeBlock`: one block through the VM on an overlay of the latest state: the block
  *   metadata, user transactions, the block end the execution config asks for, epoch endings.
- * - `BlockProducer`: serialised block production (`produce`) and the mining loop (`MiningMode`);
+ * - `BlockProducer`: serialised block production (`produce`) and the mining loop (`MiningMode`),
+ *   which executes the next block while the last one's commit is under way (`produceNext`);
  *   `ChainEvents`: committed blocks with their committed / discarded / dropped transactions.
  * - `controls/`: the test controls (snapshot/revert, time, impersonation, state edits, dump/load).
  * - `Faucet`: funding as an ordinary mempool client (aptos_coin::mint signed by the root key);

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Latch, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "../../src/chain/BlockProducer.js"
 import { type BlockCommittedEvent, type ChainEvent, ChainEvents } from "../../src/chain/ChainEvents.js"
@@ -10,6 +10,7 @@ import { ConfigKeys, decodeConfiguration } from "../../src/chain/onChainConfig.j
 import { eventRootHash, writeSetHash } from "../../src/domain/outputHashes.js"
 import type { Transaction } from "../../src/domain/Transaction.js"
 import { Ledger } from "../../src/ledger/Ledger.js"
+import { StorageError } from "../../src/ledger/LedgerError.js"
 import { LedgerMemory } from "../../src/ledger/index.js"
 import {
   bcsOf,
@@ -374,4 +375,105 @@ describe("BlockProducer", () => {
       )
     )
   )
+
+  it.effect(
+    "makes the next block over the block in flight, commits it only after, and serves neither's transactions twice",
+    () => {
+      // The ledger's commits wait for `durable`: block 1 stays in flight while block 2 is made.
+      const durable = Latch.makeUnsafe(false)
+      const slowLedger = Layer.effect(
+        Ledger,
+        Effect.map(Ledger, (l) => Ledger.of({ ...l, commitBlock: (b) => Effect.andThen(durable.await, l.commitBlock(b)) }))
+      ).pipe(Layer.provide(LedgerMemory.layer({ genesis: syntheticGenesis() })))
+      const base = Layer.mergeAll(slowLedger, fakeVmLayer(makeFakeVm()), ChainEvents.layer)
+      const layer = Layer.provideMerge(BlockProducer.layer, Layer.provideMerge(Mempool.layer, base)).pipe(
+        Layer.provide(Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.manual }))
+      )
+      return Effect.gen(function* () {
+        const producer = yield* BlockProducer
+        const mempool = yield* Mempool
+        const ledger = yield* Ledger
+        const take = yield* (yield* ChainEvents).subscription
+        yield* submit(1, 0n)
+        yield* submit(2, 0n)
+        yield* producer.produceNext
+        assert.strictEqual((yield* ledger.ledgerInfo).blockHeight, 0n)
+        const inFlight = producer.blockInFlight()
+        assert.strictEqual(inFlight?.hashKeys.size, 2)
+        // Still pending (by hash) until committed; nothing more to make past the block in flight.
+        assert.strictEqual(mempool.size(), 2)
+        assert.strictEqual(mempool.best(10, undefined, inFlight).length, 0)
+        // 1:1 runs only over 1:0's write (the fake VM checks the sequence number in the state).
+        yield* submit(1, 1n)
+        yield* submit(3, 0n)
+        const second = yield* Effect.forkChild(producer.produceNext)
+        yield* Effect.yieldNow
+        assert.strictEqual((yield* ledger.ledgerInfo).blockHeight, 0n)
+        yield* durable.open
+        yield* Fiber.join(second)
+        const first = blockEvent(yield* take)
+        assert.strictEqual(first.block.height, 1n)
+        yield* producer.produce
+        const next = blockEvent(yield* take)
+        assert.strictEqual(next.block.height, 2n)
+        assert.deepStrictEqual(kinds(yield* blockTransactions(1n)), ["BlockMetadata", "user:1", "user:2", "BlockEpilogue"])
+        assert.deepStrictEqual(kinds(yield* blockTransactions(2n)), ["BlockMetadata", "user:1", "user:3", "BlockEpilogue"])
+        const rounds = []
+        for (const h of [1n, 2n, 3n]) {
+          const m = (yield* blockTransactions(h))[0]!.transaction
+          assert.ok(m._tag === "BlockMetadata")
+          rounds.push([m.metadata.round, m.metadata.timestampUsecs] as const)
+        }
+        assert.deepStrictEqual(
+          rounds.map(([r]) => r),
+          [1n, 2n, 3n]
+        )
+        assert.ok(rounds[0]![1] < rounds[1]![1] && rounds[1]![1] < rounds[2]![1])
+        const state = yield* ledger.stateAt((yield* ledger.ledgerInfo).ledgerVersion)
+        assert.deepStrictEqual([seqOf(state, 1), seqOf(state, 2), seqOf(state, 3)], [2n, 1n, 1n])
+        assert.strictEqual(mempool.size(), 0)
+        assert.strictEqual(producer.blockInFlight(), undefined)
+      }).pipe(Effect.scoped, Effect.provide(layer))
+    }
+  )
+
+  it.effect("keeps a failed block in flight's transactions pooled; the next block fails with it, then they commit", () => {
+    let failures = 1
+    const failingLedger = Layer.effect(
+      Ledger,
+      Effect.map(Ledger, (l) =>
+        Ledger.of({
+          ...l,
+          commitBlock: (b) =>
+            failures-- > 0 ? Effect.fail(new StorageError({ message: "disk full (a test's)" })) : l.commitBlock(b)
+        })
+      )
+    ).pipe(Layer.provide(LedgerMemory.layer({ genesis: syntheticGenesis() })))
+    const base = Layer.mergeAll(failingLedger, fakeVmLayer(makeFakeVm()), ChainEvents.layer)
+    const layer = Layer.provideMerge(BlockProducer.layer, Layer.provideMerge(Mempool.layer, base)).pipe(
+      Layer.provide(Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.manual }))
+    )
+    return Effect.gen(function* () {
+      const producer = yield* BlockProducer
+      const mempool = yield* Mempool
+      yield* submit(1, 0n)
+      yield* submit(2, 0n)
+      yield* producer.produceNext
+      yield* submit(1, 1n)
+      const failed = yield* Effect.flip(producer.produceNext)
+      assert.include(failed.message, "disk full")
+      assert.strictEqual(producer.blockInFlight(), undefined)
+      assert.strictEqual(mempool.size(), 3)
+      const block = yield* producer.produce
+      assert.strictEqual(block.height, 1n)
+      assert.deepStrictEqual(kinds(yield* blockTransactions(1n)), [
+        "BlockMetadata",
+        "user:1",
+        "user:2",
+        "user:1",
+        "BlockEpilogue"
+      ])
+      assert.strictEqual(mempool.size(), 0)
+    }).pipe(Effect.provide(layer))
+  })
 })

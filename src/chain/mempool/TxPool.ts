@@ -59,6 +59,17 @@ export interface CommittedSender {
   readonly nextSequenceNumber: bigint
 }
 
+/**
+ * The pooled transactions a block in flight took (executed, its commit not yet durable): what the
+ * next block must not take again (`best`). The pool itself changes only once the block is committed.
+ */
+export interface BlockInFlightTxns {
+  /** The block's committed and discarded transactions (hash keys). */
+  readonly hashKeys: ReadonlySet<string>
+  /** Each sender's next sequence number after the block. */
+  readonly nextSequenceNumbers: ReadonlyMap<string, bigint>
+}
+
 class SenderTxns {
   /** The highest on-chain sequence number the pool was told about. */
   accountSequence = 0n
@@ -189,21 +200,24 @@ export class TxPool {
    * Up to `limit` ready transactions (and at most `maxBytes` of them), in block order: the
    * highest gas price first, then the earliest arrival; a sender's sequence-number transactions
    * always in sequence order. Nothing is removed: the pool learns what was included from
-   * `onCommitted` and `remove`.
+   * `onCommitted` and `remove`. `after`: a block executed but not yet committed — its transactions
+   * are left out and its senders' runs start after it, as if the pool had been told of it.
    */
-  best(limit: number, maxBytes = Number.POSITIVE_INFINITY): ReadonlyArray<PoolEntry> {
+  best(limit: number, maxBytes = Number.POSITIVE_INFINITY, after?: BlockInFlightTxns): ReadonlyArray<PoolEntry> {
     const lanes: Lane[] = []
-    for (const sender of this.senders.values()) {
+    for (const [senderKey, sender] of this.senders) {
       if (sender.bySequence.size > 0) {
         const run: PoolEntry[] = []
-        for (let s = sender.accountSequence; run.length < limit; s++) {
+        const next = after?.nextSequenceNumbers.get(senderKey)
+        const from = next !== undefined && next > sender.accountSequence ? next : sender.accountSequence
+        for (let s = from; run.length < limit; s++) {
           const e = sender.bySequence.get(s)
-          if (e === undefined) break
+          if (e === undefined || after?.hashKeys.has(e.hashKey) === true) break
           run.push(e)
         }
         if (run.length > 0) lanes.push({ entries: run, next: 0 })
       }
-      for (const e of sender.byNonce.values()) lanes.push({ entries: [e], next: 0 })
+      for (const e of sender.byNonce.values()) if (after?.hashKeys.has(e.hashKey) !== true) lanes.push({ entries: [e], next: 0 })
     }
     // A binary max-heap of lanes keyed by their next entry.
     const heap = lanes

@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { describe, expect, it } from "vitest"
+import { assert, describe, expect, it } from "vitest"
 import { Bcs } from "../../../src/bcs/index.js"
 import { type MempoolConfigShape, makeMempoolConfig } from "../../../src/chain/mempool/MempoolConfig.js"
 import { poolEntryOf } from "../../../src/chain/mempool/poolEntryOf.js"
@@ -88,6 +88,30 @@ describe("TxPool", () => {
     expect(p.insert(entry(2, 0n), 0n)).toMatchObject({ _tag: "Accepted", ready: true })
     expect(p.best(200).length).toBe(100)
     expect(p.hasReady()).toBe(true)
+  })
+
+  it("serves what a block in flight did not take: its senders' runs after it, none of its transactions", () => {
+    const p = pool()
+    const a0 = p.insert(entry(1, 0n), 0n)
+    p.insert(entry(1, 1n), 0n)
+    p.insert(entry(1, 2n), 0n)
+    const b0 = p.insert(entry(2, 0n), 0n)
+    p.insert(entry(2, 1n), 0n)
+    const n = p.insert(entry(3, 0n, { nonce: 5n }), 0n)
+    p.insert(entry(3, 0n, { nonce: 6n }), 0n)
+    p.insert(entry(4, 0n), 0n)
+    assert(a0._tag === "Accepted" && b0._tag === "Accepted" && n._tag === "Accepted")
+    // In flight: 1:0 committed, 2:0 discarded (its sender's later numbers cannot run yet), 3:n5 committed.
+    const after = {
+      hashKeys: new Set([a0.entry.hashKey, b0.entry.hashKey, n.entry.hashKey]),
+      nextSequenceNumbers: new Map([[senderKey(1), 1n]])
+    }
+    expect(seqs(p.best(10, undefined, after)).sort()).toEqual(["1:1", "1:2", "3:n6", "4:0"])
+    expect(seqs(p.best(10)).sort()).toEqual(["1:0", "1:1", "1:2", "2:0", "2:1", "3:n5", "3:n6", "4:0"])
+    // Once the pool is told of the block, the same transactions are served without `after`.
+    p.onCommitted([{ senderKey: senderKey(1), nextSequenceNumber: 1n }], [a0.entry.hashKey, n.entry.hashKey])
+    p.remove(b0.entry.hashKey)
+    expect(seqs(p.best(10)).sort()).toEqual(["1:1", "1:2", "3:n6", "4:0"])
   })
 
   it("treats orderless transactions as always ready, keyed by nonce", () => {
