@@ -9,7 +9,7 @@ import { ProductionGate } from "../../src/chain/ProductionGate.js"
 import { ConfigKeys, decodeConfiguration } from "../../src/chain/onChainConfig.js"
 import { eventRootHash, writeSetHash } from "../../src/domain/outputHashes.js"
 import type { Transaction } from "../../src/domain/Transaction.js"
-import { Ledger } from "../../src/ledger/Ledger.js"
+import { Ledger, type LedgerService } from "../../src/ledger/Ledger.js"
 import { StorageError } from "../../src/ledger/LedgerError.js"
 import { LedgerMemory } from "../../src/ledger/index.js"
 import {
@@ -24,8 +24,22 @@ import {
   VALIDATOR
 } from "./fakeChain.js"
 
-const chain = (o: SyntheticOptions = {}, vm: FakeVm = makeFakeVm(), mining = MiningMode.manual) => {
-  const base = Layer.mergeAll(LedgerMemory.layer({ genesis: syntheticGenesis(o) }), fakeVmLayer(vm), ChainEvents.layer)
+const chain = (
+  o: SyntheticOptions = {},
+  vm: FakeVm = makeFakeVm(),
+  mining = MiningMode.manual,
+  /** Wraps the memory ledger's `commitBlock` (a commit that waits, or fails). */
+  commit?: (real: LedgerService["commitBlock"]) => LedgerService["commitBlock"]
+) => {
+  const memory = LedgerMemory.layer({ genesis: syntheticGenesis(o) })
+  const ledger =
+    commit === undefined
+      ? memory
+      : Layer.effect(
+          Ledger,
+          Effect.map(Ledger, (l) => Ledger.of({ ...l, commitBlock: commit(l.commitBlock) }))
+        ).pipe(Layer.provide(memory))
+  const base = Layer.mergeAll(ledger, fakeVmLayer(vm), ChainEvents.layer)
   return Layer.provideMerge(BlockProducer.layer, Layer.provideMerge(Mempool.layer, base)).pipe(
     Layer.provide(Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining }))
   )
@@ -381,14 +395,7 @@ describe("BlockProducer", () => {
     () => {
       // The ledger's commits wait for `durable`: block 1 stays in flight while block 2 is made.
       const durable = Latch.makeUnsafe(false)
-      const slowLedger = Layer.effect(
-        Ledger,
-        Effect.map(Ledger, (l) => Ledger.of({ ...l, commitBlock: (b) => Effect.andThen(durable.await, l.commitBlock(b)) }))
-      ).pipe(Layer.provide(LedgerMemory.layer({ genesis: syntheticGenesis() })))
-      const base = Layer.mergeAll(slowLedger, fakeVmLayer(makeFakeVm()), ChainEvents.layer)
-      const layer = Layer.provideMerge(BlockProducer.layer, Layer.provideMerge(Mempool.layer, base)).pipe(
-        Layer.provide(Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.manual }))
-      )
+      const layer = chain({}, makeFakeVm(), MiningMode.manual, (commit) => (b) => Effect.andThen(durable.await, commit(b)))
       return Effect.gen(function* () {
         const producer = yield* BlockProducer
         const mempool = yield* Mempool
@@ -439,19 +446,8 @@ describe("BlockProducer", () => {
 
   it.effect("keeps a failed block in flight's transactions pooled; the next block fails with it, then they commit", () => {
     let failures = 1
-    const failingLedger = Layer.effect(
-      Ledger,
-      Effect.map(Ledger, (l) =>
-        Ledger.of({
-          ...l,
-          commitBlock: (b) =>
-            failures-- > 0 ? Effect.fail(new StorageError({ message: "disk full (a test's)" })) : l.commitBlock(b)
-        })
-      )
-    ).pipe(Layer.provide(LedgerMemory.layer({ genesis: syntheticGenesis() })))
-    const base = Layer.mergeAll(failingLedger, fakeVmLayer(makeFakeVm()), ChainEvents.layer)
-    const layer = Layer.provideMerge(BlockProducer.layer, Layer.provideMerge(Mempool.layer, base)).pipe(
-      Layer.provide(Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.manual }))
+    const layer = chain({}, makeFakeVm(), MiningMode.manual, (commit) => (b) =>
+      failures-- > 0 ? Effect.fail(new StorageError({ message: "disk full (a test's)" })) : commit(b)
     )
     return Effect.gen(function* () {
       const producer = yield* BlockProducer
