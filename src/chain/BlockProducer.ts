@@ -19,6 +19,7 @@ import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Semaphore from "effect/Semaphore"
@@ -210,12 +211,12 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
       const settle: Effect.Effect<void, ChainUnavailable> = Effect.suspend(() => {
         const f = inFlight
         if (f === undefined) return Effect.void
-        return Effect.ensuring(
-          Effect.asVoid(Fiber.join(f.tail)),
-          Effect.sync(() => {
-            if (inFlight === f) inFlight = undefined
-          })
-        )
+        // Forgotten once it ended, not when this wait is interrupted: the layer's finalizer still
+        // waits for a commit under way when the chain stops.
+        return Effect.flatMap(Effect.exit(Fiber.join(f.tail)), (exit) => {
+          if (inFlight === f) inFlight = undefined
+          return Exit.isSuccess(exit) ? Effect.void : Effect.failCause(exit.cause)
+        })
       })
 
       /** `settle` for what must run with no block in flight whatever became of it (its failure was logged). */
