@@ -417,7 +417,7 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
           yield* events.publish({ _tag: "BlockCommitted", block, committed: [], discarded: [], dropped: dropped.map((e) => e.hashKey) })
           return block
         }).pipe(
-          Effect.mapError((e) => unavailable(`ledger: ${e._tag === "StorageError" ? e.message : e._tag}`)),
+          Effect.mapError(ledgerFailure),
           Semaphore.withPermit(permit)
         )
 
