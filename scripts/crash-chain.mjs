@@ -18,7 +18,9 @@
  * reached the disk; only the answer was lost: it is then checked like any committed one) or gone
  * (killed before the block committed; the mempool is not kept), never anything else.
  *
- *   node scripts/crash-chain.mjs [--runs 100] [--data-dir DIR] [--min-ms 300] [--max-ms 1500]
+ *   node scripts/crash-chain.mjs [--runs 100] [--data-dir DIR] [--min-ms 300] [--max-ms 1500] [--no-fsync]
+ *
+ * `--no-fsync` runs the chain so (blocks never flushed by it: a killed process still loses nothing).
  *
  * Prints one JSON line per run and a summary line; exits 1 on the first inconsistency.
  */
@@ -30,7 +32,7 @@ import { aptTransfer, cliArgs, failRun as fail, fetchJson as json, loadDist, loc
 const lib = await loadDist()
 const { addressFromNumber, toHex } = lib
 
-const { arg, num } = cliArgs()
+const { arg, num, has } = cliArgs()
 const RUNS = num("runs", 100)
 const MIN_MS = num("min-ms", 300)
 const MAX_MS = num("max-ms", 1500)
@@ -42,7 +44,8 @@ const accounts = localSigners(lib, ACCOUNTS)
 /** Starts the chain (port 0 everywhere it serves), resolves with its API URL once it answers. */
 const start = (fresh) =>
   spawnMovenode(
-    ["--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), "--quiet", "--accounts", String(ACCOUNTS),
+    ["--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), ...(has("no-fsync") ? ["--no-fsync"] : []),
+      "--quiet", "--accounts", String(ACCOUNTS),
       "--listen", "127.0.0.1:0", "--faucet-listen", "off", "--ready-listen", "off", "--graphql-listen", "off"],
     { env: { ...process.env, MOVENODE_NO_REEXEC: "1" } }
   )

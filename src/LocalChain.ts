@@ -389,7 +389,8 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
           // Over the LMDB ledger the indexer runs in a worker thread that reads it (src/indexer/worker).
           {
             ledgerPath: config.dataDir === undefined ? undefined : join(config.dataDir, "ledger"),
-            workerUrl: config.indexerWorker
+            workerUrl: config.indexerWorker,
+            fsync: config.fsync
           }
         )
   const graphql =
@@ -512,7 +513,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
 const forkedChain = (config: LocalChainConfigShape, forkConfig: ForkConfig, http: Partial<HttpConfig>) =>
   Layer.unwrap(
     Effect.map(
-      Effect.mapError(openForkLedger(forkConfig, config.dataDir, forkConfig.progress ?? (() => {})), (e): Error => e),
+      Effect.mapError(openForkLedger(forkConfig, config.dataDir, forkConfig.progress ?? (() => {}), config.fsync !== false), (e): Error => e),
       (opened) =>
         assemble(config, http, {
           ledger: Layer.succeed(Ledger, opened.handle.service),
@@ -539,7 +540,12 @@ export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("m
           const ledger =
             config.dataDir === undefined
               ? LedgerMemory.layer({ genesis, pruneWindow: config.pruneWindow })
-              : LedgerLmdb.layer({ path: join(config.dataDir, "ledger"), genesis, pruneWindow: config.pruneWindow })
+              : LedgerLmdb.layer({
+                  path: join(config.dataDir, "ledger"),
+                  genesis,
+                  pruneWindow: config.pruneWindow,
+                  ...(config.fsync === false ? { durability: "written" as const } : {})
+                })
           return assemble(config, http, { ledger, chainId: config.chainId, genesisSource, fork: undefined })
         },
         catch: (e) => (e instanceof Error ? e : new Error(String(e)))

@@ -57,6 +57,11 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
   { name: "--accounts", value: "N", description: "pre-funded accounts (default 10)" },
   { name: "--epoch-secs", value: "N", description: "epoch length in seconds (default 60)" },
   { name: "--prune-window", value: "N", description: "keep the last N versions (default: keep all)" },
+  {
+    name: "--no-fsync",
+    description:
+      "do not flush blocks to the disk (faster test suites; kill -9 stays safe, after a power loss the chain may have to start --fresh)"
+  },
   { name: "--api-workers", value: "N", description: "serve the API from N more processes reading the chain's store (default 0)" },
   { name: "--load-state", value: "FILE", description: "load a dumped chain at start (same genesis settings)" },
   { name: "--dump-state", value: "FILE", description: "dump the chain to FILE when it stops" },
@@ -186,6 +191,7 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
         epochIntervalSecs:
           epoch === undefined ? d.epochIntervalSecs : yield* integer("--epoch-secs", epoch, 1, 1_000_000_000),
         pruneWindow: prune === undefined ? undefined : BigInt(prune),
+        ...(args.switches.has("--no-fsync") ? { fsync: false } : {}),
         fork,
         indexer: args.switches.has("--no-indexer")
           ? undefined

@@ -36,6 +36,8 @@ describe("parseLocalCommand", () => {
     expect(config.graphql).toEqual({ host: "127.0.0.1", port: 8090 })
     expect(config.chainId).toBe(4)
     expect(config.mining._tag).toBe("Instant")
+    // Blocks are flushed to the disk unless asked otherwise.
+    expect(config.fsync).toBeUndefined()
   })
 
   it("maps the fork flags onto the configuration, and refuses them when they do not parse", () => {
@@ -83,6 +85,7 @@ describe("parseLocalCommand", () => {
       "7200",
       "--prune-window",
       "1000",
+      "--no-fsync",
       "--quiet"
     ])
     expect(quiet).toBe(true)
@@ -94,7 +97,8 @@ describe("parseLocalCommand", () => {
       faucet: undefined,
       accounts: 3,
       epochIntervalSecs: 7200,
-      pruneWindow: 1000n
+      pruneWindow: 1000n,
+      fsync: false
     })
   })
 

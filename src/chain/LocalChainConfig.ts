@@ -36,6 +36,14 @@ export interface LocalChainConfigShape {
   readonly seed: string
   /** Keep the last N versions (the ledger's pruning window); undefined keeps everything. */
   readonly pruneWindow: bigint | undefined
+  /**
+   * Flush each block to the disk before it is announced (default true), and the index's SQLite at
+   * its checkpoints. False (`--no-fsync`: anvil's speed for test suites, whose chain is thrown
+   * away) keeps what a killed process leaves (the kernel holds every write: a kill -9 loses
+   * nothing), not what a power loss or a kernel crash does: the store may then be unreadable and
+   * the chain must start again (`--fresh`). docs/local-chain.md, "Durability".
+   */
+  readonly fsync?: boolean | undefined
   /** A fork of another chain's state (`--fork-url`, docs/fork.md); undefined = a chain of its own. */
   readonly fork?: ForkConfig | undefined
   /**

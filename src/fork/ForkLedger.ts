@@ -86,7 +86,9 @@ const fail = (message: string) => new ForkSourceError(message)
 export const openForkLedger = (
   config: ForkConfig,
   dataDir: string | undefined,
-  progress: (line: string) => void
+  progress: (line: string) => void,
+  /** Flush each local block to the disk (default true; the local chain's `--no-fsync`). */
+  fsync = true
 ): Effect.Effect<OpenedFork, ForkSourceError | StorageError, Scope.Scope> =>
   Effect.gen(function* () {
     const client = makeForkSourceClient({
@@ -208,7 +210,10 @@ export const openForkLedger = (
     // As LedgerLmdb.open: the write thread compresses the blocks' records (compressOnWriteThread.ts).
     if (dataDir !== undefined) yield* Effect.promise(compressOnWriteThread)
     const localStore: LedgerBackend = yield* Effect.try({
-      try: () => (dataDir === undefined ? makeMemoryBackend() : openLmdbBackend({ path: join(dataDir, "ledger") })),
+      try: () =>
+        dataDir === undefined
+          ? makeMemoryBackend()
+          : openLmdbBackend({ path: join(dataDir, "ledger"), ...(fsync ? {} : { durability: "written" as const }) }),
       catch: (e) => new StorageError({ message: `cannot open the fork's ledger: ${String(e)}` })
     })
     const backend = forkBackend(localStore, state, base, overrides)

@@ -70,6 +70,8 @@ export interface IndexerPlacement {
   readonly ledgerPath?: string | undefined
   /** The worker script; default the build's (`defaultIndexerWorkerUrl`); false = on the chain's thread. */
   readonly workerUrl?: URL | false | undefined
+  /** The embedded store flushes at its checkpoints (default true; the local chain's `--no-fsync`). */
+  readonly fsync?: boolean | undefined
 }
 
 /**
@@ -89,7 +91,7 @@ export const indexerLayerFor = (
   const storeConfig: IndexerStoreConfig =
     database._tag === "Postgres"
       ? { _tag: "Postgres", url: database.url }
-      : { _tag: "Sqlite", path: embeddedIndexPath(dataDir) }
+      : { _tag: "Sqlite", path: embeddedIndexPath(dataDir), ...(placement.fsync === false ? { fsync: false } : {}) }
   // A new data directory starts from the prebuilt genesis's index (checked like any stored index).
   if (storeConfig._tag === "Sqlite" && storeConfig.path !== ":memory:") seedIndex(prebuiltIndex, storeConfig.path)
   const schemaExtra = indexerSchemaExtra(buildKey, pipeline)

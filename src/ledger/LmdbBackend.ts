@@ -67,8 +67,13 @@ export interface LmdbBackendOptions {
    * (docs/scale-out.md, "Durability"): what it promises is not yet what it gives. Its writer marks
    * a batch committed only after `mdb_txn_commit` returns, and under `overlappingSync` that call
    * makes the commit visible and then fsyncs it on the same thread.
+   * `"written"`: never flushed (LMDB's `MDB_NOSYNC`), the commit otherwise made as a flushed one
+   * (on lmdb-js's write thread, resolved once visible): a kill -9 loses nothing (the kernel holds
+   * the pages), a power loss or a kernel crash may leave the store unreadable — for a chain thrown
+   * away after use (the local chain's `--no-fsync`). Unlike `sync: false`, commits stay off the
+   * caller's thread.
    */
-  readonly durability?: "flushed" | "committed" | undefined
+  readonly durability?: "flushed" | "committed" | "written" | undefined
   /** Largest size the map may grow to, bytes (default 64 GiB; sparse, costs nothing until used). */
   readonly mapSize?: number | undefined
   /**
@@ -218,7 +223,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       // Always a directory (lmdb-js would take a path with an extension, `data.v2`, as a file).
       noSubdir: false,
       overlappingSync: options.sync !== false && options.durability === "committed",
-      noSync: options.sync === false
+      noSync: options.sync === false || options.durability === "written"
     })
   } catch (e) {
     unlock()

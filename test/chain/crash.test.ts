@@ -8,11 +8,14 @@
 import { describe, expect, it } from "vitest"
 import { runCrashScript } from "../support/crashScript.js"
 
-describe("the local chain across kill -9", () => {
+describe.each([
+  ["flushing each block (the default)", []],
+  ["with --no-fsync", ["--no-fsync"]]
+])("the local chain across kill -9, %s", (_, flags) => {
   it("loses no committed transaction, applies none by half, and continues", async () => {
     const summary = await runCrashScript(
       "crash-chain.mjs",
-      ["--runs", "4", "--min-ms", "400", "--max-ms", "1200"],
+      ["--runs", "4", "--min-ms", "400", "--max-ms", "1200", ...flags],
       120_000
     )
     expect(summary.ok).toBe(true)

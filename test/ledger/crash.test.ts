@@ -13,8 +13,8 @@ import { tempDir } from "./fixtures.js"
 const child = fileURLToPath(new URL("./crashChild.mjs", import.meta.url))
 const compiled = fileURLToPath(new URL("../../dist/ledger/index.js", import.meta.url))
 
-/** When the child's commits count as done: fsync'd (the default), or visible with the fsync following (a follower's store). */
-type Durability = "flushed" | "committed"
+/** When the child's commits count as done: fsync'd (the default), visible with the fsync following (a follower's store), or never fsync'd (the local chain's `--no-fsync`). */
+type Durability = "flushed" | "committed" | "written"
 
 /** Runs the child until it has reported `atLeast` commits, then SIGKILLs it; returns the heights it reported. */
 const runAndKill = (path: string, atLeast: number, durability: Durability): Promise<bigint[]> =>
@@ -84,7 +84,7 @@ const checkConsistent = (l: LedgerService, backend: LedgerBackend) =>
     return info
   })
 
-describe.each<Durability>(["flushed", "committed"])("LMDB crash safety, durability %s", (durability) => {
+describe.each<Durability>(["flushed", "committed", "written"])("LMDB crash safety, durability %s", (durability) => {
   it("keeps every reported block and no half block across SIGKILLs, and commits continue", () => {
     if (!existsSync(compiled)) throw new Error(`${compiled} is missing: run \`npm run build\` first`)
     return Effect.runPromise(

@@ -1,6 +1,6 @@
 // Child of crash.test.ts: commits blocks through the compiled LMDB layer forever, printing
 // "begin <height>" before each commitBlock and "committed <height>" after it returns, until killed.
-// Usage: node crashChild.mjs <store path> [flushed|committed]  (the store's durability, default flushed)
+// Usage: node crashChild.mjs <store path> [flushed|committed|written]  (the store's durability, default flushed)
 import { Effect } from "effect"
 import { LedgerLmdb } from "../../dist/ledger/index.js"
 

@@ -25,7 +25,12 @@ import { type CellRow, cellOf, keyOf, mergeUpsert, type StoreWrite, WriteError }
 
 /** Where the index lives. */
 export type IndexerStoreConfig =
-  | { readonly _tag: "Sqlite"; readonly path: string }
+  | {
+      readonly _tag: "Sqlite"
+      readonly path: string
+      /** Flush at checkpoints (default true; `sqliteClient.ts`). */
+      readonly fsync?: boolean | undefined
+    }
   | { readonly _tag: "Postgres"; readonly url: string }
 
 /** How far the index reaches: the last version whose rows are stored, its hash and block timestamp. */
@@ -486,7 +491,10 @@ export const describeStore = (config: IndexerStoreConfig): string =>
 const clientOf = (config: IndexerStoreConfig, role: "writer" | "reader") =>
   Effect.gen(function* () {
     if (config._tag === "Sqlite") {
-      const { client } = yield* makeSqliteClient(config.path, { reader: role === "reader" })
+      const { client } = yield* makeSqliteClient(config.path, {
+        reader: role === "reader",
+        ...(config.fsync === false ? { fsync: false } : {})
+      })
       return { client, dialect: sqliteDialect, description: describeStore(config) }
     }
     const client = yield* PgClient.make({

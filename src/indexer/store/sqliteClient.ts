@@ -57,6 +57,11 @@ export const makeSqliteClient = (
   options: {
     /** A connection that only reads (`query_only`): another connection (thread) writes the file. */
     readonly reader?: boolean
+    /**
+     * Flush at checkpoints (default true: `synchronous = NORMAL`). False: `OFF`, never — a killed
+     * process still loses nothing, a power loss may lose the file (the local chain's `--no-fsync`).
+     */
+    readonly fsync?: boolean
   } = {}
 ): Effect.Effect<SqliteHandle, SqlError, import("effect/Scope").Scope> =>
   Effect.gen(function* () {
@@ -68,7 +73,7 @@ export const makeSqliteClient = (
           if (options.reader === true) db.pragma("query_only = ON")
           else if (path !== ":memory:") {
             db.pragma("journal_mode = WAL")
-            db.pragma("synchronous = NORMAL")
+            db.pragma(options.fsync === false ? "synchronous = OFF" : "synchronous = NORMAL")
             // After a checkpoint the log is cut to `JOURNAL_SIZE_LIMIT` (the automatic one every
             // `WAL_AUTOCHECKPOINT_PAGES` under load) or to nothing (the indexer's own when it goes
             // quiet), not left at the largest it ever reached.
