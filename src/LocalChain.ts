@@ -92,6 +92,8 @@ export interface LocalChainInfo {
   readonly root: { readonly address: AccountAddress; readonly privateKey: Uint8Array }
   readonly accounts: ReadonlyArray<LocalAccount>
   readonly dataDir: string | undefined
+  /** Whether blocks are flushed to the disk before they are announced (`LocalChainConfig.fsync`). */
+  readonly fsync: boolean
   /**
    * Where the genesis came from: the data directory's (`kept`), this process's earlier build
    * (`cached`), the one `npm run build` made for the default parameters (`prebuilt`), or `built` now.
@@ -488,6 +490,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
         root: { address: CORE_RESOURCES, privateKey: rootPrivateKey },
         accounts,
         dataDir: config.dataDir,
+        fsync: config.fsync !== false,
         genesisSource: chainBase.genesisSource,
         fork: fork?.identity,
         mine: producer.produce,
@@ -513,7 +516,10 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
 const forkedChain = (config: LocalChainConfigShape, forkConfig: ForkConfig, http: Partial<HttpConfig>) =>
   Layer.unwrap(
     Effect.map(
-      Effect.mapError(openForkLedger(forkConfig, config.dataDir, forkConfig.progress ?? (() => {}), config.fsync !== false), (e): Error => e),
+      Effect.mapError(
+        openForkLedger(forkConfig, config.dataDir, forkConfig.progress ?? (() => {}), config.fsync !== false),
+        (e): Error => e
+      ),
       (opened) =>
         assemble(config, http, {
           ledger: Layer.succeed(Ledger, opened.handle.service),
@@ -583,7 +589,7 @@ export const describeLocalChain = (info: LocalChainInfo): string => {
       : [
           `  GraphQL    ${info.graphqlUrl}  ${info.indexer === undefined ? "(processor_status only: not an indexer)" : `(indexer: ${info.indexer})`}`
         ]),
-    `  Data       ${info.dataDir ?? "(in memory)"}`,
+    `  Data       ${info.dataDir ?? "(in memory)"}${info.dataDir !== undefined && !info.fsync ? "  (--no-fsync: blocks not flushed to the disk)" : ""}`,
     ...(info.fork === undefined
       ? []
       : [

@@ -60,7 +60,11 @@ describe("LocalChain", () => {
               const [, before] = yield* getJson(chain.apiUrl)
               yield* chain.mine
               const [, after] = yield* getJson(chain.apiUrl)
-              return [BigInt((before as any).ledger_version), BigInt((after as any).ledger_version)] as const
+              return [
+                BigInt((before as any).ledger_version),
+                BigInt((after as any).ledger_version),
+                describeLocalChain(chain)
+              ] as const
             })
           )
         try {
@@ -70,8 +74,15 @@ describe("LocalChain", () => {
           const genesis = readFileSync(blob)
           assert.include(readFileSync(join(dataDir, "genesis.key"), "utf8"), '"accounts":2')
           // A restart continues the chain.
-          const [restart] = yield* run({ accounts: 2 })
+          const [restart, , banner] = yield* run({ accounts: 2 })
           assert.isTrue(restart > start)
+          assert.notInclude(banner, "--no-fsync")
+          // Without flushing (--no-fsync) the same store goes on, and so does a flushing start after it.
+          const [unflushed, unflushedEnd, unflushedBanner] = yield* run({ accounts: 2, fsync: false })
+          assert.isTrue(unflushed > restart)
+          assert.include(unflushedBanner, "(--no-fsync: blocks not flushed to the disk)")
+          const [flushedAgain] = yield* run({ accounts: 2 })
+          assert.strictEqual(flushedAgain, unflushedEnd)
           // --fresh: back to genesis, the kept genesis file untouched.
           const [fresh] = yield* run({ accounts: 2, fresh: true })
           assert.strictEqual(fresh, start)
