@@ -203,6 +203,12 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
        * docs/benchmarks.md, session 26).
        */
       let inFlight: BlockInFlight | undefined
+      /**
+       * The pooled transactions (hash keys) of the block being made over the block in flight: that
+       * block's announcement must not drop them as expired while this one may commit them (it
+       * leaves them to this block's own announcement, committed or discarded).
+       */
+      let taken: ReadonlySet<string> | undefined
 
       /**
        * Waits for the block in flight to be committed and announced. Its failure (a commit that did
@@ -252,6 +258,7 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
         Effect.gen(function* () {
           const previous = inFlight
           const candidates = mempool.best(config.maxBlockTransactions, config.maxBlockBytes, previous?.txns)
+          taken = previous === undefined ? undefined : new Set(candidates.map((e) => e.hashKey))
           if (!allowEmpty && candidates.length === 0) {
             // Nothing past the block in flight: wait for it (not for more work: the loop does that).
             yield* settle
@@ -367,7 +374,8 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             senders,
             committed: execution.committed.map((e) => e.hashKey),
             discarded: execution.discarded.map((d) => d.entry.hashKey),
-            chainTimeSecs: timestampUsec / 1_000_000n
+            chainTimeSecs: timestampUsec / 1_000_000n,
+            taken
           })
           yield* events.publish({
             _tag: "BlockCommitted",

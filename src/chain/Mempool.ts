@@ -74,12 +74,17 @@ export interface MempoolService {
    * `after`, did not take is wanted already).
    */
   readonly awaitWanted: (after?: BlockInFlightTxns) => Effect.Effect<void>
-  /** After a block: forget what it committed or discarded, promote what follows, drop the expired. */
+  /**
+   * After a block: forget what it committed or discarded, promote what follows, drop the expired
+   * but what `taken` names (the transactions of the next block, made over this one while it
+   * committed: `TxPool.gc`).
+   */
   readonly afterBlock: (update: {
     readonly senders: ReadonlyArray<CommittedSender>
     readonly committed: ReadonlyArray<string>
     readonly discarded: ReadonlyArray<string>
     readonly chainTimeSecs: bigint
+    readonly taken?: ReadonlySet<string> | undefined
   }) => Effect.Effect<ReadonlyArray<PoolEntry>>
   readonly size: () => number
   /** Every pooled transaction, in arrival order (snapshots keep them). */
@@ -310,11 +315,11 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
         want,
         wanted,
         awaitWanted,
-        afterBlock: ({ senders, committed, discarded, chainTimeSecs }) =>
+        afterBlock: ({ senders, committed, discarded, chainTimeSecs, taken }) =>
           Effect.map(Clock.currentTimeMillis, (nowMs) => {
             pool.onCommitted(senders, committed)
             for (const hashKey of discarded) pool.remove(hashKey)
-            return pool.gc(chainTimeSecs, nowMs)
+            return pool.gc(chainTimeSecs, nowMs, taken)
           }),
         size: () => pool.size,
         pending: () => pool.entries(),

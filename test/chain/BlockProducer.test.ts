@@ -4,6 +4,7 @@ import { TestClock } from "effect/testing"
 import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "../../src/chain/BlockProducer.js"
 import { type BlockCommittedEvent, type ChainEvent, ChainEvents } from "../../src/chain/ChainEvents.js"
 import { Mempool } from "../../src/chain/Mempool.js"
+import { defaultMempoolConfig, MempoolConfig } from "../../src/chain/mempool/MempoolConfig.js"
 import { MiningMode } from "../../src/chain/MiningMode.js"
 import { ProductionGate } from "../../src/chain/ProductionGate.js"
 import { ConfigKeys, decodeConfiguration } from "../../src/chain/onChainConfig.js"
@@ -440,6 +441,41 @@ describe("BlockProducer", () => {
         assert.deepStrictEqual([seqOf(state, 1), seqOf(state, 2), seqOf(state, 3)], [2n, 1n, 1n])
         assert.strictEqual(mempool.size(), 0)
         assert.strictEqual(producer.blockInFlight(), undefined)
+      }).pipe(Effect.scoped, Effect.provide(layer))
+    }
+  )
+
+  it.effect(
+    "does not drop as expired, when the block in flight commits, what the block made over it took: that block commits it",
+    () => {
+      const durable = Latch.makeUnsafe(false)
+      const layer = chain({}, makeFakeVm(), MiningMode.manual, (commit) => (b) =>
+        Effect.andThen(durable.await, commit(b))
+      ).pipe(Layer.provide(Layer.succeed(MempoolConfig, { ...defaultMempoolConfig, systemTtlSecs: 1 })))
+      return Effect.gen(function* () {
+        const producer = yield* BlockProducer
+        const mempool = yield* Mempool
+        const take = yield* (yield* ChainEvents).subscription
+        yield* submit(1, 0n)
+        yield* producer.produceNext
+        // Block 2, made over block 1 in flight, takes 2:0; then 2:0 outlives the pool's TTL before
+        // block 1 is durable.
+        const late = yield* submit(2, 0n)
+        const second = yield* Effect.forkChild(producer.produceNext)
+        yield* Effect.yieldNow
+        yield* TestClock.adjust("2 seconds")
+        yield* durable.open
+        yield* Fiber.join(second)
+        const first = blockEvent(yield* take)
+        assert.deepStrictEqual(first.dropped, [])
+        yield* producer.produce
+        const next = blockEvent(yield* take)
+        assert.deepStrictEqual(
+          next.committed.map((c) => c.hashKey),
+          [late.hashKey]
+        )
+        assert.deepStrictEqual(kinds(yield* blockTransactions(2n)), ["BlockMetadata", "user:2", "BlockEpilogue"])
+        assert.strictEqual(mempool.size(), 0)
       }).pipe(Effect.scoped, Effect.provide(layer))
     }
   )

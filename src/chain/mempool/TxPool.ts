@@ -313,9 +313,12 @@ export class TxPool {
 
   /**
    * Drops what can never commit: transactions whose expiry is not after `nowSecs` (the chain's
-   * time: the prologue refuses `now >= expiration`), and those older than the system TTL.
+   * time: the prologue refuses `now >= expiration`), and those older than the system TTL. Not those
+   * in `taken` (by hash key): a block being made took them, and they leave the pool with its
+   * announcement, committed or discarded — dropping one now would announce it dropped, then
+   * committed.
    */
-  gc(nowSecs: bigint, nowMs: number): ReadonlyArray<PoolEntry> {
+  gc(nowSecs: bigint, nowMs: number, taken?: ReadonlySet<string>): ReadonlyArray<PoolEntry> {
     const ttlMs = this.config.systemTtlSecs * 1000
     const due =
       (this.earliestExpirationSecs !== undefined && this.earliestExpirationSecs <= nowSecs) ||
@@ -324,7 +327,8 @@ export class TxPool {
     const removed: PoolEntry[] = []
     this.forgetExpiries()
     for (const e of this.hashes.values())
-      if (e.expirationSecs <= nowSecs || nowMs - e.insertedAtMs >= ttlMs) removed.push(e)
+      if ((e.expirationSecs <= nowSecs || nowMs - e.insertedAtMs >= ttlMs) && taken?.has(e.hashKey) !== true)
+        removed.push(e)
       else this.noteExpiry(e)
     for (const e of removed) this.removeEntry(e)
     return removed

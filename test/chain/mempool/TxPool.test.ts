@@ -262,6 +262,18 @@ describe("TxPool", () => {
     expect(p.bytes).toBe(0)
   })
 
+  it("keeps what a block being made took, expired or not, until a later collection", () => {
+    const p = pool({ systemTtlSecs: 10 })
+    p.insert(entry(1, 0n, { expiration: 100n }, 0), 0n)
+    p.insert(entry(2, 0n, { expiration: 1000n }, 0), 0n)
+    p.insert(entry(3, 0n, { expiration: 1000n }, 0), 0n)
+    const taken = new Set(p.entries().flatMap((e) => (e.transaction.rawTransaction.sender[31] === 3 ? [] : [e.hashKey])))
+    // 1:0 past its expiry and all three past the TTL: only 3:0, which no block took, goes.
+    expect(seqs(p.gc(100n, 20_000, taken))).toEqual(["3:0"])
+    expect(seqs(p.entries())).toEqual(["1:0", "2:0"])
+    expect(seqs(p.gc(100n, 20_000))).toEqual(["1:0", "2:0"])
+  })
+
   it("keeps its indexes consistent under any sequence of operations (model check)", () => {
     const op = fc.oneof(
       fc.record({
