@@ -15,7 +15,9 @@
  *   - every pre-funded account's APT balance in current_fungible_asset_balances equals the
  *     ledger's (GET /v1/accounts/{a}/balance/0x1::aptos_coin::AptosCoin), when that processor runs.
  *
- *   node scripts/crash-indexer.mjs [--runs 50] [--data-dir DIR] [--min-ms 300] [--max-ms 1500]
+ *   node scripts/crash-indexer.mjs [--runs 50] [--data-dir DIR] [--min-ms 300] [--max-ms 1500] [--no-fsync]
+ *
+ * `--no-fsync` runs the chain so (its ledger and its index never flushed: a killed process still loses nothing).
  *
  * Prints one JSON line per run and a summary line; exits 1 on the first mismatch.
  */
@@ -27,7 +29,7 @@ import { aptTransfer, cliArgs, failRun as fail, fetchJson as json, loadDist, loc
 const lib = await loadDist()
 const { toHex } = lib
 
-const { arg, num } = cliArgs()
+const { arg, num, has } = cliArgs()
 const RUNS = num("runs", 50)
 const MIN_MS = num("min-ms", 300)
 const MAX_MS = num("max-ms", 1500)
@@ -39,7 +41,8 @@ const long = (a) => `0x${toHex(a)}`
 
 const start = (fresh) =>
   spawnMovenode(
-    ["--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), "--quiet", "--accounts", String(ACCOUNTS),
+    ["--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), ...(has("no-fsync") ? ["--no-fsync"] : []),
+      "--quiet", "--accounts", String(ACCOUNTS),
       "--listen", "127.0.0.1:0", "--faucet-listen", "off", "--ready-listen", "off", "--graphql-listen", "127.0.0.1:0"],
     { graphql: true }
   )

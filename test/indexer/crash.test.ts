@@ -6,11 +6,14 @@
 import { describe, expect, it } from "vitest"
 import { runCrashScript } from "../support/crashScript.js"
 
-describe("kill -9 during indexing", () => {
+describe.each([
+  ["flushing (the default)", []],
+  ["with --no-fsync", ["--no-fsync"]]
+])("kill -9 during indexing, %s", (_, flags) => {
   it("the index matches the ledger after every restart (3 rounds)", async () => {
     const summary = await runCrashScript(
       "crash-indexer.mjs",
-      ["--runs", "3", "--min-ms", "200", "--max-ms", "900"],
+      ["--runs", "3", "--min-ms", "200", "--max-ms", "900", ...flags],
       240_000
     )
     expect(summary).toMatchObject({ ok: true, runs: 3 })
