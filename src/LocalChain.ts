@@ -513,11 +513,15 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
  * A chain on a fork (`src/fork`, docs/fork.md): the fork's ledger is opened (pinned version, remote
  * cache, prefetch) in the layer's scope, then the chain is assembled over it with its chain id.
  */
+/** When the chain's ledger counts a commit done: flushed (the default), or only written (`--no-fsync`). */
+const ledgerDurability = (config: LocalChainConfigShape): "written" | undefined =>
+  config.fsync === false ? "written" : undefined
+
 const forkedChain = (config: LocalChainConfigShape, forkConfig: ForkConfig, http: Partial<HttpConfig>) =>
   Layer.unwrap(
     Effect.map(
       Effect.mapError(
-        openForkLedger(forkConfig, config.dataDir, forkConfig.progress ?? (() => {}), config.fsync !== false),
+        openForkLedger(forkConfig, config.dataDir, forkConfig.progress ?? (() => {}), ledgerDurability(config)),
         (e): Error => e
       ),
       (opened) =>
@@ -550,7 +554,7 @@ export class LocalChain extends Context.Service<LocalChain, LocalChainInfo>()("m
                   path: join(config.dataDir, "ledger"),
                   genesis,
                   pruneWindow: config.pruneWindow,
-                  ...(config.fsync === false ? { durability: "written" as const } : {})
+                  durability: ledgerDurability(config)
                 })
           return assemble(config, http, { ledger, chainId: config.chainId, genesisSource, fork: undefined })
         },

@@ -18,7 +18,7 @@ import { closeStore } from "../ledger/closeStore.js"
 import { compressOnWriteThread } from "../ledger/compressOnWriteThread.js"
 import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
 import { StorageError } from "../ledger/LedgerError.js"
-import { openLmdbBackend } from "../ledger/LmdbBackend.js"
+import { type LmdbBackendOptions, openLmdbBackend } from "../ledger/LmdbBackend.js"
 import { makeLedgerService, type LedgerHandle } from "../ledger/makeLedgerService.js"
 import { makeMemoryBackend } from "../ledger/MemoryBackend.js"
 import { ConfigKeys, decodeConfiguration } from "../chain/onChainConfig.js"
@@ -87,8 +87,8 @@ export const openForkLedger = (
   config: ForkConfig,
   dataDir: string | undefined,
   progress: (line: string) => void,
-  /** Flush each local block to the disk (default true; the local chain's `--no-fsync`). */
-  fsync = true
+  /** When a local block's commit counts as done (default flushed; the local chain's `--no-fsync`: written). */
+  durability?: LmdbBackendOptions["durability"]
 ): Effect.Effect<OpenedFork, ForkSourceError | StorageError, Scope.Scope> =>
   Effect.gen(function* () {
     const client = makeForkSourceClient({
@@ -213,7 +213,7 @@ export const openForkLedger = (
       try: () =>
         dataDir === undefined
           ? makeMemoryBackend()
-          : openLmdbBackend({ path: join(dataDir, "ledger"), ...(fsync ? {} : { durability: "written" as const }) }),
+          : openLmdbBackend({ path: join(dataDir, "ledger"), durability }),
       catch: (e) => new StorageError({ message: `cannot open the fork's ledger: ${String(e)}` })
     })
     const backend = forkBackend(localStore, state, base, overrides)

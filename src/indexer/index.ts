@@ -91,7 +91,7 @@ export const indexerLayerFor = (
   const storeConfig: IndexerStoreConfig =
     database._tag === "Postgres"
       ? { _tag: "Postgres", url: database.url }
-      : { _tag: "Sqlite", path: embeddedIndexPath(dataDir), ...(placement.fsync === false ? { fsync: false } : {}) }
+      : { _tag: "Sqlite", path: embeddedIndexPath(dataDir), fsync: placement.fsync }
   // A new data directory starts from the prebuilt genesis's index (checked like any stored index).
   if (storeConfig._tag === "Sqlite" && storeConfig.path !== ":memory:") seedIndex(prebuiltIndex, storeConfig.path)
   const schemaExtra = indexerSchemaExtra(buildKey, pipeline)

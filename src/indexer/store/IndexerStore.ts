@@ -491,10 +491,7 @@ export const describeStore = (config: IndexerStoreConfig): string =>
 const clientOf = (config: IndexerStoreConfig, role: "writer" | "reader") =>
   Effect.gen(function* () {
     if (config._tag === "Sqlite") {
-      const { client } = yield* makeSqliteClient(config.path, {
-        reader: role === "reader",
-        ...(config.fsync === false ? { fsync: false } : {})
-      })
+      const { client } = yield* makeSqliteClient(config.path, { reader: role === "reader", fsync: config.fsync })
       return { client, dialect: sqliteDialect, description: describeStore(config) }
     }
     const client = yield* PgClient.make({

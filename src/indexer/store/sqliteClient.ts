@@ -61,7 +61,7 @@ export const makeSqliteClient = (
      * Flush at checkpoints (default true: `synchronous = NORMAL`). False: `OFF`, never — a killed
      * process still loses nothing, a power loss may lose the file (the local chain's `--no-fsync`).
      */
-    readonly fsync?: boolean
+    readonly fsync?: boolean | undefined
   } = {}
 ): Effect.Effect<SqliteHandle, SqlError, import("effect/Scope").Scope> =>
   Effect.gen(function* () {
