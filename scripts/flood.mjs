@@ -18,6 +18,9 @@
  * thread's CPU per turn (p50/p90/p99/max ms, independent of the machine's load), the wall time per
  * turn and the part of it spent waiting for a core (which the load decides).
  * `FLOOD_PROBE_DUMP=FILE`: every probe's start (ms after the first) and duration, to FILE.
+ * `FLOOD_NODE_ARGS="…"`: extra flags for Node.js (e.g. `--cpu-prof --cpu-prof-dir=DIR`);
+ * `FLOOD_MOVENODE_ARGS="…"`: extra flags for movenode (e.g. `--no-indexer`, `--no-fsync`), as
+ * `LOADGEN_MOVENODE_ARGS` for scripts/loadgen.mjs.
  */
 import { fork, spawn } from "node:child_process"
 import http from "node:http"
@@ -118,7 +121,8 @@ if (args[0] === "--probe") {
       join(root, "dist", "bin", "movenode.js"),
       "--data-dir", dir, "--fresh", "--quiet", "--accounts", String(accountCount),
       "--listen", `127.0.0.1:${PORTS.api}`, "--faucet-listen", `127.0.0.1:${PORTS.faucet}`,
-      "--ready-listen", `127.0.0.1:${PORTS.ready}`, "--graphql-listen", `127.0.0.1:${PORTS.graphql}`
+      "--ready-listen", `127.0.0.1:${PORTS.ready}`, "--graphql-listen", `127.0.0.1:${PORTS.graphql}`,
+      ...(process.env.FLOOD_MOVENODE_ARGS ?? "").split(" ").filter((a) => a !== "")
     ],
     { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, TURN_MONITOR_OUT: turnsFile } }
   )

@@ -9,6 +9,13 @@
  * versions again, then lowers it again. (A lag counted in versions alone would also trip on the
  * size of one block: a block of a few hundred transfers appears at once.)
  *
+ * Under a sustained flood of full blocks (~250 versions each, arriving faster than the index's
+ * batches of two) the index is never within `relaxBehind`, so once raised it stays at the chain's
+ * priority until the load ends (seen in session 28: raised ~10 s into some 20 s runs at full load,
+ * never in others). A trial that also lowered it once the index had reached the version the ledger
+ * had 250 ms before (docs/benchmarks.md, session 28) toggled it five to seven times a run and changed
+ * nothing measurable (two interleaved pairs of throughput runs); not kept.
+ *
  * Raising a thread's priority takes the right to (root, or `RLIMIT_NICE`): when `setNice(0)` fails
  * the thread stays lowered and catches up once the load stops, as without the policy.
  */
