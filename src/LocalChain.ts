@@ -509,14 +509,14 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
   )
 }
 
-/**
- * A chain on a fork (`src/fork`, docs/fork.md): the fork's ledger is opened (pinned version, remote
- * cache, prefetch) in the layer's scope, then the chain is assembled over it with its chain id.
- */
 /** When the chain's ledger counts a commit done: flushed (the default), or only written (`--no-fsync`). */
 const ledgerDurability = (config: LocalChainConfigShape): "written" | undefined =>
   config.fsync === false ? "written" : undefined
 
+/**
+ * A chain on a fork (`src/fork`, docs/fork.md): the fork's ledger is opened (pinned version, remote
+ * cache, prefetch) in the layer's scope, then the chain is assembled over it with its chain id.
+ */
 const forkedChain = (config: LocalChainConfigShape, forkConfig: ForkConfig, http: Partial<HttpConfig>) =>
   Layer.unwrap(
     Effect.map(
