@@ -10,13 +10,19 @@
  * health check (`GET /v1/-/healthy`), the readiness server (`GET /` on 8070) and a plain read
  * (`GET /v1/accounts/0x1`), and times connect → full answer.
  *
- *   node scripts/flood.mjs [--clients 512] [--seconds 20] [--garbage 10] [--probe-ms 100] [--accounts 256]
+ *   node scripts/flood.mjs [--clients 512] [--seconds 20] [--garbage 10] [--probe-ms 100] [--accounts 256] [--probe-nice N]
  *
  * Prints one JSON line: per probe kind the count, failures (no answer within 10 s or not 200), p50,
- * p99 and max in ms; the flood's answers by status; committed transfers; the load average; and
+ * p99 and max in ms; the flood's answers by status; committed transfers; the load average;
  * `turns`, the node's event-loop turns during the flood (scripts/turn-monitor.mjs): the main
  * thread's CPU per turn (p50/p90/p99/max ms, independent of the machine's load), the wall time per
- * turn and the part of it spent waiting for a core (which the load decides).
+ * turn and the part of it spent waiting for a core (which the load decides); and `cores`, the CPU
+ * each process took during the flood in cores (the node, this generator, the prober) — on a
+ * 2-core machine the three share two cores, so a probe also waits for the prober's own turn.
+ * `--probe-nice N` runs the prober's event loop at nice N (a negative N needs root or
+ * `RLIMIT_NICE`; `probeNice` says what it got): a prober on a machine of its own, or a balancer's
+ * checks at their own priority, do not wait behind the flood; the difference to a run without it
+ * is the part of the probes' time that was the prober's own waiting for a core.
  * `FLOOD_PROBE_DUMP=FILE`: every probe's start (ms after the first) and duration, to FILE.
  * `FLOOD_NODE_ARGS="…"`: extra flags for Node.js (e.g. `--cpu-prof --cpu-prof-dir=DIR`);
  * `FLOOD_MOVENODE_ARGS="…"`: extra flags for movenode (e.g. `--no-indexer`, `--no-fsync`), as
@@ -25,7 +31,7 @@
 import { fork, spawn } from "node:child_process"
 import http from "node:http"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { getPriority, setPriority, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { aptTransfer, cliArgs, loadAverage, loadDist, localSigners, root, sleep } from "./lib.mjs"
@@ -33,6 +39,16 @@ import { aptTransfer, cliArgs, loadAverage, loadDist, localSigners, root, sleep 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const args = process.argv.slice(2)
 const { num: arg } = cliArgs(args)
+/** A process's CPU seconds so far (Linux: /proc/PID/stat, user + system, in clock ticks of 10 ms); NaN elsewhere. */
+const processCpuSecs = (pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(f[11]) + Number(f[12])) / 100
+  } catch {
+    return Number.NaN
+  }
+}
 const percentile = (xs, p) => {
   if (xs.length === 0) return Number.NaN
   const s = [...xs].sort((a, b) => a - b)
@@ -42,6 +58,14 @@ const percentile = (xs, p) => {
 // ---- the probe process: new connections, timed ---------------------------------------------------
 if (args[0] === "--probe") {
   const everyMs = Number(args[1])
+  // The prober's own priority (its event loop's thread; Linux's setpriority acts per thread).
+  let probeNice
+  if (args[2] !== undefined && args[2] !== "") {
+    try {
+      setPriority(0, Number(args[2]))
+    } catch {}
+    probeNice = getPriority(0)
+  }
   const targets = [
     ["healthy", PORTS.api, "/v1/-/healthy"],
     ["ready", PORTS.ready, "/"],
@@ -87,6 +111,7 @@ if (args[0] === "--probe") {
   process.send("warm")
   await started
   probeStart = performance.now()
+  const cpu0 = process.cpuUsage()
   const inflight = new Set()
   while (!stop) {
     for (const t of targets) {
@@ -97,7 +122,12 @@ if (args[0] === "--probe") {
     await sleep(everyMs)
   }
   await Promise.all(inflight)
-  process.send(results, () => process.exit(0))
+  const cpu = process.cpuUsage(cpu0)
+  const seconds = (performance.now() - probeStart) / 1000
+  process.send(
+    { results, cores: +((cpu.user + cpu.system) / 1e6 / seconds).toFixed(3), nice: probeNice },
+    () => process.exit(0)
+  )
 } else {
   const lib = await loadDist()
   const clients = arg("clients", 512)
@@ -105,6 +135,7 @@ if (args[0] === "--probe") {
   const garbageEvery = arg("garbage", 10)
   const probeMs = arg("probe-ms", 100)
   const accountCount = arg("accounts", 256)
+  const probeNice = cliArgs(args).arg("probe-nice", "")
   const accounts = localSigners(lib, accountCount)
   const expiration = BigInt(Math.floor(Date.now() / 1000) + seconds + 600)
   const transfer = (from, to) => aptTransfer(lib, from, to, 1n, expiration).bytes
@@ -167,7 +198,7 @@ if (args[0] === "--probe") {
         })
         req.end(body)
       })
-    const probe = fork(fileURLToPath(import.meta.url), ["--probe", String(probeMs)], { stdio: "inherit" })
+    const probe = fork(fileURLToPath(import.meta.url), ["--probe", String(probeMs), probeNice], { stdio: "inherit" })
     await new Promise((resolve, reject) => {
       probe.once("message", resolve) // "warm"
       probe.once("exit", (code) => reject(new Error(`the probe process exited (${code}) before its warm-up ended`)))
@@ -176,6 +207,8 @@ if (args[0] === "--probe") {
     probe.send("go")
     node.kill("SIGUSR2")
     const start = performance.now()
+    const nodeCpu0 = processCpuSecs(node.pid)
+    const floodCpu0 = process.cpuUsage()
     const garbage = Buffer.from("this is not a signed transaction")
     // Client c sends for accounts c, c + clients, …: one sender's sequence numbers stay in order.
     const client = async (c) => {
@@ -192,8 +225,11 @@ if (args[0] === "--probe") {
     }
     await Promise.all(Array.from({ length: clients }, (_, c) => client(c)))
     node.kill("SIGUSR2")
+    const floodSecs = (performance.now() - start) / 1000
+    const nodeCpu = processCpuSecs(node.pid) - nodeCpu0
+    const floodCpu = process.cpuUsage(floodCpu0)
     probe.send("stop")
-    const results = await probed
+    const { results, cores: proberCores, nice: proberNice } = await probed
     if (process.env.FLOOD_PROBE_DUMP) writeFileSync(process.env.FLOOD_PROBE_DUMP, JSON.stringify(results))
     const info = await (await fetch(`http://127.0.0.1:${PORTS.api}/v1`)).json()
     let turns
@@ -214,6 +250,12 @@ if (args[0] === "--probe") {
     console.log(
       JSON.stringify({
         clients, seconds, garbageEvery, probes: summary, flood: statuses, turns,
+        cores: {
+          node: +(nodeCpu / floodSecs).toFixed(3),
+          generator: +((floodCpu.user + floodCpu.system) / 1e6 / floodSecs).toFixed(3),
+          prober: proberCores
+        },
+        ...(proberNice === undefined ? {} : { probeNice: proberNice }),
         ledgerVersion: Number(info.ledger_version), blockHeight: Number(info.block_height),
         load: loadAverage()
       })
