@@ -24,7 +24,9 @@ export default {
     // And a follower's ChecksThread starts `./checksWorker.js` beside itself (src/follow).
     checksWorker: "dist/follow/checksWorker.js",
     // And the mempool's AdmissionWorker starts `./admissionWorker.js` beside itself (src/chain/mempool).
-    admissionWorker: "dist/chain/mempool/admissionWorker.js"
+    admissionWorker: "dist/chain/mempool/admissionWorker.js",
+    // And the front process's program, which FrontProcess starts beside itself (src/http/front).
+    frontMain: "dist/http/front/frontMain.js"
   },
   platform: "node",
   // libsql (the indexer's embedded SQLite) loads its platform's native build the same way.

@@ -52,6 +52,7 @@ import { openForkLedger } from "./fork/ForkLedger.js"
 import { guardLayer } from "./fork/guardServices.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
 import { FaucetServer } from "./http/FaucetServer.js"
+import { FrontProcess } from "./http/front/FrontProcess.js"
 import { GraphqlStub } from "./http/GraphqlStub.js"
 import {
   GraphqlServer,
@@ -411,10 +412,17 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
             yield* Effect.addFinalizer(() => Effect.sync(unregister))
           })
         )
+  // The API's and readiness's listening sockets in a front process (http/front), when asked for;
+  // it outlives the servers that use it (they stop their sites first).
+  const front =
+    config.front === undefined || config.front === false
+      ? Layer.empty
+      : FrontProcess.layer({ scriptUrl: config.front === true ? undefined : config.front })
   const servers = Layer.mergeAll(api, faucet, graphql, gated).pipe(
     // (GraphqlServer, which needs the indexer, is only used when there is one.)
     Layer.provideMerge((indexer ?? Layer.empty) as NonNullable<typeof indexer>),
-    Layer.provideMerge(node)
+    Layer.provideMerge(node),
+    Layer.provideMerge(front)
   )
   const info = Layer.effect(
     LocalChain,

@@ -62,6 +62,11 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
     description:
       "do not flush blocks to the disk (faster test suites; kill -9 stays safe, after a power loss the chain may have to start --fresh)"
   },
+  {
+    name: "--front",
+    description:
+      "accept the API's and readiness's connections in a small process of their own (new connections answered at once under load)"
+  },
   { name: "--api-workers", value: "N", description: "serve the API from N more processes reading the chain's store (default 0)" },
   { name: "--load-state", value: "FILE", description: "load a dumped chain at start (same genesis settings)" },
   { name: "--dump-state", value: "FILE", description: "dump the chain to FILE when it stops" },
@@ -192,6 +197,7 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
           epoch === undefined ? d.epochIntervalSecs : yield* integer("--epoch-secs", epoch, 1, 1_000_000_000),
         pruneWindow: prune === undefined ? undefined : BigInt(prune),
         ...(args.switches.has("--no-fsync") ? { fsync: false } : {}),
+        ...(args.switches.has("--front") ? { front: true } : {}),
         fork,
         indexer: args.switches.has("--no-indexer")
           ? undefined

@@ -102,6 +102,11 @@ describe("parseLocalCommand", () => {
     })
   })
 
+  it("puts the API's and readiness's sockets in front processes with --front, and not without", () => {
+    expect(ok(["--front"]).config.front).toBe(true)
+    expect(ok([]).config.front).toBeUndefined()
+  })
+
   it("refuses what it does not understand with one line", () => {
     for (const bad of [
       ["--nope"],

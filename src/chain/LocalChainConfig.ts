@@ -63,6 +63,12 @@ export interface LocalChainConfigShape {
    * vitest) or with false admissions validate on the chain's thread.
    */
   readonly admissionWorker?: URL | false | undefined
+  /**
+   * The front process (`http/front`): the API's and the readiness server's listening sockets held
+   * by a small child process that accepts and reads each new connection and hands it to this one
+   * (`--front`). True: the build's program; a URL: that program; false or undefined: none.
+   */
+  readonly front?: URL | boolean | undefined
   /** Accept key-less transactions from any address (test controls, anvil's `--auto-impersonate`). */
   readonly autoImpersonate?: boolean | undefined
   /** A dumped chain (`--load-state FILE`) to load at start, over the same genesis (docs/controls.md). */

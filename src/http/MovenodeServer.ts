@@ -1,14 +1,16 @@
 import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { AddressInfo, Socket } from "node:net"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { Node } from "../node/Node.js"
+import { FrontProcess } from "./front/FrontProcess.js"
 import { addExtraAcceptors, type ExtraAcceptors } from "./extraAcceptors.js"
 import { makeClientErrorHandler, makeConnectionLimiter, makeExpectationHandler } from "./clientErrorHandler.js"
 import { type HttpConfig, type ListenAddress, makeHttpConfig } from "./HttpConfig.js"
-import { makeHttpMetrics } from "./Metrics.js"
+import { type HttpMetrics, makeHttpMetrics } from "./Metrics.js"
 import { makeRequestListener, type ServerLifecycle } from "./RequestListener.js"
 
 export interface MovenodeServerInfo {
@@ -52,6 +54,25 @@ const close = (server: Server, graceMs: number, lifecycle?: ServerLifecycle, acc
     server.closeIdleConnections()
   })
 
+/**
+ * Graceful close of the connections a front process handed over (`front/FrontProcess.ts`), once it
+ * has stopped accepting: idle ones at once, the rest when their answers are sent, whatever is left
+ * after `graceMs`. (The server never listened itself, so `server.close` does not wait for them.)
+ */
+const closeHandedOver = (server: Server, open: Set<Socket>, graceMs: number, lifecycle: ServerLifecycle) =>
+  Effect.callback<void>((resume) => {
+    lifecycle.closing = true
+    server.closeIdleConnections()
+    const deadline = performance.now() + graceMs
+    const check = setInterval(() => {
+      if (open.size > 0 && performance.now() < deadline) return server.closeIdleConnections()
+      clearInterval(check)
+      server.closeAllConnections()
+      for (const socket of open) socket.destroy()
+      resume(Effect.void)
+    }, 20)
+  })
+
 /** The soft limit on this process's open files (Linux `/proc/self/limits`), undefined elsewhere. */
 const openFilesLimit = (): number | undefined => {
   try {
@@ -79,6 +100,18 @@ const serve = (server: Server, at: ListenAddress, graceMs: number, lifecycle?: S
     })),
     ({ acceptors }) => close(server, graceMs, lifecycle, acceptors)
   )
+
+/** Prometheus metrics on their own port, when asked for. */
+const serveMetrics = (metrics: HttpMetrics | undefined, config: HttpConfig) =>
+  Effect.gen(function* () {
+    if (metrics === undefined || config.metricsListen === undefined) return undefined
+    const metricsServer = createServer((req, res) => {
+      const ok = req.method === "GET" && (req.url === "/metrics" || req.url === "/")
+      res.writeHead(ok ? 200 : 404, { "content-type": ok ? "text/plain; version=0.0.4" : "text/plain" })
+      res.end(ok ? metrics.render() + (config.replica?.prometheus() ?? "") : "not found\n")
+    })
+    return (yield* serve(metricsServer, config.metricsListen, 1000)).address
+  })
 
 /**
  * The HTTP server over the `Node` service: the API on `config.listen`, Prometheus metrics on
@@ -115,6 +148,22 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
         if (maxConnections < config.maxConnections)
           config.log?.(`maxConnections lowered to ${maxConnections} by the process's open-files limit`)
         server.on("connection", makeConnectionLimiter(maxConnections, metrics))
+        // With a front process in the context (front/FrontProcess.ts), it holds the API's listening
+        // socket and hands each connection here, its first bytes read; this server never listens.
+        const front = yield* Effect.serviceOption(FrontProcess)
+        if (Option.isSome(front)) {
+          const open = new Set<Socket>()
+          server.on("connection", (socket: Socket) => {
+            open.add(socket)
+            socket.once("close", () => open.delete(socket))
+          })
+          // Registered first, so it runs after the front has stopped accepting.
+          yield* Effect.addFinalizer(() => closeHandedOver(server, open, config.shutdownGraceMs, lifecycle))
+          const address = yield* front.value.serveApi(config.listen, server)
+          const metricsAddress = yield* serveMetrics(metrics, config)
+          config.log?.(`movenode listening on http://${address.host}:${address.port}/v1 (through the front process)`)
+          return { address, metricsAddress, connections: async () => open.size, acceptors: Promise.resolve(0) }
+        }
         const { address, acceptors } = yield* serve(
           server,
           config.listen,
@@ -133,15 +182,7 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
               `movenode: ${n} of ${config.acceptors} extra acceptors for the API (extraAcceptors.ts): new connections are accepted one per event-loop turn`
             )
         })
-        let metricsAddress: ListenAddress | undefined
-        if (metrics !== undefined && config.metricsListen !== undefined) {
-          const metricsServer = createServer((req, res) => {
-            const ok = req.method === "GET" && (req.url === "/metrics" || req.url === "/")
-            res.writeHead(ok ? 200 : 404, { "content-type": ok ? "text/plain; version=0.0.4" : "text/plain" })
-            res.end(ok ? metrics.render() + (config.replica?.prometheus() ?? "") : "not found\n")
-          })
-          metricsAddress = (yield* serve(metricsServer, config.metricsListen, 1000)).address
-        }
+        const metricsAddress = yield* serveMetrics(metrics, config)
         config.log?.(`movenode listening on http://${address.host}:${address.port}/v1`)
         const connections = async () =>
           (await new Promise<number>((resolve, reject) =>

@@ -10,6 +10,8 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { FrontProcess } from "./front/FrontProcess.js"
 import type { ListenAddress } from "./HttpConfig.js"
 import { preflight, replyJson, type SideListener, serveScoped } from "./sideServer.js"
 
@@ -42,17 +44,24 @@ const checkOnce = async (check: HealthCheck): Promise<boolean> => {
 const asJson = (check: HealthCheck): unknown =>
   check._tag === "NodeApi" ? { NodeApi: check.url } : { Http: [check.url, check.name] }
 
+/** The checks' results now: which services answered and which did not. */
+const readinessState = async (checks: ReadonlyArray<HealthCheck>) => {
+  const results = await Promise.all(checks.map(checkOnce))
+  return {
+    ready: checks.filter((_, i) => results[i]).map(asJson),
+    notReady: checks.filter((_, i) => !results[i]).map(asJson)
+  }
+}
+
 export const makeReadinessListener =
   (checks: ReadonlyArray<HealthCheck>): SideListener =>
   (req, res) => {
     if (preflight(req, res)) return
     if (req.method !== "GET" || (req.url ?? "/").split("?")[0] !== "/")
       return replyJson(res, 404, { message: "not found" })
-    Promise.all(checks.map(checkOnce)).then((results) => {
-      const ready = checks.filter((_, i) => results[i])
-      const notReady = checks.filter((_, i) => !results[i])
-      replyJson(res, notReady.length === 0 ? 200 : 503, { ready: ready.map(asJson), not_ready: notReady.map(asJson) })
-    })
+    readinessState(checks).then(({ ready, notReady }) =>
+      replyJson(res, notReady.length === 0 ? 200 : 503, { ready, not_ready: notReady })
+    )
   }
 
 /** The URL of a listening address (`http://host:port/`), as the checks and the banner print it. */
@@ -68,6 +77,13 @@ export class ReadinessServer extends Context.Service<ReadinessServer, { readonly
   ): Layer.Layer<ReadinessServer, Error> =>
     Layer.effect(
       ReadinessServer,
-      Effect.map(serveScoped(makeReadinessListener(checks), listen), (address) => ({ address }))
+      Effect.gen(function* () {
+        // With a front process (front/FrontProcess.ts) the readiness server is answered there, from
+        // the checks' results sent to it four times a second: a prober's new connection is then
+        // accepted and answered by a process that is not busy with the node's load.
+        const front = yield* Effect.serviceOption(FrontProcess)
+        if (Option.isSome(front)) return { address: yield* front.value.serveReadiness(listen, () => readinessState(checks)) }
+        return { address: yield* serveScoped(makeReadinessListener(checks), listen) }
+      })
     )
 }

@@ -1,0 +1,38 @@
+/**
+ * The messages between the node's process and its front process (`FrontProcess.ts`,
+ * `frontMain.ts`), over the child's IPC channel. A connection crosses as a descriptor (Node's
+ * `subprocess.send(message, socket)`: SCM_RIGHTS) with the bytes the front read from it, which the
+ * receiving HTTP server parses first.
+ */
+
+export type SiteKind = "api" | "readiness"
+
+export interface FrontSiteOptions {
+  readonly host: string
+  readonly port: number
+  readonly kind: SiteKind
+}
+
+/** What the readiness server answers (`ReadinessServer.ts`), as the node last computed it. */
+export interface ReadinessState {
+  readonly ready: ReadonlyArray<unknown>
+  readonly notReady: ReadonlyArray<unknown>
+}
+
+export type ToFront =
+  | { readonly _tag: "Listen"; readonly site: number; readonly options: FrontSiteOptions }
+  /** Accept on the listening socket that comes with the message (another front process bound it). */
+  | { readonly _tag: "ListenShared"; readonly site: number; readonly options: FrontSiteOptions }
+  | { readonly _tag: "Readiness"; readonly site: number; readonly state: ReadinessState }
+  | { readonly _tag: "CloseSite"; readonly site: number }
+  /** A handed-over connection was taken: the next may be sent. */
+  | { readonly _tag: "Taken" }
+
+export type FromFront =
+  | { readonly _tag: "Listening"; readonly site: number; readonly host: string; readonly port: number }
+  /** The API's listening socket (comes with the message), for the other front processes to accept on too. */
+  | { readonly _tag: "Shared"; readonly site: number }
+  | { readonly _tag: "ListenFailed"; readonly site: number; readonly message: string; readonly code: string | undefined }
+  /** A connection (the descriptor travels with the message) and the bytes already read from it, latin1. */
+  | { readonly _tag: "Connection"; readonly site: number; readonly head: string }
+  | { readonly _tag: "SiteClosed"; readonly site: number }

@@ -1,0 +1,76 @@
+import { assert, describe, it } from "@effect/vitest"
+import fc from "fast-check"
+import { hasBody, headEnd, keepsAlive, parseRequestHead } from "../../../src/http/front/requestHead.js"
+
+const bytes = (s: string) => new Uint8Array(Buffer.from(s, "latin1"))
+const token = fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/)
+const value = fc.stringMatching(/^[ -~]{0,40}$/).map((v) => v.trim())
+
+describe("the front's reading of a request head", () => {
+  it("never throws, whatever the bytes, and a head it reads ends where the blank line does", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), (b) => {
+        const head = parseRequestHead(b)
+        if (head !== undefined) {
+          assert.strictEqual(head.length, headEnd(b))
+          assert.isAtMost(head.length, b.length)
+        }
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("never throws on text that looks almost like a head", () => {
+    const piece = fc.constantFrom("GET ", "POST ", "/", "/v1", "?a=b", " HTTP/1.1", " HTTP/1.0", "\r\n", ":", "Host", " x", "\n", "\r")
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (ps) => {
+        parseRequestHead(bytes(ps.join("")))
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("reads a well-formed head: method, path without the query, version and lower-cased headers", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("GET", "POST", "OPTIONS", "HEAD"),
+        fc.stringMatching(/^\/[a-z0-9/_-]{0,30}$/),
+        fc.option(fc.stringMatching(/^[a-z0-9=&]{1,20}$/), { nil: undefined }),
+        fc.constantFrom("1.0", "1.1"),
+        fc.uniqueArray(fc.tuple(token, value), { maxLength: 8, selector: ([k]) => k.toLowerCase() }),
+        fc.string({ maxLength: 50 }),
+        (method, path, query, version, headers, rest) => {
+          const text = `${method} ${path}${query === undefined ? "" : `?${query}`} HTTP/${version}\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`
+          const head = parseRequestHead(bytes(text + rest))
+          assert.isDefined(head)
+          assert.strictEqual(head!.method, method)
+          assert.strictEqual(head!.path, path)
+          assert.strictEqual(head!.version, version)
+          assert.strictEqual(head!.length, Buffer.byteLength(text, "latin1"))
+          for (const [k, v] of headers) assert.strictEqual(head!.headers.get(k.toLowerCase()), v)
+        }
+      ),
+      { numRuns: 500 }
+    )
+  })
+
+  it("is undefined until the blank line has arrived, and for what is not an HTTP/1.x request", () => {
+    assert.isUndefined(parseRequestHead(bytes("GET / HTTP/1.1\r\nHost: x\r\n")))
+    assert.isUndefined(parseRequestHead(bytes("GET / HTTP/2.0\r\n\r\n")))
+    assert.isUndefined(parseRequestHead(bytes("GET /\r\n\r\n")))
+    assert.isUndefined(parseRequestHead(bytes("GET / HTTP/1.1\r\nno colon\r\n\r\n")))
+    assert.isUndefined(parseRequestHead(bytes("GET / HTTP/1.1\r\nbad name: x\r\n\r\n")))
+  })
+
+  it("says whether a body follows and whether the connection stays open", () => {
+    const head = (s: string) => parseRequestHead(bytes(`${s}\r\n\r\n`))!
+    assert.isFalse(hasBody(head("GET / HTTP/1.1")))
+    assert.isFalse(hasBody(head("GET / HTTP/1.1\r\nContent-Length: 0")))
+    assert.isTrue(hasBody(head("POST / HTTP/1.1\r\nContent-Length: 5")))
+    assert.isTrue(hasBody(head("POST / HTTP/1.1\r\nTransfer-Encoding: chunked")))
+    assert.isTrue(keepsAlive(head("GET / HTTP/1.1")))
+    assert.isFalse(keepsAlive(head("GET / HTTP/1.1\r\nConnection: close")))
+    assert.isFalse(keepsAlive(head("GET / HTTP/1.0")))
+    assert.isTrue(keepsAlive(head("GET / HTTP/1.0\r\nConnection: keep-alive")))
+  })
+})
