@@ -22,6 +22,10 @@ import { startReading, stopReading } from "./stopReading.js"
 const MAX_HEAD = 16 * 1024
 /** A client that has not sent a whole head by then is handed on as it is (the node's timeouts apply). */
 const HEAD_WAIT_MS = 1000
+/** How long an idle readiness connection is kept (as the node's servers' `keepAliveTimeout`). */
+const KEEP_ALIVE_MS = 65_000
+/** New API connections waiting to be handed over, at most (each holds at most `MAX_HEAD` bytes here). */
+const MAX_WAITING = 4096
 /** A readiness state older than this answers 503 (ready_server.rs checks each service with a 3 s timeout). */
 const READINESS_STALE_MS = 3000
 const READINESS_CORS = [
@@ -41,10 +45,11 @@ const servers = new Map<number, Server>()
 const readiness = new Map<number, { readonly state: ReadinessState; readonly at: number }>()
 
 /**
- * Reads from a new connection until its first head is whole (or `MAX_HEAD` bytes, or `HEAD_WAIT_MS`,
- * or the client's end), then stops reading it and calls `done` with what was read.
+ * Reads from a connection until a request's head is whole (or `MAX_HEAD` bytes, or `waitMs` without
+ * one, or the client's end), then stops reading it and calls `done` with what was read (maybe
+ * nothing: a client that sent nothing in time).
  */
-const readHead = (socket: Socket, done: (bytes: Buffer) => void) => {
+const readHead = (socket: Socket, waitMs: number, done: (bytes: Buffer) => void) => {
   const chunks: Buffer[] = []
   let total = 0
   let finished = false
@@ -54,6 +59,7 @@ const readHead = (socket: Socket, done: (bytes: Buffer) => void) => {
     clearTimeout(timer)
     socket.off("data", onData)
     socket.off("end", finish)
+    socket.off("error", onError)
     socket.pause()
     for (let more: Buffer | null; (more = socket.read() as Buffer | null) !== null; ) {
       chunks.push(more)
@@ -65,16 +71,18 @@ const readHead = (socket: Socket, done: (bytes: Buffer) => void) => {
   const onData = (chunk: Buffer) => {
     chunks.push(chunk)
     total += chunk.length
+    // (At most MAX_HEAD bytes are looked through, however they arrive.)
     if (total >= MAX_HEAD || headEnd(chunk.length === total ? chunk : Buffer.concat(chunks, total)) >= 0) finish()
   }
-  const timer = setTimeout(finish, HEAD_WAIT_MS)
-  socket.on("data", onData)
-  socket.once("end", finish)
-  socket.once("error", () => {
+  const onError = () => {
     finished = true
     clearTimeout(timer)
     socket.destroy()
-  })
+  }
+  const timer = setTimeout(finish, waitMs)
+  socket.on("data", onData)
+  socket.once("end", finish)
+  socket.once("error", onError)
   socket.resume()
   // A readiness connection's next request: its reads were stopped after the previous one.
   startReading(socket)
@@ -118,8 +126,15 @@ const handOver = () => {
 }
 
 const apiConnection = (site: number) => (socket: Socket) =>
-  readHead(socket, (bytes) => {
+  readHead(socket, HEAD_WAIT_MS, (bytes) => {
     if (socket.destroyed) return
+    // The node's process not taking connections (its event loop held): past this many waiting, a
+    // new client is refused at once, with the API's error body, rather than held without bound.
+    if (waiting.first.length + waiting.rest.length >= MAX_WAITING) {
+      const body = `{"message":"Service Unavailable: ${MAX_WAITING} new connections wait for the node; retry later","error_code":"web_framework_error","vm_error_code":null}`
+      socket.write(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`)
+      return closeSoon(socket)
+    }
     const head = bytes.toString("latin1")
     ;(/^(GET|HEAD|OPTIONS) /.test(head) ? waiting.first : waiting.rest).push({ site, socket, head })
     handOver()
@@ -135,14 +150,22 @@ const answer = (socket: Socket, status: number, contentType: string, body: strin
     close ? "connection: close" : "connection: keep-alive"
   ]
   socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`)
-  if (close) socket.end()
+  if (close) closeSoon(socket)
+}
+
+/** Ends this side, and destroys the socket when the client has not closed its own soon after (half-open connections are allowed). */
+const closeSoon = (socket: Socket) => {
+  socket.end()
+  setTimeout(() => socket.destroy(), 2000).unref()
 }
 
 /** The readiness server's requests, answered here, one head at a time, for as long as the client keeps the connection. */
 const readinessConnection = (site: number) => (socket: Socket) => {
   const next = () =>
-    readHead(socket, (bytes) => {
+    readHead(socket, KEEP_ALIVE_MS, (bytes) => {
       if (socket.destroyed) return
+      // Nothing sent for as long as an idle kept-alive connection is kept: closed, as Node's server would.
+      if (bytes.length === 0) return closeSoon(socket)
       const head = parseRequestHead(bytes)
       if (head === undefined) {
         answer(socket, 400, "application/json", JSON.stringify({ message: "bad request" }), true)

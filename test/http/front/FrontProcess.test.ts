@@ -143,6 +143,12 @@ describe("the front process", () => {
         assert.strictEqual(preflight!.status, 204)
         assert.strictEqual(missing!.status, 404)
         assert.strictEqual(again!.status, 200)
+        // A kept-alive prober that waits between its probes (longer than a head is waited for on a new API connection).
+        const [first, later] = yield* Effect.promise(() =>
+          exchange(port, ["GET / HTTP/1.1\r\nHost: x\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\n\r\n"], 2, 1200)
+        )
+        assert.strictEqual(first!.status, 200)
+        assert.strictEqual(later!.status, 200)
       })
     )
   )
