@@ -34,21 +34,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { getPriority, setPriority, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { aptTransfer, cliArgs, loadAverage, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, loadAverage, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const args = process.argv.slice(2)
 const { num: arg } = cliArgs(args)
-/** A process's CPU seconds so far (Linux: /proc/PID/stat, user + system, in clock ticks of 10 ms); NaN elsewhere. */
-const processCpuSecs = (pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(f[11]) + Number(f[12])) / 100
-  } catch {
-    return Number.NaN
-  }
-}
 const percentile = (xs, p) => {
   if (xs.length === 0) return Number.NaN
   const s = [...xs].sort((a, b) => a - b)
@@ -207,7 +197,7 @@ if (args[0] === "--probe") {
     probe.send("go")
     node.kill("SIGUSR2")
     const start = performance.now()
-    const nodeCpu0 = processCpuSecs(node.pid)
+    const nodeCpu0 = cpuSecs(node.pid)
     const floodCpu0 = process.cpuUsage()
     const garbage = Buffer.from("this is not a signed transaction")
     // Client c sends for accounts c, c + clients, …: one sender's sequence numbers stay in order.
@@ -226,7 +216,7 @@ if (args[0] === "--probe") {
     await Promise.all(Array.from({ length: clients }, (_, c) => client(c)))
     node.kill("SIGUSR2")
     const floodSecs = (performance.now() - start) / 1000
-    const nodeCpu = processCpuSecs(node.pid) - nodeCpu0
+    const nodeCpu = cpuSecs(node.pid) - nodeCpu0
     const floodCpu = process.cpuUsage(floodCpu0)
     probe.send("stop")
     const { results, cores: proberCores, nice: proberNice } = await probed

@@ -13,6 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { FrontProcess } from "./front/FrontProcess.js"
 import type { ListenAddress } from "./HttpConfig.js"
+import { readinessAnswer } from "./readinessAnswer.js"
 import { preflight, replyJson, type SideListener, serveScoped } from "./sideServer.js"
 
 export type HealthCheck = (
@@ -59,9 +60,10 @@ export const makeReadinessListener =
     if (preflight(req, res)) return
     if (req.method !== "GET" || (req.url ?? "/").split("?")[0] !== "/")
       return replyJson(res, 404, { message: "not found" })
-    readinessState(checks).then(({ ready, notReady }) =>
-      replyJson(res, notReady.length === 0 ? 200 : 503, { ready, not_ready: notReady })
-    )
+    readinessState(checks).then(({ ready, notReady }) => {
+      const answer = readinessAnswer(ready, notReady)
+      replyJson(res, answer.status, answer.body)
+    })
   }
 
 /** The URL of a listening address (`http://host:port/`), as the checks and the banner print it. */

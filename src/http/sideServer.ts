@@ -9,19 +9,15 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { readBody } from "./Body.js"
 import { defaultHttpConfig, type ListenAddress } from "./HttpConfig.js"
+import { SIDE_CORS } from "./sideCors.js"
 
 export type SideListener = (req: IncomingMessage, res: ServerResponse) => void
 
-const CORS: ReadonlyArray<readonly [string, string]> = [
-  ["access-control-allow-origin", "*"],
-  ["access-control-allow-methods", "GET, POST, OPTIONS"],
-  ["access-control-allow-headers", "*"]
-]
 
 export const reply = (res: ServerResponse, status: number, contentType: string, body: string): void => {
   if (res.headersSent || res.destroyed) return
   const headers: Array<string> = ["content-type", contentType, "content-length", String(Buffer.byteLength(body))]
-  for (const [k, v] of CORS) headers.push(k, v)
+  for (const [k, v] of SIDE_CORS) headers.push(k, v)
   res.writeHead(status, headers)
   res.end(body)
 }

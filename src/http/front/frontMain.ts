@@ -14,6 +14,8 @@
  */
 import { STATUS_CODES } from "node:http"
 import { createServer, type Server, type Socket } from "node:net"
+import { readinessAnswer } from "../readinessAnswer.js"
+import { SIDE_CORS } from "../sideCors.js"
 import type { FromFront, FrontSiteOptions, ReadinessState, ToFront } from "./protocol.js"
 import { hasBody, headEnd, keepsAlive, parseRequestHead } from "./requestHead.js"
 import { startReading, stopReading } from "./stopReading.js"
@@ -28,11 +30,6 @@ const KEEP_ALIVE_MS = 65_000
 const MAX_WAITING = 4096
 /** A readiness state older than this answers 503 (ready_server.rs checks each service with a 3 s timeout). */
 const READINESS_STALE_MS = 3000
-const READINESS_CORS = [
-  ["access-control-allow-origin", "*"],
-  ["access-control-allow-methods", "GET, POST, OPTIONS"],
-  ["access-control-allow-headers", "*"]
-] as const
 
 if (process.send === undefined) throw new Error("frontMain.ts runs as a child process with an IPC channel (FrontProcess.ts)")
 const send = (m: FromFront) => {
@@ -145,7 +142,7 @@ const answer = (socket: Socket, status: number, contentType: string, body: strin
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`,
     `content-type: ${contentType}`,
     `content-length: ${Buffer.byteLength(body)}`,
-    ...READINESS_CORS.map(([k, v]) => `${k}: ${v}`),
+    ...SIDE_CORS.map(([k, v]) => `${k}: ${v}`),
     `date: ${new Date().toUTCString()}`,
     close ? "connection: close" : "connection: keep-alive"
   ]
@@ -178,10 +175,12 @@ const readinessConnection = (site: number) => (socket: Socket) => {
         answer(socket, 404, "application/json", JSON.stringify({ message: "not found" }), close)
       else {
         const last = readiness.get(site)
-        const fresh = last !== undefined && Date.now() - last.at <= READINESS_STALE_MS
-        const ready = fresh ? last.state.ready : []
-        const notReady = fresh ? last.state.notReady : [...(last?.state.ready ?? []), ...(last?.state.notReady ?? [])]
-        answer(socket, notReady.length === 0 && fresh ? 200 : 503, "application/json", JSON.stringify({ ready, not_ready: notReady }), close)
+        // No results yet, or none for longer than a check may take: every check not ready.
+        const { status, body } =
+          last !== undefined && Date.now() - last.at <= READINESS_STALE_MS
+            ? readinessAnswer(last.state.ready, last.state.notReady)
+            : { status: 503, body: { ready: [], not_ready: [...(last?.state.ready ?? []), ...(last?.state.notReady ?? [])] } }
+        answer(socket, status, "application/json", JSON.stringify(body), close)
       }
       if (!close) next()
     })
