@@ -17,7 +17,8 @@
  * `turns`, the node's event-loop turns during the flood (scripts/turn-monitor.mjs): the main
  * thread's CPU per turn (p50/p90/p99/max ms, independent of the machine's load), the wall time per
  * turn and the part of it spent waiting for a core (which the load decides); and `cores`, the CPU
- * each process took during the flood in cores (the node, this generator, the prober) — on a
+ * each process took during the flood in cores (the node, its child processes — the front process —,
+ * this generator, the prober) — on a
  * 2-core machine the three share two cores, so a probe also waits for the prober's own turn.
  * `--probe-nice N` runs the prober's event loop at nice N (a negative N needs root or
  * `RLIMIT_NICE`; `probeNice` says what it got): a prober on a machine of its own, or a balancer's
@@ -34,7 +35,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { getPriority, setPriority, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { aptTransfer, cliArgs, cpuSecs, loadAverage, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { aptTransfer, childrenCpuSecs, cpuSecs, cliArgs, loadAverage, loadDist, localSigners, root, sleep } from "./lib.mjs"
 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const args = process.argv.slice(2)
@@ -198,6 +199,7 @@ if (args[0] === "--probe") {
     node.kill("SIGUSR2")
     const start = performance.now()
     const nodeCpu0 = cpuSecs(node.pid)
+    const frontCpu0 = childrenCpuSecs(node.pid)
     const floodCpu0 = process.cpuUsage()
     const garbage = Buffer.from("this is not a signed transaction")
     // Client c sends for accounts c, c + clients, …: one sender's sequence numbers stay in order.
@@ -217,6 +219,7 @@ if (args[0] === "--probe") {
     node.kill("SIGUSR2")
     const floodSecs = (performance.now() - start) / 1000
     const nodeCpu = cpuSecs(node.pid) - nodeCpu0
+    const frontCpu = childrenCpuSecs(node.pid) - frontCpu0
     const floodCpu = process.cpuUsage(floodCpu0)
     probe.send("stop")
     const { results, cores: proberCores, nice: proberNice } = await probed
@@ -242,6 +245,8 @@ if (args[0] === "--probe") {
         clients, seconds, garbageEvery, probes: summary, flood: statuses, turns,
         cores: {
           node: +(nodeCpu / floodSecs).toFixed(3),
+          // The node's child processes (the front process, the extra acceptors' helpers).
+          front: +(frontCpu / floodSecs).toFixed(3),
           generator: +((floodCpu.user + floodCpu.system) / 1e6 / floodSecs).toFixed(3),
           prober: proberCores
         },

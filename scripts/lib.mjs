@@ -157,6 +157,22 @@ export const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" "
 export const cpuSecs = (pid, { mainThread = false } = {}) =>
   cpuSecsOfStat(readFileSync(`/proc/${pid}${mainThread ? `/task/${pid}` : ""}/stat`, "utf8"))
 
+/**
+ * User + system CPU seconds so far of the processes whose parent is `pid` (Linux /proc): the node's
+ * front process and the extra acceptors' helpers, which `cpuSecs(pid)` does not count.
+ */
+export const childrenCpuSecs = (pid) => {
+  let secs = 0
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) secs += cpuSecsOfStat(stat)
+    } catch {}
+  }
+  return secs
+}
+
 /** User + system CPU seconds in the text of a /proc `stat` file (a process's or a thread's). */
 export const cpuSecsOfStat = (stat) => {
   // After the command's name, which is in parentheses and may itself hold ") ".

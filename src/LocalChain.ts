@@ -417,7 +417,11 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
   const front =
     config.front === undefined || config.front === false
       ? Layer.empty
-      : FrontProcess.layer({ scriptUrl: config.front === true ? undefined : config.front })
+      : FrontProcess.layer({
+          scriptUrl: config.front === true ? undefined : config.front,
+          // Reads served by the fronts from the ledger's LMDB store (a fork's state is not all in it).
+          readsFrom: fork === undefined && config.dataDir !== undefined ? join(config.dataDir, "ledger") : undefined
+        })
   const servers = Layer.mergeAll(api, faucet, graphql, gated).pipe(
     // (GraphqlServer, which needs the indexer, is only used when there is one.)
     Layer.provideMerge((indexer ?? Layer.empty) as NonNullable<typeof indexer>),

@@ -63,10 +63,11 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
       "do not flush blocks to the disk (faster test suites; kill -9 stays safe, after a power loss the chain may have to start --fresh)"
   },
   {
-    name: "--front",
+    name: "--no-front",
     description:
-      "accept the API's and readiness's connections in a small process of their own (new connections answered at once under load)"
+      "no front process: the chain's own process accepts the API's and readiness's connections and answers every request (by default a small process of their own accepts them and answers reads, so that they never wait behind block production)"
   },
+  { name: "--front", description: "a front process (the default; kept for scripts that pass it)" },
   { name: "--api-workers", value: "N", description: "serve the API from N more processes reading the chain's store (default 0)" },
   { name: "--load-state", value: "FILE", description: "load a dumped chain at start (same genesis settings)" },
   { name: "--dump-state", value: "FILE", description: "dump the chain to FILE when it stops" },
@@ -197,7 +198,8 @@ export const parseLocalArgs = (args: ParsedArgs): Result.Result<LocalOptions, st
           epoch === undefined ? d.epochIntervalSecs : yield* integer("--epoch-secs", epoch, 1, 1_000_000_000),
         pruneWindow: prune === undefined ? undefined : BigInt(prune),
         ...(args.switches.has("--no-fsync") ? { fsync: false } : {}),
-        ...(args.switches.has("--front") ? { front: true } : {}),
+        // With API workers the chain's own API listens on a private port: nothing to put in front of it.
+        front: !args.switches.has("--no-front") && (workers === undefined || Number(workers) === 0),
         fork,
         indexer: args.switches.has("--no-indexer")
           ? undefined

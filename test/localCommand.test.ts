@@ -102,9 +102,11 @@ describe("parseLocalCommand", () => {
     })
   })
 
-  it("puts the API's and readiness's sockets in front processes with --front, and not without", () => {
+  it("puts the API's and readiness's sockets in a front process unless --no-front (or API workers serve)", () => {
+    expect(ok([]).config.front).toBe(true)
     expect(ok(["--front"]).config.front).toBe(true)
-    expect(ok([]).config.front).toBeUndefined()
+    expect(ok(["--no-front"]).config.front).toBe(false)
+    expect(ok(["--api-workers", "2"]).config.front).toBe(false)
   })
 
   it("refuses what it does not understand with one line", () => {

@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Node } from "../node/Node.js"
+import { NodeConfig } from "../node/NodeConfig.js"
 import { FrontProcess } from "./front/FrontProcess.js"
 import { addExtraAcceptors, type ExtraAcceptors } from "./extraAcceptors.js"
 import { makeClientErrorHandler, makeConnectionLimiter, makeExpectationHandler } from "./clientErrorHandler.js"
@@ -69,6 +70,8 @@ const closeHandedOver = (server: Server, open: Set<Socket>, graceMs: number, lif
       clearInterval(check)
       server.closeAllConnections()
       for (const socket of open) socket.destroy()
+      // Stops the connections' timeout checks started at its `listening` (see the front branch below).
+      server.close()
       resume(Effect.void)
     }, 20)
   })
@@ -159,7 +162,25 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
           })
           // Registered first, so it runs after the front has stopped accepting.
           yield* Effect.addFinalizer(() => closeHandedOver(server, open, config.shutdownGraceMs, lifecycle))
-          const address = yield* front.value.serveApi(config.listen, server)
+          // Node's HTTP server tracks its connections — the request and header timeouts that answer
+          // a client too slow to send its request 408 — from its `listening` event, which a server
+          // that never listens does not have: without this, a handed-over connection could hold
+          // its socket for as long as its client wanted.
+          server.emit("listening")
+          const nodeConfig = yield* NodeConfig
+          const address = yield* front.value.serveApi(config.listen, server, {
+            headerPrefix: config.headerPrefix,
+            gitHash: config.gitHash,
+            logRequests: config.log !== undefined,
+            pages: {
+              maxPageSize: nodeConfig.maxPageSize,
+              maxResourcesPageSize: nodeConfig.maxResourcesPageSize,
+              maxModulesPageSize: nodeConfig.maxModulesPageSize,
+              maxEventsPageSize: nodeConfig.maxEventsPageSize,
+              moduleAbiCacheSize: nodeConfig.moduleAbiCacheSize,
+              summaryPageCache: nodeConfig.summaryPageCache
+            }
+          })
           const metricsAddress = yield* serveMetrics(metrics, config)
           config.log?.(`movenode listening on http://${address.host}:${address.port}/v1 (through the front process)`)
           return { address, metricsAddress, connections: async () => open.size, acceptors: Promise.resolve(0) }

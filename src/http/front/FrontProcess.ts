@@ -1,16 +1,18 @@
 /**
  * The node's front process (issue 22, "no request waits behind the event loop"): a small child
  * process (`frontMain.ts`) holds the listening sockets of the API and the readiness server. It
- * accepts each new API connection, reads its first request's head, and hands the connection —
- * descriptor and bytes read — to this process, whose HTTP server parses those bytes first and
- * serves the connection from then on, as if it had accepted it; the readiness server it answers
- * itself from the state this process sends it four times a second.
+ * accepts each new API connection and reads its requests' heads: reads of committed state it
+ * answers itself from the node's LMDB store when given one (`readsFrom`, `frontReads.ts`); at the
+ * first other request it hands the connection — descriptor and bytes read — to this process, whose
+ * HTTP server parses those bytes first and serves the connection from then on, as if it had
+ * accepted it. The readiness server it answers itself from the state this process sends it four
+ * times a second.
  *
  * Why a process: the event loop under a flood of submissions executes blocks, and a new connection
  * accepted by it waits for one turn to be accepted and another to be read; a thread that is busy
  * answers probes no sooner (docs/benchmarks.md, session 29), and Node cannot move a socket between
- * threads, only between processes (SCM_RIGHTS, as node:cluster does). The front stays idle: it
- * keeps no connection beyond its first head, so the clients that keep sending live here.
+ * threads, only between processes (SCM_RIGHTS, as node:cluster does). The front stays idle: the
+ * clients that submit live here, from their first submission on.
  *
  * A front that dies is started again (after a second) on the same ports; connections already handed
  * over are not affected.
@@ -25,14 +27,18 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type { ListenAddress } from "../HttpConfig.js"
-import type { FromFront, FrontSiteOptions, ReadinessState, ToFront } from "./protocol.js"
+import type { FromFront, FrontReadsSpec, FrontSiteOptions, ReadinessState, ToFront } from "./protocol.js"
 
 export interface FrontProcessService {
   /**
    * Accepts `server`'s connections at `at` for the scope's lifetime: each is handed to `server`
    * (its `connection` event) with its first bytes. Resolves with the address listened on.
    */
-  readonly serveApi: (at: ListenAddress, server: HttpServer) => Effect.Effect<ListenAddress, Error, Scope.Scope>
+  readonly serveApi: (
+    at: ListenAddress,
+    server: HttpServer,
+    settings: ApiSettings
+  ) => Effect.Effect<ListenAddress, Error, Scope.Scope>
   /** Answers the readiness server at `at` from `state()`, asked every `READINESS_EVERY_MS`. */
   readonly serveReadiness: (
     at: ListenAddress,
@@ -40,21 +46,31 @@ export interface FrontProcessService {
   ) => Effect.Effect<ListenAddress, Error, Scope.Scope>
 }
 
+/** What a front serving reads needs to answer as the node's server does (`FrontReadsSpec`). */
+export type ApiSettings = Omit<FrontReadsSpec, "dataDir">
+
 export interface FrontProcessOptions {
   /** The front's program; by default the build's `frontMain.js` beside this module. */
   readonly scriptUrl?: URL | undefined
   readonly log?: ((line: string) => void) | undefined
   /** How many front processes accept (default `DEFAULT_FRONT_PROCESSES`). */
   readonly processes?: number | undefined
+  /**
+   * The LMDB ledger directory the node writes: the fronts answer reads of committed state from it
+   * themselves (`frontReads.ts`). None: every API connection is handed to the node.
+   */
+  readonly readsFrom?: string | undefined
 }
 
 /**
- * Front processes accepting on the API's socket. Each hands one connection at a time to this
- * process (Node's IPC waits for the receiver's acknowledgement of each descriptor, given between two
- * of the event loop's turns); two halve the wait of a burst of new clients and let a probe's read
- * cross beside its health check.
+ * Front processes accepting on the API's socket: one. It answers the probes and reads itself, so
+ * they never wait for a handover; what crosses is a submitting client's connection, once, one per
+ * turn of the node's event loop (Node's IPC waits for the receiver's acknowledgement of each
+ * descriptor): a flood's 512 opening connections took seconds to cross with one front (session
+ * 29), a little less with two, whose probes' p99 was the same (22–29 ms against 22–29, session 30)
+ * for ~46 MB more resident memory (~68 MB once its reads are loaded).
  */
-export const DEFAULT_FRONT_PROCESSES = 2
+export const DEFAULT_FRONT_PROCESSES = 1
 
 /** The build's front program beside this module (the bundle's `dist/bin/frontMain.js`), if built. */
 export const defaultFrontProcessUrl = (): URL | undefined => {
@@ -78,7 +94,7 @@ interface Site {
   onClosed: (() => void) | undefined
 }
 
-const makeFront = (script: string, log: (line: string) => void, count: number) => {
+const makeFront = (script: string, log: (line: string) => void, count: number, readsFrom: string | undefined) => {
   const sites = new Map<number, Site>()
   let nextSite = 0
   let closing = false
@@ -221,8 +237,10 @@ const makeFront = (script: string, log: (line: string) => void, count: number) =
         })
     )
 
-  const serveApi: FrontProcessService["serveApi"] = (at, server) =>
-    Effect.map(open({ host: at.host, port: at.port, kind: "api" }, server), ({ address }) => address)
+  const serveApi: FrontProcessService["serveApi"] = (at, server, settings) => {
+    const reads: FrontReadsSpec | undefined = readsFrom === undefined ? undefined : { dataDir: readsFrom, ...settings }
+    return Effect.map(open({ host: at.host, port: at.port, kind: "api", reads }, server), ({ address }) => address)
+  }
 
   const serveReadiness: FrontProcessService["serveReadiness"] = (at, state) =>
     Effect.gen(function* () {
@@ -278,7 +296,7 @@ export class FrontProcess extends Context.Service<FrontProcess, FrontProcessServ
           return yield* Effect.fail(new Error("the front process's program (frontMain.js) is not built: run `npm run build`"))
         const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
         const front = yield* Effect.acquireRelease(
-          Effect.sync(() => makeFront(fileURLToPath(url), log, Math.max(1, options.processes ?? DEFAULT_FRONT_PROCESSES))),
+          Effect.sync(() => makeFront(fileURLToPath(url), log, Math.max(1, options.processes ?? DEFAULT_FRONT_PROCESSES), options.readsFrom)),
           (f) => Effect.promise(() => f.close())
         )
         return FrontProcess.of({ serveApi: front.serveApi, serveReadiness: front.serveReadiness })

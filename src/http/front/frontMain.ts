@@ -7,7 +7,9 @@
  * - API: every connection is accepted here, its first request's head read (at most `MAX_HEAD`
  *   bytes, or what arrived within `HEAD_WAIT_MS`), and the connection handed to the node's process
  *   with those bytes, which its HTTP server parses first; the rest of the connection's life is the
- *   node's. Nothing is answered here: every answer is the node's own.
+ *   node's. Where the node asks for it (`FrontSiteOptions.reads`), a connection whose first request
+ *   reads committed state (`servedHere`) is served here instead, by a read-only node over the
+ *   node's store (`frontReads.ts`, loaded on the first one).
  * - Readiness: answered here whole, from the state the node sends every `READINESS_EVERY_MS`; a
  *   state older than the reference's 3 s check timeout (the node's event loop not getting to it)
  *   answers 503 with every check not ready, as the reference's checks would time out.
@@ -16,7 +18,8 @@ import { STATUS_CODES } from "node:http"
 import { createServer, type Server, type Socket } from "node:net"
 import { readinessAnswer } from "../readinessAnswer.js"
 import { SIDE_CORS } from "../sideCors.js"
-import type { FromFront, FrontSiteOptions, ReadinessState, ToFront } from "./protocol.js"
+import type { FrontReads } from "./frontReads.js"
+import type { FromFront, FrontReadsSpec, FrontSiteOptions, ReadinessState, ToFront } from "./protocol.js"
 import { hasBody, headEnd, keepsAlive, parseRequestHead } from "./requestHead.js"
 import { startReading, stopReading } from "./stopReading.js"
 
@@ -30,6 +33,8 @@ const KEEP_ALIVE_MS = 65_000
 const MAX_WAITING = 4096
 /** A readiness state older than this answers 503 (ready_server.rs checks each service with a 3 s timeout). */
 const READINESS_STALE_MS = 3000
+/** How long a port in use is tried again (see `listen`). */
+const PORT_BUSY_MS = 3000
 
 if (process.send === undefined) throw new Error("frontMain.ts runs as a child process with an IPC channel (FrontProcess.ts)")
 const send = (m: FromFront) => {
@@ -46,9 +51,9 @@ const readiness = new Map<number, { readonly state: ReadinessState; readonly at:
  * one, or the client's end), then stops reading it and calls `done` with what was read (maybe
  * nothing: a client that sent nothing in time).
  */
-const readHead = (socket: Socket, waitMs: number, done: (bytes: Buffer) => void) => {
-  const chunks: Buffer[] = []
-  let total = 0
+const readHead = (socket: Socket, waitMs: number, done: (bytes: Buffer) => void, before?: Buffer) => {
+  const chunks: Buffer[] = before === undefined || before.length === 0 ? [] : [before]
+  let total = chunks.length === 0 ? 0 : before!.length
   let finished = false
   const finish = () => {
     if (finished) return
@@ -122,20 +127,95 @@ const handOver = () => {
   }
 }
 
+/**
+ * Whether a request is answered here: a GET or HEAD without a body under `/v1` (the node's
+ * committed state, which the front reads as the node does), except the lookups by hash (a pending
+ * transaction is in the node's mempool) and the gas estimate (the node's estimator, with the
+ * chain's settings and its cache).
+ */
+export const servedHere = (bytes: Uint8Array): boolean => {
+  const head = parseRequestHead(bytes)
+  return (
+    head !== undefined &&
+    (head.method === "GET" || head.method === "HEAD") &&
+    !hasBody(head) &&
+    (head.path === "/v1" || head.path.startsWith("/v1/")) &&
+    !/^\/v1\/transactions\/(by_hash|wait_by_hash)\//.test(head.path) &&
+    head.path !== "/v1/estimate_gas_price"
+  )
+}
+
+/** Per API site that serves reads: its read-only node once loaded (undefined while loading, or after it failed). */
+const reading = new Map<number, { readonly spec: FrontReadsSpec; reads: FrontReads | undefined; state: "idle" | "loading" | "ready" | "failed" }>()
+
+/** The site's read-only node, started on the first call (until it is ready, undefined: the node serves). */
+const readsOf = (site: number): FrontReads | undefined => {
+  const r = reading.get(site)
+  if (r === undefined) return undefined
+  if (r.state === "idle") {
+    r.state = "loading"
+    import("./frontReads.js")
+      .then((m) => m.startFrontReads(r.spec))
+      .then(
+        (reads) => {
+          if (reading.get(site) !== r) return void reads.close()
+          r.reads = reads
+          r.state = "ready"
+        },
+        (e: unknown) => {
+          r.state = "failed"
+          process.stderr.write(`movenode: a front process cannot serve reads (the node serves them): ${e instanceof Error ? e.message : String(e)}\n`)
+        }
+      )
+  }
+  return r.reads
+}
+
 const apiConnection = (site: number) => (socket: Socket) =>
-  readHead(socket, HEAD_WAIT_MS, (bytes) => {
-    if (socket.destroyed) return
-    // The node's process not taking connections (its event loop held): past this many waiting, a
-    // new client is refused at once, with the API's error body, rather than held without bound.
-    if (waiting.first.length + waiting.rest.length >= MAX_WAITING) {
-      const body = `{"message":"Service Unavailable: ${MAX_WAITING} new connections wait for the node; retry later","error_code":"web_framework_error","vm_error_code":null}`
-      socket.write(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`)
-      return closeSoon(socket)
-    }
-    const head = bytes.toString("latin1")
-    ;(/^(GET|HEAD|OPTIONS) /.test(head) ? waiting.first : waiting.rest).push({ site, socket, head })
-    handOver()
-  })
+  readHead(socket, HEAD_WAIT_MS, (bytes) => route(site, socket, bytes))
+
+/**
+ * A request (its head whole at the start of `bytes`, or not: then the node's server says what is
+ * wrong): answered here when it is a read and this front serves them, the connection then kept
+ * here for the next one; otherwise the connection goes to the node with the bytes read.
+ */
+const route = (site: number, socket: Socket, bytes: Buffer): void => {
+  if (socket.destroyed) return
+  const reads = reading.has(site) && servedHere(bytes) ? readsOf(site) : undefined
+  if (reads !== undefined) {
+    // Kept here now: a reset between two requests must not end the process.
+    if (socket.listenerCount("error") === 0) socket.on("error", () => socket.destroy())
+    const head = parseRequestHead(bytes)!
+    // Pipelined requests already read: the next one's bytes.
+    const rest = bytes.subarray(head.length)
+    reads.answer(head, socket, (close) => {
+      if (close) return closeSoon(socket)
+      if (headEnd(rest) >= 0) return route(site, socket, rest)
+      // Nothing sent for as long as an idle kept-alive connection is kept: closed, as Node's server would.
+      readHead(
+        socket,
+        KEEP_ALIVE_MS,
+        (next) => (next.length === 0 ? closeSoon(socket) : route(site, socket, next)),
+        rest
+      )
+    })
+    return
+  }
+  handOverLater(site, socket, bytes)
+}
+
+const handOverLater = (site: number, socket: Socket, bytes: Buffer) => {
+  // The node's process not taking connections (its event loop held): past this many waiting, a
+  // new client is refused at once, with the API's error body, rather than held without bound.
+  if (waiting.first.length + waiting.rest.length >= MAX_WAITING) {
+    const body = `{"message":"Service Unavailable: ${MAX_WAITING} new connections wait for the node; retry later","error_code":"web_framework_error","vm_error_code":null}`
+    socket.write(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`)
+    return closeSoon(socket)
+  }
+  const head = bytes.toString("latin1")
+  ;(/^(GET|HEAD|OPTIONS) /.test(head) ? waiting.first : waiting.rest).push({ site, socket, head })
+  handOver()
+}
 
 const answer = (socket: Socket, status: number, contentType: string, body: string, close: boolean) => {
   const lines = [
@@ -190,12 +270,27 @@ const readinessConnection = (site: number) => (socket: Socket) => {
 
 const listen = (site: number, options: FrontSiteOptions, shared?: unknown) => {
   // allowHalfOpen: a client that ends its side after its request still gets the answer (the node's).
+  // noDelay (TCP_NODELAY, as Node's HTTP servers set it): a kernel option of the socket, so it
+  // crosses with the descriptor too; without it an answer written in two pieces waits for the
+  // client's delayed acknowledgement of the first (Nagle's algorithm).
   const server = createServer(
-    { pauseOnConnect: true, allowHalfOpen: true },
+    { pauseOnConnect: true, allowHalfOpen: true, noDelay: true },
     options.kind === "api" ? apiConnection(site) : readinessConnection(site)
   )
-  const onError = (e: NodeJS.ErrnoException) => send({ _tag: "ListenFailed", site, message: e.message, code: e.code })
-  server.once("error", onError)
+  const onError = (e: NodeJS.ErrnoException) => {
+    // The port still held a moment (the fronts of a node killed just before, which exit when they
+    // notice): tried again for up to `PORT_BUSY_MS` before the start fails.
+    if (e.code === "EADDRINUSE" && shared === undefined && (busySince ??= Date.now()) + PORT_BUSY_MS > Date.now()) {
+      // (The first `listen`'s callback is still registered: it runs once, when one succeeds.)
+      setTimeout(() => server.listen(options.port, options.host), 100).unref()
+      return
+    }
+    server.off("error", onError)
+    send({ _tag: "ListenFailed", site, message: e.message, code: e.code })
+  }
+  let busySince: number | undefined
+  server.on("error", onError)
+  if (options.reads !== undefined && !reading.has(site)) reading.set(site, { spec: options.reads, reads: undefined, state: "idle" })
   const listening = () => {
     server.off("error", onError)
     // A failed accept (EMFILE) drops that client; it must not end the process.
@@ -228,10 +323,20 @@ process.on("message", (m: ToFront, handle: unknown) => {
     case "CloseSite": {
       const server = servers.get(m.site)
       servers.delete(m.site)
-      if (server === undefined) return send({ _tag: "SiteClosed", site: m.site })
-      server.close(() => send({ _tag: "SiteClosed", site: m.site }))
+      // Its reads' connections are closed gracefully (answers in flight sent) before the node's store goes.
+      const reads = reading.get(m.site)?.reads
+      reading.delete(m.site)
+      const closed = () => send({ _tag: "SiteClosed", site: m.site })
+      // (Both at once: the listening server's close waits for the connections the reads serve.)
+      void Promise.all([
+        reads?.close().catch(() => undefined),
+        server === undefined ? undefined : new Promise<void>((resolve) => server.close(() => resolve()))
+      ]).then(closed)
     }
   }
 })
 // The node's process gone (its channel closed): nothing is left to hand connections to.
 process.on("disconnect", () => process.exit(0))
+// Ctrl-C in a terminal signals the whole process group: the node stops its fronts itself (closing
+// their sites, then their channel), after the connections they serve are answered.
+process.on("SIGINT", () => {})

@@ -11,6 +11,29 @@ export interface FrontSiteOptions {
   readonly host: string
   readonly port: number
   readonly kind: SiteKind
+  /** An API site's reads answered by the front itself (`frontReads.ts`); none: every connection is handed over. */
+  readonly reads?: FrontReadsSpec | undefined
+}
+
+/** What a front needs to answer reads (`frontReads.ts`) as the node's server answers them. */
+export interface FrontReadsSpec {
+  /** The LMDB ledger's directory, which the node writes and the front reads. */
+  readonly dataDir: string
+  readonly headerPrefix: string
+  readonly gitHash: string | undefined
+  /** A request-log line per request, as the node's own. */
+  readonly logRequests: boolean
+  /** The node's page sizes and caches (`NodeConfigShape`). */
+  readonly pages: FrontPages
+}
+
+export interface FrontPages {
+  readonly maxPageSize: number
+  readonly maxResourcesPageSize: number
+  readonly maxModulesPageSize: number
+  readonly maxEventsPageSize: number
+  readonly moduleAbiCacheSize: number
+  readonly summaryPageCache: number
 }
 
 /** What the readiness server answers (`ReadinessServer.ts`), as the node last computed it. */

@@ -8,6 +8,8 @@ export interface RequestHead {
   readonly method: string
   /** The request target's path, without the query. */
   readonly path: string
+  /** The request target as sent (path and query). */
+  readonly target: string
   /** `1.0` or `1.1`. */
   readonly version: string
   /** Lower-cased names; the last of repeated ones. */
@@ -45,7 +47,7 @@ export const parseRequestHead = (bytes: Uint8Array): RequestHead | undefined => 
   }
   const target = line[2]!
   const q = target.indexOf("?")
-  return { method: line[1]!, path: q < 0 ? target : target.slice(0, q), version: line[3]!, headers, length: end }
+  return { method: line[1]!, path: q < 0 ? target : target.slice(0, q), target, version: line[3]!, headers, length: end }
 }
 
 /** Whether the request says a body follows (which the front does not read). */

@@ -2,13 +2,18 @@
  * The front process (src/http/front): the local chain's API and readiness server behind it answer
  * as without it — through raw connections, so that what crosses (a request's first bytes read by
  * the front, the rest still in the kernel's buffer) is exercised: kept-alive connections, a body
- * larger than one read, a head sent in pieces, a malformed request, the readiness answers.
+ * larger than one read, a head sent in pieces, a malformed request, the readiness answers; and,
+ * over a chain in a data directory, the reads the front answers itself (the node's answers, byte
+ * for byte, and the connection moved to the node at its first request that is not a read).
  */
-import { readdirSync, readFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import net from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { DEFAULT_FRONT_PROCESSES } from "../../../src/http/front/FrontProcess.js"
+import { MiningMode } from "../../../src/chain/MiningMode.js"
 import { LocalChain } from "../../../src/LocalChain.js"
 
 const frontMain = new URL("../../../dist/bin/frontMain.js", import.meta.url)
@@ -57,6 +62,23 @@ const exchange = (port: number, pieces: ReadonlyArray<string | Buffer>, count: n
         if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs))
       }
     })()
+  })
+
+/** Everything the server sends for `request` until it closes the connection. */
+const untilClosed = (port: number, request: string): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(request))
+    const chunks: Buffer[] = []
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new Error("not closed within 10 s"))
+    }, 10_000)
+    socket.on("data", (c) => chunks.push(c))
+    socket.on("close", () => {
+      clearTimeout(timer)
+      resolve(Buffer.concat(chunks).toString("latin1"))
+    })
+    socket.on("error", () => {})
   })
 
 const portOf = (url: string) => Number(new URL(url).port)
@@ -149,6 +171,161 @@ describe("the front process", () => {
         )
         assert.strictEqual(first!.status, 200)
         assert.strictEqual(later!.status, 200)
+      })
+    )
+  )
+
+  it.live("answers reads itself from the node's store, as the node answers them, and hands the connection over at its first other request", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const dir = mkdtempSync(join(tmpdir(), "movenode-front-reads-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+        // The node's own request log: a request the front answered is not in it.
+        const nodeLog: string[] = []
+        const chain = yield* LocalChain.spawn(
+          // Blocks only when asked for: the two sides below read the same ledger version.
+          { front: frontMain, dataDir: dir, fsync: false, mining: MiningMode.manual, readiness: undefined, faucet: undefined, graphql: undefined, indexer: undefined },
+          { log: (line) => nodeLog.push(line) }
+        )
+        const port = portOf(chain.apiUrl)
+        const get = (target: string, method = "GET") => `${method} ${target} HTTP/1.1\r\nHost: x\r\n\r\n`
+        const viewBody = JSON.stringify({ function: "0x1::chain_id::get", type_arguments: [], arguments: [] })
+        const view = `POST /v1/view HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${viewBody.length}\r\n\r\n${viewBody}`
+        const answeredByNode = (marker: string) => nodeLog.some((line) => line.includes(marker))
+
+        // The front loads its reads on the first one (meanwhile the node answers): wait for a read
+        // that the node's log does not show.
+        let servedByFront = false
+        for (let i = 0; i < 100 && !servedByFront; i++) {
+          const [a] = yield* Effect.promise(() => exchange(port, [get(`/v1?probe=${i}`)], 1))
+          assert.strictEqual(a!.status, 200)
+          yield* Effect.sleep("20 millis")
+          servedByFront = !answeredByNode(`probe=${i}`)
+        }
+        assert.isTrue(servedByFront, "no read was answered by the front")
+
+        // The same requests answered by the front (a new connection, reads first) and by the node
+        // (the connection's first request a view, so it crossed): the same status, body and headers.
+        const reads = [
+          get("/v1"),
+          get("/v1/accounts/0x1"),
+          get("/v1/accounts/0x1/resources?limit=2"),
+          get("/v1/accounts/0x1/module/code"),
+          get("/v1/transactions?start=0&limit=3"),
+          get("/v1/blocks/by_height/0?with_transactions=false"),
+          get("/v1/accounts/0x1/resource/0x1::account::Account?ledger_version=0"),
+          get("/v1/-/healthy"),
+          get("/v1/accounts/zz"),
+          get("/v1/accounts/0x1/resources?ledger_version=99999999"),
+          get("/v1/nope")
+        ]
+        const fromFront = yield* Effect.promise(() => exchange(port, reads, reads.length))
+        const fromNode = yield* Effect.promise(() => exchange(port, [view, ...reads], reads.length + 1))
+        assert.strictEqual(fromNode[0]!.status, 200)
+        const shown = (a: Answer) => ({
+          status: a.status,
+          body: a.body,
+          headers: [...a.headers].filter(([k]) => k !== "date").sort(([x], [y]) => (x < y ? -1 : 1))
+        })
+        for (const [i, a] of fromFront.entries()) assert.deepStrictEqual(shown(a), shown(fromNode[i + 1]!), reads[i])
+        assert.deepStrictEqual(
+          fromFront.map((a) => a.status),
+          [200, 200, 200, 200, 200, 200, 200, 200, 400, 404, 404]
+        )
+
+        // Reads, then a view on the same connection: it moves to the node, which answers the rest.
+        const before = nodeLog.length
+        const [info, viewed, after] = yield* Effect.promise(() => exchange(port, [get("/v1?moved=1"), view, get("/v1?moved=2")], 3, 30))
+        assert.strictEqual(info!.status, 200)
+        assert.strictEqual(viewed!.body, "[4]")
+        assert.strictEqual(after!.status, 200)
+        const logged = nodeLog.slice(before).join("\n")
+        assert.notInclude(logged, "moved=1")
+        assert.include(logged, "POST /v1/view")
+        assert.include(logged, "moved=2")
+
+        // Read after write: a block the node has committed is in the front's next read.
+        yield* chain.mine
+        const [nodeInfo] = (yield* Effect.promise(() => exchange(port, [view, get("/v1")], 2))).slice(1)
+        const [frontInfo] = yield* Effect.promise(() => exchange(port, [get("/v1")], 1))
+        assert.isAtLeast(Number(JSON.parse(frontInfo!.body).ledger_version), Number(JSON.parse(nodeInfo!.body).ledger_version))
+
+        // HEAD: the GET's headers, no body (all the connection carries until it closes).
+        const head = yield* Effect.promise(() => untilClosed(port, "HEAD /v1/accounts/0x1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+        assert.match(head, /^HTTP\/1\.1 200 OK\r\n/)
+        assert.match(head, /\r\ncontent-length: [1-9]/i)
+        assert.isTrue(head.endsWith("\r\n\r\n"), head)
+
+        // HTTP/1.0 without keep-alive: answered and closed.
+        const [old] = yield* Effect.promise(() => exchange(port, ["GET /v1 HTTP/1.0\r\n\r\n"], 1))
+        assert.strictEqual(old!.status, 200)
+        assert.strictEqual(old!.headers.get("connection"), "close")
+      })
+    )
+  )
+
+  it.live("answers after a revert as the node does: what the forgotten versions were is not served from a cache", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const dir = mkdtempSync(join(tmpdir(), "movenode-front-revert-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+        const nodeLog: string[] = []
+        const chain = yield* LocalChain.spawn(
+          { front: frontMain, dataDir: dir, fsync: false, mining: MiningMode.manual, readiness: undefined, faucet: undefined, graphql: undefined, indexer: undefined },
+          { log: (line) => nodeLog.push(line) }
+        )
+        const port = portOf(chain.apiUrl)
+        const get = (target: string) => `GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`
+        const post = (target: string, body: string) =>
+          `POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+        // Reads on a new connection (the front's, once loaded), and the same after a control (the node's).
+        const viaFront = (targets: ReadonlyArray<string>) => Effect.promise(() => exchange(port, targets.map(get), targets.length))
+        const viaNode = (targets: ReadonlyArray<string>) =>
+          Effect.map(
+            Effect.promise(() => exchange(port, [get("/__movenode/v1/snapshots"), ...targets.map(get)], targets.length + 1)),
+            (answers) => answers.slice(1)
+          )
+        for (let i = 0; i < 100; i++) {
+          yield* viaFront([`/v1?probe=${i}`])
+          yield* Effect.sleep("20 millis")
+          if (!nodeLog.some((line) => line.includes(`probe=${i}`))) break
+        }
+        const [snapshot] = yield* Effect.promise(() => exchange(port, [post("/__movenode/v1/snapshot", "{}")], 1))
+        assert.strictEqual(snapshot!.status, 200)
+        const id = JSON.parse(snapshot!.body).id as string
+        yield* chain.mine
+        const block = yield* chain.mine
+        const targets = [`/v1/blocks/by_height/${block.height}`, `/v1/transactions/by_version/${block.lastVersion}`, "/v1"]
+        const before = yield* viaFront(targets)
+        assert.deepStrictEqual(before.map((a) => a.status), [200, 200, 200])
+        const [reverted] = yield* Effect.promise(() => exchange(port, [post("/__movenode/v1/revert", JSON.stringify({ id }))], 1))
+        assert.strictEqual(reverted!.status, 200)
+        // The same heights and versions again, made at other times: other blocks.
+        yield* chain.mine
+        yield* chain.mine
+        const after = yield* viaFront(targets)
+        const node = yield* viaNode(targets)
+        for (const [i, a] of after.entries()) {
+          assert.strictEqual(a.status, 200)
+          assert.strictEqual(a.body, node[i]!.body, targets[i])
+        }
+        assert.notStrictEqual(after[0]!.body, before[0]!.body)
+      })
+    )
+  )
+
+  it.live("holds a handed-over connection to the request timeouts: a client too slow to send its request is answered 408", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const chain = yield* LocalChain.spawn(
+          { front: frontMain, readiness: undefined, faucet: undefined, graphql: undefined, indexer: undefined },
+          { requestTimeoutMs: 1000 }
+        )
+        // Half a head: the front hands it over after its own wait, the node's server then times it out.
+        const answer = yield* Effect.promise(() =>
+          untilClosed(portOf(chain.apiUrl), "POST /v1/view HTTP/1.1\r\nHost: x\r\nContent-Type: appli")
+        )
+        assert.match(answer, /^HTTP\/1\.1 408 /)
       })
     )
   )

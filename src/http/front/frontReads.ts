@@ -1,0 +1,155 @@
+/**
+ * The front process's own reads (issue 22, "no request waits behind the event loop"): the API's
+ * request listener over a read-only node on the store the node's process writes (as an API worker
+ * reads it, `follow/readOnlyStore.ts`), so that a read never waits for the node's event loop, which
+ * under a flood of submissions executes blocks.
+ *
+ * `frontMain.ts` reads each request's head itself and asks this module to answer the ones that only
+ * read committed state (`servedHere`); the first request that is anything else (a submission, a
+ * lookup by hash, whose pending transaction is in the node's mempool, a control) hands the
+ * connection to the node, which keeps it. The answer is the listener's own (`RequestListener.ts`):
+ * the same routes, renderers, errors, ledger headers, CORS and request log as the node's, given
+ * the node's settings (`FrontReadsSpec`); only the metrics are the node's alone.
+ *
+ * Loaded on the first such request, not at the front's start (the node's code and the store cost
+ * the front ~25 MB and a fraction of a second of CPU, which a chain nobody reads from never pays);
+ * until it is ready, connections go to the node as before.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { STATUS_CODES } from "node:http"
+import type { Socket } from "node:net"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
+import { openReadOnlyStore } from "../../follow/readOnlyStore.js"
+import { closeStore } from "../../ledger/closeStore.js"
+import { Ledger } from "../../ledger/Ledger.js"
+import { makeLedgerService } from "../../ledger/makeLedgerService.js"
+import { TransactionEncoderLive } from "../../node/encode/TransactionEncoderLive.js"
+import { Node } from "../../node/Node.js"
+import { defaultNodeConfig, nodeConfigLayer } from "../../node/NodeConfig.js"
+import { ViewsVmLayer } from "../../node/view/ViewsVm.js"
+import { makeHttpConfig } from "../HttpConfig.js"
+import { makeRequestListener } from "../RequestListener.js"
+import { makeRequestLog } from "../RequestLog.js"
+import type { FrontReadsSpec } from "./protocol.js"
+import type { RequestHead } from "./requestHead.js"
+
+export interface FrontReads {
+  /**
+   * Answers `head` (a GET or HEAD without a body) on `socket`, then calls `done` with whether the
+   * connection is to be closed (the request or the answer said so). Not called when the socket is
+   * gone meanwhile.
+   */
+  readonly answer: (head: RequestHead, socket: Socket, done: (close: boolean) => void) => void
+  /** Stops answering and closes the store (after the answers in flight). */
+  readonly close: () => Promise<void>
+}
+
+/** As the node's servers keep an idle connection (`HttpConfig.keepAliveTimeoutMs`). */
+const KEEP_ALIVE_SECS = 65
+
+/** The node services over the store, read only, with the node's page sizes and caches. */
+const readOnlyNode = (spec: FrontReadsSpec) =>
+  Node.layerWith(ViewsVmLayer, TransactionEncoderLive).pipe(
+    Layer.provide(
+      Layer.effect(
+        Ledger,
+        Effect.map(
+          Effect.acquireRelease(
+            Effect.sync(() => openReadOnlyStore(spec.dataDir)),
+            closeStore
+          ),
+          (backend) => makeLedgerService(backend, {}).service
+        )
+      )
+    ),
+    // Views never run here (they are POSTs), so no view threads.
+    Layer.provide(nodeConfigLayer({ ...defaultNodeConfig, ...spec.pages, viewThreads: 0 }))
+  )
+
+export const startFrontReads = async (spec: FrontReadsSpec): Promise<FrontReads> => {
+  const scope = Effect.runSync(Scope.make())
+  let context: Context.Context<Node>
+  try {
+    context = await Effect.runPromise(Scope.provide(scope)(Layer.build(readOnlyNode(spec))))
+  } catch (e) {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    throw e
+  }
+  const node = Context.get(context, Node)
+  const log = spec.logRequests ? makeRequestLog().line : undefined
+  const listener = makeRequestListener(
+    node,
+    makeHttpConfig({ headerPrefix: spec.headerPrefix, gitHash: spec.gitHash, log }),
+    undefined
+  )
+  let inFlight = 0
+  let closing: (() => void) | undefined
+
+  const answer: FrontReads["answer"] = (head, socket, done) => {
+    const http10 = head.version === "1.0"
+    const wantsClose = http10
+      ? !/\bkeep-alive\b/i.test(head.headers.get("connection") ?? "")
+      : /\bclose\b/i.test(head.headers.get("connection") ?? "")
+    // What the listener reads of a request without a body, and writes of its answer.
+    const req = {
+      method: head.method,
+      url: head.target,
+      headers: Object.fromEntries(head.headers),
+      httpVersionMajor: 1,
+      httpVersionMinor: http10 ? 0 : 1
+    }
+    let sent = false
+    const res = {
+      get headersSent() {
+        return sent
+      },
+      get destroyed() {
+        return socket.destroyed
+      },
+      writeHead(status: number, headers: ReadonlyArray<string>) {
+        sent = true
+        let close = wantsClose || closing !== undefined
+        const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`]
+        for (let i = 0; i + 1 < headers.length; i += 2) {
+          if (headers[i]!.toLowerCase() === "connection" && /close/i.test(headers[i + 1]!)) close = true
+          else lines.push(`${headers[i]}: ${headers[i + 1]}`)
+        }
+        lines.push(`Date: ${new Date().toUTCString()}`)
+        lines.push(close ? "Connection: close" : `Connection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_SECS}`)
+        this.close = close
+        this.headText = `${lines.join("\r\n")}\r\n\r\n`
+        return this
+      },
+      close: false,
+      headText: "",
+      end(body?: string | Buffer, encoding?: BufferEncoding) {
+        if (!socket.destroyed) {
+          // A HEAD's answer has the GET's headers (its length included) and no body.
+          if (head.method === "HEAD" || body === undefined) socket.write(this.headText, "latin1")
+          else if (typeof body === "string")
+            socket.write(this.headText + body, encoding === "latin1" ? "latin1" : "utf8")
+          else socket.write(Buffer.concat([Buffer.from(this.headText, "latin1"), body]))
+        }
+        inFlight--
+        if (inFlight === 0) closing?.()
+        if (!socket.destroyed) done(this.close)
+      }
+    }
+    inFlight++
+    // (The listener takes node:http's request and response; it uses only what is given here.)
+    listener(req as unknown as IncomingMessage, res as unknown as ServerResponse)
+  }
+
+  return {
+    answer,
+    close: async () => {
+      if (inFlight > 0) await new Promise<void>((resolve) => (closing = resolve))
+      else closing = () => {}
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }
+}
