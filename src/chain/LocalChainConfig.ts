@@ -65,8 +65,10 @@ export interface LocalChainConfigShape {
   readonly admissionWorker?: URL | false | undefined
   /**
    * The front process (`http/front`): the API's and the readiness server's listening sockets held
-   * by a small child process that accepts and reads each new connection and hands it to this one
-   * (`--front`). True: the build's program; a URL: that program; false or undefined: none.
+   * by a small child process that accepts each connection, answers its reads of committed state
+   * itself from the ledger's LMDB store (with a `dataDir`, not on a fork), and hands the connection
+   * to this one at its first other request. True: the build's program; a URL: that program; false
+   * or undefined: none (the library's default; the `movenode` command's is true, `--no-front`).
    */
   readonly front?: URL | boolean | undefined
   /** Accept key-less transactions from any address (test controls, anvil's `--auto-impersonate`). */

@@ -81,6 +81,8 @@ export const defaultFrontProcessUrl = (): URL | undefined => {
 export const READINESS_EVERY_MS = 250
 const RESTART_AFTER_MS = 1000
 const LISTEN_WAIT_MS = 15_000
+/** The most a site's close waits for its fronts (which give their kept connections 2 s to take their last answers). */
+const CLOSE_WAIT_MS = 5000
 
 interface Site {
   readonly options: FrontSiteOptions
@@ -232,7 +234,17 @@ const makeFront = (script: string, log: (line: string) => void, count: number, r
             return resume(Effect.void)
           }
           site.closing = asked.length
-          site.onClosed = () => resume(Effect.void)
+          // Ref'd, unlike the channel: the process does not end (its other finalizers unrun) while
+          // a front closes; and bounded: a front that does not answer is not waited for past it.
+          const timer = setTimeout(() => {
+            sites.delete(id)
+            site.shared?.close?.()
+            resume(Effect.void)
+          }, CLOSE_WAIT_MS)
+          site.onClosed = () => {
+            clearTimeout(timer)
+            resume(Effect.void)
+          }
           for (const i of asked) sendTo(i, { _tag: "CloseSite", site: id })
         })
     )

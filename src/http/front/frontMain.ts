@@ -7,9 +7,10 @@
  * - API: every connection is accepted here, its first request's head read (at most `MAX_HEAD`
  *   bytes, or what arrived within `HEAD_WAIT_MS`), and the connection handed to the node's process
  *   with those bytes, which its HTTP server parses first; the rest of the connection's life is the
- *   node's. Where the node asks for it (`FrontSiteOptions.reads`), a connection whose first request
- *   reads committed state (`servedHere`) is served here instead, by a read-only node over the
- *   node's store (`frontReads.ts`, loaded on the first one).
+ *   node's. Where the node asks for it (`FrontSiteOptions.reads`), requests that read committed
+ *   state (`servedHere`) are answered here instead, by a read-only node over the node's store
+ *   (`frontReads.ts`, loaded on the first one), the connection kept here until its first other
+ *   request, when it is handed over with the bytes read.
  * - Readiness: answered here whole, from the state the node sends every `READINESS_EVERY_MS`; a
  *   state older than the reference's 3 s check timeout (the node's event loop not getting to it)
  *   answers 503 with every check not ready, as the reference's checks would time out.
@@ -33,13 +34,16 @@ const KEEP_ALIVE_MS = 65_000
 const MAX_WAITING = 4096
 /** A readiness state older than this answers 503 (ready_server.rs checks each service with a 3 s timeout). */
 const READINESS_STALE_MS = 3000
+/** How long a closing site's kept connections may take to receive their last answers. */
+const CLOSE_GRACE_MS = 2000
 /** How long a port in use is tried again (see `listen`). */
 const PORT_BUSY_MS = 3000
 
 if (process.send === undefined) throw new Error("frontMain.ts runs as a child process with an IPC channel (FrontProcess.ts)")
+/** A message to the node; one the closed channel cannot take is dropped (with a callback, the failure is its, not the process's 'error'). */
 const send = (m: FromFront) => {
   try {
-    process.send!(m)
+    process.send!(m, undefined, {}, () => {})
   } catch {}
 }
 
@@ -61,6 +65,7 @@ const readHead = (socket: Socket, waitMs: number, done: (bytes: Buffer) => void,
     clearTimeout(timer)
     socket.off("data", onData)
     socket.off("end", finish)
+    socket.off("close", finish)
     socket.off("error", onError)
     socket.pause()
     for (let more: Buffer | null; (more = socket.read() as Buffer | null) !== null; ) {
@@ -84,6 +89,7 @@ const readHead = (socket: Socket, waitMs: number, done: (bytes: Buffer) => void,
   const timer = setTimeout(finish, waitMs)
   socket.on("data", onData)
   socket.once("end", finish)
+  socket.once("close", finish)
   socket.once("error", onError)
   socket.resume()
   // A readiness connection's next request: its reads were stopped after the previous one.
@@ -145,6 +151,18 @@ export const servedHere = (bytes: Uint8Array): boolean => {
   )
 }
 
+/**
+ * The connections a site's front keeps (the API's whose requests so far were reads, the readiness
+ * server's), each answering one or idle between two: closing the site closes the idle ones at once,
+ * the others after their answer.
+ */
+const kept = new Map<number, Map<Socket, "answering" | "idle">>()
+const keptOf = (site: number) => {
+  let held = kept.get(site)
+  if (held === undefined) kept.set(site, (held = new Map()))
+  return held
+}
+
 /** Per API site that serves reads: its read-only node once loaded (undefined while loading, or after it failed). */
 const reading = new Map<number, { readonly spec: FrontReadsSpec; reads: FrontReads | undefined; state: "idle" | "loading" | "ready" | "failed" }>()
 
@@ -183,14 +201,20 @@ const route = (site: number, socket: Socket, bytes: Buffer): void => {
   if (socket.destroyed) return
   const reads = reading.has(site) && servedHere(bytes) ? readsOf(site) : undefined
   if (reads !== undefined) {
-    // Kept here now: a reset between two requests must not end the process.
-    if (socket.listenerCount("error") === 0) socket.on("error", () => socket.destroy())
+    const held = keptOf(site)
+    if (!held.has(socket)) {
+      // Kept here now: a reset between two requests must not end the process.
+      socket.on("error", () => socket.destroy())
+      socket.once("close", () => held.delete(socket))
+    }
+    held.set(socket, "answering")
     const head = parseRequestHead(bytes)!
     // Pipelined requests already read: the next one's bytes.
     const rest = bytes.subarray(head.length)
     reads.answer(head, socket, (close) => {
       if (close) return closeSoon(socket)
       if (headEnd(rest) >= 0) return route(site, socket, rest)
+      held.set(socket, "idle")
       // Nothing sent for as long as an idle kept-alive connection is kept: closed, as Node's server would.
       readHead(
         socket,
@@ -201,6 +225,7 @@ const route = (site: number, socket: Socket, bytes: Buffer): void => {
     })
     return
   }
+  kept.get(site)?.delete(socket)
   handOverLater(site, socket, bytes)
 }
 
@@ -238,6 +263,10 @@ const closeSoon = (socket: Socket) => {
 
 /** The readiness server's requests, answered here, one head at a time, for as long as the client keeps the connection. */
 const readinessConnection = (site: number) => (socket: Socket) => {
+  // Answers are written at once: between two requests, always idle (closed at once when the site closes).
+  const held = keptOf(site)
+  held.set(socket, "idle")
+  socket.once("close", () => held.delete(socket))
   const next = () =>
     readHead(socket, KEEP_ALIVE_MS, (bytes) => {
       if (socket.destroyed) return
@@ -301,7 +330,11 @@ const listen = (site: number, options: FrontSiteOptions, shared?: unknown) => {
     // The API's socket goes to the node's process, which has the other front processes accept on it too.
     if (shared === undefined && options.kind === "api") {
       const handle = (server as unknown as { _handle?: object | null })._handle
-      if (handle) process.send!({ _tag: "Shared", site } satisfies FromFront, handle as never, { keepOpen: true })
+      if (handle) {
+        try {
+          process.send!({ _tag: "Shared", site } satisfies FromFront, handle as never, { keepOpen: true }, () => {})
+        } catch {}
+      }
     }
   }
   if (shared === undefined) server.listen(options.port, options.host, listening)
@@ -326,17 +359,36 @@ process.on("message", (m: ToFront, handle: unknown) => {
       // Its reads' connections are closed gracefully (answers in flight sent) before the node's store goes.
       const reads = reading.get(m.site)?.reads
       reading.delete(m.site)
-      const closed = () => send({ _tag: "SiteClosed", site: m.site })
-      // (Both at once: the listening server's close waits for the connections the reads serve.)
-      void Promise.all([
-        reads?.close().catch(() => undefined),
-        server === undefined ? undefined : new Promise<void>((resolve) => server.close(() => resolve()))
-      ]).then(closed)
+      // Idle kept connections go now (as Node's server closes its idle ones); the others once
+      // answered (`Connection: close`), or after `CLOSE_GRACE_MS` (a client slow to read its answer).
+      const held = kept.get(m.site)
+      kept.delete(m.site)
+      // (An answered connection we ended, left half-open by its client, is done too.)
+      for (const [socket, state] of held ?? []) if (state === "idle" || socket.writableEnded) socket.destroy()
+      if (held !== undefined)
+        setTimeout(() => {
+          for (const socket of held.keys()) socket.destroy()
+        }, CLOSE_GRACE_MS).unref()
+      // Stops accepting. Its close callback is not waited for: it waits for the connections handed
+      // to the node too (Node's IPC has the node report when those close), which the node closes
+      // after this site — what is the front's to finish is its reads and the connections it keeps.
+      server?.close()
+      const gone = [...(held?.keys() ?? [])].map((socket) =>
+        socket.closed ? undefined : new Promise<void>((resolve) => socket.once("close", () => resolve()))
+      )
+      void Promise.all([reads?.close().catch(() => undefined), ...gone]).then(() => send({ _tag: "SiteClosed", site: m.site }))
     }
   }
 })
 // The node's process gone (its channel closed): nothing is left to hand connections to.
 process.on("disconnect", () => process.exit(0))
+// Node defers 'disconnect' while a descriptor it sent waits for its acknowledgement, which a node
+// killed meanwhile (kill -9 under load) never gives: the front would live on, holding the port. So
+// it also looks: the channel no longer connected, or another parent (an orphan is re-parented).
+const parent = process.ppid
+setInterval(() => {
+  if (!process.connected || process.ppid !== parent) process.exit(0)
+}, 500).unref()
 // Ctrl-C in a terminal signals the whole process group: the node stops its fronts itself (closing
 // their sites, then their channel), after the connections they serve are answered.
 process.on("SIGINT", () => {})

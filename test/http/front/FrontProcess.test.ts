@@ -314,6 +314,45 @@ describe("the front process", () => {
     )
   )
 
+  it.live("stops with a kept-alive connection idle in the front: the connection is closed, not waited for", () =>
+    Effect.gen(function* () {
+      const dir = mkdtempSync(join(tmpdir(), "movenode-front-idle-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+      const nodeLog: string[] = []
+      const socket = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const chain = yield* LocalChain.spawn(
+            { front: frontMain, dataDir: dir, fsync: false, mining: MiningMode.manual, readiness: undefined, faucet: undefined, graphql: undefined, indexer: undefined },
+            { log: (line) => nodeLog.push(line) }
+          )
+          const port = portOf(chain.apiUrl)
+          // Until a read is the front's (not in the node's log), then keep that connection open.
+          for (let i = 0; i < 100; i++) {
+            const open = net.connect(port, "127.0.0.1")
+            const answered = yield* Effect.promise(
+              () =>
+                new Promise<boolean>((resolve) => {
+                  open.once("data", () => resolve(true))
+                  open.once("error", () => resolve(false))
+                  open.write(`GET /v1?idle=${i} HTTP/1.1\r\nHost: x\r\n\r\n`)
+                })
+            )
+            assert.isTrue(answered)
+            yield* Effect.sleep("20 millis")
+            if (!nodeLog.some((line) => line.includes(`idle=${i}`))) return open
+            open.destroy()
+          }
+          return assert.fail("no read was answered by the front")
+        })
+      )
+      // The chain has stopped (the scope closed); the front closed the idle connection rather than wait 65 s for it.
+      const closed = yield* Effect.promise(
+        () => new Promise<boolean>((resolve) => (socket.closed ? resolve(true) : socket.once("close", () => resolve(true))))
+      )
+      assert.isTrue(closed)
+    }).pipe(Effect.scoped)
+  )
+
   it.live("holds a handed-over connection to the request timeouts: a client too slow to send its request is answered 408", () =>
     Effect.scoped(
       Effect.gen(function* () {

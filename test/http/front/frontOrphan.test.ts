@@ -1,0 +1,73 @@
+/**
+ * The front process outlives no node: `movenode` (the built command, whose local chain has a front
+ * process by default) killed with -9 while connections wait to be handed over — Node then defers
+ * the front's 'disconnect' for the descriptor in flight, which the dead node never acknowledges —
+ * and its front still exits, letting the port and the store go.
+ */
+import { spawn } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import net from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, assert, describe, it } from "vitest"
+import { waitForLine } from "../../support/childProcess.js"
+
+const bin = new URL("../../../dist/bin/movenode.js", import.meta.url).pathname
+const dataDir = mkdtempSync(join(tmpdir(), "movenode-front-orphan-"))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+/** The pids of `parent`'s children running the front's program (Linux /proc). */
+const frontsOf = (parent: number): number[] =>
+  readdirSync("/proc").flatMap((pid) => {
+    if (!/^\d+$/.test(pid)) return []
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      return ppid === parent && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("frontMain.js") ? [Number(pid)] : []
+    } catch {
+      return []
+    }
+  })
+
+const alive = (pid: number): boolean => {
+  try {
+    // A zombie (exited, not yet reaped by its new parent) counts as gone.
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"))
+  } catch {
+    return false
+  }
+}
+
+describe.skipIf(process.platform !== "linux")("the front process, its node killed -9", () => {
+  it("exits though connections were waiting to be handed over", async () => {
+    const child = spawn(
+      process.execPath,
+      [bin, "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--faucet-listen", "off", "--ready-listen", "off", "--graphql-listen", "off", "--no-indexer", "--quiet"],
+      { stdio: ["ignore", "pipe", "pipe"] }
+    )
+    const sockets: net.Socket[] = []
+    try {
+      const [, api] = await waitForLine(child, /API\s+(http:\/\/\S+)\/v1/, 30_000)
+      const port = Number(new URL(api!).port)
+      // A read (the front loads its reads), then many connections whose first request is a submission.
+      assert.strictEqual((await fetch(`${api}/v1/accounts/0x1`)).status, 200)
+      const [front] = frontsOf(child.pid!)
+      assert.isDefined(front, "no front process")
+      for (let i = 0; i < 300; i++) {
+        const s = net.connect(port, "127.0.0.1", () =>
+          s.write("POST /v1/view HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+        )
+        s.on("error", () => {})
+        sockets.push(s)
+      }
+      await new Promise((r) => setTimeout(r, 200))
+      child.kill("SIGKILL")
+      // It looks twice a second; ten seconds is a generous bound for a process that is not stuck.
+      for (let i = 0; i < 100 && alive(front!); i++) await new Promise((r) => setTimeout(r, 100))
+      assert.isFalse(alive(front!), "the front process outlived its node")
+    } finally {
+      for (const s of sockets) s.destroy()
+      if (child.exitCode === null) child.kill("SIGKILL")
+    }
+  }, 60_000)
+})
