@@ -8,7 +8,7 @@
  *   bytes, or what arrived within `HEAD_WAIT_MS`), and the connection handed to the node's process
  *   with those bytes, which its HTTP server parses first; the rest of the connection's life is the
  *   node's. Where the node asks for it (`FrontSiteOptions.reads`), requests that read committed
- *   state (`servedHere`) are answered here instead, by a read-only node over the node's store
+ *   state (`isCommittedRead`) are answered here instead, by a read-only node over the node's store
  *   (`frontReads.ts`, loaded on the first one), the connection kept here until its first other
  *   request, when it is handed over with the bytes read.
  * - Readiness: answered here whole, from the state the node sends every `READINESS_EVERY_MS`; a
@@ -21,7 +21,7 @@ import { readinessAnswer } from "../readinessAnswer.js"
 import { SIDE_CORS } from "../sideCors.js"
 import type { FrontReads } from "./frontReads.js"
 import type { FromFront, FrontReadsSpec, FrontSiteOptions, ReadinessState, ToFront } from "./protocol.js"
-import { hasBody, headEnd, keepsAlive, parseRequestHead } from "./requestHead.js"
+import { hasBody, headEnd, isCommittedRead, keepsAlive, parseRequestHead } from "./requestHead.js"
 import { startReading, stopReading } from "./stopReading.js"
 
 /** A head longer than this is handed on as it is: the node's server refuses it (431). */
@@ -134,24 +134,6 @@ const handOver = () => {
 }
 
 /**
- * Whether a request is answered here: a GET or HEAD without a body under `/v1` (the node's
- * committed state, which the front reads as the node does), except the lookups by hash (a pending
- * transaction is in the node's mempool) and the gas estimate (the node's estimator, with the
- * chain's settings and its cache).
- */
-export const servedHere = (bytes: Uint8Array): boolean => {
-  const head = parseRequestHead(bytes)
-  return (
-    head !== undefined &&
-    (head.method === "GET" || head.method === "HEAD") &&
-    !hasBody(head) &&
-    (head.path === "/v1" || head.path.startsWith("/v1/")) &&
-    !/^\/v1\/transactions\/(by_hash|wait_by_hash)\//.test(head.path) &&
-    head.path !== "/v1/estimate_gas_price"
-  )
-}
-
-/**
  * The connections a site's front keeps (the API's whose requests so far were reads, the readiness
  * server's), each answering one or idle between two: closing the site closes the idle ones at once,
  * the others after their answer.
@@ -199,8 +181,9 @@ const apiConnection = (site: number) => (socket: Socket) =>
  */
 const route = (site: number, socket: Socket, bytes: Buffer): void => {
   if (socket.destroyed) return
-  const reads = reading.has(site) && servedHere(bytes) ? readsOf(site) : undefined
-  if (reads !== undefined) {
+  const head = reading.has(site) ? parseRequestHead(bytes) : undefined
+  const reads = head !== undefined && isCommittedRead(head) ? readsOf(site) : undefined
+  if (head !== undefined && reads !== undefined) {
     const held = keptOf(site)
     if (!held.has(socket)) {
       // Kept here now: a reset between two requests must not end the process.
@@ -208,7 +191,6 @@ const route = (site: number, socket: Socket, bytes: Buffer): void => {
       socket.once("close", () => held.delete(socket))
     }
     held.set(socket, "answering")
-    const head = parseRequestHead(bytes)!
     // Pipelined requests already read: the next one's bytes.
     const rest = bytes.subarray(head.length)
     reads.answer(head, socket, (close) => {

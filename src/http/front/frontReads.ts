@@ -5,7 +5,7 @@
  * under a flood of submissions executes blocks.
  *
  * `frontMain.ts` reads each request's head itself and asks this module to answer the ones that only
- * read committed state (`servedHere`); the first request that is anything else (a submission, a
+ * read committed state (`isCommittedRead`); the first request that is anything else (a submission, a
  * lookup by hash, whose pending transaction is in the node's mempool, a control) hands the
  * connection to the node, which keeps it. The answer is the listener's own (`RequestListener.ts`):
  * the same routes, renderers, errors, ledger headers, CORS and request log as the node's, given
@@ -35,7 +35,7 @@ import { makeHttpConfig } from "../HttpConfig.js"
 import { makeRequestListener } from "../RequestListener.js"
 import { makeRequestLog } from "../RequestLog.js"
 import type { FrontReadsSpec } from "./protocol.js"
-import type { RequestHead } from "./requestHead.js"
+import { keepsAlive, type RequestHead } from "./requestHead.js"
 
 export interface FrontReads {
   /**
@@ -47,6 +47,9 @@ export interface FrontReads {
   /** Stops answering and closes the store (after the answers in flight). */
   readonly close: () => Promise<void>
 }
+
+/** The most `close` waits for answers in flight. */
+const CLOSE_WAIT_MS = 2000
 
 /** As the node's servers keep an idle connection (`HttpConfig.keepAliveTimeoutMs`). */
 const KEEP_ALIVE_SECS = 65
@@ -91,9 +94,7 @@ export const startFrontReads = async (spec: FrontReadsSpec): Promise<FrontReads>
 
   const answer: FrontReads["answer"] = (head, socket, done) => {
     const http10 = head.version === "1.0"
-    const wantsClose = http10
-      ? !/\bkeep-alive\b/i.test(head.headers.get("connection") ?? "")
-      : /\bclose\b/i.test(head.headers.get("connection") ?? "")
+    const wantsClose = !keepsAlive(head)
     // What the listener reads of a request without a body, and writes of its answer.
     const req = {
       method: head.method,
@@ -134,11 +135,20 @@ export const startFrontReads = async (spec: FrontReadsSpec): Promise<FrontReads>
             socket.write(this.headText + body, encoding === "latin1" ? "latin1" : "utf8")
           else socket.write(Buffer.concat([Buffer.from(this.headText, "latin1"), body]))
         }
-        inFlight--
-        if (inFlight === 0) closing?.()
+        settle()
         if (!socket.destroyed) done(this.close)
       }
     }
+    // Counted until answered, or until its connection is gone (the listener then writes nothing).
+    let settled = false
+    const settle = () => {
+      if (settled) return
+      settled = true
+      socket.off("close", settle)
+      inFlight--
+      if (inFlight === 0) closing?.()
+    }
+    socket.once("close", settle)
     inFlight++
     // (The listener takes node:http's request and response; it uses only what is given here.)
     listener(req as unknown as IncomingMessage, res as unknown as ServerResponse)
@@ -147,8 +157,10 @@ export const startFrontReads = async (spec: FrontReadsSpec): Promise<FrontReads>
   return {
     answer,
     close: async () => {
-      if (inFlight > 0) await new Promise<void>((resolve) => (closing = resolve))
-      else closing = () => {}
+      // Answers in flight are waited for, at most `CLOSE_WAIT_MS` (an answer that never comes holds no stop).
+      const answered = new Promise<void>((resolve) => (closing = resolve))
+      if (inFlight === 0) closing?.()
+      await Promise.race([answered, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())])
       await Effect.runPromise(Scope.close(scope, Exit.void))
     }
   }

@@ -1,7 +1,8 @@
 /**
  * The front process's reading of a request's head (`frontMain.ts`): only as much as it needs to
- * answer the readiness server's few requests itself; everything else it hands on unread. Pure, and
- * total: any bytes give a head or `undefined`, never a throw.
+ * answer the readiness server's few requests and the API's reads itself, and to know which those
+ * are; everything else it hands on unread. Pure, and total: any bytes give a head or `undefined`,
+ * never a throw.
  */
 
 export interface RequestHead {
@@ -61,3 +62,16 @@ export const keepsAlive = (head: RequestHead): boolean => {
   const connection = (head.headers.get("connection") ?? "").toLowerCase()
   return head.version === "1.1" ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection)
 }
+
+/**
+ * Whether the front answers this request itself (`frontReads.ts`): a GET or HEAD without a body
+ * under `/v1` — the node's committed state, which the front reads as the node does — except the
+ * lookups by hash (a pending transaction is in the node's mempool) and the gas estimate (the node's
+ * estimator, with the chain's settings and its cache).
+ */
+export const isCommittedRead = (head: RequestHead): boolean =>
+  (head.method === "GET" || head.method === "HEAD") &&
+  !hasBody(head) &&
+  (head.path === "/v1" || head.path.startsWith("/v1/")) &&
+  !/^\/v1\/transactions\/(by_hash|wait_by_hash)\//.test(head.path) &&
+  head.path !== "/v1/estimate_gas_price"
