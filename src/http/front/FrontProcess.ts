@@ -67,8 +67,8 @@ export interface FrontProcessOptions {
  * they never wait for a handover; what crosses is a submitting client's connection, once, one per
  * turn of the node's event loop (Node's IPC waits for the receiver's acknowledgement of each
  * descriptor): a flood's 512 opening connections took seconds to cross with one front (session
- * 29), a little less with two, whose probes' p99 was the same (22–29 ms against 22–29, session 30)
- * for ~46 MB more resident memory (~68 MB once its reads are loaded).
+ * 29), a little less with two, whose probes' p99 under a flood was the same (session 30) for a
+ * second process's memory (~47 MB at start, ~90–110 MB once it has served reads).
  */
 export const DEFAULT_FRONT_PROCESSES = 1
 
