@@ -32,6 +32,8 @@ const HEAD_WAIT_MS = 1000
 const KEEP_ALIVE_MS = 65_000
 /** New API connections waiting to be handed over, at most (each holds at most `MAX_HEAD` bytes here). */
 const MAX_WAITING = 4096
+/** API connections whose reads the front answers, at most (as many as the node's server holds by default). */
+const MAX_KEPT = 4096
 /** A readiness state older than this answers 503 (ready_server.rs checks each service with a 3 s timeout). */
 const READINESS_STALE_MS = 3000
 /** How long a closing site's kept connections may take to receive their last answers. */
@@ -183,8 +185,9 @@ const route = (site: number, socket: Socket, bytes: Buffer): void => {
   if (socket.destroyed) return
   const head = reading.has(site) ? parseRequestHead(bytes) : undefined
   const reads = head !== undefined && isCommittedRead(head) ? readsOf(site) : undefined
-  if (head !== undefined && reads !== undefined) {
-    const held = keptOf(site)
+  const held = keptOf(site)
+  // Past `MAX_KEPT` connections kept here, a new one goes to the node, whose connection limit applies.
+  if (head !== undefined && reads !== undefined && (held.has(socket) || held.size < MAX_KEPT)) {
     if (!held.has(socket)) {
       // Kept here now: a reset between two requests must not end the process.
       socket.on("error", () => socket.destroy())
@@ -207,7 +210,7 @@ const route = (site: number, socket: Socket, bytes: Buffer): void => {
     })
     return
   }
-  kept.get(site)?.delete(socket)
+  held.delete(socket)
   handOverLater(site, socket, bytes)
 }
 
