@@ -108,11 +108,15 @@ const makeFront = (script: string, log: (line: string) => void, count: number, r
       else children[i]?.send(m, handle as never, { keepOpen: true })
     } catch {}
   }
+  /** A site gone: forgotten, and the API's listening socket shared with the fronts closed here. */
+  const forget = (id: number, site: Site | undefined) => {
+    sites.delete(id)
+    site?.shared?.close?.()
+  }
   const siteClosed = (id: number) => {
     const site = sites.get(id)
     if (site === undefined || site.onClosed === undefined || --site.closing > 0) return
-    sites.delete(id)
-    site.shared?.close?.()
+    forget(id, site)
     site.onClosed()
   }
 
@@ -229,16 +233,14 @@ const makeFront = (script: string, log: (line: string) => void, count: number, r
           const live = children.flatMap((c, i) => (c === undefined ? [] : [i]))
           const asked = site?.options.kind === "api" ? live : live.filter((i) => i === 0)
           if (site === undefined || asked.length === 0) {
-            sites.delete(id)
-            site?.shared?.close?.()
+            forget(id, site)
             return resume(Effect.void)
           }
           site.closing = asked.length
           // Ref'd, unlike the channel: the process does not end (its other finalizers unrun) while
           // a front closes; and bounded: a front that does not answer is not waited for past it.
           const timer = setTimeout(() => {
-            sites.delete(id)
-            site.shared?.close?.()
+            forget(id, site)
             resume(Effect.void)
           }, CLOSE_WAIT_MS)
           site.onClosed = () => {

@@ -4,6 +4,7 @@
  * `subprocess.send(message, socket)`: SCM_RIGHTS) with the bytes the front read from it, which the
  * receiving HTTP server parses first.
  */
+import type { NodeConfigShape } from "../../node/NodeConfig.js"
 
 export type SiteKind = "api" | "readiness"
 
@@ -27,14 +28,10 @@ export interface FrontReadsSpec {
   readonly pages: FrontPages
 }
 
-export interface FrontPages {
-  readonly maxPageSize: number
-  readonly maxResourcesPageSize: number
-  readonly maxModulesPageSize: number
-  readonly maxEventsPageSize: number
-  readonly moduleAbiCacheSize: number
-  readonly summaryPageCache: number
-}
+export type FrontPages = Pick<
+  NodeConfigShape,
+  "maxPageSize" | "maxResourcesPageSize" | "maxModulesPageSize" | "maxEventsPageSize" | "moduleAbiCacheSize" | "summaryPageCache"
+>
 
 /** What the readiness server answers (`ReadinessServer.ts`), as the node last computed it. */
 export interface ReadinessState {

@@ -6,7 +6,7 @@
  * over a chain in a data directory, the reads the front answers itself (the node's answers, byte
  * for byte, and the connection moved to the node at its first request that is not a read).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import net from "node:net"
@@ -15,6 +15,7 @@ import { Effect } from "effect"
 import { DEFAULT_FRONT_PROCESSES } from "../../../src/http/front/FrontProcess.js"
 import { MiningMode } from "../../../src/chain/MiningMode.js"
 import { LocalChain } from "../../../src/LocalChain.js"
+import { frontsOf } from "../../support/frontProcesses.js"
 
 const frontMain = new URL("../../../dist/bin/frontMain.js", import.meta.url)
 
@@ -83,21 +84,6 @@ const untilClosed = (port: number, request: string): Promise<string> =>
 
 const portOf = (url: string) => Number(new URL(url).port)
 
-/** This process's children running the front's program (Linux: /proc), or undefined elsewhere. */
-const frontChildren = (): number | undefined => {
-  if (process.platform !== "linux") return undefined
-  let n = 0
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-      if (ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("frontMain.js")) n++
-    } catch {}
-  }
-  return n
-}
-
 /**
  * A chain in a new data directory (removed with the scope) behind a front process that serves
  * reads, mining only when asked (so two reads see the same version), and the node's own request
@@ -146,8 +132,7 @@ describe("the front process", () => {
         const chain = yield* LocalChain.spawn({ front: frontMain, readiness: undefined, faucet: undefined, graphql: undefined, indexer: undefined })
         const port = portOf(chain.apiUrl)
         // The connections below do go through a front process of this one.
-        const children = frontChildren()
-        if (children !== undefined) assert.strictEqual(children, DEFAULT_FRONT_PROCESSES)
+        if (process.platform === "linux") assert.strictEqual(frontsOf(process.pid).length, DEFAULT_FRONT_PROCESSES)
         const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`
         const post = (path: string, body: string) =>
           `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`

@@ -5,29 +5,17 @@
  * and its front still exits, letting the port and the store go.
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
 import { waitForLine } from "../../support/childProcess.js"
+import { frontsOf } from "../../support/frontProcesses.js"
 
 const bin = new URL("../../../dist/bin/movenode.js", import.meta.url).pathname
 const dataDir = mkdtempSync(join(tmpdir(), "movenode-front-orphan-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
-
-/** The pids of `parent`'s children running the front's program (Linux /proc). */
-const frontsOf = (parent: number): number[] =>
-  readdirSync("/proc").flatMap((pid) => {
-    if (!/^\d+$/.test(pid)) return []
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-      return ppid === parent && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("frontMain.js") ? [Number(pid)] : []
-    } catch {
-      return []
-    }
-  })
 
 const alive = (pid: number): boolean => {
   try {
