@@ -10,7 +10,7 @@
  * health check (`GET /v1/-/healthy`), the readiness server (`GET /` on 8070) and a plain read
  * (`GET /v1/accounts/0x1`), and times connect → full answer.
  *
- *   node scripts/flood.mjs [--clients 512] [--seconds 20] [--garbage 10] [--probe-ms 100] [--accounts 256] [--probe-nice N]
+ *   node scripts/flood.mjs [--clients 512] [--seconds 20] [--garbage 10] [--probe-ms 100] [--accounts 256] [--probe-nice N] [--probe-lookups]
  *
  * Prints one JSON line: per probe kind the count, failures (no answer within 10 s or not 200), p50,
  * p99 and max in ms; the flood's answers by status; committed transfers; the load average;
@@ -24,6 +24,9 @@
  * `RLIMIT_NICE`; `probeNice` says what it got): a prober on a machine of its own, or a balancer's
  * checks at their own priority, do not wait behind the flood; the difference to a run without it
  * is the part of the probes' time that was the prober's own waiting for a core.
+ * `--probe-lookups`: two more kinds, what a client building and following a transaction asks on a
+ * new connection: the gas estimate (`GET /v1/estimate_gas_price`) and a committed transaction by
+ * hash (`GET /v1/transactions/by_hash/…`, the chain's first block's).
  * `FLOOD_PROBE_DUMP=FILE`: every probe's start (ms after the first) and duration, to FILE.
  * `FLOOD_NODE_ARGS="…"`: extra flags for Node.js (e.g. `--cpu-prof --cpu-prof-dir=DIR`);
  * `FLOOD_MOVENODE_ARGS="…"`: extra flags for movenode (e.g. `--no-indexer`, `--no-fsync`), as
@@ -62,6 +65,10 @@ if (args[0] === "--probe") {
     ["ready", PORTS.ready, "/"],
     ["read", PORTS.api, "/v1/accounts/0x1"]
   ]
+  if (args[3] === "lookups") {
+    const first = await (await fetch(`http://127.0.0.1:${PORTS.api}/v1/transactions/by_version/1`)).json()
+    targets.push(["gas", PORTS.api, "/v1/estimate_gas_price"], ["byHash", PORTS.api, `/v1/transactions/by_hash/${first.hash}`])
+  }
   const results = Object.fromEntries(targets.map(([name]) => [name, { ms: [], at: [], failures: 0 }]))
   let probeStart = performance.now()
   let stop = false
@@ -189,7 +196,8 @@ if (args[0] === "--probe") {
         })
         req.end(body)
       })
-    const probe = fork(fileURLToPath(import.meta.url), ["--probe", String(probeMs), probeNice], { stdio: "inherit" })
+    const lookups = args.includes("--probe-lookups") ? "lookups" : ""
+    const probe = fork(fileURLToPath(import.meta.url), ["--probe", String(probeMs), probeNice, lookups], { stdio: "inherit" })
     await new Promise((resolve, reject) => {
       probe.once("message", resolve) // "warm"
       probe.once("exit", (code) => reject(new Error(`the probe process exited (${code}) before its warm-up ended`)))

@@ -8,9 +8,10 @@
  *   bytes, or what arrived within `HEAD_WAIT_MS`), and the connection handed to the node's process
  *   with those bytes, which its HTTP server parses first; the rest of the connection's life is the
  *   node's. Where the node asks for it (`FrontSiteOptions.reads`), requests that read committed
- *   state (`isCommittedRead`) are answered here instead, by a read-only node over the node's store
- *   (`frontReads.ts`, loaded on the first one), the connection kept here until its first other
- *   request, when it is handed over with the bytes read.
+ *   state (`frontRequestKind`) are answered here instead, by a read-only node over the node's store
+ *   (`frontReads.ts`, loaded on the first one), and so are lookups by hash of committed
+ *   transactions; the connection is kept here until its first other request (or a lookup of a
+ *   transaction the store does not have: maybe pending), when it is handed over with the bytes read.
  * - Readiness: answered here whole, from the state the node sends every `READINESS_EVERY_MS`; a
  *   state older than the reference's 3 s check timeout (the node's event loop not getting to it)
  *   answers 503 with every check not ready, as the reference's checks would time out.
@@ -19,9 +20,9 @@ import { STATUS_CODES } from "node:http"
 import { createServer, type Server, type Socket } from "node:net"
 import { readinessAnswer } from "../readinessAnswer.js"
 import { SIDE_CORS } from "../sideCors.js"
-import type { FrontReads } from "./frontReads.js"
+import type { FrontOutcome, FrontReads } from "./frontReads.js"
 import type { FromFront, FrontReadsSpec, FrontSiteOptions, ReadinessState, ToFront } from "./protocol.js"
-import { hasBody, headEnd, isCommittedRead, keepsAlive, parseRequestHead } from "./requestHead.js"
+import { frontRequestKind, hasBody, headEnd, keepsAlive, parseRequestHead } from "./requestHead.js"
 import { startReading, stopReading } from "./stopReading.js"
 
 /** A head longer than this is handed on as it is: the node's server refuses it (431). */
@@ -178,13 +179,15 @@ const apiConnection = (site: number) => (socket: Socket) =>
 
 /**
  * A request (its head whole at the start of `bytes`, or not: then the node's server says what is
- * wrong): answered here when it is a read and this front serves them, the connection then kept
- * here for the next one; otherwise the connection goes to the node with the bytes read.
+ * wrong): answered here when it is a read and this front serves them, or a lookup by hash of a
+ * transaction the store has, the connection then kept here for the next one; otherwise the
+ * connection goes to the node with the bytes read (from this request's head on).
  */
 const route = (site: number, socket: Socket, bytes: Buffer): void => {
   if (socket.destroyed) return
   const head = reading.has(site) ? parseRequestHead(bytes) : undefined
-  const reads = head !== undefined && isCommittedRead(head) ? readsOf(site) : undefined
+  const kind = head === undefined ? "node" : frontRequestKind(head)
+  const reads = kind === "node" ? undefined : readsOf(site)
   const held = keptOf(site)
   // Past `MAX_KEPT` connections kept here, a new one goes to the node, whose connection limit applies.
   if (head !== undefined && reads !== undefined && (held.has(socket) || held.size < MAX_KEPT)) {
@@ -196,8 +199,13 @@ const route = (site: number, socket: Socket, bytes: Buffer): void => {
     held.set(socket, "answering")
     // Pipelined requests already read: the next one's bytes.
     const rest = bytes.subarray(head.length)
-    reads.answer(head, socket, (close) => {
-      if (close) return closeSoon(socket)
+    const afterAnswer = (outcome: FrontOutcome) => {
+      // Not in the store (maybe pending): the connection and this request go to the node.
+      if (outcome === "node") {
+        held.delete(socket)
+        return handOverLater(site, socket, bytes)
+      }
+      if (outcome === "close") return closeSoon(socket)
       if (headEnd(rest) >= 0) return route(site, socket, rest)
       held.set(socket, "idle")
       // Nothing sent for as long as an idle kept-alive connection is kept: closed, as Node's server would.
@@ -207,7 +215,8 @@ const route = (site: number, socket: Socket, bytes: Buffer): void => {
         (next) => (next.length === 0 ? closeSoon(socket) : route(site, socket, next)),
         rest
       )
-    })
+    }
+    reads.answer(head, socket, afterAnswer, kind === "lookup")
     return
   }
   held.delete(socket)

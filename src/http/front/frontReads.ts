@@ -5,9 +5,10 @@
  * under a flood of submissions executes blocks.
  *
  * `frontMain.ts` reads each request's head itself and asks this module to answer the ones that only
- * read committed state (`isCommittedRead`); the first request that is anything else (a submission, a
- * lookup by hash, whose pending transaction is in the node's mempool, a control) hands the
- * connection to the node, which keeps it. The answer is the listener's own (`RequestListener.ts`):
+ * read committed state (`frontRequestKind`), and to try the lookups by hash: a transaction the store
+ * does not have may be pending, in the node's mempool, so that lookup's "not found" is not sent —
+ * the request goes to the node. The first request that is neither (a submission, a view, a control)
+ * hands the connection to the node, which keeps it. The answer is the listener's own (`RequestListener.ts`):
  * the same routes, renderers, errors, ledger headers, CORS and request log as the node's, given
  * the node's settings (`FrontReadsSpec`); only the metrics are the node's alone.
  *
@@ -37,13 +38,20 @@ import { makeRequestLog } from "../RequestLog.js"
 import type { FrontReadsSpec } from "./protocol.js"
 import { keepsAlive, type RequestHead } from "./requestHead.js"
 
+/**
+ * After an answer: `"keep"` the connection for its next request, `"close"` it (the request or the
+ * answer said so), or nothing was sent and the request is the `"node"`'s (a lookup by hash of a
+ * transaction the store does not have).
+ */
+export type FrontOutcome = "keep" | "close" | "node"
+
 export interface FrontReads {
   /**
-   * Answers `head` (a GET or HEAD without a body) on `socket`, then calls `done` with whether the
-   * connection is to be closed (the request or the answer said so). Not called when the socket is
-   * gone meanwhile.
+   * Answers `head` (a GET or HEAD without a body) on `socket`, then calls `done` with what becomes
+   * of the connection. With `lookup` (a transaction by hash), a 404 is not sent: `done("node")`.
+   * Not called when the socket is gone meanwhile.
    */
-  readonly answer: (head: RequestHead, socket: Socket, done: (close: boolean) => void) => void
+  readonly answer: (head: RequestHead, socket: Socket, done: (outcome: FrontOutcome) => void, lookup?: boolean) => void
   /** Stops answering and closes the store (after the answers in flight). */
   readonly close: () => Promise<void>
 }
@@ -83,7 +91,16 @@ export const startFrontReads = async (spec: FrontReadsSpec): Promise<FrontReads>
     throw e
   }
   const node = Context.get(context, Node)
-  const log = spec.logRequests ? makeRequestLog().line : undefined
+  const line = spec.logRequests ? makeRequestLog().line : undefined
+  /** A lookup passed on to the node is the node's to log: set by its `end`, which the listener's log line follows at once. */
+  let passedOn = false
+  const log =
+    line === undefined
+      ? undefined
+      : (text: string) => {
+          if (passedOn) passedOn = false
+          else line(text)
+        }
   const listener = makeRequestListener(
     node,
     makeHttpConfig({ headerPrefix: spec.headerPrefix, gitHash: spec.gitHash, log }),
@@ -92,7 +109,7 @@ export const startFrontReads = async (spec: FrontReadsSpec): Promise<FrontReads>
   let inFlight = 0
   let closing: (() => void) | undefined
 
-  const answer: FrontReads["answer"] = (head, socket, done) => {
+  const answer: FrontReads["answer"] = (head, socket, done, lookup = false) => {
     const http10 = head.version === "1.0"
     const wantsClose = !keepsAlive(head)
     // What the listener reads of a request without a body, and writes of its answer.
@@ -113,6 +130,11 @@ export const startFrontReads = async (spec: FrontReadsSpec): Promise<FrontReads>
       },
       writeHead(status: number, headers: ReadonlyArray<string>) {
         sent = true
+        // Not in this store: maybe pending, the node's to answer (nothing is written).
+        if (lookup && status === 404) {
+          this.passOn = true
+          return this
+        }
         let close = wantsClose || closing !== undefined
         const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`]
         for (let i = 0; i + 1 < headers.length; i += 2) {
@@ -126,20 +148,33 @@ export const startFrontReads = async (spec: FrontReadsSpec): Promise<FrontReads>
         return this
       },
       close: false,
+      passOn: false,
       headText: "",
       end(body?: string | Buffer, encoding?: BufferEncoding) {
-        if (!socket.destroyed) {
-          // A HEAD's answer has the GET's headers (its length included) and no body.
-          if (head.method === "HEAD" || body === undefined) socket.write(this.headText, "latin1")
-          else if (typeof body === "string")
-            socket.write(this.headText + body, encoding === "latin1" ? "latin1" : "utf8")
-          else socket.write(Buffer.concat([Buffer.from(this.headText, "latin1"), body]))
+        if (this.passOn) {
+          passedOn = log !== undefined
+          settle()
+          if (!socket.destroyed) done("node")
+          return
         }
-        settle()
-        if (!socket.destroyed) done(this.close)
+        if (socket.destroyed) return settle()
+        // The connection goes on (its next request read, or it is handed to the node) once this
+        // answer has left for the kernel: a descriptor handed over with an answer still queued here
+        // would lose it (a client that pipelines a read and then a submission), and a client that
+        // sends requests without reading the answers holds one answer here, not one per request.
+        const close = this.close
+        const flushed = (e?: Error | null) => {
+          settle()
+          if (!e && !socket.destroyed) done(close ? "close" : "keep")
+        }
+        // A HEAD's answer has the GET's headers (its length included) and no body.
+        if (head.method === "HEAD" || body === undefined) socket.write(this.headText, "latin1", flushed)
+        else if (typeof body === "string")
+          socket.write(this.headText + body, encoding === "latin1" ? "latin1" : "utf8", flushed)
+        else socket.write(Buffer.concat([Buffer.from(this.headText, "latin1"), body]), flushed)
       }
     }
-    // Counted until answered, or until its connection is gone (the listener then writes nothing).
+    // Counted until its answer has left, or until its connection is gone (the listener then writes nothing).
     let settled = false
     const settle = () => {
       if (settled) return

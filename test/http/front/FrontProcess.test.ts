@@ -12,6 +12,12 @@ import { join } from "node:path"
 import net from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { ed25519 } from "@noble/curves/ed25519.js"
+import { Bcs } from "../../../src/bcs/index.js"
+import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
+import { signedTransactionCodec } from "../../../src/domain/PayloadCodec.js"
+import { signingMessage } from "../../../src/domain/signingMessage.js"
+import type { RawTransaction } from "../../../src/domain/Transaction.js"
 import { DEFAULT_FRONT_PROCESSES } from "../../../src/http/front/FrontProcess.js"
 import { MiningMode } from "../../../src/chain/MiningMode.js"
 import { LocalChain } from "../../../src/LocalChain.js"
@@ -33,7 +39,7 @@ const exchange = (port: number, pieces: ReadonlyArray<string | Buffer>, count: n
     const answers: Answer[] = []
     const timer = setTimeout(() => {
       socket.destroy()
-      reject(new Error(`timed out with ${answers.length} of ${count} answers: ${buffer.toString("latin1").slice(0, 200)}`))
+      reject(new Error(`timed out with ${answers.length} of ${count} answers (${answers.map((a) => a.status).join(",")}): ${buffer.toString("latin1").slice(0, 200)}`))
     }, 10_000)
     socket.on("data", (chunk) => {
       buffer = Buffer.concat([buffer, chunk])
@@ -89,13 +95,13 @@ const portOf = (url: string) => Number(new URL(url).port)
  * reads, mining only when asked (so two reads see the same version), and the node's own request
  * log: a request the front answered is not in it.
  */
-const chainWithReads = (prefix: string) =>
+const chainWithReads = (prefix: string, accounts?: number) =>
   Effect.gen(function* () {
     const dir = mkdtempSync(join(tmpdir(), prefix))
     yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
     const nodeLog: string[] = []
     const chain = yield* LocalChain.spawn(
-      { front: frontMain, dataDir: dir, fsync: false, mining: MiningMode.manual, readiness: undefined, faucet: undefined, graphql: undefined, indexer: undefined },
+      { front: frontMain, dataDir: dir, fsync: false, mining: MiningMode.manual, readiness: undefined, faucet: undefined, graphql: undefined, indexer: undefined, accounts },
       { log: (line) => nodeLog.push(line) }
     )
     return { chain, port: portOf(chain.apiUrl), answeredByNode: (marker: string) => nodeLog.some((line) => line.includes(marker)) }
@@ -221,6 +227,7 @@ describe("the front process", () => {
           get("/v1/blocks/by_height/0?with_transactions=false"),
           get("/v1/accounts/0x1/resource/0x1::account::Account?ledger_version=0"),
           get("/v1/-/healthy"),
+          get("/v1/estimate_gas_price"),
           get("/v1/accounts/zz"),
           get("/v1/accounts/0x1/resources?ledger_version=99999999"),
           get("/v1/nope")
@@ -236,7 +243,7 @@ describe("the front process", () => {
         for (const [i, a] of fromFront.entries()) assert.deepStrictEqual(shown(a), shown(fromNode[i + 1]!), reads[i])
         assert.deepStrictEqual(
           fromFront.map((a) => a.status),
-          [200, 200, 200, 200, 200, 200, 200, 200, 400, 404, 404]
+          [200, 200, 200, 200, 200, 200, 200, 200, 200, 400, 404, 404]
         )
 
         // Reads, then a view on the same connection: it moves to the node, which answers the rest.
@@ -246,6 +253,16 @@ describe("the front process", () => {
         assert.strictEqual(after!.status, 200)
         assert.isFalse(answeredByNode("moved=1"))
         assert.isTrue(answeredByNode("moved=2"))
+
+        // Pipelined, a large read and a view sent at once: the front's answer has left before the
+        // connection goes to the node, which answers the view after it.
+        const pipelined = yield* Effect.promise(() => exchange(port, [get("/v1/accounts/0x1/modules?limit=40"), view], 2))
+        assert.deepStrictEqual(
+          pipelined.map((a) => a.status),
+          [200, 200]
+        )
+        assert.isAbove(pipelined[0]!.body.length, 200_000)
+        assert.strictEqual(pipelined[1]!.body, "[4]")
 
         // Read after write: a block the node has committed is in the front's next read.
         yield* chain.mine
@@ -263,6 +280,104 @@ describe("the front process", () => {
         const [old] = yield* Effect.promise(() => exchange(port, ["GET /v1 HTTP/1.0\r\n\r\n"], 1))
         assert.strictEqual(old!.status, 200)
         assert.strictEqual(old!.headers.get("connection"), "close")
+      })
+    )
+  )
+
+  it.live("looks up committed transactions by hash itself, and hands a hash its store does not have (maybe pending) to the node", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const { chain, port, answeredByNode } = yield* chainWithReads("movenode-front-hash-", 2)
+        const get = (target: string) => `GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`
+        ;(yield* untilTheFrontAnswers(port, answeredByNode, "probe")).destroy()
+        const [genesis] = yield* Effect.promise(() => exchange(port, [get("/v1/transactions/by_version/0")], 1))
+        const hash = JSON.parse(genesis!.body).hash as string
+        const viaNode = (target: string) =>
+          Effect.map(
+            Effect.promise(() => exchange(port, [get("/__movenode/v1/snapshots"), get(target)], 2)),
+            (answers) => answers[1]!
+          )
+
+        // Committed: answered by the front (not in the node's log), as the node answers it.
+        for (const kind of ["by_hash", "wait_by_hash"]) {
+          const target = `/v1/transactions/${kind}/${hash}`
+          const [front] = yield* Effect.promise(() => exchange(port, [get(`${target}?committed=${kind}`)], 1))
+          const node = yield* viaNode(target)
+          assert.strictEqual(front!.status, 200, kind)
+          assert.strictEqual(front!.body, node.body, kind)
+          assert.strictEqual(JSON.parse(front!.body).type, "genesis_transaction")
+          assert.isFalse(answeredByNode(`committed=${kind}`), kind)
+        }
+
+        // Not in the store: the node answers (it looks in its mempool first), and keeps the connection.
+        const unknown = `0x${"ab".repeat(32)}`
+        for (const kind of ["by_hash", "wait_by_hash"]) {
+          const [missing, next] = yield* Effect.promise(() =>
+            exchange(port, [get(`/v1/transactions/${kind}/${unknown}?unknown=${kind}`), get(`/v1?after=${kind}`)], 2, 30)
+          )
+          assert.strictEqual(missing!.status, 404, kind)
+          assert.strictEqual(JSON.parse(missing!.body).error_code, "transaction_not_found")
+          assert.strictEqual(next!.status, 200)
+          assert.isTrue(answeredByNode(`unknown=${kind}`), kind)
+          assert.isTrue(answeredByNode(`after=${kind}`), kind)
+        }
+
+        // A malformed hash is the front's to refuse, as the node does.
+        const [bad] = yield* Effect.promise(() => exchange(port, [get("/v1/transactions/by_hash/0xzz?bad=1")], 1))
+        assert.strictEqual(bad!.status, 400)
+        assert.isFalse(answeredByNode("bad=1"))
+
+        // Pending (submitted, not yet in a block: mining is manual): the node's mempool answers it.
+        // (The chain's first block after genesis changes the epoch and holds nothing else: made first.)
+        yield* chain.mine
+        const [from, to] = chain.accounts
+        const raw: RawTransaction = {
+          sender: from!.address,
+          sequenceNumber: 0n,
+          payload: {
+            _tag: "EntryFunction",
+            entryFunction: {
+              module: { address: addressFromNumber(1), name: "aptos_account" },
+              function: "transfer",
+              typeArgs: [],
+              args: [to!.address, Bcs.encode(Bcs.u64, 1n)]
+            }
+          },
+          maxGasAmount: 20_000n,
+          gasUnitPrice: 100n,
+          expirationTimestampSecs: BigInt(Math.floor(Date.now() / 1000) + 600),
+          chainId: 4
+        }
+        const body = Buffer.from(
+          Bcs.encode(signedTransactionCodec, {
+            rawTransaction: raw,
+            authenticator: {
+              _tag: "Ed25519",
+              publicKey: ed25519.getPublicKey(from!.privateKey),
+              signature: ed25519.sign(signingMessage(raw), from!.privateKey)
+            }
+          })
+        )
+        const submit = Buffer.concat([
+          Buffer.from(
+            `POST /v1/transactions HTTP/1.1\r\nHost: x\r\nContent-Type: application/x.aptos.signed_transaction+bcs\r\nContent-Length: ${body.length}\r\n\r\n`,
+            "latin1"
+          ),
+          body
+        ])
+        const [accepted] = yield* Effect.promise(() => exchange(port, [submit], 1))
+        assert.strictEqual(accepted!.status, 202, accepted!.body)
+        const pendingHash = JSON.parse(accepted!.body).hash as string
+        const [pending] = yield* Effect.promise(() => exchange(port, [get(`/v1/transactions/by_hash/${pendingHash}?pending=1`)], 1))
+        assert.strictEqual(pending!.status, 200)
+        assert.strictEqual(JSON.parse(pending!.body).type, "pending_transaction")
+        assert.isTrue(answeredByNode("pending=1"))
+        // Committed: the front's again.
+        yield* chain.mine
+        const [committed] = yield* Effect.promise(() => exchange(port, [get(`/v1/transactions/by_hash/${pendingHash}?mined=1`)], 1))
+        assert.strictEqual(committed!.status, 200)
+        assert.strictEqual(JSON.parse(committed!.body).type, "user_transaction")
+        assert.isFalse(answeredByNode("mined=1"))
       })
     )
   )

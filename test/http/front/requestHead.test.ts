@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import { hasBody, headEnd, isCommittedRead, keepsAlive, parseRequestHead } from "../../../src/http/front/requestHead.js"
+import { frontRequestKind, hasBody, headEnd, keepsAlive, parseRequestHead } from "../../../src/http/front/requestHead.js"
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, "latin1"))
 const token = fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/)
@@ -74,11 +74,11 @@ describe("the front's reading of a request head", () => {
     assert.isTrue(keepsAlive(head("GET / HTTP/1.0\r\nConnection: keep-alive")))
   })
 
-  it("takes for the front's own answers only bodiless GETs and HEADs of committed state under /v1", () => {
-    const read = (line: string, extra = "") => {
+  it("takes for the front's own answers only bodiless GETs and HEADs under /v1, and tries the lookups by hash", () => {
+    const kind = (line: string, extra = "") => {
       const head = parseRequestHead(bytes(`${line} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`))
       assert.isDefined(head, line)
-      return isCommittedRead(head!)
+      return frontRequestKind(head!)
     }
     for (const line of [
       "GET /v1",
@@ -87,22 +87,25 @@ describe("the front's reading of a request head", () => {
       "GET /v1/accounts/0x1/resources?limit=2",
       "GET /v1/transactions/by_version/5",
       "GET /v1/-/healthy?duration_secs=5",
-      "GET /v1/spec.json"
+      "GET /v1/spec.json",
+      // Not a lookup route (no hash segment): the listener's 404, as the node's.
+      "GET /v1/transactions/by_hash"
     ])
-      assert.isTrue(read(line), line)
+      assert.strictEqual(kind(line), "read", line)
+    for (const line of ["GET /v1/transactions/by_hash/0xab", "HEAD /v1/transactions/wait_by_hash/0xab?x=1"])
+      assert.strictEqual(kind(line), "lookup", line)
     for (const line of [
       "POST /v1/view",
+      "POST /v1/transactions/by_hash/0xab",
       "OPTIONS /v1",
       "GET /",
       "GET /v10",
       "GET /v1x/accounts",
       "GET /__movenode/v1/info",
-      "GET /v1/transactions/by_hash/0xab",
-      "GET /v1/transactions/wait_by_hash/0xab",
       "GET /v1/estimate_gas_price"
     ])
-      assert.isFalse(read(line), line)
-    assert.isFalse(read("GET /v1", "Content-Length: 3\r\n"))
-    assert.isFalse(read("GET /v1", "Transfer-Encoding: chunked\r\n"))
+      assert.strictEqual(kind(line), "node", line)
+    assert.strictEqual(kind("GET /v1", "Content-Length: 3\r\n"), "node")
+    assert.strictEqual(kind("GET /v1/transactions/by_hash/0xab", "Transfer-Encoding: chunked\r\n"), "node")
   })
 })
