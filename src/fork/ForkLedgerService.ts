@@ -77,6 +77,7 @@ export const forkLedgerService = (
     firstOwnVersion: V + 1n,
     // The store's bytes are the fork's own versions only: the rest is read from the source.
     transactionsBcsFrom: undefined,
+    transactionsGasFacts: undefined,
     ledgerInfo,
     stateAt: (version) =>
       version >= V || sourceAt === undefined

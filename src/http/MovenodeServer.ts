@@ -8,6 +8,7 @@ import * as Option from "effect/Option"
 import { Node } from "../node/Node.js"
 import { NodeConfig } from "../node/NodeConfig.js"
 import { FrontProcess } from "./front/FrontProcess.js"
+import { gasEstimationToWire } from "./front/protocol.js"
 import { addExtraAcceptors, type ExtraAcceptors } from "./extraAcceptors.js"
 import { makeClientErrorHandler, makeConnectionLimiter, makeExpectationHandler } from "./clientErrorHandler.js"
 import { type HttpConfig, type ListenAddress, makeHttpConfig } from "./HttpConfig.js"
@@ -179,7 +180,8 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
               maxEventsPageSize: nodeConfig.maxEventsPageSize,
               moduleAbiCacheSize: nodeConfig.moduleAbiCacheSize,
               summaryPageCache: nodeConfig.summaryPageCache
-            }
+            },
+            gasEstimation: gasEstimationToWire(nodeConfig.gasEstimation)
           })
           const metricsAddress = yield* serveMetrics(metrics, config)
           config.log?.(`movenode listening on http://${address.host}:${address.port}/v1 (through the front process)`)

@@ -153,6 +153,16 @@ export interface TransactionSummary {
   readonly replayProtector: ReplayProtector
 }
 
+/**
+ * Of one transaction, what the gas estimate reads (`node/blockMinInclusionPrice.ts`): a user
+ * transaction's `gas_unit_price`, and whether a block epilogue reports a block limit reached
+ * (undefined for every other kind, and for an epilogue without the report).
+ */
+export interface TransactionGasFacts {
+  readonly userGasUnitPrice: bigint | undefined
+  readonly blockLimitReached: boolean | undefined
+}
+
 export interface SummaryQuery {
   readonly startVersion?: bigint | undefined
   readonly endVersion?: bigint | undefined
@@ -289,6 +299,15 @@ export interface LedgerService {
    */
   readonly transactionsBcsFrom?:
     | ((start: bigint, limit: number) => Effect.Effect<ReadonlyArray<Uint8Array>, LedgerError>)
+    | undefined
+  /**
+   * The gas facts (`TransactionGasFacts`) of the versions `first` to `last`, read from the store's
+   * bytes without decoding the transactions' write sets and events (the gas estimate reads every
+   * transaction of each recent block). Undefined when the store keeps objects (read the
+   * transactions then), and on a ledger whose history is partly elsewhere (a fork).
+   */
+  readonly transactionsGasFacts?:
+    | ((first: bigint, last: bigint) => Effect.Effect<ReadonlyArray<TransactionGasFacts>, LedgerError>)
     | undefined
   /**
    * `sender`'s committed sequence-number transactions with sequence numbers from `startSequenceNumber`

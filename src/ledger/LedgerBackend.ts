@@ -6,6 +6,7 @@ import type {
   CommittedTransaction,
   StatePage,
   StatePageQuery,
+  TransactionGasFacts,
   TransactionSummary,
   VersionedEvent
 } from "./Ledger.js"
@@ -74,6 +75,12 @@ export interface LedgerBackend {
    * none (the API encodes them).
    */
   readonly transactionOnChainBcs?: ((version: bigint) => Uint8Array | undefined) | undefined
+  /**
+   * What gas estimation needs of the transaction at `version` (`TransactionGasFacts`), read from the
+   * stored bytes without decoding its write set and events. Optional: a store keeping decoded
+   * objects has none (the transaction is at hand).
+   */
+  readonly transactionGasFacts?: ((version: bigint) => TransactionGasFacts | undefined) | undefined
   readonly versionOfHash: (hash: Uint8Array) => bigint | undefined
   readonly block: (height: bigint) => BlockInfo | undefined
   /** The block whose range contains `version`. */

@@ -26,6 +26,7 @@ import {
   decodeStateValueMetadata,
   decodeSummaryValue,
   decodeTransactionRecord,
+  gasFactsOfRecord,
   onChainDataOfRecord,
   encodeBlock,
   encodeHead,
@@ -1076,6 +1077,12 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       snapshot.beforeRead()
       const b = t.txns.getBinary(u64be(version))
       return b === undefined ? undefined : decodeTransactionRecord(plain(b), version)
+    },
+    transactionGasFacts: (version) => {
+      snapshot.beforeRead()
+      // Fast: read in place from the reused buffer; nothing of it is kept.
+      const b = t.txns.getBinaryFast(u64be(version))
+      return b === undefined ? undefined : gasFactsOfRecord(plain(b))
     },
     transactionOnChainBcs: (version) => {
       snapshot.beforeRead()

@@ -8,7 +8,7 @@ import { readTransaction, writeTransaction } from "../domain/TransactionCodec.js
 import { readTransactionInfo, writeTransactionInfo } from "../domain/TransactionInfoCodec.js"
 import type { StateValueMetadata, WriteOp, WriteSet } from "../domain/WriteSet.js"
 import { readStateValueMetadata, readWriteOp, readWriteSet } from "../domain/WriteSetCodec.js"
-import type { BlockInfo, CommittedTransaction, TransactionSummary } from "./Ledger.js"
+import type { BlockInfo, CommittedTransaction, TransactionGasFacts, TransactionSummary } from "./Ledger.js"
 import type { LedgerHead } from "./LedgerBackend.js"
 import { type KnownRecord, rememberRecord } from "./knownRecords.js"
 import { readU64be, u64At } from "./lmdbKeys.js"
@@ -276,6 +276,29 @@ export const onChainDataOfRecord = (bytes: Uint8Array, version: bigint): Uint8Ar
   copy(root, root + 32)
   copy(writeSet, events)
   return out
+}
+
+/**
+ * A record's gas facts (`TransactionGasFacts`): its transaction decoded, its write set and events
+ * not (they are most of a record's bytes and of the time to decode it). The gas estimate reads
+ * every transaction of each recent block for these.
+ */
+export const gasFactsOfRecord = (bytes: Uint8Array): TransactionGasFacts => {
+  const r = new BcsReader(bytes)
+  readHeader(r)
+  r.u64()
+  r.u64()
+  readTransactionInfo(r)
+  r.fixed(32)
+  r.string()
+  const transaction = readTransaction(r)
+  if (transaction._tag === "UserTransaction")
+    return { userGasUnitPrice: transaction.signed.rawTransaction.gasUnitPrice, blockLimitReached: undefined }
+  const end = transaction._tag === "BlockEpilogue" ? transaction.blockEndInfo : undefined
+  return {
+    userGasUnitPrice: undefined,
+    blockLimitReached: end === undefined ? undefined : end.blockGasLimitReached || end.blockOutputLimitReached
+  }
 }
 
 /** The hash, the user transaction's sender and replay protector and the event keys, without decoding the rest. */

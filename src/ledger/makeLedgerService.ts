@@ -15,6 +15,7 @@ import type {
   StatePageQuery,
   StateReader,
   SummaryQuery,
+  TransactionGasFacts,
   TransactionSummary,
   VersionedEvent
 } from "./Ledger.js"
@@ -204,6 +205,28 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
                 }
                 return out
               })
+            )
+          )
+
+  /** What the gas estimate reads of versions `first` to `last`, from a store that can read it in place. */
+  const gasFacts = backend.transactionGasFacts
+  const transactionsGasFacts =
+    gasFacts === undefined
+      ? undefined
+      : (first: bigint, last: bigint) =>
+          Effect.flatMap(head, (h) =>
+            Effect.flatMap(checkVersion(h, first), () =>
+              Effect.flatMap(checkVersion(h, last), () =>
+                attempt(() => {
+                  const out: TransactionGasFacts[] = []
+                  for (let v = first; v <= last; v++) {
+                    const facts = gasFacts(v)
+                    if (facts === undefined) throw missing(v)
+                    out.push(facts)
+                  }
+                  return out
+                })
+              )
             )
           )
 
@@ -482,6 +505,7 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
     summariesBySender,
     transactionsFrom,
     transactionsBcsFrom,
+    transactionsGasFacts,
     accountTransactions,
     statePage,
     eventsByKey,

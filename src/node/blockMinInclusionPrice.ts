@@ -11,12 +11,27 @@ export interface BlockGasFacts {
 }
 
 /**
- * Reads the block's transactions, all of `[firstVersion, lastVersion]`. The reference reads
+ * Reads the block's transactions, all of `[firstVersion, lastVersion]` (only what the estimate needs of
+ * each, where the store can read that in place: `LedgerService.transactionsGasFacts`). The reference reads
  * `last - first` transactions from `first`, which would leave the block epilogue (the last one) out
  * and make its limit flag unreachable; we read the inclusive range so the epilogue counts, as the
  * contract says ("full at 250 user transactions or a block limit reached").
  */
 export const readBlockGasFacts = (ledger: LedgerService, block: BlockInfo): Effect.Effect<BlockGasFacts, LedgerError> =>
+  ledger.transactionsGasFacts === undefined
+    ? readDecoded(ledger, block)
+    : Effect.map(ledger.transactionsGasFacts(block.firstVersion, block.lastVersion), (facts) => {
+        const prices: bigint[] = []
+        let epilogueLimitReached: boolean | undefined
+        for (const f of facts) {
+          if (f.userGasUnitPrice !== undefined) prices.push(f.userGasUnitPrice)
+          else if (f.blockLimitReached !== undefined) epilogueLimitReached = f.blockLimitReached
+        }
+        return { userGasUnitPrices: prices, epilogueLimitReached }
+      })
+
+/** `readBlockGasFacts` from the decoded transactions (a store without `transactionsGasFacts`). */
+const readDecoded = (ledger: LedgerService, block: BlockInfo): Effect.Effect<BlockGasFacts, LedgerError> =>
   Effect.gen(function* () {
     const prices: bigint[] = []
     let epilogueLimitReached: boolean | undefined

@@ -27,6 +27,7 @@ import {
   encodeTransactionRecord,
   encodeTransactionRecordWithOffsets,
   eventAt,
+  gasFactsOfRecord,
   headerOfTransactionRecord,
   LATEST_RECORD_OFFSET,
   opAt,
@@ -193,11 +194,33 @@ describe("LMDB records", () => {
       )
     ))
 
+  it("read a record's gas facts without its write set and events: the decoded transaction's", () => {
+    const kinds = new Set<string>()
+    fc.assert(
+      fc.property(committed, (t) => {
+        const facts = gasFactsOfRecord(plain(encodeTransactionRecord(t)))
+        const tx = t.transaction
+        kinds.add(tx._tag)
+        expect(facts).toEqual({
+          userGasUnitPrice: tx._tag === "UserTransaction" ? tx.signed.rawTransaction.gasUnitPrice : undefined,
+          blockLimitReached:
+            tx._tag === "BlockEpilogue" && tx.blockEndInfo !== undefined
+              ? tx.blockEndInfo.blockGasLimitReached || tx.blockEndInfo.blockOutputLimitReached
+              : undefined
+        })
+      }),
+      { numRuns: 300 }
+    )
+    // The property saw the kinds whose facts matter.
+    expect(kinds.has("UserTransaction") && kinds.has("BlockEpilogue")).toBe(true)
+  })
+
   it("garbage fails with a BcsError, never anything else", () =>
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 200 }), (garbage) => {
         for (const decode of [
           () => decodeTransactionRecord(garbage, 0n),
+          () => gasFactsOfRecord(garbage),
           () => decodeHead(garbage),
           () => decodeStateValueMetadata(garbage, 0)
         ]) {

@@ -9,6 +9,7 @@ import { Node } from "../../src/node/Node.js"
 import { block, devnetGenesis, entry, ONE, ROOT, toCommit, userTransaction, userTransactions } from "./fixtures.js"
 import { moduleKey } from "../../src/node/stateKeys.js"
 import { Ledger } from "../../src/ledger/Ledger.js"
+import { readBlockGasFacts } from "../../src/node/blockMinInclusionPrice.js"
 
 const dir = mkdtempSync(join(tmpdir(), "movenode-node-lmdb-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -43,6 +44,36 @@ describe("Node over the LMDB ledger", () => {
       assert.strictEqual(first.value.cursor, first.value.summaries[1]!.version + 1n)
       // Blocks of 4 user transactions are not full at the default 250: the on-chain minimum.
       assert.deepStrictEqual((yield* node.estimateGasPrice).value, { low: 100n, market: 100n, aggressive: 150n })
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("reads what the gas estimate needs of a block in place, as from the decoded transactions", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      assert.isDefined(ledger.transactionsGasFacts)
+      const decodedOnly = { ...ledger, transactionsGasFacts: undefined }
+      const committed = [
+        // Full (250 user transactions, the cheapest at 150) without an epilogue; a limit reached; not reached.
+        yield* ledger.commitBlock(block(1n, 20n, userTransactions(250, 300n, 150n))),
+        yield* ledger.commitBlock(block(1n, 21n, userTransactions(3, 5000n), { epilogueLimitReached: true })),
+        yield* ledger.commitBlock(block(1n, 22n, userTransactions(2, 100n), { epilogueLimitReached: false }))
+      ]
+      const facts = []
+      for (const b of committed) {
+        const inPlace = yield* readBlockGasFacts(ledger, b)
+        assert.deepStrictEqual(inPlace, yield* readBlockGasFacts(decodedOnly, b))
+        facts.push(inPlace)
+      }
+      assert.strictEqual(facts[0]!.userGasUnitPrices.length, 250)
+      assert.include(facts[0]!.userGasUnitPrices, 150n)
+      assert.deepStrictEqual(
+        facts.map((f) => f.epilogueLimitReached),
+        [undefined, true, false]
+      )
+      // A range above the ledger's head is refused, as a transaction read there is.
+      const info = yield* ledger.ledgerInfo
+      const above = yield* Effect.flip(ledger.transactionsGasFacts!(info.ledgerVersion, info.ledgerVersion + 1n))
+      assert.strictEqual(above._tag, "VersionNotFound")
     }).pipe(Effect.provide(layer))
   )
 

@@ -35,7 +35,7 @@ import { ViewsVmLayer } from "../../node/view/ViewsVm.js"
 import { makeHttpConfig } from "../HttpConfig.js"
 import { makeRequestListener } from "../RequestListener.js"
 import { makeRequestLog } from "../RequestLog.js"
-import type { FrontReadsSpec } from "./protocol.js"
+import { type FrontReadsSpec, gasEstimationFromWire } from "./protocol.js"
 import { keepsAlive, type RequestHead } from "./requestHead.js"
 
 /**
@@ -78,7 +78,9 @@ const readOnlyNode = (spec: FrontReadsSpec) =>
       )
     ),
     // Views never run here (they are POSTs), so no view threads.
-    Layer.provide(nodeConfigLayer({ ...defaultNodeConfig, ...spec.pages, viewThreads: 0 }))
+    Layer.provide(
+      nodeConfigLayer({ ...defaultNodeConfig, ...spec.pages, gasEstimation: gasEstimationFromWire(spec.gasEstimation), viewThreads: 0 })
+    )
   )
 
 export const startFrontReads = async (spec: FrontReadsSpec): Promise<FrontReads> => {

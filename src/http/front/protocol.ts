@@ -4,6 +4,7 @@
  * `subprocess.send(message, socket)`: SCM_RIGHTS) with the bytes the front read from it, which the
  * receiving HTTP server parses first.
  */
+import type { GasEstimationConfig } from "../../domain/gasEstimate.js"
 import type { NodeConfigShape } from "../../node/NodeConfig.js"
 
 export type SiteKind = "api" | "readiness"
@@ -26,7 +27,33 @@ export interface FrontReadsSpec {
   readonly logRequests: boolean
   /** The node's page sizes and caches (`NodeConfigShape`). */
   readonly pages: FrontPages
+  /** The node's gas estimation settings, so that the front's estimate is the node's. */
+  readonly gasEstimation: GasEstimationWire
 }
+
+/** `GasEstimationConfig` as it crosses the IPC channel (JSON: its bigints as decimal strings). */
+export interface GasEstimationWire extends Omit<GasEstimationConfig, "buckets" | "staticOverride"> {
+  readonly buckets: ReadonlyArray<string>
+  readonly staticOverride?: { readonly low: string; readonly market: string; readonly aggressive: string } | undefined
+}
+
+export const gasEstimationToWire = (c: GasEstimationConfig): GasEstimationWire => ({
+  ...c,
+  buckets: c.buckets.map(String),
+  staticOverride:
+    c.staticOverride === undefined
+      ? undefined
+      : { low: String(c.staticOverride.low), market: String(c.staticOverride.market), aggressive: String(c.staticOverride.aggressive) }
+})
+
+export const gasEstimationFromWire = (w: GasEstimationWire): GasEstimationConfig => ({
+  ...w,
+  buckets: w.buckets.map(BigInt),
+  staticOverride:
+    w.staticOverride === undefined
+      ? undefined
+      : { low: BigInt(w.staticOverride.low), market: BigInt(w.staticOverride.market), aggressive: BigInt(w.staticOverride.aggressive) }
+})
 
 export type FrontPages = Pick<
   NodeConfigShape,

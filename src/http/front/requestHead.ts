@@ -66,15 +66,14 @@ export const keepsAlive = (head: RequestHead): boolean => {
 /**
  * What the front does with a request (`frontReads.ts`):
  * - `"read"`: a GET or HEAD without a body under `/v1` that reads committed state — the ledger,
- *   accounts, resources, modules, transactions, blocks, events, health — answered by the front;
+ *   accounts, resources, modules, transactions, blocks, events, health, the gas estimate (from the
+ *   committed blocks, with the node's settings, as the node's estimator computes it) — answered by
+ *   the front;
  * - `"lookup"`: a bodiless GET or HEAD of a transaction by hash (`by_hash`, `wait_by_hash`): answered
  *   by the front when the transaction is committed (or the hash is malformed), handed to the node
  *   when the front's store does not have it (it may be pending, in the node's mempool, which the
  *   node looks in first and `wait_by_hash` waits on);
- * - `"node"`: anything else (a submission, a view, a control, what is not under `/v1`) and the gas
- *   estimate: the node's. (The estimate reads every transaction of each new block, cached per block;
- *   the node's estimator does that work once, a front would do it again on its one thread, where it
- *   delayed the probes behind it under a flood: docs/benchmarks.md, session 31.)
+ * - `"node"`: anything else (a submission, a view, a control, what is not under `/v1`): the node's.
  */
 export type FrontRequestKind = "read" | "lookup" | "node"
 
@@ -82,6 +81,6 @@ const HASH_LOOKUP = /^\/v1\/transactions\/(by_hash|wait_by_hash)\//
 
 export const frontRequestKind = (head: RequestHead): FrontRequestKind => {
   if ((head.method !== "GET" && head.method !== "HEAD") || hasBody(head)) return "node"
-  if ((head.path !== "/v1" && !head.path.startsWith("/v1/")) || head.path === "/v1/estimate_gas_price") return "node"
+  if (head.path !== "/v1" && !head.path.startsWith("/v1/")) return "node"
   return HASH_LOOKUP.test(head.path) ? "lookup" : "read"
 }

@@ -322,10 +322,14 @@ describe("the front process", () => {
           assert.isTrue(answeredByNode(`after=${kind}`), kind)
         }
 
-        // A malformed hash is the front's to refuse, as the node does.
-        const [bad] = yield* Effect.promise(() => exchange(port, [get("/v1/transactions/by_hash/0xzz?bad=1")], 1))
+        // A malformed hash is the front's to refuse, as the node does; the gas estimate is the front's too.
+        const [bad, gas] = yield* Effect.promise(() =>
+          exchange(port, [get("/v1/transactions/by_hash/0xzz?bad=1"), get("/v1/estimate_gas_price?gas=1")], 2)
+        )
         assert.strictEqual(bad!.status, 400)
+        assert.strictEqual(gas!.status, 200)
         assert.isFalse(answeredByNode("bad=1"))
+        assert.isFalse(answeredByNode("gas=1"))
 
         // Pending (submitted, not yet in a block: mining is manual): the node's mempool answers it.
         // (The chain's first block after genesis changes the epoch and holds nothing else: made first.)

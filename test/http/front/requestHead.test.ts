@@ -88,6 +88,7 @@ describe("the front's reading of a request head", () => {
       "GET /v1/transactions/by_version/5",
       "GET /v1/-/healthy?duration_secs=5",
       "GET /v1/spec.json",
+      "GET /v1/estimate_gas_price",
       // Not a lookup route (no hash segment): the listener's 404, as the node's.
       "GET /v1/transactions/by_hash"
     ])
@@ -101,8 +102,7 @@ describe("the front's reading of a request head", () => {
       "GET /",
       "GET /v10",
       "GET /v1x/accounts",
-      "GET /__movenode/v1/info",
-      "GET /v1/estimate_gas_price"
+      "GET /__movenode/v1/info"
     ])
       assert.strictEqual(kind(line), "node", line)
     assert.strictEqual(kind("GET /v1", "Content-Length: 3\r\n"), "node")
