@@ -4,13 +4,9 @@ import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { MiningMode } from "../src/chain/MiningMode.js"
-import { ed25519 } from "@noble/curves/ed25519.js"
-import { Bcs } from "../src/bcs/index.js"
 import { addressFromNumber, addressToLongString } from "../src/domain/AccountAddress.js"
-import { signedTransactionCodec } from "../src/domain/PayloadCodec.js"
-import { signingMessage } from "../src/domain/signingMessage.js"
-import type { RawTransaction } from "../src/domain/Transaction.js"
 import { describeLocalChain, LocalChain } from "../src/LocalChain.js"
+import { signedTransfer } from "./support/signedTransfer.js"
 
 const getJson = (url: string, init?: RequestInit) =>
   Effect.promise(() => fetch(url, init).then(async (r) => [r.status, await r.json()] as const))
@@ -113,37 +109,14 @@ describe("LocalChain", () => {
           assert.isTrue(BigInt(info.block_height) >= 1n)
           assert.isTrue(BigInt(info.ledger_timestamp) >= started)
           const account = chain.accounts[0]!
-          const publicKey = ed25519.getPublicKey(account.privateKey)
-          const raw: RawTransaction = {
-            sender: account.address,
-            sequenceNumber: 0n,
-            payload: {
-              _tag: "EntryFunction",
-              entryFunction: {
-                module: { address: addressFromNumber(1), name: "aptos_account" },
-                function: "transfer",
-                typeArgs: [],
-                args: [addressFromNumber(0xb0b), Bcs.encode(Bcs.u64, 1n)]
-              }
-            },
-            maxGasAmount: 20_000n,
-            gasUnitPrice: 100n,
+          const signed = signedTransfer(account, addressFromNumber(0xb0b), 0n, {
             // A minute ago: after the genesis's clock (0), before the start block's.
-            expirationTimestampSecs: BigInt(Math.floor(Date.now() / 1000) - 60),
-            chainId: 4
-          }
-          const signed = {
-            rawTransaction: raw,
-            authenticator: {
-              _tag: "Ed25519" as const,
-              publicKey,
-              signature: ed25519.sign(signingMessage(raw), account.privateKey)
-            }
-          }
+            expirationTimestampSecs: BigInt(Math.floor(Date.now() / 1000) - 60)
+          })
           const [status, body] = yield* getJson(`${chain.apiUrl}/transactions`, {
             method: "POST",
             headers: { "content-type": "application/x.aptos.signed_transaction+bcs" },
-            body: Bcs.encode(signedTransactionCodec, signed)
+            body: signed
           })
           assert.deepStrictEqual(
             [status, body],

@@ -162,14 +162,19 @@ export const opAt = (record: Uint8Array, offset: number): WriteOp => {
 /** The keys of a transaction record's write set, in order, without decoding the rest of it. */
 export const writeSetOfTransactionRecord = (bytes: Uint8Array): WriteSet => {
   const r = new BcsReader(bytes)
+  skipToTransaction(r)
+  readTransaction(r)
+  return readWriteSet(r)
+}
+
+/** Reads past a record's header, height, timestamp, info, root hash and vm status: to its transaction. */
+const skipToTransaction = (r: BcsReader): void => {
   readHeader(r)
   r.u64()
   r.u64()
   readTransactionInfo(r)
   r.fixed(32)
   r.string()
-  readTransaction(r)
-  return readWriteSet(r)
 }
 
 const readHeader = (r: BcsReader): TransactionRecordHeader => {
@@ -285,12 +290,7 @@ export const onChainDataOfRecord = (bytes: Uint8Array, version: bigint): Uint8Ar
  */
 export const gasFactsOfRecord = (bytes: Uint8Array): TransactionGasFacts => {
   const r = new BcsReader(bytes)
-  readHeader(r)
-  r.u64()
-  r.u64()
-  readTransactionInfo(r)
-  r.fixed(32)
-  r.string()
+  skipToTransaction(r)
   const transaction = readTransaction(r)
   if (transaction._tag === "UserTransaction")
     return { userGasUnitPrice: transaction.signed.rawTransaction.gasUnitPrice, blockLimitReached: undefined }

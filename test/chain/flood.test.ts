@@ -9,17 +9,12 @@
 import http from "node:http"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { ed25519 } from "@noble/curves/ed25519.js"
-import { Bcs } from "../../src/bcs/index.js"
-import { addressFromNumber, addressToLongString } from "../../src/domain/AccountAddress.js"
-import { signedTransactionCodec } from "../../src/domain/PayloadCodec.js"
-import { signingMessage } from "../../src/domain/signingMessage.js"
-import type { RawTransaction } from "../../src/domain/Transaction.js"
+import { addressToLongString } from "../../src/domain/AccountAddress.js"
 import { LocalChain } from "../../src/LocalChain.js"
+import { signedTransfer } from "../support/signedTransfer.js"
 
 const CLIENTS = 64
 const ROUNDS = 12 // submissions per client
-const ONE = addressFromNumber(1)
 
 interface Answer {
   readonly status: number
@@ -63,34 +58,10 @@ describe("a submission flood", () => {
               body
             )
           const expiration = BigInt(Math.floor(Date.now() / 1000) + 600)
-          const signed = (c: number, sequenceNumber: bigint): Uint8Array => {
-            const from = chain.accounts[c]!
-            const raw: RawTransaction = {
-              sender: from.address,
-              sequenceNumber,
-              payload: {
-                _tag: "EntryFunction",
-                entryFunction: {
-                  module: { address: ONE, name: "aptos_account" },
-                  function: "transfer",
-                  typeArgs: [],
-                  args: [chain.accounts[(c + 1) % CLIENTS]!.address, Bcs.encode(Bcs.u64, 1n)]
-                }
-              },
-              maxGasAmount: 20_000n,
-              gasUnitPrice: 100n,
-              expirationTimestampSecs: expiration,
-              chainId: 4
-            }
-            return Bcs.encode(signedTransactionCodec, {
-              rawTransaction: raw,
-              authenticator: {
-                _tag: "Ed25519",
-                publicKey: ed25519.getPublicKey(from.privateKey),
-                signature: ed25519.sign(signingMessage(raw), from.privateKey)
-              }
+          const signed = (c: number, sequenceNumber: bigint): Uint8Array =>
+            signedTransfer(chain.accounts[c]!, chain.accounts[(c + 1) % CLIENTS]!.address, sequenceNumber, {
+              expirationTimestampSecs: expiration
             })
-          }
           // Signed before the flood starts (noble's signing is slow and would pace the clients).
           const bodies = Array.from({ length: CLIENTS }, (_, c) =>
             Array.from({ length: ROUNDS }, (_, k) => signed(c, BigInt(k)))

@@ -12,16 +12,11 @@ import { join } from "node:path"
 import net from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { ed25519 } from "@noble/curves/ed25519.js"
-import { Bcs } from "../../../src/bcs/index.js"
-import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
-import { signedTransactionCodec } from "../../../src/domain/PayloadCodec.js"
-import { signingMessage } from "../../../src/domain/signingMessage.js"
-import type { RawTransaction } from "../../../src/domain/Transaction.js"
 import { DEFAULT_FRONT_PROCESSES } from "../../../src/http/front/FrontProcess.js"
 import { MiningMode } from "../../../src/chain/MiningMode.js"
 import { LocalChain } from "../../../src/LocalChain.js"
 import { frontsOf } from "../../support/frontProcesses.js"
+import { signedTransfer } from "../../support/signedTransfer.js"
 
 const frontMain = new URL("../../../dist/bin/frontMain.js", import.meta.url)
 
@@ -335,33 +330,7 @@ describe("the front process", () => {
         // (The chain's first block after genesis changes the epoch and holds nothing else: made first.)
         yield* chain.mine
         const [from, to] = chain.accounts
-        const raw: RawTransaction = {
-          sender: from!.address,
-          sequenceNumber: 0n,
-          payload: {
-            _tag: "EntryFunction",
-            entryFunction: {
-              module: { address: addressFromNumber(1), name: "aptos_account" },
-              function: "transfer",
-              typeArgs: [],
-              args: [to!.address, Bcs.encode(Bcs.u64, 1n)]
-            }
-          },
-          maxGasAmount: 20_000n,
-          gasUnitPrice: 100n,
-          expirationTimestampSecs: BigInt(Math.floor(Date.now() / 1000) + 600),
-          chainId: 4
-        }
-        const body = Buffer.from(
-          Bcs.encode(signedTransactionCodec, {
-            rawTransaction: raw,
-            authenticator: {
-              _tag: "Ed25519",
-              publicKey: ed25519.getPublicKey(from!.privateKey),
-              signature: ed25519.sign(signingMessage(raw), from!.privateKey)
-            }
-          })
-        )
+        const body = Buffer.from(signedTransfer(from!, to!.address, 0n))
         const submit = Buffer.concat([
           Buffer.from(
             `POST /v1/transactions HTTP/1.1\r\nHost: x\r\nContent-Type: application/x.aptos.signed_transaction+bcs\r\nContent-Length: ${body.length}\r\n\r\n`,
