@@ -74,6 +74,24 @@ describe("the front's reading of a request head", () => {
     assert.isTrue(keepsAlive(head("GET / HTTP/1.0\r\nConnection: keep-alive")))
   })
 
+  it("classifies every head it reads, whatever the bytes: never the front's unless a bodiless GET or HEAD under /v1", () => {
+    const piece = fc.constantFrom("GET ", "HEAD ", "POST ", "/v1", "/v1/", "transactions/", "by_hash/", "wait_by_hash/", "0xab", "?x=1", " HTTP/1.1", "\r\n", "Content-Length: 3\r\n", "Transfer-Encoding: chunked\r\n", "Host: x\r\n", "%2F", "//")
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.array(piece, { maxLength: 20 }).map((ps) => bytes(`${ps.join("")}\r\n\r\n`))), (b) => {
+        const head = parseRequestHead(b)
+        if (head === undefined) return
+        const kind = frontRequestKind(head)
+        assert.include(["read", "lookup", "node"], kind)
+        if (kind !== "node") {
+          assert.include(["GET", "HEAD"], head.method)
+          assert.isFalse(hasBody(head))
+          assert.isTrue(head.path === "/v1" || head.path.startsWith("/v1/"))
+        }
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
   it("takes for the front's own answers only bodiless GETs and HEADs under /v1, and tries the lookups by hash", () => {
     const kind = (line: string, extra = "") => {
       const head = parseRequestHead(bytes(`${line} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`))
