@@ -19,15 +19,9 @@ import type * as Scope from "effect/Scope"
 import type { ListenAddress } from "../http/HttpConfig.js"
 import { MovenodeServer } from "../http/MovenodeServer.js"
 import type { ReplicaHooks } from "../http/ReplicaHooks.js"
-import { closeStore } from "../ledger/closeStore.js"
-import { Ledger } from "../ledger/Ledger.js"
-import { makeLedgerService } from "../ledger/makeLedgerService.js"
-import { TransactionEncoderLive } from "../node/encode/TransactionEncoderLive.js"
-import { Node } from "../node/Node.js"
-import { nodeConfigLayer, makeNodeConfig } from "../node/NodeConfig.js"
-import { ViewsVmLayer } from "../node/view/ViewsVm.js"
+import { makeNodeConfig } from "../node/NodeConfig.js"
 import { forwarder } from "./forwardSubmissions.js"
-import { openReadOnlyStore } from "./readOnlyStore.js"
+import { readOnlyNodeLayer } from "./readOnlyNode.js"
 
 /** What a worker is told (through its environment: it runs the same script as the writer). */
 export interface ApiWorkerSpec {
@@ -48,11 +42,6 @@ export const isApiWorker = (): boolean => cluster.isWorker && process.env[ENV] !
 export const apiWorkerLayer = (spec: ApiWorkerSpec) =>
   Layer.unwrap(
     Effect.gen(function* () {
-      const backend = yield* Effect.acquireRelease(
-        Effect.sync(() => openReadOnlyStore(spec.dataDir)),
-        closeStore
-      )
-      const handle = makeLedgerService(backend, {})
       const replica: ReplicaHooks = {
         forward: forwarder(spec.writerUrl.replace(/\/v1$/, "")),
         waitByHashMs: 2000,
@@ -67,10 +56,8 @@ export const apiWorkerLayer = (spec: ApiWorkerSpec) =>
         gitHash: spec.gitHash,
         replica
       }).pipe(
-        Layer.provide(Node.layerWith(ViewsVmLayer, TransactionEncoderLive)),
-        Layer.provide(Layer.succeed(Ledger, handle.service)),
         // Views in the worker's own thread: the worker is itself one of N processes.
-        Layer.provide(nodeConfigLayer(makeNodeConfig({ viewThreads: 0 })))
+        Layer.provide(readOnlyNodeLayer(spec.dataDir, makeNodeConfig({ viewThreads: 0 })))
       )
     })
   )

@@ -1,7 +1,12 @@
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import { open } from "lmdb"
+import { closeStore } from "../ledger/closeStore.js"
+import type { LedgerService } from "../ledger/Ledger.js"
 import type { LedgerBackend, LedgerHead } from "../ledger/LedgerBackend.js"
 import { openLmdbBackend } from "../ledger/LmdbBackend.js"
 import { decodeHead } from "../ledger/lmdbRecords.js"
+import { makeLedgerService } from "../ledger/makeLedgerService.js"
 
 const HEAD_KEY = Buffer.from("head")
 
@@ -46,3 +51,13 @@ export const openReadOnlyStore = (path: string): LedgerBackend => {
     close: () => Promise.all([root.close(), backend.close()]).then(() => undefined)
   }
 }
+
+/** The ledger service over `openReadOnlyStore(path)`, the store closed with the scope. */
+export const readOnlyLedger = (path: string): Effect.Effect<LedgerService, never, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() => openReadOnlyStore(path)),
+      closeStore
+    ),
+    (backend) => makeLedgerService(backend, {}).service
+  )

@@ -15,7 +15,6 @@ import type {
   StatePageQuery,
   StateReader,
   SummaryQuery,
-  TransactionGasFacts,
   TransactionSummary,
   VersionedEvent
 } from "./Ledger.js"
@@ -188,6 +187,18 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
       Effect.flatMap(checkVersion(h, start), () => readTransactions(versionsFrom(h, start, limit)))
     )
 
+  /** `read` at each of `versions` (a store's in-place reader); a hole is a storage failure. */
+  const readEach = <A>(read: (version: bigint) => A | undefined, versions: ReadonlyArray<bigint>) =>
+    attempt(() => {
+      const out: A[] = []
+      for (const v of versions) {
+        const a = read(v)
+        if (a === undefined) throw missing(v)
+        out.push(a)
+      }
+      return out
+    })
+
   /** `transactionsFrom` as `TransactionOnChainData` BCS, from a store that has it as bytes. */
   const onChainBcs = backend.transactionOnChainBcs
   const transactionsBcsFrom =
@@ -195,17 +206,7 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
       ? undefined
       : (start: bigint, limit: number) =>
           Effect.flatMap(head, (h) =>
-            Effect.flatMap(checkVersion(h, start), () =>
-              attempt(() => {
-                const out: Uint8Array[] = []
-                for (let v = start; v <= h.latestVersion && out.length < limit; v++) {
-                  const bytes = onChainBcs(v)
-                  if (bytes === undefined) throw missing(v)
-                  out.push(bytes)
-                }
-                return out
-              })
-            )
+            Effect.flatMap(checkVersion(h, start), () => readEach(onChainBcs, versionsFrom(h, start, limit)))
           )
 
   /** What the gas estimate reads of versions `first` to `last`, from a store that can read it in place. */
@@ -217,15 +218,7 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
           Effect.flatMap(head, (h) =>
             Effect.flatMap(checkVersion(h, first), () =>
               Effect.flatMap(checkVersion(h, last), () =>
-                attempt(() => {
-                  const out: TransactionGasFacts[] = []
-                  for (let v = first; v <= last; v++) {
-                    const facts = gasFacts(v)
-                    if (facts === undefined) throw missing(v)
-                    out.push(facts)
-                  }
-                  return out
-                })
+                readEach(gasFacts, versionsFrom(h, first, Number(last - first + 1n)))
               )
             )
           )

@@ -24,14 +24,9 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
-import { openReadOnlyStore } from "../../follow/readOnlyStore.js"
-import { closeStore } from "../../ledger/closeStore.js"
-import { Ledger } from "../../ledger/Ledger.js"
-import { makeLedgerService } from "../../ledger/makeLedgerService.js"
-import { TransactionEncoderLive } from "../../node/encode/TransactionEncoderLive.js"
+import { readOnlyNodeLayer } from "../../follow/readOnlyNode.js"
 import { Node } from "../../node/Node.js"
-import { defaultNodeConfig, nodeConfigLayer } from "../../node/NodeConfig.js"
-import { ViewsVmLayer } from "../../node/view/ViewsVm.js"
+import { defaultNodeConfig } from "../../node/NodeConfig.js"
 import { makeHttpConfig } from "../HttpConfig.js"
 import { makeRequestListener } from "../RequestListener.js"
 import { makeRequestLog } from "../RequestLog.js"
@@ -62,26 +57,15 @@ const CLOSE_WAIT_MS = 2000
 /** As the node's servers keep an idle connection (`HttpConfig.keepAliveTimeoutMs`). */
 const KEEP_ALIVE_SECS = 65
 
-/** The node services over the store, read only, with the node's page sizes and caches. */
+/** The node services over the store, read only, with the node's page sizes, caches and gas settings. */
 const readOnlyNode = (spec: FrontReadsSpec) =>
-  Node.layerWith(ViewsVmLayer, TransactionEncoderLive).pipe(
-    Layer.provide(
-      Layer.effect(
-        Ledger,
-        Effect.map(
-          Effect.acquireRelease(
-            Effect.sync(() => openReadOnlyStore(spec.dataDir)),
-            closeStore
-          ),
-          (backend) => makeLedgerService(backend, {}).service
-        )
-      )
-    ),
+  readOnlyNodeLayer(spec.dataDir, {
+    ...defaultNodeConfig,
+    ...spec.pages,
+    gasEstimation: gasEstimationFromWire(spec.gasEstimation),
     // Views never run here (they are POSTs), so no view threads.
-    Layer.provide(
-      nodeConfigLayer({ ...defaultNodeConfig, ...spec.pages, gasEstimation: gasEstimationFromWire(spec.gasEstimation), viewThreads: 0 })
-    )
-  )
+    viewThreads: 0
+  })
 
 export const startFrontReads = async (spec: FrontReadsSpec): Promise<FrontReads> => {
   const scope = Effect.runSync(Scope.make())
