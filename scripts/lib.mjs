@@ -203,7 +203,10 @@ export const threadCpu = (pid) => {
 /**
  * The CPU seconds between two `threadCpu` readings of `pid`: `main` (the event loop's thread),
  * `busiestOther` (the thread other than main that used the most: the indexer's worker thread when
- * one runs), `rest` (every other thread: V8's GC helpers, libuv's pool) and `total`.
+ * one runs), `secondOther` (the next: the mempool's admission worker under a load of submissions),
+ * `rest` (every thread but main and the busiest other: V8's GC and compiler helpers, libuv's pool —
+ * and the second), `restBeyondTwo` (the same without the second) and `total`. Threads carry no
+ * names here (all `node`), hence "busiest": the figures name the roles they had in the runs measured.
  */
 export const cpuSplit = (pid, before, after) => {
   const delta = [...after].map(([tid, secs]) => [tid, secs - (before.get(tid) ?? 0)])
@@ -211,5 +214,14 @@ export const cpuSplit = (pid, before, after) => {
   const others = delta.filter(([tid]) => tid !== pid).map(([, secs]) => secs).sort((a, b) => b - a)
   const r = (x) => Math.round(x * 100) / 100
   const total = main + others.reduce((a, b) => a + b, 0)
-  return { main: r(main), busiestOther: r(others[0] ?? 0), rest: r(total - main - (others[0] ?? 0)), total: r(total) }
+  const first = others[0] ?? 0
+  const second = others[1] ?? 0
+  return {
+    main: r(main),
+    busiestOther: r(first),
+    secondOther: r(second),
+    rest: r(total - main - first),
+    restBeyondTwo: r(total - main - first - second),
+    total: r(total)
+  }
 }

@@ -30,7 +30,9 @@
  *   node scripts/loadgen.mjs sequential [--count 1000]
  *        transfers submitted one after another, each waited for with wait_by_hash before the next
  *        (how test suites and the SDK's helpers use a local chain: one block per transfer); the
- *        ledger's growth per transfer (data.mdb), and where the bytes go (scripts/ledger-stats.mjs)
+ *        ledger's growth per transfer (data.mdb), and where the bytes go (scripts/ledger-stats.mjs);
+ *        submit → committed p50 / p99 and its two halves, and the node's CPU per transfer (all its
+ *        threads, the event loop's, the busiest other's: the index's worker)
  *
  * The load generator runs on the same machine as the node (the figures say so). Signing happens
  * before the clock starts where it can (throughput), so the node's work is what is measured, and
@@ -372,18 +374,35 @@ const main = async () => {
     const stats0 = ledgerStats(ledgerDir)
     const size0 = fileSize()
     const t0 = performance.now()
+    const threads0 = threadCpu(node.child.pid)
     const latencies = []
+    const submitMs = []
+    const waitMs = []
     for (let i = 0; i < count; i++) {
       const t = transfer(from, to.address, 1n, nowSecs() + 60n)
       const s0 = performance.now()
       const r = await submit(t.bytes)
       await r.arrayBuffer()
       if (r.status !== 202) throw new Error(`submit ${r.status}`)
+      const s1 = performance.now()
       const done = await waitCommitted(t.hash)
       if (!done.success) throw new Error(`transfer ${i} failed: ${done.vm_status}`)
-      latencies.push(performance.now() - s0)
+      const s2 = performance.now()
+      latencies.push(s2 - s0)
+      submitMs.push(s1 - s0)
+      waitMs.push(s2 - s1)
     }
     const seconds = (performance.now() - t0) / 1000
+    // The node's CPU per transfer (one block each: the block's own costs — its metadata
+    // transaction, commit, fsync, announcement, the index's batch — are each transfer's here).
+    const split = cpuSplit(node.child.pid, threads0, threadCpu(node.child.pid))
+    const perTransfer = (secs) => +((secs * 1000) / count).toFixed(2)
+    const cpuMsPerTransfer = {
+      node: perTransfer(split.total),
+      mainThread: perTransfer(split.main),
+      busiestOtherThread: perTransfer(split.busiestOther),
+      otherThreads: perTransfer(split.rest)
+    }
     const info1 = await (await fetch(API)).json()
     await node.stop()
     const size1 = fileSize()
@@ -415,6 +434,10 @@ const main = async () => {
         freeListRecords: stats1.freeListRecords,
         p50Ms: +percentile(latencies, 50).toFixed(2),
         p99Ms: +percentile(latencies, 99).toFixed(2),
+        // The two halves: until the POST's 202, then until wait_by_hash answers it committed.
+        submitMs: { p50: +percentile(submitMs, 50).toFixed(2), p99: +percentile(submitMs, 99).toFixed(2) },
+        waitMs: { p50: +percentile(waitMs, 50).toFixed(2), p99: +percentile(waitMs, 99).toFixed(2) },
+        cpuMsPerTransfer,
         load: loadAverage()
       })
     )
@@ -581,7 +604,12 @@ const main = async () => {
     // The busiest thread besides main: the indexer's worker thread when the indexer is on (up to
     // the last commit: the index may still be a batch behind then).
     const split = cpuSplit(node.child.pid, cpu0.threads, threadCpu(node.child.pid))
-    cpu.nodeBusiestOtherThreadMsPerTransfer = +((split.busiestOther * 1000) / Math.max(1, Number(committed))).toFixed(3)
+    const perTransfer = (secs) => +((secs * 1000) / Math.max(1, Number(committed))).toFixed(3)
+    cpu.nodeBusiestOtherThreadMsPerTransfer = perTransfer(split.busiestOther)
+    // The next busiest (the admission worker, validating submissions off the event loop under this
+    // load) and every other thread (V8's collector and compiler helpers, libuv's pool: LMDB's writes).
+    cpu.nodeSecondOtherThreadMsPerTransfer = perTransfer(split.secondOther)
+    cpu.nodeRemainingThreadsMsPerTransfer = perTransfer(split.restBeyondTwo)
     console.log(JSON.stringify({ cpu, load: loadAverage(), mode, seconds, rate, submitted, refused, retried, refusals, submitSecs: +submitSecs.toFixed(1), committed: Number(committed), elapsedSecs: +elapsed.toFixed(1), committedPerSec: Math.round(Number(committed) / elapsed), steadyPerSec, steadyFromSecs: warmup, perSecond, versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height), ledgerBytesPerTransfer: Math.round((ledgerBytes() - bytes0) / Math.max(1, Number(committed))), rssMb: memoryOf(node.child.pid).rssMb }))
     await node.stop()
     rmSync(node.dir, { recursive: true, force: true })
