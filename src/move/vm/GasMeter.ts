@@ -13,6 +13,19 @@ export interface GasCaps {
 /** Every opcode free (unmetered runs share it: nothing writes to it). */
 const NO_COSTS = new Float64Array(256)
 
+/**
+ * The first value of each numeric field (`-0`: a double, never a small integer), so that V8 gives
+ * the field its double representation when the meter's hidden class is first made. V8 types a
+ * field by the first value stored in it: from a `0` it is a small-integer field, and the first
+ * larger value (execution used and storage fees pass 2^31 internal units) moves every meter made
+ * afterwards to a new hidden class, throwing away the optimized code built on the old one. A new
+ * node did so within its first transfers (`executionBefore` and `storageGas`; `--trace-deopt`
+ * showed `charge`, `chargeCall` and `useMemory` deoptimized on a wrong map, and no longer does).
+ * The constructor then stores the real starting values (a `0` stored into a double field stays a
+ * double). `GasMeter.test.ts` checks the hidden class stays one.
+ */
+const DOUBLE = -0
+
 export const NO_CAPS: GasCaps = {
   maxExecution: Number.POSITIVE_INFINITY,
   maxIo: Number.POSITIVE_INFINITY,
@@ -33,23 +46,24 @@ export const NO_CAPS: GasCaps = {
  */
 export class GasMeter {
   /**
-   * Initialised in the declaration so that V8 gives the field a numeric (double) representation
-   * from the start: declared bare, ES2022 class fields start as `undefined`, the field becomes
-   * tagged, and every charge (one per instruction) boxes a new heap number.
+   * Execution gas still available (see above). Initialised in the declaration, as every numeric
+   * field here, with a double (`DOUBLE`): declared bare, an ES2022 class field starts as
+   * `undefined` and becomes a tagged field, and every charge (one per instruction) would box a new
+   * heap number; initialised with `0`, it becomes a small-integer field until its first large value.
    */
-  balance = 0
+  balance = DOUBLE
   /**
    * Abstract memory units still available to values created by this run (the reference's memory
    * tracker over `txn.memory_quota`); running out raises MEMORY_LIMIT_EXCEEDED.
    */
-  memory = 0
+  memory = DOUBLE
   /** `balance` as last synced, and the execution gas used up to then. */
-  private synced = 0
-  private executionBefore = 0
-  private io = 0
+  private synced = DOUBLE
+  private executionBefore = DOUBLE
+  private io = DOUBLE
   /** Internal units the storage fees cost, and the fees in octas. */
-  private storageGas = 0
-  private storageOctas = 0
+  private storageGas = DOUBLE
+  private storageOctas = DOUBLE
   /** The budget ran out (OUT_OF_GAS): nothing is left, whatever the categories add up to. */
   private exhausted = false
 
@@ -61,6 +75,9 @@ export class GasMeter {
     readonly caps: GasCaps = NO_CAPS
   ) {
     this.memory = params.memoryQuota
+    this.io = 0
+    this.storageGas = 0
+    this.storageOctas = 0
     this.resync(0)
   }
 
