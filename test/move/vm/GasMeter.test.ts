@@ -134,10 +134,10 @@ describe("GasMeter", () => {
       for (const make of kinds) {
         const g = make()
         if (!%HaveSameMap(g, first)) differ++
-        try { g.charge(2 ** 33); g.chargeIo(2 ** 33); g.chargeStorageFee(2n ** 40n, 1n); g.chargeRead(2 ** 33) } catch {}
-        try { g.charge(2 ** 50) } catch {}
-        try { g.useMemory(2 ** 33) } catch {}
-        g.releaseMemory(2 ** 34)
+        // Each category past 2^31 internal units, then past the budget (each may fail: out of gas).
+        const charges = [() => g.charge(2 ** 33), () => g.chargeIo(2 ** 33), () => g.chargeStorageFee(10_000n, 1n),
+          () => g.chargeRead(2 ** 33), () => g.charge(2 ** 50), () => g.useMemory(2 ** 33), () => g.releaseMemory(2 ** 34)]
+        for (const charge of charges) try { charge() } catch {}
       }
       for (const make of kinds) if (!%HaveSameMap(make(), first)) differ++
       console.log(JSON.stringify({ differ }))
