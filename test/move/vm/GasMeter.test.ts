@@ -2,12 +2,11 @@
  * The gas meter's categories (execution, IO, storage fee), their caps and the shared budget, as
  * the reference's standard gas meter orders its checks.
  */
-import { spawnSync } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { GasMeter, ZERO_PARAMS } from "../../../src/move/vm/GasMeter.js"
 import { capsOf, meterFor, readGasSchedule } from "../../../src/move/vm/GasSchedule.js"
 import { VmError } from "../../../src/move/vm/VmError.js"
+import { distModule, runWithNativeSyntax } from "../../support/nativeSyntax.js"
 import { genesisState } from "./genesisState.js"
 
 const params = { ...ZERO_PARAMS, scalingFactor: 1_000_000, readSlot: 100, readByte: 1, readPageSize: 4096 }
@@ -117,9 +116,8 @@ describe("GasMeter", () => {
   it("keeps one hidden class in V8 whatever it is given and charged (large values, out of gas, unmetered)", () => {
     // A field V8 first saw a small integer in changes every meter's hidden class when a value past
     // 2^31 arrives, throwing away the optimized code built on the old one (GasMeter.ts, `DOUBLE`).
-    // Checked in a child process with V8's native syntax over the compiled module (`dist/`, built
-    // by `npm test` before vitest runs), as generalArray.test.ts does.
-    const gasMeterJs = fileURLToPath(new URL("../../../dist/move/vm/GasMeter.js", import.meta.url))
+    // Checked with V8's native syntax in a child process (test/support/nativeSyntax.ts).
+    const gasMeterJs = distModule("move/vm/GasMeter.js")
     const script = `
       const { GasMeter, ZERO_PARAMS } = await import(${JSON.stringify(gasMeterJs)})
       const params = { ...ZERO_PARAMS, scalingFactor: 1_000_000, readSlot: 100, readByte: 1, readPageSize: 4096, memoryQuota: 10_000_000 }
@@ -142,11 +140,8 @@ describe("GasMeter", () => {
       for (const make of kinds) if (!%HaveSameMap(make(), first)) differ++
       console.log(JSON.stringify({ differ }))
     `
-    const run = spawnSync(process.execPath, ["--allow-natives-syntax", "--input-type=module", "-e", script], {
-      encoding: "utf8",
-      timeout: 30_000
-    })
+    const run = runWithNativeSyntax(script)
     expect(run.stderr).toBe("")
-    expect(JSON.parse(run.stdout.trim())).toEqual({ differ: 0 })
+    expect(run.output).toEqual({ differ: 0 })
   })
 })

@@ -5,11 +5,10 @@
  * The hidden class is checked in a child process with V8's native syntax (`%HaveSameMap`), over
  * the compiled module (`dist/`, built by `npm test` before vitest runs), interpreted and optimized.
  */
-import { spawnSync } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { generalArray, generalBox, StructValue, type Value } from "../../../src/move/vm/Value.js"
+import { distModule, runWithNativeSyntax } from "../../support/nativeSyntax.js"
 
 const value: fc.Arbitrary<Value> = fc.oneof(
   fc.boolean(),
@@ -45,7 +44,7 @@ describe("generalArray, generalArrayOfLength and generalBox", () => {
   })
 
   it("are always of one hidden class, interpreted and optimized, and stay so when written", () => {
-    const valueJs = fileURLToPath(new URL("../../../dist/move/vm/Value.js", import.meta.url))
+    const valueJs = distModule("move/vm/Value.js")
     const script = `
       const { generalArray, generalArrayOfLength, generalBox, StructValue } = await import(${JSON.stringify(valueJs)})
       const inputs = [[], [1], [1.5], [2 ** 40], [true], [undefined], [1n], [new StructValue(-1, [])],
@@ -75,11 +74,8 @@ describe("generalArray, generalArrayOfLength and generalBox", () => {
       }
       console.log(JSON.stringify({ differ }))
     `
-    const run = spawnSync(process.execPath, ["--allow-natives-syntax", "--input-type=module", "-e", script], {
-      encoding: "utf8",
-      timeout: 30_000
-    })
+    const run = runWithNativeSyntax(script)
     expect(run.stderr).toBe("")
-    expect(JSON.parse(run.stdout.trim())).toEqual({ differ: 0 })
+    expect(run.output).toEqual({ differ: 0 })
   })
 })
