@@ -109,8 +109,22 @@ const structTagBcs = (s: StructTag): Uint8Array => {
   return w.toBytes()
 }
 
-/** Pages kept for the current ledger head (clients poll the same account). */
+/** Pages kept for the current ledger head (clients poll the same account)… */
 const PAGE_CACHE = 64
+/**
+ * …and at most this many bytes of them: 0x1's modules are a 2.2 MB page (JSON and BCS), its
+ * resources 1.8 MB, so 64 such pages under different `limit`s or versions held ~250 MB in each
+ * process answering reads (measured: the front process at 111 → 488 MB after 128 requests).
+ */
+const PAGE_CACHE_BYTES = 16 << 20
+/** Resources' last answers kept: at most this many (address, type) entries and bytes of answers. */
+const ENTRY_CACHE = 4096
+const ENTRY_CACHE_BYTES = 32 << 20
+/** What an entry costs besides its answer's bytes (its object, key and type text), roughly. */
+const ENTRY_OVERHEAD = 256
+const answerBytes = (a: ResourceAnswer | undefined): number => (a === undefined ? 0 : a.json.length + a.bcs.length)
+/** Modules' rendered texts (bytecode hex and ABI, up to ~200 KB each) kept, in bytes. */
+const MODULE_TEXT_BYTES = 32 << 20
 
 /**
  * An account's state as the API reads it (local-chain.md §2.1, the reference's `accounts.rs` and
@@ -136,15 +150,17 @@ export class Resources extends Context.Service<Resources, ResourcesService>()("m
         storedVersion: bigint | undefined
         answer: ResourceAnswer | undefined
       }
-      const entries = new LruCache<string, Entry | ApiError>(4096)
+      const entries = new LruCache<string, Entry | ApiError>(ENTRY_CACHE, {
+        max: ENTRY_CACHE_BYTES,
+        of: (e) => ENTRY_OVERHEAD + ("struct" in e ? e.typeText.length + answerBytes(e.answer) : 0)
+      })
       const rewound = forgetOnRewind(ledger, () => {
         entries.clear()
         pages.clear()
         moduleTexts.clear()
       })
 
-      const entryOf = (address: AccountAddress, type: string): Entry | ApiError => {
-        const id = `${addressToLongString(address)}/${type}`
+      const entryOf = (id: string, type: string): Entry | ApiError => {
         let entry = entries.get(id)
         if (entry === undefined) {
           const parsed = parseStructTag(type)
@@ -166,7 +182,8 @@ export class Resources extends Context.Service<Resources, ResourcesService>()("m
       const resource = (address: AccountAddress, type: string, ledgerVersion: bigint | undefined) =>
         Effect.suspend(() => {
           rewound()
-          const entry = entryOf(address, type)
+          const id = `${addressToLongString(address)}/${type}`
+          const entry = entryOf(id, type)
           if (!("struct" in entry)) return Effect.fail(entry)
           return Effect.flatMap(stateAt(ledgerVersion), ({ ledger: info, version, state }) => {
             if (entry.version !== version) {
@@ -187,6 +204,8 @@ export class Resources extends Context.Service<Resources, ResourcesService>()("m
                   entry.answer = { json: Buffer.from(JSON.stringify(json.success), "utf8"), bcs: bytes }
                 }
                 entry.storedVersion = stored
+                // Weighed again with its new answer (and dropped if that alone exceeds the budget).
+                entries.set(id, entry)
               }
               entry.version = version
             }
@@ -196,7 +215,10 @@ export class Resources extends Context.Service<Resources, ResourcesService>()("m
           })
         })
 
-      const pages = new LruCache<string, StatePageAnswer>(PAGE_CACHE)
+      const pages = new LruCache<string, StatePageAnswer>(PAGE_CACHE, {
+        max: PAGE_CACHE_BYTES,
+        of: (p) => p.json.length + p.bcs.length
+      })
 
       const page = (
         kind: "resources" | "modules",
@@ -284,7 +306,10 @@ export class Resources extends Context.Service<Resources, ResourcesService>()("m
         })
       }
 
-      const moduleTexts = new LruCache<string, string>(config.moduleAbiCacheSize)
+      const moduleTexts = new LruCache<string, string>(config.moduleAbiCacheSize, {
+        max: MODULE_TEXT_BYTES,
+        of: (text) => text.length
+      })
       const renderModules = (_info: LedgerInfo, _state: StateReader, entries: ReadonlyArray<StateEntry>) => {
         const texts: string[] = []
         const bcsEntries: Array<readonly [Uint8Array, Uint8Array]> = []
