@@ -12,6 +12,7 @@ import fc from "fast-check"
 import { getIntrospectionQuery } from "graphql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeGraphqlEngine } from "../../src/indexer/graphql/GraphqlEngine.js"
+import { documentCacheUse } from "../../src/indexer/graphql/plan.js"
 import { IndexerStore, type IndexerStoreService } from "../../src/indexer/store/IndexerStore.js"
 
 let store: IndexerStoreService
@@ -255,6 +256,26 @@ describe("the GraphQL engine fed garbage", () => {
       variables: { v: Array.from({ length: 5000 }, (_, i) => i) }
     }
     expect(JSON.parse(await answer(bigIn)).errors[0].message).toMatch(/at most/)
+  })
+
+  it("keeps parsed documents within a bound of text, however many large valid ones clients send", async () => {
+    // Valid and large: ten root fields of 320 aliases each (~55 KB, ~10,000 tokens), each one distinct.
+    const big = (i: number) =>
+      `{ ${Array.from({ length: 10 }, (_, k) => `r${k}: user_transactions(limit: 1) { ${Array.from({ length: 320 }, (_, j) => `f${i}_${j}: version`).join(" ")} }`).join(" ")} }`
+    for (let i = 0; i < 60; i++) {
+      const a = JSON.parse(await answer({ query: big(i) }))
+      expect(a.errors).toBeUndefined()
+      expect(a.data.r0[0][`f${i}_0`]).toBe(1)
+    }
+    const use = documentCacheUse(engine.schema)
+    expect(use.chars).toBeLessThanOrEqual(1 << 20)
+    expect(use.entries).toBeLessThan(60)
+    // Small documents (the SDK's are 0.3–3 KB) are still kept: the same one asked twice is one entry.
+    const small = "{ user_transactions(limit: 1) { version } }"
+    await answer({ query: small })
+    const once = documentCacheUse(engine.schema)
+    await answer({ query: small, variables: { unused: 1 } })
+    expect(documentCacheUse(engine.schema)).toEqual(once)
   })
 
   it("caps limit at 100 and answers a limit of 0", async () => {

@@ -231,16 +231,32 @@ const errorPath = (document: DocumentNode, error: GraphQLError): string => {
 
 /**
  * Validated documents by query text: clients send the same few documents again and again (the
- * SDK's are constants), and parsing plus validation is most of a small query's cost. Bounded; a
- * document that failed is not kept (its error is thrown again).
+ * SDK's are constants), and parsing plus validation is most of a small query's cost. Bounded in
+ * entries and in the summed length of their texts: a parsed document, its tokens linked for the
+ * error locations, takes tens of bytes for each byte of text, and 256 distinct 55 KB queries (valid:
+ * ten root fields of 320 aliases each) held over a gigabyte with the count alone (measured: the node
+ * at 175 MB → 1.5 GB after 600 such queries). The SDK's documents are 0.3–3 KB. A document that
+ * failed is not kept (its error is thrown again).
  */
 const DOCUMENT_CACHE = 256
-const documents = new WeakMap<IndexerSchema, Map<string, DocumentNode>>()
+const DOCUMENT_CACHE_CHARS = 1 << 20
+interface DocumentCache {
+  readonly byQuery: Map<string, DocumentNode>
+  /** The kept queries' summed length. */
+  chars: number
+}
+const documents = new WeakMap<IndexerSchema, DocumentCache>()
+
+/** What the document cache holds for `indexer` (its tests and diagnostics): entries and their texts' length. */
+export const documentCacheUse = (indexer: IndexerSchema): { readonly entries: number; readonly chars: number } => {
+  const cache = documents.get(indexer)
+  return { entries: cache?.byQuery.size ?? 0, chars: cache?.chars ?? 0 }
+}
 
 const validDocument = (indexer: IndexerSchema, query: string): DocumentNode => {
   let cache = documents.get(indexer)
-  if (cache === undefined) documents.set(indexer, (cache = new Map()))
-  const hit = cache.get(query)
+  if (cache === undefined) documents.set(indexer, (cache = { byQuery: new Map(), chars: 0 }))
+  const hit = cache.byQuery.get(query)
   if (hit !== undefined) return hit
   if (query.length > LIMITS.queryBytes) throw new HasuraError(`the query is longer than ${LIMITS.queryBytes} bytes`)
   let document: DocumentNode
@@ -256,8 +272,17 @@ const validDocument = (indexer: IndexerSchema, query: string): DocumentNode => {
   const errors = validate(indexer.schema, document, [...specifiedRules, depthRule], { maxErrors: 10 })
   if (errors.length > 0)
     throw new HasuraError(hasuraMessage(errors[0]!.message), "validation-failed", errorPath(document, errors[0]!))
-  if (cache.size >= DOCUMENT_CACHE) cache.delete(cache.keys().next().value!)
-  cache.set(query, document)
+  if (query.length <= DOCUMENT_CACHE_CHARS) {
+    // Oldest first, until the new one fits both bounds.
+    while (cache.byQuery.size >= DOCUMENT_CACHE || cache.chars + query.length > DOCUMENT_CACHE_CHARS) {
+      const oldest = cache.byQuery.keys().next()
+      if (oldest.done) break
+      cache.byQuery.delete(oldest.value)
+      cache.chars -= oldest.value.length
+    }
+    cache.byQuery.set(query, document)
+    cache.chars += query.length
+  }
   return document
 }
 
