@@ -3,7 +3,9 @@
  * one statement; each relationship in a selection is one more statement for all the parent rows at
  * once (their keys `IN (…)`, chunked), never one per row. Values are printed from the store's cells:
  * `bigint`/`numeric` as JSON numbers digit for digit (Hasura's default), `timestamp` as Hasura prints
- * it, `jsonb` as JSON. The rows one request may read are bounded (`MAX_ROWS`).
+ * it, `jsonb` as JSON. The rows one request may read are bounded (`MAX_ROWS`), and so are the rows
+ * its answer renders (`MAX_RENDERED_ROWS`): a relationship cycle renders the same rows read once
+ * again at every level.
  */
 import * as Effect from "effect/Effect"
 import { execute as graphqlExecute, Kind, type OperationDefinitionNode } from "graphql"
@@ -20,6 +22,14 @@ import { type Batch, countSource, Params, rowSource, type WhereContext } from ".
 export const ROW_CAP = 100
 /** Rows one request may read in all (relationships of relationships multiply). */
 export const MAX_ROWS = 20_000
+/**
+ * Rows one answer may render, each time a row appears counted: a cycle of relationships (a token's
+ * ownerships → each one's token → its ownerships …) reads a few rows once but renders them under
+ * every parent, so 40 owners of one token four array levels down were 2.6 million rows, 226 MB of
+ * JSON and ten seconds of the thread (five levels, within the depth limit: 40 times that). Reads
+ * alone (`MAX_ROWS`) render at most 20,000; five times that leaves room for shared children.
+ */
+export const MAX_RENDERED_ROWS = 100_000
 /** Parent keys per batched relationship statement. */
 const KEYS_PER_STATEMENT = 500
 
@@ -63,6 +73,27 @@ export const executePlan = (
     // Introspection alone needs no store (none is given then).
     const dialect = store?.dialect as IndexReads["dialect"]
     let rowsRead = 0
+    let rowsRendered = 0
+    /** Fails once the answer would render more than `MAX_RENDERED_ROWS` rows with `more` more. */
+    const room = (more: number, charge: boolean) => {
+      if (rowsRendered + more > MAX_RENDERED_ROWS)
+        return Effect.fail(
+          new HasuraError(
+            `the answer has more than ${MAX_RENDERED_ROWS} rows (relationships repeat their rows under each parent); ask for fewer`,
+            "validation-failed"
+          )
+        )
+      if (charge) rowsRendered += more
+      return Effect.void
+    }
+    /** The rows under all `parents`, once it is known that rendering them stays within the bound. */
+    const childrenOf = (parents: ReadonlyArray<CellRow>, lookup: (parent: CellRow) => ReadonlyArray<CellRow>) =>
+      Effect.gen(function* () {
+        let n = 0
+        for (const p of parents) n += lookup(p).length
+        yield* room(n, false)
+        return parents.flatMap((p) => lookup(p))
+      })
 
     const query = (build: (ctx: WhereContext) => string) =>
       Effect.gen(function* () {
@@ -141,6 +172,7 @@ export const executePlan = (
     /** The JSON text of each row of a selection (relationships fetched for all rows at once). */
     const renderRows = (select: SelectionPlan, rows: ReadonlyArray<CellRow>): Effect.Effect<string[], HasuraError> =>
       Effect.gen(function* () {
+        yield* room(rows.length, true)
         const nested = new Map<FieldPlan, (row: CellRow) => string>()
         for (const f of select.fields) {
           if (f._tag === "Object") {
@@ -167,7 +199,7 @@ export const executePlan = (
               capOf(target, f.args.limit),
               neededColumns(f.select)
             )
-            const flat = rows.flatMap((r) => lookup(r))
+            const flat = yield* childrenOf(rows, lookup)
             const texts = yield* renderRows(f.select, flat)
             const byRow = new Map<CellRow, string>()
             flat.forEach((c, i) => {
@@ -185,7 +217,7 @@ export const executePlan = (
             const nodesField = f.aggregate.fields.find((x) => x._tag === "Nodes")
             const columns = nodesField?._tag === "Nodes" ? neededColumns(nodesField.select) : []
             const lookup = yield* batched(target, f.rel.on, rows, f.args, f.args.limit, columns)
-            const nodeRows = rows.flatMap((r) => lookup(r))
+            const nodeRows = nodesField?._tag === "Nodes" ? yield* childrenOf(rows, lookup) : []
             const nodeTexts = nodesField?._tag === "Nodes" ? yield* renderRows(nodesField.select, nodeRows) : []
             const byRow = new Map<CellRow, string>()
             nodeRows.forEach((c, i) => {
