@@ -90,4 +90,13 @@ describe("snapshot and revert", () => {
     const funded = await aptos.fundAccount({ accountAddress: Account.generate().accountAddress, amount: 1000, options: { waitForIndexer: false } })
     expect(funded.success).toBe(true)
   }, 60_000)
+
+  it("an unknown id's error names a few of many held snapshots, not all", async () => {
+    const ids: string[] = []
+    for (let i = 0; i < 25; i++) ids.push(String((await post("/snapshot")).json.id))
+    const refused = await post("/revert", { id: 999_999_999 })
+    expect(refused.status).toBe(400)
+    const message = refused.json.message as string
+    expect(message.slice(message.indexOf("(held: "))).toBe(`(held: 25, the latest ${ids.slice(-10).join(", ")})`)
+  }, 60_000)
 })

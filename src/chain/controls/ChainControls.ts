@@ -66,6 +66,13 @@ export interface ChainTime {
   readonly nextEpochUsec: bigint | undefined
 }
 
+/**
+ * The snapshot ids an error names: all of a few, else how many and the latest (a suite that takes a
+ * snapshot per test and never reverts some holds thousands; the answer stays a line).
+ */
+const heldText = (ids: ReadonlyArray<bigint>): string =>
+  ids.length === 0 ? "none" : ids.length <= 10 ? ids.join(", ") : `${ids.length}, the latest ${ids.slice(-10).join(", ")}`
+
 /** The ledger's end after a control (snapshot id where one was taken). */
 export interface ChainPosition {
   readonly version: bigint
@@ -265,7 +272,7 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
             const s = snapshots.take(id)
             if (s === undefined)
               return yield* ApiErrors.badRequest(
-                `no snapshot ${id}: ids are used once, and reverting discards later snapshots (held: ${snapshots.ids().join(", ") || "none"})`
+                `no snapshot ${id}: ids are used once, and reverting discards later snapshots (held: ${heldText(snapshots.ids())})`
               )
             return yield* goBack(r, s.mark, s.clock, s.pending, "revert")
           })
