@@ -21,6 +21,8 @@ export default {
     viewWorker: "dist/node/view/viewWorker.js",
     // Likewise IndexerThread starts `./indexerWorker.js` beside itself (src/indexer/worker).
     indexerWorker: "dist/indexer/worker/indexerWorker.js",
+    // And the GraphQL reads' worker, which WorkerIndexReads starts beside itself (src/indexer/worker).
+    indexReadsWorker: "dist/indexer/worker/indexReadsWorker.js",
     // And a follower's ChecksThread starts `./checksWorker.js` beside itself (src/follow).
     checksWorker: "dist/follow/checksWorker.js",
     // And the mempool's AdmissionWorker starts `./admissionWorker.js` beside itself (src/chain/mempool).

@@ -4,8 +4,10 @@
  * small message per block) and mirrors what the worker reports — the version indexed, for
  * read-after-write waits (`waitFor`), and the health. The processors, the index's SQL writes and
  * their garbage cost the chain's event loop nothing. GraphQL reads the index over a connection of
- * its own on this thread (`openIndexReads`: SQLite's WAL lets it read while the worker writes; a
- * PostgreSQL pool), opened once the worker has made the schema current.
+ * its own (SQLite's WAL lets it read while the worker writes), on a second worker thread when the
+ * index is a SQLite file (`WorkerIndexReads`: a long scan holds that thread, not the chain's), else
+ * on this thread (a PostgreSQL pool is asynchronous); opened once the worker has made the schema
+ * current.
  *
  * A `Rewound` event or `reindex` asks the worker to rebuild; until it reports the reset done, this
  * thread counts the index as empty (so no query is answered from rows of versions that are gone).
@@ -25,12 +27,18 @@ import { closeWorker } from "../../closeWorker.js"
 import { Indexer, type IndexerHealth, waitUntil } from "../engine/Indexer.js"
 import { describeStore, dialectOf, type IndexReads, openIndexReads } from "../store/IndexerStore.js"
 import type { FromIndexerWorker, IndexerWorkerData, ToIndexerWorker } from "./protocol.js"
+import { defaultIndexReadsWorkerUrl, openWorkerIndexReads, readableFromWorker } from "./WorkerIndexReads.js"
 
 export interface IndexerThreadOptions extends IndexerWorkerData {
   /** The compiled worker script (`defaultIndexerWorkerUrl`). */
   readonly workerUrl: URL
   /** The worker's heap limits (`DEFAULT_INDEXER_WORKER_LIMITS`). */
   readonly resourceLimits?: ResourceLimits | undefined
+  /**
+   * The GraphQL reads' worker script (`defaultIndexReadsWorkerUrl`, the default when built); false
+   * or none built: the reads run on this thread.
+   */
+  readonly readsWorkerUrl?: URL | false | undefined
 }
 
 /** The build's worker script beside this module (the bundle's `dist/bin/indexerWorker.js`), if built. */
@@ -67,7 +75,8 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
       const scope = yield* Effect.scope
       const services = yield* Effect.context<never>()
       const run = Effect.runForkWith(services)
-      const { workerUrl, resourceLimits, ...rest } = options
+      const { workerUrl, resourceLimits, readsWorkerUrl, ...rest } = options
+      const readsUrl = readsWorkerUrl === false ? undefined : (readsWorkerUrl ?? defaultIndexReadsWorkerUrl())
       const data: IndexerWorkerData = {
         ...rest,
         nice: rest.nice ?? Number(process.env.MOVENODE_INDEXER_NICE ?? DEFAULT_INDEXER_NICE)
@@ -102,10 +111,17 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
             if (!readsOpening) {
               readsOpening = true
               run(
-                Effect.matchEffect(Scope.provide(scope)(openIndexReads(data.store)), {
+                Effect.matchEffect(
+                  Scope.provide(scope)(
+                    readsUrl !== undefined && readableFromWorker(data.store)
+                      ? openWorkerIndexReads(data.store, readsUrl)
+                      : openIndexReads(data.store)
+                  ),
+                  {
                   onFailure: (e) => Deferred.fail(reads, notOpen(e.message)),
                   onSuccess: (r) => Deferred.succeed(reads, r)
-                })
+                  }
+                )
               )
             }
             return
