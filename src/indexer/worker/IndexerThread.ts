@@ -102,6 +102,10 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
           }
       }
       const reads = yield* Deferred.make<IndexReads, SqlError>()
+      const openReads: Effect.Effect<IndexReads, Error, Scope.Scope> =
+        readsUrl !== undefined && readableFromWorker(data.store)
+          ? openWorkerIndexReads(data.store, readsUrl)
+          : openIndexReads(data.store)
       let readsOpening = false
 
       const send = (message: ToIndexerWorker) => worker?.postMessage(message)
@@ -111,17 +115,10 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
             if (!readsOpening) {
               readsOpening = true
               run(
-                Effect.matchEffect(
-                  Scope.provide(scope)(
-                    readsUrl !== undefined && readableFromWorker(data.store)
-                      ? openWorkerIndexReads(data.store, readsUrl)
-                      : openIndexReads(data.store)
-                  ),
-                  {
+                Effect.matchEffect(Scope.provide(scope)(openReads), {
                   onFailure: (e) => Deferred.fail(reads, notOpen(e.message)),
                   onSuccess: (r) => Deferred.succeed(reads, r)
-                  }
-                )
+                })
               )
             }
             return

@@ -76,6 +76,8 @@ export const openWorkerIndexReads = (
     const start = (): Worker => {
       const w = new Worker(workerUrl, { workerData: { store } satisfies IndexReadsWorkerData })
       w.on("message", (message: FromIndexReadsWorker) => {
+        // A worker given up (failed) may still answer: its statements were failed already.
+        if (worker !== w) return
         if (message._tag === "Open") {
           if (message.error !== undefined) stop(w, `the index could not be opened to read: ${message.error}`)
           return
@@ -88,7 +90,9 @@ export const openWorkerIndexReads = (
       })
       w.on("error", (e) => stop(w, `the index's reads worker failed: ${e.message}`))
       w.on("exit", () => {
-        if (worker === w) worker = undefined
+        // Only the current worker's statements: a worker given up before has none left.
+        if (worker !== w) return
+        worker = undefined
         failAll("the index's reads worker exited")
       })
       // The chain's process does not wait for an idle reads worker to exit.
