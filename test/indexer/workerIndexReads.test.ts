@@ -12,7 +12,13 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type IndexerStoreConfig, IndexerStore, type IndexReads, openIndexReads } from "../../src/indexer/store/IndexerStore.js"
+import {
+  IndexerStore,
+  type IndexerStoreConfig,
+  type IndexerStoreService,
+  type IndexReads,
+  openIndexReads
+} from "../../src/indexer/store/IndexerStore.js"
 import { openWorkerIndexReads } from "../../src/indexer/worker/WorkerIndexReads.js"
 
 const workerUrl = new URL("../../dist/bin/indexReadsWorker.js", import.meta.url)
@@ -29,7 +35,7 @@ const countTo = (n: number) =>
 beforeAll(async () => {
   scope = await Effect.runPromise(Scope.make())
   const ctx = await Effect.runPromise(Layer.buildWithScope(IndexerStore.layer(config), scope))
-  const store = ctx.mapUnsafe.get(IndexerStore.key) as import("../../src/indexer/store/IndexerStore.js").IndexerStoreService
+  const store = ctx.mapUnsafe.get(IndexerStore.key) as IndexerStoreService
   await Effect.runPromise(
     store.commit(
       [
