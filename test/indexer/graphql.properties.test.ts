@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeGraphqlEngine } from "../../src/indexer/graphql/GraphqlEngine.js"
 import { documentCacheUse } from "../../src/indexer/graphql/plan.js"
 import { IndexerStore, type IndexerStoreService } from "../../src/indexer/store/IndexerStore.js"
+import { userTransactionRows } from "../support/indexRows.js"
 
 let store: IndexerStoreService
 let scope: Scope.Closeable
@@ -39,19 +40,7 @@ beforeAll(async () => {
         {
           _tag: "Insert",
           table: "user_transactions",
-          rows: [1n, 2n, 3n].map((v) => ({
-            version: v,
-            block_height: v,
-            parent_signature_type: "single_sender",
-            sender: `0x${String(v).repeat(64)}`,
-            sequence_number: v - 1n,
-            max_gas_amount: 2000n,
-            expiration_timestamp_secs: "2030-01-01T00:00:00",
-            gas_unit_price: 100n,
-            timestamp: "2026-01-01T00:00:00.5",
-            entry_function_id_str: "0x1::aptos_account::transfer",
-            epoch: 1n
-          }))
+          rows: userTransactionRows([1n, 2n, 3n])
         },
         {
           _tag: "Insert",

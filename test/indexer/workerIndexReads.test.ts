@@ -20,6 +20,7 @@ import {
   openIndexReads
 } from "../../src/indexer/store/IndexerStore.js"
 import { openWorkerIndexReads } from "../../src/indexer/worker/WorkerIndexReads.js"
+import { userTransactionRows } from "../support/indexRows.js"
 
 const workerUrl = new URL("../../dist/bin/indexReadsWorker.js", import.meta.url)
 const dir = mkdtempSync(join(tmpdir(), "movenode-worker-reads-"))
@@ -42,19 +43,7 @@ beforeAll(async () => {
         {
           _tag: "Insert",
           table: "user_transactions",
-          rows: [1n, 2n].map((v) => ({
-            version: v,
-            block_height: v,
-            parent_signature_type: "single_sender",
-            sender: `0x${String(v).repeat(64)}`,
-            sequence_number: v - 1n,
-            max_gas_amount: 2000n,
-            expiration_timestamp_secs: "2030-01-01T00:00:00",
-            gas_unit_price: 100n,
-            timestamp: "2026-01-01T00:00:00.5",
-            entry_function_id_str: "0x1::aptos_account::Transfer",
-            epoch: 1n
-          }))
+          rows: userTransactionRows([1n, 2n], "0x1::aptos_account::Transfer")
         }
       ],
       { version: 2n, hash: "0x02", timestampUsec: 0n, chainId: 4 },

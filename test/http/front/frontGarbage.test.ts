@@ -6,17 +6,14 @@
  * parser trips on: duplicate or huge lengths, chunked bodies, 20 KB headers, bare LFs, several heads
  * pipelined) and plain random bytes, each sent in pieces, half-closed or not.
  */
-import { spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import fc from "fast-check"
 import { afterAll, assert, describe, it } from "vitest"
-import { waitForLine } from "../../support/childProcess.js"
-import { frontsOf } from "../../support/frontProcesses.js"
+import { frontsOf, startApiOnly } from "../../support/frontProcesses.js"
 
-const bin = new URL("../../../dist/bin/movenode.js", import.meta.url).pathname
 const dataDir = mkdtempSync(join(tmpdir(), "movenode-front-garbage-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
@@ -110,14 +107,8 @@ const send = (port: number, c: { bytes: Buffer; pieces: number; halfClose: boole
 
 describe.skipIf(process.platform !== "linux")("the front process and its node, fed garbage", () => {
   it("stay up, answer well-formed requests and release every connection", async () => {
-    const child = spawn(
-      process.execPath,
-      [bin, "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--faucet-listen", "off", "--ready-listen", "off", "--graphql-listen", "off", "--no-indexer", "--quiet"],
-      { stdio: ["ignore", "pipe", "pipe"] }
-    )
+    const { child, port, api } = await startApiOnly(dataDir)
     try {
-      const [, api] = await waitForLine(child, /API\s+(http:\/\/\S+)\/v1/, 30_000)
-      const port = Number(new URL(api!).port)
       assert.strictEqual((await fetch(`${api}/v1/accounts/0x1`)).status, 200)
       const [front] = frontsOf(child.pid!)
       assert.isDefined(front, "no front process")

@@ -4,16 +4,13 @@
  * the front's 'disconnect' for the descriptor in flight, which the dead node never acknowledges —
  * and its front still exits, letting the port and the store go.
  */
-import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
-import { waitForLine } from "../../support/childProcess.js"
-import { frontsOf } from "../../support/frontProcesses.js"
+import { frontsOf, startApiOnly } from "../../support/frontProcesses.js"
 
-const bin = new URL("../../../dist/bin/movenode.js", import.meta.url).pathname
 const dataDir = mkdtempSync(join(tmpdir(), "movenode-front-orphan-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
@@ -28,15 +25,9 @@ const alive = (pid: number): boolean => {
 
 describe.skipIf(process.platform !== "linux")("the front process, its node killed -9", () => {
   it("exits though connections were waiting to be handed over", async () => {
-    const child = spawn(
-      process.execPath,
-      [bin, "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--faucet-listen", "off", "--ready-listen", "off", "--graphql-listen", "off", "--no-indexer", "--quiet"],
-      { stdio: ["ignore", "pipe", "pipe"] }
-    )
+    const { child, port, api } = await startApiOnly(dataDir)
     const sockets: net.Socket[] = []
     try {
-      const [, api] = await waitForLine(child, /API\s+(http:\/\/\S+)\/v1/, 30_000)
-      const port = Number(new URL(api!).port)
       // A read (the front loads its reads), then many connections whose first request is a submission.
       assert.strictEqual((await fetch(`${api}/v1/accounts/0x1`)).status, 200)
       const [front] = frontsOf(child.pid!)
