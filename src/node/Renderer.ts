@@ -6,13 +6,11 @@ import type { ApiError } from "../domain/ApiError.js"
 import { ApiErrors } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import { type CommittedTransaction, Ledger, type StateReader } from "../ledger/Ledger.js"
-import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import type { ModuleSource } from "../move/layout/ModuleSource.js"
 import { hasMissed } from "../ledger/stateMisses.js"
 import { apiErrorFromLedger } from "./apiErrorFromLedger.js"
-import { makeSnapshotModules, stateModuleSource } from "./encode/stateModuleSource.js"
+import { makeSnapshotModules, moduleCache, stateModuleSource } from "./encode/stateModuleSource.js"
 import { forgetOnRewind } from "./forgetOnRewind.js"
-import { LruCache } from "./LruCache.js"
 import { followLedger } from "./tableInfo/followLedger.js"
 import type { TableTypes } from "./tableInfo/TableInfoIndex.js"
 import { NodeConfig } from "./NodeConfig.js"
@@ -51,7 +49,7 @@ export class Renderer extends Context.Service<Renderer, RendererService>()("move
     Effect.gen(function* () {
       const ledger = yield* Ledger
       const config = yield* NodeConfig
-      const decoded = new LruCache<string, CompiledModule | null>(config.moduleAbiCacheSize)
+      const decoded = moduleCache(config.moduleAbiCacheSize)
       // One memo of looked-up modules for every render: renders at versions with the same modules
       // (`codeSnapshotId`: every block between two publications) look each one up once.
       const looked = makeSnapshotModules()

@@ -21,11 +21,9 @@ import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import { signedTransactionCodec } from "../domain/PayloadCodec.js"
 import type { SignedTransaction } from "../domain/Transaction.js"
 import { Ledger } from "../ledger/Ledger.js"
-import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import { apiErrorFromChain } from "./apiErrorFromChain.js"
-import { makeSnapshotModules, stateModuleSource } from "./encode/stateModuleSource.js"
+import { makeSnapshotModules, moduleCache, stateModuleSource } from "./encode/stateModuleSource.js"
 import { readLedgerInfo } from "./LedgerVersion.js"
-import { LruCache } from "./LruCache.js"
 import type { WithLedger } from "./WithLedger.js"
 import { NodeConfig } from "./NodeConfig.js"
 import { pendingTransactionJson } from "./render/transactionJson.js"
@@ -106,7 +104,7 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
       const events = yield* ChainEvents
       const config = yield* SubmissionsConfig
       const nodeConfig = yield* NodeConfig
-      const modules = new LruCache<string, CompiledModule | null>(nodeConfig.moduleAbiCacheSize)
+      const modules = moduleCache(nodeConfig.moduleAbiCacheSize)
       const snapshot = makeSnapshotModules()
       const ledgerInfo = readLedgerInfo(ledger)
 

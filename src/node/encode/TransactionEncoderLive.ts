@@ -3,15 +3,13 @@ import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import { ApiErrors } from "../../domain/ApiError.js"
 import { Ledger } from "../../ledger/Ledger.js"
-import type { CompiledModule } from "../../move/binary/CompiledModule.js"
 import { cachedStateAtLedgerVersion } from "../LedgerVersion.js"
-import { LruCache } from "../LruCache.js"
 import { NodeConfig } from "../NodeConfig.js"
 import { TransactionEncoder } from "../TransactionEncoder.js"
 import { buildSigningMessage } from "./buildSigningMessage.js"
 import { requestErrorToApiError } from "./EncodeError.js"
 import { parseEncodeSubmissionRequest } from "./EncodeSubmissionRequest.js"
-import { makeSnapshotModules, stateModuleSource } from "./stateModuleSource.js"
+import { makeSnapshotModules, moduleCache, stateModuleSource } from "./stateModuleSource.js"
 
 /**
  * The `TransactionEncoder` layer. The reference's
@@ -26,7 +24,7 @@ export const TransactionEncoderLive = Layer.effect(
   Effect.gen(function* () {
     const ledger = yield* Ledger
     const config = yield* NodeConfig
-    const modules = new LruCache<string, CompiledModule | null>(config.moduleAbiCacheSize)
+    const modules = moduleCache(config.moduleAbiCacheSize)
     const snapshot = makeSnapshotModules()
 
     // The latest state is reopened only when the ledger head moves (a state at a version never changes).

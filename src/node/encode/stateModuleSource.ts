@@ -5,8 +5,26 @@ import type { CompiledModule } from "../../move/binary/CompiledModule.js"
 import { deserializeModule } from "../../move/binary/deserialize.js"
 import type { ModuleSource } from "../../move/layout/ModuleSource.js"
 import type { MoveTypeLayout } from "../../move/layout/MoveTypeLayout.js"
-import type { LruCache } from "../LruCache.js"
+import { LruCache } from "../LruCache.js"
 import { moduleKey } from "../stateKeys.js"
+
+/** Each decoded module's bytecode length, for its weight in the module caches. */
+const moduleBytes = new WeakMap<CompiledModule, number>()
+/** Heap bytes a decoded module takes per byte of its bytecode (0x1's 153 modules: 21.3). */
+const DECODED_PER_BYTE = 21
+/**
+ * What one module cache may hold, in estimated heap bytes: the framework's modules (~0.8 MB of
+ * bytecode, ~17 MB decoded) and then some. A count alone let a client naming many large modules
+ * (a fork of a network with thousands of packages) hold 1,024 × 20 times their bytecode.
+ */
+export const MODULE_CACHE_BYTES = 48 << 20
+
+/** A cache for `stateModuleSource`: at most `entries` decoded modules and `MODULE_CACHE_BYTES`. */
+export const moduleCache = (entries: number): LruCache<string, CompiledModule | null> =>
+  new LruCache<string, CompiledModule | null>(entries, {
+    max: MODULE_CACHE_BYTES,
+    of: (m) => 64 + (m === null ? 0 : (moduleBytes.get(m) ?? 0) * DECODED_PER_BYTE)
+  })
 
 /**
  * Modules already resolved at one state version, or for as long as the modules are the same (the
@@ -108,6 +126,7 @@ const lookup = (
   if (cached !== undefined) return cached
   const decoded = deserializeModule(found.value)
   const module = Result.isSuccess(decoded) ? decoded.success : null
+  if (module !== null) moduleBytes.set(module, found.value.length)
   cache.set(key, module)
   return module
 }

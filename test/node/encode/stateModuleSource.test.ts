@@ -6,7 +6,12 @@ import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
 import type { CompiledModule } from "../../../src/move/binary/CompiledModule.js"
 import { LruCache } from "../../../src/node/LruCache.js"
 import { resolveLayout } from "../../../src/move/layout/resolveLayout.js"
-import { makeSnapshotModules, stateModuleSource } from "../../../src/node/encode/stateModuleSource.js"
+import {
+  MODULE_CACHE_BYTES,
+  makeSnapshotModules,
+  moduleCache,
+  stateModuleSource
+} from "../../../src/node/encode/stateModuleSource.js"
 import { moduleKey } from "../../../src/node/stateKeys.js"
 import { loadGenesisBytes } from "../../support/genesis.js"
 
@@ -117,5 +122,34 @@ describe("stateModuleSource with a snapshot memo", () => {
     for (let round = 0; round < 2; round++)
       for (const a of addresses) expect(source(a, "chain_id") !== undefined).toBe(a[31] === 1)
     expect(reads.n).toBe(16 + 2 * 4)
+  })
+})
+
+describe("moduleCache", () => {
+  it("weighs each decoded module by its bytecode, within MODULE_CACHE_BYTES whatever the modules' count", () => {
+    const cache = moduleCache(1024)
+    // Every framework module under a key of its own, five times over (as many large modules would).
+    const modules = rows.filter((r) => r.address === "0x1")
+    let bytes = 0
+    for (let round = 0; round < 5; round++)
+      for (const m of modules) {
+        const stored = { bytes: m.bytes, writtenAt: BigInt(round) }
+        const key = moduleKey(ONE, m.name)
+        const state: StateReader = {
+          version: 10n,
+          get: () => undefined,
+          getVersioned: (k) =>
+            k.length === key.length && k.every((b, i) => b === key[i])
+              ? { value: stored.bytes, version: stored.writtenAt }
+              : undefined
+        }
+        expect(stateModuleSource(state, cache)(ONE, m.name)).toBeDefined()
+        bytes += m.bytes.length
+      }
+    expect(cache.totalWeight).toBeLessThanOrEqual(MODULE_CACHE_BYTES)
+    // 5 × 0x1's bytecode at ~21 heap bytes a byte is more than the budget: some were evicted, by weight.
+    expect(bytes * 21).toBeGreaterThan(MODULE_CACHE_BYTES)
+    expect(cache.size).toBeLessThan(5 * modules.length)
+    expect(cache.totalWeight).toBeGreaterThan(MODULE_CACHE_BYTES / 2)
   })
 })

@@ -21,12 +21,11 @@ import type { LedgerError } from "../../../ledger/LedgerError.js"
 import { type DecodedTableItem, decodeTableItem } from "../../../node/tableInfo/decodeTableItem.js"
 import { followLedger, type TableInfoFollower } from "../../../node/tableInfo/followLedger.js"
 import { noTableTypes, type TableTypes } from "../../../node/tableInfo/TableInfoIndex.js"
-import type { CompiledModule } from "../../../move/binary/CompiledModule.js"
 import { bcsToJson } from "../../../move/json/bcsToJson.js"
 import type { MoveTypeLayout } from "../../../move/layout/MoveTypeLayout.js"
 import { resolveLayout } from "../../../move/layout/resolveLayout.js"
 import type { ModuleSource } from "../../../move/layout/ModuleSource.js"
-import { makeSnapshotModules, stateModuleSource } from "../../../node/encode/stateModuleSource.js"
+import { makeSnapshotModules, moduleCache, stateModuleSource } from "../../../node/encode/stateModuleSource.js"
 import { LruCache } from "../../../node/LruCache.js"
 import { resourceGroupKey, resourceKey } from "../../../node/stateKeys.js"
 import type {
@@ -387,7 +386,7 @@ const priorStateOf = (state: StateReader, decodeWith: Decoder): PriorState => ({
  * from the ledger's write sets: `tablesThrough` before a batch), so make one per indexer and reuse it.
  */
 export const makeIndexerInput = () => {
-  const decoded = new LruCache<string, CompiledModule | null>(MODULE_CACHE_SIZE)
+  const decoded = moduleCache(MODULE_CACHE_SIZE)
   // Modules looked up once per set of modules (`codeSnapshotId`: the versions between two
   // publications), not once per batch.
   const looked = makeSnapshotModules()
