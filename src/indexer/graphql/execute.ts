@@ -26,8 +26,9 @@ export const MAX_ROWS = 20_000
  * Rows one answer may render, each time a row appears counted: a cycle of relationships (a token's
  * ownerships → each one's token → its ownerships …) reads a few rows once but renders them under
  * every parent, so 40 owners of one token four array levels down were 2.6 million rows, 226 MB of
- * JSON and ten seconds of the thread (five levels, within the depth limit: 40 times that). Reads
- * alone (`MAX_ROWS`) render at most 20,000; five times that leaves room for shared children.
+ * JSON and ten seconds of the thread (100 owners: 100 million; the depth limit alone does not bound
+ * it). Reads alone (`MAX_ROWS`) render at most 20,000; five times that leaves room for shared
+ * children.
  */
 export const MAX_RENDERED_ROWS = 100_000
 /** Parent keys per batched relationship statement. */
