@@ -13,10 +13,13 @@
  */
 import { hasMissed } from "../ledger/stateMisses.js"
 
-/** A budget for the values' summed sizes: `of` gives a value's size (bytes, say), at most `max` in all. */
-export interface LruWeight<V> {
+/**
+ * A budget for the entries' summed sizes: `of` gives an entry's size (bytes, say: of its value, or of
+ * its key where the key is the large part, as a query text), at most `max` in all.
+ */
+export interface LruWeight<K, V> {
   readonly max: number
-  readonly of: (value: V) => number
+  readonly of: (value: V, key: K) => number
 }
 
 export class LruCache<K, V> {
@@ -31,7 +34,7 @@ export class LruCache<K, V> {
 
   constructor(
     readonly capacity: number,
-    private readonly weight?: LruWeight<V>
+    private readonly weight?: LruWeight<K, V>
   ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`LRU capacity must be a positive integer`)
     if (weight !== undefined && !(weight.max > 0)) throw new RangeError(`LRU weight budget must be positive`)
@@ -65,7 +68,7 @@ export class LruCache<K, V> {
   set(key: K, value: V): void {
     // On a fork, an answer computed while state was missing is dropped, not kept (ledger/stateMisses.ts).
     if (hasMissed()) return
-    const weight = this.weight?.of(value)
+    const weight = this.weight?.of(value, key)
     this.delete(key)
     if (weight !== undefined && !(weight <= this.weight!.max)) return
     this.entries.set(key, value)

@@ -24,6 +24,7 @@ import {
   type ValidationContext,
   validate
 } from "graphql"
+import { LruCache } from "../../node/LruCache.js"
 import type { Column, Relationship, TableSpec } from "../schema/TableSpec.js"
 import { HasuraError, hasuraMessage } from "./errors.js"
 import type { IndexerSchema } from "./schema.js"
@@ -231,8 +232,9 @@ const errorPath = (document: DocumentNode, error: GraphQLError): string => {
 
 /**
  * Validated documents by query text: clients send the same few documents again and again (the
- * SDK's are constants), and parsing plus validation is most of a small query's cost. Bounded in
- * entries and in the summed length of their texts: a parsed document, its tokens linked for the
+ * SDK's are constants), and parsing plus validation is most of a small query's cost. Bounded
+ * (`LruCache`, the least recently used going first) in entries and in the summed length of their
+ * texts: a parsed document, its tokens linked for the
  * error locations, takes tens of bytes for each byte of text, and 256 distinct 55 KB queries (valid:
  * ten root fields of 320 aliases each) held over a gigabyte with the count alone (measured: the node
  * at 175 MB → 1.5 GB after 600 such queries). The SDK's documents are 0.3–3 KB. A document that
@@ -240,23 +242,22 @@ const errorPath = (document: DocumentNode, error: GraphQLError): string => {
  */
 const DOCUMENT_CACHE = 256
 const DOCUMENT_CACHE_CHARS = 1 << 20
-interface DocumentCache {
-  readonly byQuery: Map<string, DocumentNode>
-  /** The kept queries' summed length. */
-  chars: number
-}
-const documents = new WeakMap<IndexerSchema, DocumentCache>()
+const documents = new WeakMap<IndexerSchema, LruCache<string, DocumentNode>>()
 
 /** What the document cache holds for `indexer` (its tests and diagnostics): entries and their texts' length. */
 export const documentCacheUse = (indexer: IndexerSchema): { readonly entries: number; readonly chars: number } => {
   const cache = documents.get(indexer)
-  return { entries: cache?.byQuery.size ?? 0, chars: cache?.chars ?? 0 }
+  return { entries: cache?.size ?? 0, chars: cache?.totalWeight ?? 0 }
 }
 
 const validDocument = (indexer: IndexerSchema, query: string): DocumentNode => {
   let cache = documents.get(indexer)
-  if (cache === undefined) documents.set(indexer, (cache = { byQuery: new Map(), chars: 0 }))
-  const hit = cache.byQuery.get(query)
+  if (cache === undefined)
+    documents.set(
+      indexer,
+      (cache = new LruCache(DOCUMENT_CACHE, { max: DOCUMENT_CACHE_CHARS, of: (_document, text) => text.length }))
+    )
+  const hit = cache.get(query)
   if (hit !== undefined) return hit
   if (query.length > LIMITS.queryBytes) throw new HasuraError(`the query is longer than ${LIMITS.queryBytes} bytes`)
   let document: DocumentNode
@@ -272,17 +273,7 @@ const validDocument = (indexer: IndexerSchema, query: string): DocumentNode => {
   const errors = validate(indexer.schema, document, [...specifiedRules, depthRule], { maxErrors: 10 })
   if (errors.length > 0)
     throw new HasuraError(hasuraMessage(errors[0]!.message), "validation-failed", errorPath(document, errors[0]!))
-  if (query.length <= DOCUMENT_CACHE_CHARS) {
-    // Oldest first, until the new one fits both bounds.
-    while (cache.byQuery.size >= DOCUMENT_CACHE || cache.chars + query.length > DOCUMENT_CACHE_CHARS) {
-      const oldest = cache.byQuery.keys().next()
-      if (oldest.done) break
-      cache.byQuery.delete(oldest.value)
-      cache.chars -= oldest.value.length
-    }
-    cache.byQuery.set(query, document)
-    cache.chars += query.length
-  }
+  cache.set(query, document)
   return document
 }
 
@@ -290,11 +281,11 @@ const validDocument = (indexer: IndexerSchema, query: string): DocumentNode => {
  * Plans by request (operation name, document text, variables' JSON): a wallet or a page polls the
  * same query with the same variables, and planning (variable coercion, argument values, selection
  * walks) is a good part of a small query's CPU. A plan is immutable and holds no rows, so a cached
- * one answers with the index as it is when it runs. Bounded in entries and in key size.
+ * one answers with the index as it is when it runs. Bounded in entries (`LruCache`) and in key size.
  */
 const PLAN_CACHE = 256
 const PLAN_KEY_MAX = 4096
-const plans = new WeakMap<IndexerSchema, Map<string, RequestPlan>>()
+const plans = new WeakMap<IndexerSchema, LruCache<string, RequestPlan>>()
 
 /**
  * Parses, validates and plans `query` with `variables` (HasuraError on anything wrong), or takes the
@@ -307,7 +298,7 @@ export const planRequest = (
   operationName: string | undefined
 ): RequestPlan => {
   let cache = plans.get(indexer)
-  if (cache === undefined) plans.set(indexer, (cache = new Map()))
+  if (cache === undefined) plans.set(indexer, (cache = new LruCache(PLAN_CACHE)))
   const key =
     query.length > PLAN_KEY_MAX
       ? undefined
@@ -316,7 +307,6 @@ export const planRequest = (
   const hit = cache.get(key)
   if (hit !== undefined) return hit
   const plan = planAfresh(indexer, query, rawVariables, operationName)
-  if (cache.size >= PLAN_CACHE) cache.delete(cache.keys().next().value!)
   cache.set(key, plan)
   return plan
 }
