@@ -74,11 +74,35 @@ export const checkAndRunPrologue = (
   return { run, prologue: prologue.changeSet, authenticationGas: prologue.authenticationGas }
 }
 
+/**
+ * Whatever a transaction's code does, executing it answers an output: a throw that escaped every
+ * step above (a fault of this VM met by code the reference's verifier would have refused, say) is
+ * UNKNOWN_INVARIANT_VIOLATION_ERROR and the transaction is discarded, as the reference discards a
+ * transaction its VM cannot finish. A block is never held by one of its transactions. (A fork's
+ * unfetched state is not lost by this: its reads log the key before throwing, and the block is
+ * run again once it is fetched; `src/fork/StateMisses.ts`.)
+ */
 export const executeTransaction = (
   vm: MoveVm,
   view: StateView,
   txn: SignedTransaction,
   options: ExecuteOptions = {}
+): TransactionOutput => {
+  try {
+    return executeUnguarded(vm, view, txn, options)
+  } catch (e) {
+    return discardedOutput(
+      "UNKNOWN_INVARIANT_VIOLATION_ERROR",
+      vmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", `execution failed: ${e instanceof Error ? e.message : String(e)}`)
+    )
+  }
+}
+
+const executeUnguarded = (
+  vm: MoveVm,
+  view: StateView,
+  txn: SignedTransaction,
+  options: ExecuteOptions
 ): TransactionOutput => {
   const started = checkAndRunPrologue(vm, view, txn, options)
   if (!("run" in started)) return started

@@ -9,15 +9,18 @@
  * state, the compatible policy's upgrade rules against the module it replaces), staged in the
  * session, and `init_module(&signer)` run for each module that did not exist before.
  *
- * Not done here (the bytecode verifier is not implemented; docs/gas.md lists it): type safety,
- * reference safety, stack balance, ability and acquires checks, the module complexity budget,
- * resource-group metadata validation. Event metadata is validated (`moduleEventsError`).
+ * The bytecode verifier's passes that exist (`move/verifier`) run on every module of the bundle.
+ * Not done here (docs/gas.md lists it): the verifier's other passes (see `move/verifier/index.ts`),
+ * the module complexity budget, resource-group metadata validation. Event metadata is validated
+ * (`moduleEventsError`).
  */
 import * as Result from "effect/Result"
 import { addressEquals, addressToShortString } from "../domain/AccountAddress.js"
 import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import { deserializeModule } from "../move/binary/deserialize.js"
+import { describeFailure, verifyModule } from "../move/verifier/index.js"
 import { moduleEventsError } from "../move/vm/eventValidation.js"
+import { sharedModuleDecoder } from "../move/vm/sharedModuleDecoder.js"
 import type { PublishRequest } from "../move/vm/Session.js"
 import type { VmSession } from "../move/vm/VmSession.js"
 import { VmError } from "../move/vm/VmError.js"
@@ -119,6 +122,22 @@ export const publishModules = (
       if (!inBundle && run.view.module(address, name) === undefined)
         return fail("LINKER_ERROR", `module ${addressToShortString(address)}::${name} not found`)
     }
+  // The bytecode verifier (move/verifier): control flow, and the dependencies as the bundle and
+  // state define them.
+  const resolve = (address: Uint8Array, name: string): CompiledModule | undefined => {
+    if (addressEquals(address, request.destination)) {
+      const k = ids.findIndex((id) => id.name === name)
+      if (k >= 0) return modules[k]
+    }
+    const stored = run.view.module(address, name)
+    if (stored === undefined) return undefined
+    const decoded = sharedModuleDecoder(stored.bytes)
+    return typeof decoded === "string" ? undefined : decoded
+  }
+  for (const [i, m] of modules.entries()) {
+    const refused = verifyModule(m, resolve)
+    if (refused !== undefined) return fail(refused.status, `module ${ids[i]!.name}: ${describeFailure(m, refused)}`)
+  }
   if (request.upgradePolicy >= 1)
     for (const [i, m] of modules.entries()) {
       const old = existing[i]

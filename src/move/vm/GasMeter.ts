@@ -110,7 +110,17 @@ export class GasMeter {
 
   /** Execution gas (instructions and natives call this, or subtract from `balance` inline). */
   charge(amount: number): void {
+    if (!(amount >= 0)) this.invalidCharge(amount)
     if ((this.balance -= amount) < 0) this.outOfGas(amount)
+  }
+
+  /**
+   * A charge that is not a number of units (NaN or undefined: a size computed over a value of the
+   * wrong kind) is refused before it reaches the balance: a NaN balance passes every `< 0` check,
+   * and the transaction's cleanup could no longer say what it used.
+   */
+  private invalidCharge(amount: unknown): never {
+    return vmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", `a gas charge of ${String(amount)} units`)
   }
 
   /** Execution gas charged by the executor (intrinsic gas, keyless, ...). */
@@ -155,6 +165,7 @@ export class GasMeter {
 
   /** IO gas (internal units): a storage read, or a write the executor prices. */
   chargeIo(amount: number): void {
+    if (!(amount >= 0)) this.invalidCharge(amount)
     if (amount === 0 || this.limit === Number.POSITIVE_INFINITY) return
     const execution = this.executionUsed
     if (!this.draw(amount)) vmError("OUT_OF_GAS", "out of gas")

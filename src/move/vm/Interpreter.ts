@@ -836,6 +836,9 @@ export class Interpreter {
               }
               break
             }
+          case 0 /* RAN_PAST_END (a literal: the switch stays a jump table) */:
+            vmError("PC_OVERFLOW", "the code ran past its last instruction")
+            break
           default:
             vmError("UNREACHABLE", `unknown opcode ${o}`)
         }

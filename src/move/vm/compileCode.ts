@@ -5,6 +5,13 @@ import type { Instruction } from "../binary/Instruction.js"
  * objects. `op[pc]` is the opcode byte; `arg[pc]` its index, branch target, local or small
  * immediate; `big[pc]` the 64-bit-and-wider immediates (LdU64…, VecPack/VecUnpack counts, closure
  * masks). Built once per function, on its first call.
+ *
+ * One more instruction than the code has sits at the end: `RAN_PAST_END` (0, no opcode's byte),
+ * which the interpreter answers with an error. A body whose last instruction falls through (no
+ * `Ret`, `Abort` or `Branch`; the reference's verifier refuses it as INVALID_FALL_THROUGH, and
+ * publishing refuses it here too: `verifyControlFlow`) would otherwise run on into `op[n]`,
+ * `undefined`, whose gas cost is NaN: a NaN balance broke the transaction's cleanup and, with it,
+ * every block that held the transaction.
  */
 export interface CompiledCode {
   readonly op: Uint8Array
@@ -14,10 +21,14 @@ export interface CompiledCode {
   readonly kind: Uint8Array
 }
 
+/** The sentinel after a body's last instruction (the byte no opcode uses). */
+export const RAN_PAST_END = 0
+
 export const compileCode = (code: ReadonlyArray<Instruction>, kind: Uint8Array): CompiledCode => {
   const n = code.length
-  const op = new Uint8Array(n)
-  const arg = new Int32Array(n)
+  // n + 1: the last is RAN_PAST_END (a typed array starts zeroed).
+  const op = new Uint8Array(n + 1)
+  const arg = new Int32Array(n + 1)
   const big: Array<bigint | undefined> = new Array(n)
   for (let pc = 0; pc < n; pc++) {
     const i = code[pc]! as Instruction & {

@@ -65,6 +65,19 @@ describe("GasMeter", () => {
     expect(statusOf(() => g.charge(1))).toBe("OUT_OF_GAS")
   })
 
+  it("a charge that is not a number (NaN, undefined) is an invariant violation and leaves the meter as it was", () => {
+    const g = meter(1000)
+    g.charge(100)
+    g.chargeIo(50)
+    for (const bad of [Number.NaN, undefined as unknown as number, -1]) {
+      expect(statusOf(() => g.charge(bad))).toBe("UNKNOWN_INVARIANT_VIOLATION_ERROR")
+      expect(statusOf(() => g.chargeIo(bad))).toBe("UNKNOWN_INVARIANT_VIOLATION_ERROR")
+    }
+    expect(g.executionUsed).toBe(100)
+    expect(g.ioUsed).toBe(50)
+    expect(g.remaining).toBe(850)
+  })
+
   it("the execution cap is EXECUTION_LIMIT_REACHED, with the charge counted", () => {
     const g = meter(1_000_000, { maxExecution: 1000, maxIo: Infinity, maxStorageFee: Infinity })
     g.chargeIo(5000) // IO does not count against the execution cap

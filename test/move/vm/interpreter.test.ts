@@ -1,6 +1,9 @@
 /** The interpreter's runtime checks, on the hand-assembled module `0xcafe::t` (see testModule.ts). */
+import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { BcsReader, BcsWriter } from "../../../src/bcs/index.js"
+import { deserializeModule } from "../../../src/move/binary/deserialize.js"
+import { serializeModule } from "../../../src/move/binary/serialize.js"
 import { GasMeter } from "../../../src/move/vm/GasMeter.js"
 import { Interpreter } from "../../../src/move/vm/Interpreter.js"
 import { type CallOutcome, MoveVm } from "../../../src/move/vm/MoveVm.js"
@@ -121,6 +124,20 @@ describe("interpreter runtime checks", () => {
     const dependency = 744_600 + 420 * testModuleBytes.length // devnet txn.dependency_per_module / per_byte
     expect(o._tag).toBe("Success")
     expect(Number(o.gasUsed) * 1_000_000).toBeGreaterThanOrEqual(dependency)
+  })
+
+  it("a body that runs past its last instruction (code the verifier refuses, stored without it) is PC_OVERFLOW, its gas a number", () => {
+    // 0xcafe::t's `add` without its Ret: the code ends on the Add's result.
+    const m = Result.getOrThrow(deserializeModule(testModuleBytes))
+    const add = m.functionDefs.findIndex((d) => m.identifiers[m.functionHandles[d.function]!.name] === "add")
+    const cut = serializeModule({
+      ...m,
+      functionDefs: m.functionDefs.map((d, i) => (i === add ? { ...d, code: { ...d.code!, code: d.code!.code.slice(0, -1) } } : d))
+    })
+    const cutView = { ...view, module: (a: Uint8Array, n: string) => (a[31] === 0xfe && n === "t" ? { bytes: cut, version: 2n } : view.module(a, n)) }
+    const o = new MoveVm().call(cutView, { module: { address: TEST_ADDRESS, name: "t" }, function: "add", tyArgs: [], args: [u64(1n), u64(2n)] }, { maxGas: 1_000n })
+    expect(status(o)).toBe("PC_OVERFLOW")
+    expect(Number.isFinite(Number(o.gasUsed))).toBe(true)
   })
 
   it("the argument count is checked", () => {

@@ -1,0 +1,41 @@
+/**
+ * The bytecode verifier: what the reference's `move-bytecode-verifier` checks before a module is
+ * published or a script is run, so that the interpreter may trust the code it runs. The
+ * interpreter checks no types at run time; without these passes a module could hand its own
+ * struct to a framework function expecting a `Coin<AptosCoin>` (minting APT), or call the
+ * framework's private and friend functions.
+ *
+ *  - `controlFlow.ts`: bodies are not empty and never fall through their end;
+ *  - `dependencies.ts`: what the code declares about the modules it uses (function signatures and
+ *    visibility, struct abilities and type parameters) is what those modules define;
+ *
+ * Bounds (every index in range, branch targets inside their body) are the deserializer's
+ * (`binary/checkBounds.ts`). docs/gas.md lists what the reference checks and this does not.
+ */
+import type { CompiledModule, CompiledScript } from "../binary/CompiledModule.js"
+import { scriptAsModule } from "../vm/scriptModule.js"
+import { verifyControlFlow } from "./controlFlow.js"
+import { type ModuleResolver, verifyDependencies } from "./dependencies.js"
+import type { VerifyFailure } from "./VerifyFailure.js"
+
+export type { ModuleResolver } from "./dependencies.js"
+export type { VerifyFailure } from "./VerifyFailure.js"
+
+/** A module about to be published; `resolve` finds its dependencies (the bundle first, then state). */
+export const verifyModule = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined =>
+  verifyControlFlow(m) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve)
+
+/** A script about to run; `resolve` finds the modules it uses. */
+export const verifyScript = (script: CompiledScript, resolve: ModuleResolver): VerifyFailure | undefined => {
+  const m = scriptAsModule(script)
+  // scriptAsModule appends the script's pseudo module as the last module handle.
+  return verifyControlFlow(m) ?? verifyDependencies(m, m.moduleHandles.length - 1, resolve, true)
+}
+
+/** The failure as a VM status detail: the status's reason, and where. */
+export const describeFailure = (m: CompiledModule, f: VerifyFailure): string => {
+  if (f.functionDef === undefined) return f.message
+  const def = m.functionDefs[f.functionDef]
+  const name = def === undefined ? `#${f.functionDef}` : m.identifiers[m.functionHandles[def.function]!.name]!
+  return `${f.message} (in ${name}${f.offset === undefined ? "" : ` at code offset ${f.offset}`})`
+}
