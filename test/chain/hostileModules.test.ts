@@ -5,6 +5,9 @@
  *  - a module that names the framework's private `coin::mint_internal` is refused at publish (the
  *    verifier's dependency pass, LOOKUP_FAILED); before, it published and its entry function minted
  *    10,000 APT for its caller;
+ *  - a module that packs its own `struct Fake { value: u64 }` and hands it to `coin::deposit` as a
+ *    `Coin<AptosCoin>` is refused (type safety, CALL_TYPE_MISMATCH_ERROR); before, the interpreter,
+ *    which checks no types, deposited it: 10,000 APT from nothing;
  *  - mutated copies of a small module (instructions replaced, inserted, removed: code nobody's
  *    compiler would emit, most of it refused by the verifier, the rest failing at run time) never
  *    stop the chain: every publish is answered, every call commits with a status, the account's
@@ -116,6 +119,53 @@ it("a module naming the framework's private coin::mint_internal is refused at pu
   expect(refused).toContain("LOOKUP_FAILED")
   expect((await fetch(`${chain.info.apiUrl}/accounts/${eve.accountAddress}/module/steal`)).status).toBe(404)
   // The refused publish is a committed, failed transaction: its gas is paid, nothing is gained.
+  expect(await aptos.getAccountAPTAmount({ accountAddress: eve.accountAddress })).toBeLessThan(Number(10n * APT))
+}, 60_000)
+
+/**
+ * `<address>::forge` with `struct Fake has drop, store { value: u64 }` and `entry fun forge(s: &signer)`:
+ * `coin::deposit<AptosCoin>(signer::address_of(s), Fake { value: 10,000 APT })` — the handle of
+ * `deposit` declared honestly, the value on the stack of the wrong type.
+ */
+const forgeModule = (address: Uint8Array): Uint8Array => {
+  const coinOfApt: SignatureToken = { _tag: "StructInstantiation", handle: 1, typeArgs: [{ _tag: "Struct", handle: 2 }] }
+  const coinOfT: SignatureToken = { _tag: "StructInstantiation", handle: 1, typeArgs: [{ _tag: "TypeParameter", index: 0 }] }
+  return serializeModule(
+    moduleOf({
+      moduleHandles: [{ address: 0, name: 0 }, { address: 1, name: 1 }, { address: 1, name: 2 }, { address: 1, name: 3 }],
+      structHandles: [
+        { module: 0, name: 4, abilities: Ability.Drop | Ability.Store, typeParameters: [] },
+        { module: 2, name: 5, abilities: Ability.Store, typeParameters: [{ constraints: 0, isPhantom: true }] },
+        { module: 3, name: 6, abilities: Ability.Key, typeParameters: [] }
+      ],
+      functionHandles: [functionHandle(0, 7, 1, 0), functionHandle(1, 8, 1, 2), functionHandle(2, 9, 3, 0, [0])],
+      functionInstantiations: [{ handle: 2, typeParameters: 4 }],
+      signatures: [[], [signerRef], [P.Address], [P.Address, coinOfT], [{ _tag: "Struct", handle: 2 }], [coinOfApt]],
+      identifiers: ["forge", "signer", "coin", "aptos_coin", "Fake", "Coin", "AptosCoin", "forge", "address_of", "deposit", "value"],
+      addressIdentifiers: [address, addressFromNumber(1)],
+      structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 10, type: P.U64 }] } }],
+      functionDefs: [
+        {
+          function: 0,
+          visibility: 0,
+          isEntry: true,
+          acquiresGlobalResources: [],
+          code: {
+            locals: 0,
+            code: [ix(Opcode.MoveLoc, 0), ix(Opcode.Call, 1), ldU64(10_000n * APT), ix(Opcode.Pack, 0), ix(Opcode.CallGeneric, 0), op(Opcode.Ret)]
+          }
+        }
+      ]
+    })
+  )
+}
+
+it("a module handing its own struct to coin::deposit as a Coin<AptosCoin> is refused at publish, and nothing is minted", async () => {
+  const eve = Account.generate()
+  await chain.controls.setBalance(eve.accountAddress.toString(), 10n * APT)
+  const refused = await publish(eve, "Forge", ["forge"], [forgeModule(eve.accountAddress.toUint8Array())])
+  expect(refused).toContain("CALL_TYPE_MISMATCH_ERROR")
+  expect((await fetch(`${chain.info.apiUrl}/accounts/${eve.accountAddress}/module/forge`)).status).toBe(404)
   expect(await aptos.getAccountAPTAmount({ accountAddress: eve.accountAddress })).toBeLessThan(Number(10n * APT))
 }, 60_000)
 

@@ -6,8 +6,13 @@
  * framework's private and friend functions.
  *
  *  - `controlFlow.ts`: bodies are not empty and never fall through their end;
+ *  - `typeSafety.ts` (with `typeSafetyStackUsage.ts`, `typeSafetyTokens.ts`, `typeSafetyHandles.ts`,
+ *    `abilities.ts`): stack usage per basic block, every instruction's operand types, the
+ *    abilities copy, drop and key where values are copied, dropped or stored, instantiations and
+ *    their constraints, and this module's handles and definitions (each once, its own);
  *  - `dependencies.ts`: what the code declares about the modules it uses (function signatures and
- *    visibility, struct abilities and type parameters) is what those modules define;
+ *    visibility, struct abilities and type parameters) is what those modules define — type
+ *    safety checks calls against the declarations, this pass the declarations against the truth;
  *
  * Bounds (every index in range, branch targets inside their body) are the deserializer's
  * (`binary/checkBounds.ts`). docs/gas.md lists what the reference checks and this does not.
@@ -16,20 +21,24 @@ import type { CompiledModule, CompiledScript } from "../binary/CompiledModule.js
 import { scriptAsModule } from "../vm/scriptModule.js"
 import { verifyControlFlow } from "./controlFlow.js"
 import { type ModuleResolver, verifyDependencies } from "./dependencies.js"
+import { verifyTypeSafety } from "./typeSafety.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
 
 export type { ModuleResolver } from "./dependencies.js"
 export type { VerifyFailure } from "./VerifyFailure.js"
 
-/** A module about to be published; `resolve` finds its dependencies (the bundle first, then state). */
+/**
+ * A module about to be published; `resolve` finds its dependencies (the bundle first, then state).
+ * The module's own passes first, then its dependencies, in the reference's order.
+ */
 export const verifyModule = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined =>
-  verifyControlFlow(m) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve)
+  verifyControlFlow(m) ?? verifyTypeSafety(m) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve)
 
 /** A script about to run; `resolve` finds the modules it uses. */
 export const verifyScript = (script: CompiledScript, resolve: ModuleResolver): VerifyFailure | undefined => {
   const m = scriptAsModule(script)
   // scriptAsModule appends the script's pseudo module as the last module handle.
-  return verifyControlFlow(m) ?? verifyDependencies(m, m.moduleHandles.length - 1, resolve, true)
+  return verifyControlFlow(m) ?? verifyTypeSafety(m) ?? verifyDependencies(m, m.moduleHandles.length - 1, resolve, true)
 }
 
 /** The failure as a VM status detail: the status's reason, and where. */
