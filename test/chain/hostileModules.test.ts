@@ -8,6 +8,9 @@
  *  - a module that packs its own `struct Fake { value: u64 }` and hands it to `coin::deposit` as a
  *    `Coin<AptosCoin>` is refused (type safety, CALL_TYPE_MISMATCH_ERROR); before, the interpreter,
  *    which checks no types, deposited it: 10,000 APT from nothing;
+ *  - a module that moves a coin away while a `&mut` to it lives, deposits it, then calls
+ *    `coin::extract` through the dangling reference is refused (reference safety,
+ *    MOVELOC_EXISTS_BORROW_ERROR); before, with type safety already in place, it doubled the coin;
  *  - mutated copies of a small module (instructions replaced, inserted, removed: code nobody's
  *    compiler would emit, most of it refused by the verifier, the rest failing at run time) never
  *    stop the chain: every publish is answered, every call commits with a status, the account's
@@ -166,6 +169,84 @@ it("a module handing its own struct to coin::deposit as a Coin<AptosCoin> is ref
   const refused = await publish(eve, "Forge", ["forge"], [forgeModule(eve.accountAddress.toUint8Array())])
   expect(refused).toContain("CALL_TYPE_MISMATCH_ERROR")
   expect((await fetch(`${chain.info.apiUrl}/accounts/${eve.accountAddress}/module/forge`)).status).toBe(404)
+  expect(await aptos.getAccountAPTAmount({ accountAddress: eve.accountAddress })).toBeLessThan(Number(10n * APT))
+}, 60_000)
+
+/**
+ * `<address>::w` with `struct Wallet { c: Coin<AptosCoin> }` and `entry fun dup(s: &signer)`: withdraw
+ * 4 APT into a wallet, take `&mut wallet.c`, move the wallet away while that reference lives
+ * (unpack it, deposit the coin), then `coin::extract(reference, 4 APT)` and deposit that too. Well
+ * typed; only the borrow checker refuses it.
+ */
+const danglingModule = (address: Uint8Array): Uint8Array => {
+  const amount = 4n * APT
+  const coinOfApt: SignatureToken = { _tag: "StructInstantiation", handle: 1, typeArgs: [{ _tag: "Struct", handle: 2 }] }
+  const coinOfT: SignatureToken = { _tag: "StructInstantiation", handle: 1, typeArgs: [{ _tag: "TypeParameter", index: 0 }] }
+  return serializeModule(
+    moduleOf({
+      moduleHandles: [{ address: 0, name: 0 }, { address: 1, name: 1 }, { address: 1, name: 2 }, { address: 1, name: 3 }],
+      structHandles: [
+        { module: 0, name: 4, abilities: 0, typeParameters: [] },
+        { module: 2, name: 5, abilities: Ability.Store, typeParameters: [{ constraints: 0, isPhantom: true }] },
+        { module: 3, name: 6, abilities: Ability.Key, typeParameters: [] }
+      ],
+      functionHandles: [
+        functionHandle(0, 7, 1, 0), // dup(&signer)
+        functionHandle(1, 8, 1, 2), // signer::address_of(&signer): address
+        functionHandle(2, 9, 3, 4, [0]), // coin::withdraw<T>(&signer, u64): Coin<T>
+        functionHandle(2, 10, 5, 0, [0]), // coin::deposit<T>(address, Coin<T>)
+        functionHandle(2, 11, 6, 4, [0]) // coin::extract<T>(&mut Coin<T>, u64): Coin<T>
+      ],
+      functionInstantiations: [
+        { handle: 2, typeParameters: 7 },
+        { handle: 3, typeParameters: 7 },
+        { handle: 4, typeParameters: 7 }
+      ],
+      signatures: [
+        [],
+        [signerRef],
+        [P.Address],
+        [signerRef, P.U64],
+        [coinOfT],
+        [P.Address, coinOfT],
+        [{ _tag: "MutableReference", to: coinOfT }, P.U64],
+        [{ _tag: "Struct", handle: 2 }],
+        // locals 1–3: the wallet, the reference into it, the coin taken out of it
+        [{ _tag: "Struct", handle: 0 }, { _tag: "MutableReference", to: coinOfApt }, coinOfApt]
+      ],
+      identifiers: ["w", "signer", "coin", "aptos_coin", "Wallet", "Coin", "AptosCoin", "dup", "address_of", "withdraw", "deposit", "extract", "c"],
+      addressIdentifiers: [address, addressFromNumber(1)],
+      structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 12, type: coinOfApt }] } }],
+      fieldHandles: [{ owner: 0, field: 0 }],
+      functionDefs: [
+        {
+          function: 0,
+          visibility: 0,
+          isEntry: true,
+          acquiresGlobalResources: [],
+          code: {
+            locals: 8,
+            code: [
+              ix(Opcode.CopyLoc, 0), ldU64(amount), ix(Opcode.CallGeneric, 0), ix(Opcode.Pack, 0), ix(Opcode.StLoc, 1),
+              ix(Opcode.MutBorrowLoc, 1), ix(Opcode.MutBorrowField, 0), ix(Opcode.StLoc, 2),
+              ix(Opcode.MoveLoc, 1), ix(Opcode.Unpack, 0), ix(Opcode.StLoc, 3),
+              ix(Opcode.CopyLoc, 0), ix(Opcode.Call, 1), ix(Opcode.MoveLoc, 3), ix(Opcode.CallGeneric, 1),
+              ix(Opcode.CopyLoc, 0), ix(Opcode.Call, 1), ix(Opcode.MoveLoc, 2), ldU64(amount), ix(Opcode.CallGeneric, 2), ix(Opcode.CallGeneric, 1),
+              op(Opcode.Ret)
+            ]
+          }
+        }
+      ]
+    })
+  )
+}
+
+it("a module moving a coin away while a &mut to it lives is refused at publish, and nothing is doubled", async () => {
+  const eve = Account.generate()
+  await chain.controls.setBalance(eve.accountAddress.toString(), 10n * APT)
+  const refused = await publish(eve, "W", ["w"], [danglingModule(eve.accountAddress.toUint8Array())])
+  expect(refused).toContain("MOVELOC_EXISTS_BORROW_ERROR")
+  expect((await fetch(`${chain.info.apiUrl}/accounts/${eve.accountAddress}/module/w`)).status).toBe(404)
   expect(await aptos.getAccountAPTAmount({ accountAddress: eve.accountAddress })).toBeLessThan(Number(10n * APT))
 }, 60_000)
 

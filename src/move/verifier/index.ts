@@ -5,22 +5,35 @@
  * struct to a framework function expecting a `Coin<AptosCoin>` (minting APT), or call the
  * framework's private and friend functions.
  *
+ *  - `structDefinitions.ts`: a struct declares only abilities its fields allow, and contains
+ *    nothing of itself;
  *  - `controlFlow.ts`: bodies are not empty and never fall through their end;
  *  - `typeSafety.ts` (with `typeSafetyStackUsage.ts`, `typeSafetyTokens.ts`, `typeSafetyHandles.ts`,
  *    `abilities.ts`): stack usage per basic block, every instruction's operand types, the
  *    abilities copy, drop and key where values are copied, dropped or stored, instantiations and
  *    their constraints, and this module's handles and definitions (each once, its own);
+ *  - `localsSafety.ts`: no local is used after it is moved, and no value without drop is
+ *    overwritten or left in a local at return (available / unavailable / maybe, joined over the
+ *    control-flow graph, `controlFlowGraph.ts`);
+ *  - `referenceSafety.ts` (with `referenceSafetyState.ts`, `referenceSafetyBorrowGraph.ts`): the
+ *    borrow checker — no value is moved, overwritten, read or written while a reference that
+ *    conflicts lives, no reference outlives what it borrows; work metered per function;
+ *    `referenceSafetyAcquires.ts`: the `acquires` annotations;
  *  - `dependencies.ts`: what the code declares about the modules it uses (function signatures and
  *    visibility, struct abilities and type parameters) is what those modules define — type
  *    safety checks calls against the declarations, this pass the declarations against the truth;
  *
  * Bounds (every index in range, branch targets inside their body) are the deserializer's
- * (`binary/checkBounds.ts`). docs/gas.md lists what the reference checks and this does not.
+ * (`binary/checkBounds.ts`). docs/verifier.md lists what the reference checks and this does not.
  */
 import type { CompiledModule, CompiledScript } from "../binary/CompiledModule.js"
 import { scriptAsModule } from "../vm/scriptModule.js"
 import { verifyControlFlow } from "./controlFlow.js"
 import { type ModuleResolver, verifyDependencies } from "./dependencies.js"
+import { verifyLocalsSafety } from "./localsSafety.js"
+import { verifyReferenceSafety } from "./referenceSafety.js"
+import { verifyAcquires } from "./referenceSafetyAcquires.js"
+import { verifyStructDefinitions } from "./structDefinitions.js"
 import { verifyTypeSafety } from "./typeSafety.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
 
@@ -32,14 +45,26 @@ export type { VerifyFailure } from "./VerifyFailure.js"
  * The module's own passes first, then its dependencies, in the reference's order.
  */
 export const verifyModule = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined =>
-  verifyControlFlow(m) ?? verifyTypeSafety(m) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve)
+  verifyCode(m) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve)
 
 /** A script about to run; `resolve` finds the modules it uses. */
 export const verifyScript = (script: CompiledScript, resolve: ModuleResolver): VerifyFailure | undefined => {
   const m = scriptAsModule(script)
   // scriptAsModule appends the script's pseudo module as the last module handle.
-  return verifyControlFlow(m) ?? verifyTypeSafety(m) ?? verifyDependencies(m, m.moduleHandles.length - 1, resolve, true)
+  return verifyCode(m) ?? verifyDependencies(m, m.moduleHandles.length - 1, resolve, true)
 }
+
+/**
+ * The passes over the code itself, each relying on the ones before it (reference safety runs only
+ * on code that is well typed and safe in its locals).
+ */
+const verifyCode = (m: CompiledModule): VerifyFailure | undefined =>
+  verifyStructDefinitions(m) ??
+  verifyControlFlow(m) ??
+  verifyTypeSafety(m) ??
+  verifyLocalsSafety(m) ??
+  verifyReferenceSafety(m) ??
+  verifyAcquires(m)
 
 /** The failure as a VM status detail: the status's reason, and where. */
 export const describeFailure = (m: CompiledModule, f: VerifyFailure): string => {

@@ -60,14 +60,6 @@ describeEachGenesis(ALL_GENESIS, "%s genesis: type safety accepts the framework"
     expect(modules.length).toBeGreaterThan(60)
   })
 
-  it("verifies the whole framework in well under a second", () => {
-    for (const m of modules) verifyTypeSafety(m) // warm up
-    const start = performance.now()
-    for (const m of modules) verifyTypeSafety(m)
-    const ms = performance.now() - start
-    expect(ms).toBeLessThan(500)
-  })
-
   it("never throws on mutated framework function bodies", () => {
     const withCode = modules.filter((m) => m.functionDefs.some((d) => d.code !== undefined && d.code.code.length > 0))
     let fed = 0
