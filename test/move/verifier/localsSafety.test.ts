@@ -7,50 +7,20 @@
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
-import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
 import type { CompiledModule, Instruction } from "../../../src/move/binary/CompiledModule.js"
-import { deserializeModule, deserializeScript } from "../../../src/move/binary/deserialize.js"
+import { deserializeModule, } from "../../../src/move/binary/deserialize.js"
 import { Opcode } from "../../../src/move/binary/Opcode.js"
 import { serializeModule } from "../../../src/move/binary/serialize.js"
 import { primitiveTokens as P, type SignatureToken } from "../../../src/move/binary/SignatureToken.js"
 import { verifyLocalsSafety } from "../../../src/move/verifier/localsSafety.js"
 import { verifyTypeSafety } from "../../../src/move/verifier/typeSafety.js"
-import type { VerifyFailure } from "../../../src/move/verifier/VerifyFailure.js"
-import { scriptAsModule } from "../../../src/move/vm/scriptModule.js"
-import { changeFeatureFlagsScript } from "../../controls/scripts.js"
-import { counterModule, transferScript, twoSignerTransferScript } from "../../execution/bytecode.js"
-import { faCoinModule } from "../../explorer/faCoinModule.js"
-import { diceModule } from "../../fork/diceModule.js"
-import { coinTypeModule } from "../../indexer/processors/support/coinModule.js"
-import { ALL_GENESIS, describeEachGenesis, loadGenesisBytes } from "../../support/genesis.js"
+import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
 import { functionHandle, ix, ldU64, moduleOf, op } from "../../support/moveAssembly.js"
-import { sdkBytecode, sdkFixtures } from "../../support/sdkBytecode.js"
-import { testModuleBytes } from "../vm/testModule.js"
-import { transferScriptBytes } from "../vm/transferScript.js"
+import { describeRefusal, frameworkOf, USER } from "./support.js"
 
-const moduleFrom = (bytes: Uint8Array): CompiledModule => Result.getOrThrow(deserializeModule(bytes))
-const scriptModuleFrom = (bytes: Uint8Array): CompiledModule => scriptAsModule(Result.getOrThrow(deserializeScript(bytes)))
-
-const describeRefusal = (m: CompiledModule, f: VerifyFailure): string => {
-  const def = f.functionDef === undefined ? undefined : m.functionDefs[f.functionDef]
-  const fn = def === undefined ? "" : `::${m.identifiers[m.functionHandles[def.function]!.name]}`
-  return `${m.identifiers[m.moduleHandles[m.selfModuleHandleIndex]!.name]}${fn}@${f.offset}: ${f.status} ${f.message}`
-}
-
-const USER = addressFromNumber(0xbeef)
 
 describeEachGenesis(ALL_GENESIS, "%s genesis: locals safety accepts the framework", (net) => {
-  const modules = Result.getOrThrow(listGenesisModules(loadGenesisBytes(net))).map((r) => moduleFrom(r.bytes))
-
-  it("every module verifies", () => {
-    const refused = modules.flatMap((m) => {
-      const f = verifyLocalsSafety(m)
-      return f === undefined ? [] : [describeRefusal(m, f)]
-    })
-    expect(refused).toEqual([])
-    expect(modules.length).toBeGreaterThan(60)
-  })
+  const modules = frameworkOf(net)
 
   it("never throws on type-safe mutations of framework bodies", () => {
     const withCode = modules.filter((m) => m.functionDefs.some((d) => d.code !== undefined && d.code.code.length > 0))
@@ -71,43 +41,6 @@ describeEachGenesis(ALL_GENESIS, "%s genesis: locals safety accepts the framewor
       { numRuns: 400 }
     )
     expect(fed).toBeGreaterThan(20)
-  })
-})
-
-describe("locals safety accepts the SDK's and the tests' own bytecode", () => {
-  it("every SDK module and script", () => {
-    const refused: string[] = []
-    for (const f of sdkFixtures) {
-      if (f.kind === "metadata") continue
-      const bytes = sdkBytecode(f.name)
-      const m = f.kind === "module" ? moduleFrom(bytes) : scriptModuleFrom(bytes)
-      const failure = verifyLocalsSafety(m)
-      if (failure !== undefined) refused.push(`${f.name}: ${describeRefusal(m, failure)}`)
-    }
-    expect(refused).toEqual([])
-  })
-
-  it.each([
-    ["counterModule", () => counterModule(USER)],
-    ["diceModule", () => diceModule(USER)],
-    ["faCoinModule", () => faCoinModule(USER)],
-    ["coinTypeModule", () => coinTypeModule(USER, "coins", "Coin")],
-    ["vm testModule", () => testModuleBytes]
-  ])("hand-assembled module %s", (_, bytes) => {
-    const m = moduleFrom(bytes())
-    const f = verifyLocalsSafety(m)
-    expect(f === undefined ? "ok" : describeRefusal(m, f)).toBe("ok")
-  })
-
-  it.each([
-    ["transferScript", transferScript],
-    ["twoSignerTransferScript", twoSignerTransferScript],
-    ["vm transferScript", transferScriptBytes],
-    ["changeFeatureFlagsScript", changeFeatureFlagsScript]
-  ])("hand-assembled script %s", (_, bytes) => {
-    const m = scriptModuleFrom(bytes)
-    const f = verifyLocalsSafety(m)
-    expect(f === undefined ? "ok" : describeRefusal(m, f)).toBe("ok")
   })
 })
 

@@ -8,10 +8,8 @@
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
-import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
 import type { CompiledModule, Instruction } from "../../../src/move/binary/CompiledModule.js"
-import { deserializeModule, deserializeScript } from "../../../src/move/binary/deserialize.js"
+import { deserializeModule, } from "../../../src/move/binary/deserialize.js"
 import { Opcode } from "../../../src/move/binary/Opcode.js"
 import { serializeModule } from "../../../src/move/binary/serialize.js"
 import { primitiveTokens as P, type SignatureToken } from "../../../src/move/binary/SignatureToken.js"
@@ -19,49 +17,14 @@ import { verifyLocalsSafety } from "../../../src/move/verifier/localsSafety.js"
 import { verifyReferenceSafety } from "../../../src/move/verifier/referenceSafety.js"
 import { verifyAcquires } from "../../../src/move/verifier/referenceSafetyAcquires.js"
 import { verifyTypeSafety } from "../../../src/move/verifier/typeSafety.js"
-import type { VerifyFailure } from "../../../src/move/verifier/VerifyFailure.js"
-import { scriptAsModule } from "../../../src/move/vm/scriptModule.js"
-import { changeFeatureFlagsScript } from "../../controls/scripts.js"
-import { counterModule, transferScript, twoSignerTransferScript } from "../../execution/bytecode.js"
-import { faCoinModule } from "../../explorer/faCoinModule.js"
-import { diceModule } from "../../fork/diceModule.js"
-import { coinTypeModule } from "../../indexer/processors/support/coinModule.js"
-import { ALL_GENESIS, describeEachGenesis, loadGenesisBytes } from "../../support/genesis.js"
-import { functionHandle, ix, ldU64, moduleOf, op, signerRef } from "../../support/moveAssembly.js"
-import { sdkBytecode, sdkFixtures } from "../../support/sdkBytecode.js"
-import { testModuleBytes } from "../vm/testModule.js"
-import { transferScriptBytes } from "../vm/transferScript.js"
+import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
+import { functionHandle, ix, ldU64, moduleOf, op, } from "../../support/moveAssembly.js"
+import { describeRefusal, frameworkOf, moduleFrom, USER } from "./support.js"
+import { danglingModule } from "../../support/hostileModules.js"
 
-const moduleFrom = (bytes: Uint8Array): CompiledModule => Result.getOrThrow(deserializeModule(bytes))
-const scriptModuleFrom = (bytes: Uint8Array): CompiledModule => scriptAsModule(Result.getOrThrow(deserializeScript(bytes)))
-
-const describeRefusal = (m: CompiledModule, f: VerifyFailure): string => {
-  const def = f.functionDef === undefined ? undefined : m.functionDefs[f.functionDef]
-  const fn = def === undefined ? "" : `::${m.identifiers[m.functionHandles[def.function]!.name]}`
-  return `${m.identifiers[m.moduleHandles[m.selfModuleHandleIndex]!.name]}${fn}@${f.offset}: ${f.status} ${f.message}`
-}
-
-const USER = addressFromNumber(0xbeef)
 
 describeEachGenesis(ALL_GENESIS, "%s genesis: reference safety accepts the framework", (net) => {
-  const modules = Result.getOrThrow(listGenesisModules(loadGenesisBytes(net))).map((r) => moduleFrom(r.bytes))
-
-  it("every module verifies", () => {
-    const refused = modules.flatMap((m) => {
-      const f = verifyReferenceSafety(m)
-      return f === undefined ? [] : [describeRefusal(m, f)]
-    })
-    expect(refused).toEqual([])
-    expect(modules.length).toBeGreaterThan(60)
-  })
-
-  it("every module's acquires lists are exact", () => {
-    const refused = modules.flatMap((m) => {
-      const f = verifyAcquires(m)
-      return f === undefined ? [] : [describeRefusal(m, f)]
-    })
-    expect(refused).toEqual([])
-  })
+  const modules = frameworkOf(net)
 
   it("never throws on type-safe mutations of framework bodies (its work is metered, not timed)", () => {
     const withCode = modules.filter((m) => m.functionDefs.some((d) => d.code !== undefined && d.code.code.length > 0))
@@ -95,137 +58,12 @@ describeEachGenesis(ALL_GENESIS, "%s genesis: reference safety accepts the frame
   })
 })
 
-describe("reference safety accepts the SDK's and the tests' own bytecode", () => {
-  it("every SDK module and script", () => {
-    const refused: string[] = []
-    for (const f of sdkFixtures) {
-      if (f.kind === "metadata") continue
-      const bytes = sdkBytecode(f.name)
-      const m = f.kind === "module" ? moduleFrom(bytes) : scriptModuleFrom(bytes)
-      const failure = verifyReferenceSafety(m) ?? verifyAcquires(m)
-      if (failure !== undefined) refused.push(`${f.name}: ${describeRefusal(m, failure)}`)
-    }
-    expect(refused).toEqual([])
-  })
-
-  it.each([
-    ["counterModule", () => counterModule(USER)],
-    ["diceModule", () => diceModule(USER)],
-    ["faCoinModule", () => faCoinModule(USER)],
-    ["coinTypeModule", () => coinTypeModule(USER, "coins", "Coin")],
-    ["vm testModule", () => testModuleBytes]
-  ])("hand-assembled module %s", (_, bytes) => {
-    const m = moduleFrom(bytes())
-    const f = verifyReferenceSafety(m) ?? verifyAcquires(m)
-    expect(f === undefined ? "ok" : describeRefusal(m, f)).toBe("ok")
-  })
-
-  it.each([
-    ["transferScript", transferScript],
-    ["twoSignerTransferScript", twoSignerTransferScript],
-    ["vm transferScript", transferScriptBytes],
-    ["changeFeatureFlagsScript", changeFeatureFlagsScript]
-  ])("hand-assembled script %s", (_, bytes) => {
-    const m = scriptModuleFrom(bytes)
-    const f = verifyReferenceSafety(m) ?? verifyAcquires(m)
-    expect(f === undefined ? "ok" : describeRefusal(m, f)).toBe("ok")
-  })
-})
-
 // ---------------------------------------------------------------------------------------------
-// The dangling reference that doubled money
-
-const coinApt: SignatureToken = { _tag: "StructInstantiation", handle: 1, typeArgs: [{ _tag: "Struct", handle: 2 }] }
-const coinT: SignatureToken = { _tag: "StructInstantiation", handle: 1, typeArgs: [{ _tag: "TypeParameter", index: 0 }] }
-const N = 4n * 100_000_000n
-
-/**
- * `entry fun dup(s: &signer)`: withdraws a `Coin<AptosCoin>` into `Wallet { c }` (local 1), takes
- * `&mut wallet.c` (local 2), moves the wallet out and deposits its coin while the reference lives
- * (offset 8), then extracts N from the deposited coin through the reference and deposits that too.
- * `release` first moves the reference out and drops it (a valid, harmless variant).
- */
-const danglingModule = (release = false): CompiledModule => {
-  const drop = release ? [ix(Opcode.MoveLoc, 2), op(Opcode.Pop)] : []
-  const extract = release
-    ? []
-    : [ix(Opcode.CopyLoc, 0), ix(Opcode.Call, 1), ix(Opcode.MoveLoc, 2), ldU64(N), ix(Opcode.CallGeneric, 2), ix(Opcode.CallGeneric, 1)]
-  return moduleOf({
-    moduleHandles: [
-      { address: 0, name: 0 },
-      { address: 1, name: 1 },
-      { address: 1, name: 2 },
-      { address: 1, name: 3 }
-    ],
-    structHandles: [
-      { module: 0, name: 4, abilities: 0, typeParameters: [] },
-      { module: 2, name: 5, abilities: 0x4, typeParameters: [{ constraints: 0, isPhantom: true }] },
-      { module: 3, name: 6, abilities: 0x8, typeParameters: [] }
-    ],
-    functionHandles: [
-      functionHandle(0, 7, 1, 0), // dup(&signer)
-      functionHandle(1, 8, 1, 2), // signer::address_of
-      functionHandle(2, 9, 3, 4, [0]), // coin::withdraw<T>(&signer, u64): Coin<T>
-      functionHandle(2, 10, 5, 0, [0]), // coin::deposit<T>(address, Coin<T>)
-      functionHandle(2, 11, 6, 4, [0]) // coin::extract<T>(&mut Coin<T>, u64): Coin<T>
-    ],
-    functionInstantiations: [
-      { handle: 2, typeParameters: 7 },
-      { handle: 3, typeParameters: 7 },
-      { handle: 4, typeParameters: 7 }
-    ],
-    signatures: [
-      [],
-      [signerRef],
-      [P.Address],
-      [signerRef, P.U64],
-      [coinT],
-      [P.Address, coinT],
-      [{ _tag: "MutableReference", to: coinT }, P.U64],
-      [{ _tag: "Struct", handle: 2 }],
-      [{ _tag: "Struct", handle: 0 }, { _tag: "MutableReference", to: coinApt }, coinApt]
-    ],
-    identifiers: ["w", "signer", "coin", "aptos_coin", "Wallet", "Coin", "AptosCoin", "dup", "address_of", "withdraw", "deposit", "extract", "c"],
-    addressIdentifiers: [USER, addressFromNumber(1)],
-    structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 12, type: coinApt }] } }],
-    fieldHandles: [{ owner: 0, field: 0 }],
-    functionDefs: [
-      {
-        function: 0,
-        visibility: 0,
-        isEntry: true,
-        acquiresGlobalResources: [],
-        code: {
-          locals: 8,
-          code: [
-            ix(Opcode.CopyLoc, 0),
-            ldU64(N),
-            ix(Opcode.CallGeneric, 0),
-            ix(Opcode.Pack, 0),
-            ix(Opcode.StLoc, 1),
-            ix(Opcode.MutBorrowLoc, 1),
-            ix(Opcode.MutBorrowField, 0),
-            ix(Opcode.StLoc, 2),
-            ...drop,
-            ix(Opcode.MoveLoc, 1), // 8 (without `release`): the wallet moves while &mut wallet.c lives
-            ix(Opcode.Unpack, 0),
-            ix(Opcode.StLoc, 3),
-            ix(Opcode.CopyLoc, 0),
-            ix(Opcode.Call, 1),
-            ix(Opcode.MoveLoc, 3),
-            ix(Opcode.CallGeneric, 1),
-            ...extract,
-            op(Opcode.Ret)
-          ]
-        }
-      }
-    ]
-  })
-}
+// The dangling reference that doubled money (test/support/hostileModules.ts)
 
 describe("the dangling reference into a moved wallet", () => {
   it("passes type and locals safety, and reference safety refuses it with MOVELOC_EXISTS_BORROW_ERROR", () => {
-    const m = moduleFrom(serializeModule(danglingModule()))
+    const m = moduleFrom(serializeModule(danglingModule(USER)))
     expect(verifyTypeSafety(m)).toBe(undefined)
     expect(verifyLocalsSafety(m)).toBe(undefined)
     const f = verifyReferenceSafety(m)
@@ -234,7 +72,7 @@ describe("the dangling reference into a moved wallet", () => {
   })
 
   it("is accepted once the reference is dropped before the move", () => {
-    const m = moduleFrom(serializeModule(danglingModule(true)))
+    const m = moduleFrom(serializeModule(danglingModule(USER, true)))
     expect(verifyTypeSafety(m)).toBe(undefined)
     expect(verifyReferenceSafety(m)).toBe(undefined)
   })

@@ -7,58 +7,20 @@
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
-import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
 import type { CompiledModule, Instruction } from "../../../src/move/binary/CompiledModule.js"
-import { deserializeModule, deserializeScript } from "../../../src/move/binary/deserialize.js"
+import { deserializeModule, } from "../../../src/move/binary/deserialize.js"
 import { Opcode } from "../../../src/move/binary/Opcode.js"
 import { serializeModule } from "../../../src/move/binary/serialize.js"
 import { primitiveTokens as P, type SignatureToken } from "../../../src/move/binary/SignatureToken.js"
 import { verifyTypeSafety } from "../../../src/move/verifier/typeSafety.js"
-import type { VerifyFailure } from "../../../src/move/verifier/VerifyFailure.js"
-import { scriptAsModule } from "../../../src/move/vm/scriptModule.js"
-import { changeFeatureFlagsScript } from "../../controls/scripts.js"
-import { counterModule, transferScript, twoSignerTransferScript } from "../../execution/bytecode.js"
-import { faCoinModule } from "../../explorer/faCoinModule.js"
-import { diceModule } from "../../fork/diceModule.js"
-import { coinTypeModule } from "../../indexer/processors/support/coinModule.js"
-import { ALL_GENESIS, describeEachGenesis, loadGenesisBytes } from "../../support/genesis.js"
+import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
 import { functionHandle, ix, ldU8, ldU64, moduleOf, op, signerRef } from "../../support/moveAssembly.js"
-import { sdkBytecode, sdkFixtures } from "../../support/sdkBytecode.js"
-import { testModuleBytes } from "../vm/testModule.js"
-import { transferScriptBytes } from "../vm/transferScript.js"
+import { frameworkOf, moduleFrom, USER } from "./support.js"
+import { forgeModule } from "../../support/hostileModules.js"
 
-const moduleFrom = (bytes: Uint8Array): CompiledModule => {
-  const r = deserializeModule(bytes)
-  if (Result.isSuccess(r)) return r.success
-  throw new Error(`fixture does not deserialize: ${String(r.failure)}`)
-}
-const scriptModuleFrom = (bytes: Uint8Array): CompiledModule => {
-  const r = deserializeScript(bytes)
-  if (Result.isSuccess(r)) return scriptAsModule(r.success)
-  throw new Error(`fixture does not deserialize: ${String(r.failure)}`)
-}
-
-const nameOf = (m: CompiledModule): string => m.identifiers[m.moduleHandles[m.selfModuleHandleIndex]!.name]!
-const describeRefusal = (m: CompiledModule, f: VerifyFailure): string => {
-  const def = f.functionDef === undefined ? undefined : m.functionDefs[f.functionDef]
-  const fn = def === undefined ? "" : `::${m.identifiers[m.functionHandles[def.function]!.name]}`
-  return `${nameOf(m)}${fn}@${f.offset}: ${f.status} ${f.message}`
-}
-
-const USER = addressFromNumber(0xbeef)
 
 describeEachGenesis(ALL_GENESIS, "%s genesis: type safety accepts the framework", (net) => {
-  const modules = Result.getOrThrow(listGenesisModules(loadGenesisBytes(net))).map((r) => moduleFrom(r.bytes))
-
-  it("every module verifies", () => {
-    const refused = modules.flatMap((m) => {
-      const f = verifyTypeSafety(m)
-      return f === undefined ? [] : [describeRefusal(m, f)]
-    })
-    expect(refused).toEqual([])
-    expect(modules.length).toBeGreaterThan(60)
-  })
+  const modules = frameworkOf(net)
 
   it("never throws on mutated framework function bodies", () => {
     const withCode = modules.filter((m) => m.functionDefs.some((d) => d.code !== undefined && d.code.code.length > 0))
@@ -90,92 +52,10 @@ describeEachGenesis(ALL_GENESIS, "%s genesis: type safety accepts the framework"
   })
 })
 
-describe("type safety accepts the SDK's and the tests' own bytecode", () => {
-  it("every SDK module and script", () => {
-    const refused: string[] = []
-    for (const f of sdkFixtures) {
-      if (f.kind === "metadata") continue
-      const bytes = sdkBytecode(f.name)
-      const m = f.kind === "module" ? moduleFrom(bytes) : scriptModuleFrom(bytes)
-      const failure = verifyTypeSafety(m)
-      if (failure !== undefined) refused.push(`${f.name}: ${describeRefusal(m, failure)}`)
-    }
-    expect(refused).toEqual([])
-    expect(sdkFixtures.filter((f) => f.kind === "module").length).toBeGreaterThan(0)
-  })
-
-  it.each([
-    ["counterModule", () => counterModule(USER)],
-    ["diceModule", () => diceModule(USER)],
-    ["faCoinModule", () => faCoinModule(USER)],
-    ["coinTypeModule", () => coinTypeModule(USER, "coins", "Coin")],
-    ["vm testModule", () => testModuleBytes]
-  ])("hand-assembled module %s", (_, bytes) => {
-    const m = moduleFrom(bytes())
-    const f = verifyTypeSafety(m)
-    expect(f === undefined ? "ok" : describeRefusal(m, f)).toBe("ok")
-  })
-
-  it.each([
-    ["transferScript", transferScript],
-    ["twoSignerTransferScript", twoSignerTransferScript],
-    ["vm transferScript", transferScriptBytes],
-    ["changeFeatureFlagsScript", changeFeatureFlagsScript]
-  ])("hand-assembled script %s", (_, bytes) => {
-    const m = scriptModuleFrom(bytes)
-    const f = verifyTypeSafety(m)
-    expect(f === undefined ? "ok" : describeRefusal(m, f)).toBe("ok")
-  })
-})
-
 // ---------------------------------------------------------------------------------------------
 // Refusals
 
 const coinOf: SignatureToken = { _tag: "StructInstantiation", handle: 1, typeArgs: [{ _tag: "Struct", handle: 2 }] }
-
-/**
- * The forged coin: `entry fun forge(s: &signer)` packs its own `Fake { value: u64 }` (store, drop)
- * and hands it to `0x1::coin::deposit<AptosCoin>(address, Coin<AptosCoin>)`.
- */
-const forgeModule = (): CompiledModule =>
-  moduleOf({
-    moduleHandles: [
-      { address: 0, name: 0 },
-      { address: 1, name: 1 },
-      { address: 1, name: 2 },
-      { address: 1, name: 3 }
-    ],
-    structHandles: [
-      { module: 0, name: 4, abilities: 0x4 | 0x2, typeParameters: [] },
-      { module: 2, name: 5, abilities: 0x4, typeParameters: [{ constraints: 0, isPhantom: true }] },
-      { module: 3, name: 6, abilities: 0x8, typeParameters: [] }
-    ],
-    functionHandles: [functionHandle(0, 7, 1, 0), functionHandle(1, 8, 1, 2), functionHandle(2, 9, 3, 0, [0])],
-    functionInstantiations: [{ handle: 2, typeParameters: 4 }],
-    signatures: [[], [signerRef], [P.Address], [P.Address, coinOf], [{ _tag: "Struct", handle: 2 }]],
-    identifiers: ["m", "signer", "coin", "aptos_coin", "Fake", "Coin", "AptosCoin", "forge", "address_of", "deposit", "value"],
-    addressIdentifiers: [USER, addressFromNumber(1)],
-    structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 10, type: P.U64 }] } }],
-    functionDefs: [
-      {
-        function: 0,
-        visibility: 0,
-        isEntry: true,
-        acquiresGlobalResources: [],
-        code: {
-          locals: 0,
-          code: [
-            ix(Opcode.MoveLoc, 0),
-            ix(Opcode.Call, 1),
-            ldU64(1_000_000_000_000n),
-            ix(Opcode.Pack, 0),
-            ix(Opcode.CallGeneric, 0),
-            op(Opcode.Ret)
-          ]
-        }
-      }
-    ]
-  })
 
 /**
  * A module `0xbeef::t` with struct `S { value: u64 }` (abilities `abilities`, default none) and one
@@ -209,21 +89,21 @@ const statusOf = (m: CompiledModule): string | undefined => verifyTypeSafety(m)?
 
 describe("type safety refuses", () => {
   it("the forged coin (a Fake passed as a Coin<AptosCoin>)", () => {
-    const f = verifyTypeSafety(forgeModule())
+    const f = verifyTypeSafety(forgeModule(USER))
     expect(f?.status).toBe("CALL_TYPE_MISMATCH_ERROR")
     expect(f?.offset).toBe(4)
     // And through the bytes, as publishing sees it.
-    expect(verifyTypeSafety(moduleFrom(serializeModule(forgeModule())))?.status).toBe("CALL_TYPE_MISMATCH_ERROR")
+    expect(verifyTypeSafety(moduleFrom(serializeModule(forgeModule(USER))))?.status).toBe("CALL_TYPE_MISMATCH_ERROR")
   })
 
   it("a struct definition whose handle is another module's struct", () => {
-    const m = forgeModule()
+    const m = forgeModule(USER)
     const stolen = { ...m, structDefs: [{ ...m.structDefs[0]!, structHandle: 2 }] }
     expect(statusOf(stolen)).toBe("INVALID_MODULE_HANDLE")
   })
 
   it("two definitions of one struct, or two handles for one struct or function", () => {
-    const m = forgeModule()
+    const m = forgeModule(USER)
     // Pack through a `Fake { value: u64 }` definition, unpack through a `Fake { coin: Coin<AptosCoin> }` one.
     const coinField = { _tag: "Declared", fields: [{ name: 10, type: coinOf }] } as const
     const twice = { ...m, structDefs: [m.structDefs[0]!, { structHandle: 0, fieldInformation: coinField }] }
@@ -235,7 +115,7 @@ describe("type safety refuses", () => {
   })
 
   it("a constant of a struct type", () => {
-    const m = forgeModule()
+    const m = forgeModule(USER)
     const fromConstant = {
       ...m,
       constantPool: [{ type: coinOf, data: Uint8Array.from([1]) }],
