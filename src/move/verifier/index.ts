@@ -22,6 +22,7 @@
  *  - `dependencies.ts`: what the code declares about the modules it uses (function signatures and
  *    visibility, struct abilities and type parameters) is what those modules define — type
  *    safety checks calls against the declarations, this pass the declarations against the truth;
+ *  - `moduleCycles.ts`: no module depends on itself through its dependencies;
  *
  * Bounds (every index in range, branch targets inside their body) are the deserializer's
  * (`binary/checkBounds.ts`). docs/verifier.md lists what the reference checks and this does not.
@@ -31,6 +32,7 @@ import { scriptAsModule } from "../vm/scriptModule.js"
 import { verifyControlFlow } from "./controlFlow.js"
 import { type ModuleResolver, verifyDependencies } from "./dependencies.js"
 import { verifyLocalsSafety } from "./localsSafety.js"
+import { verifyNoCycles } from "./moduleCycles.js"
 import { verifyReferenceSafety } from "./referenceSafety.js"
 import { verifyAcquires } from "./referenceSafetyAcquires.js"
 import { verifyStructDefinitions } from "./structDefinitions.js"
@@ -45,7 +47,7 @@ export type { VerifyFailure } from "./VerifyFailure.js"
  * The module's own passes first, then its dependencies, in the reference's order.
  */
 export const verifyModule = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined =>
-  verifyCode(m) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve)
+  verifyCode(m) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve) ?? verifyNoCycles(m, resolve)
 
 /** A script about to run; `resolve` finds the modules it uses. */
 export const verifyScript = (script: CompiledScript, resolve: ModuleResolver): VerifyFailure | undefined => {
