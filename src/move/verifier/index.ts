@@ -5,6 +5,8 @@
  * struct to a framework function expecting a `Coin<AptosCoin>` (minting APT), or call the
  * framework's private and friend functions.
  *
+ *  - `signatures.ts`: references only at the top of a function's parameters, returns and locals
+ *    (never in a field), declared type parameters, instantiations meeting their constraints;
  *  - `structDefinitions.ts`: a struct declares only abilities its fields allow, and contains
  *    nothing of itself;
  *  - `controlFlow.ts`: bodies are not empty and never fall through their end;
@@ -35,6 +37,7 @@ import { verifyLocalsSafety } from "./localsSafety.js"
 import { verifyNoCycles } from "./moduleCycles.js"
 import { verifyReferenceSafety } from "./referenceSafety.js"
 import { verifyAcquires } from "./referenceSafetyAcquires.js"
+import { verifySignatures } from "./signatures.js"
 import { verifyStructDefinitions } from "./structDefinitions.js"
 import { verifyTypeSafety } from "./typeSafety.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
@@ -61,6 +64,7 @@ export const verifyScript = (script: CompiledScript, resolve: ModuleResolver): V
  * on code that is well typed and safe in its locals).
  */
 const verifyCode = (m: CompiledModule): VerifyFailure | undefined =>
+  verifySignatures(m) ??
   verifyStructDefinitions(m) ??
   verifyControlFlow(m) ??
   verifyTypeSafety(m) ??

@@ -15,6 +15,7 @@ import { describeFailure, verifyModule, verifyScript } from "../../../src/move/v
 import { verifyLocalsSafety } from "../../../src/move/verifier/localsSafety.js"
 import { verifyReferenceSafety } from "../../../src/move/verifier/referenceSafety.js"
 import { verifyAcquires } from "../../../src/move/verifier/referenceSafetyAcquires.js"
+import { verifySignatures } from "../../../src/move/verifier/signatures.js"
 import { verifyStructDefinitions } from "../../../src/move/verifier/structDefinitions.js"
 import { verifyTypeSafety } from "../../../src/move/verifier/typeSafety.js"
 import type { VerifyFailure } from "../../../src/move/verifier/VerifyFailure.js"
@@ -22,6 +23,7 @@ import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
 import { describeRefusal, frameworkOf, keyOf, moduleFrom, ownBytecode, resolverOf, scriptModuleFrom } from "./support.js"
 
 const passes: ReadonlyArray<readonly [string, (m: CompiledModule) => VerifyFailure | undefined]> = [
+  ["signatures", verifySignatures],
   ["struct definitions", verifyStructDefinitions],
   ["control flow", verifyControlFlow],
   ["type safety", verifyTypeSafety],
