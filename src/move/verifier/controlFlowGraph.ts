@@ -106,8 +106,8 @@ const reversePostorder = (successors: ReadonlyArray<ReadonlyArray<number>>): num
 }
 
 /**
- * The reference's per-function meter bound (`max_per_fun_meter_units` of the production verifier
- * config, 1000 * 80000 units).
+ * The reference's meter bound (`max_per_fun_meter_units` and `max_per_mod_meter_units` of the
+ * production verifier config, both 1000 * 80000 units); reference safety meters a whole module.
  */
 export const MAX_FUNCTION_METER_UNITS = 80_000_000
 
@@ -118,7 +118,7 @@ export class TooComplex extends Error {
   }
 }
 
-/** Work units charged by one pass over one function, refused past `MAX_FUNCTION_METER_UNITS`. */
+/** Work units charged by a pass (over a function, or a module), refused past `MAX_FUNCTION_METER_UNITS`. */
 export class Meter {
   units = 0
   add(units: number): void {

@@ -66,6 +66,10 @@ export const verifyReferenceSafety = (m: CompiledModule): VerifyFailure | undefi
   // among this module's definitions; handles are distinct, so the handle is the same key).
   const acquiresByHandle = new Map<number, ReadonlyArray<number>>()
   for (const d of m.functionDefs) acquiresByHandle.set(d.function, d.acquiresGlobalResources)
+  // One meter for the whole module: the reference bounds a module's work as it bounds a
+  // function's (`max_per_mod_meter_units`, the same 80,000,000), so that a package of many
+  // functions at the per-function bound cannot hold the chain's thread for their sum.
+  const meter = new Meter()
   for (let f = 0; f < m.functionDefs.length; f++) {
     const def = m.functionDefs[f]!
     if (def.code === undefined || def.code.code.length === 0) continue
@@ -77,7 +81,7 @@ export const verifyReferenceSafety = (m: CompiledModule): VerifyFailure | undefi
       const locals = m.signatures[def.code.locals]
       if (params === undefined || returns === undefined || locals === undefined)
         throw new Refused("VERIFIER_INVARIANT_VIOLATION", "function without handle or signatures")
-      verifyFunction(m, acquiresByHandle, params, returns.length, params.length + locals.length, def.code.code, (o) => {
+      verifyFunction(m, acquiresByHandle, meter, params, returns.length, params.length + locals.length, def.code.code, (o) => {
         offset = o
       })
     } catch (e) {
@@ -107,6 +111,7 @@ const popCount = (mask: bigint, width: number): number => {
 const verifyFunction = (
   m: CompiledModule,
   acquiresByHandle: ReadonlyMap<number, ReadonlyArray<number>>,
+  meter: Meter,
   params: ReadonlyArray<SignatureToken>,
   returnCount: number,
   localCount: number,
@@ -114,7 +119,6 @@ const verifyFunction = (
   at: (offset: number) => void
 ): void => {
   const cfg = buildControlFlowGraph(code)
-  const meter = new Meter()
   const stack: number[] = []
   const pop = (): number => {
     const v = stack.pop()
