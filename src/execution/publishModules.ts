@@ -9,10 +9,10 @@
  * state, the compatible policy's upgrade rules against the module it replaces), staged in the
  * session, and `init_module(&signer)` run for each module that did not exist before.
  *
- * The bytecode verifier's passes that exist (`move/verifier`) run on every module of the bundle.
- * Not done here (docs/gas.md lists it): the verifier's other passes (see `move/verifier/index.ts`),
- * the module complexity budget, resource-group metadata validation. Event metadata is validated
- * (`moduleEventsError`).
+ * The bytecode verifier (`move/verifier`) runs on every module of the bundle, its dependencies
+ * found in the bundle first, then in state. Not done (docs/verifier.md lists it): the reference
+ * verifier's remaining passes, the module complexity budget, resource-group metadata validation.
+ * Event metadata is validated (`moduleEventsError`).
  */
 import * as Result from "effect/Result"
 import { addressEquals, addressToShortString } from "../domain/AccountAddress.js"
@@ -122,8 +122,8 @@ export const publishModules = (
       if (!inBundle && run.view.module(address, name) === undefined)
         return fail("LINKER_ERROR", `module ${addressToShortString(address)}::${name} not found`)
     }
-  // The bytecode verifier (move/verifier): control flow, and the dependencies as the bundle and
-  // state define them.
+  // The bytecode verifier (move/verifier/index.ts: every pass, then the dependencies as the bundle
+  // and state define them).
   const resolve = (address: Uint8Array, name: string): CompiledModule | undefined => {
     if (addressEquals(address, request.destination)) {
       const k = ids.findIndex((id) => id.name === name)

@@ -19,7 +19,7 @@
  *    control-flow graph, `controlFlowGraph.ts`);
  *  - `referenceSafety.ts` (with `referenceSafetyState.ts`, `referenceSafetyBorrowGraph.ts`): the
  *    borrow checker — no value is moved, overwritten, read or written while a reference that
- *    conflicts lives, no reference outlives what it borrows; work metered per function;
+ *    conflicts lives, no reference outlives what it borrows; work metered per module;
  *    `referenceSafetyAcquires.ts`: the `acquires` annotations;
  *  - `dependencies.ts`: what the code declares about the modules it uses (function signatures and
  *    visibility, struct abilities and type parameters) is what those modules define — type
