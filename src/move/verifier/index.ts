@@ -50,13 +50,28 @@ export type { VerifyFailure } from "./VerifyFailure.js"
  * The module's own passes first, then its dependencies, in the reference's order.
  */
 export const verifyModule = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined =>
-  verifyCode(m) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve) ?? verifyNoCycles(m, resolve)
+  guarded(() => verifyCode(m) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve) ?? verifyNoCycles(m, resolve))
 
 /** A script about to run; `resolve` finds the modules it uses. */
-export const verifyScript = (script: CompiledScript, resolve: ModuleResolver): VerifyFailure | undefined => {
-  const m = scriptAsModule(script)
-  // scriptAsModule appends the script's pseudo module as the last module handle.
-  return verifyCode(m) ?? verifyDependencies(m, m.moduleHandles.length - 1, resolve, true)
+export const verifyScript = (script: CompiledScript, resolve: ModuleResolver): VerifyFailure | undefined =>
+  guarded(() => {
+    const m = scriptAsModule(script)
+    // scriptAsModule appends the script's pseudo module as the last module handle.
+    return verifyCode(m) ?? verifyDependencies(m, m.moduleHandles.length - 1, resolve, true)
+  })
+
+/**
+ * A pass that throws (a fault of ours on code no test had) refuses the code rather than failing
+ * the transaction's execution: a refusal is a failed transaction that pays its gas, while a throw
+ * would be caught further up as a discard, which pays nothing and could be sent again and again.
+ * A fork's unfetched state still reaches its miss log (logged before the read throws).
+ */
+const guarded = (verify: () => VerifyFailure | undefined): VerifyFailure | undefined => {
+  try {
+    return verify()
+  } catch (e) {
+    return { status: "VERIFIER_INVARIANT_VIOLATION", message: `the verifier failed: ${e instanceof Error ? e.message : String(e)}` }
+  }
 }
 
 /**

@@ -97,6 +97,14 @@ describe.runIf(framework.length > 0)("the dependency pass against the devnet fra
     expect(verifyModule(evil({ ...honest, coinAbilities: 0 }), resolve)).toBeUndefined()
   })
 
+  it("a verifier that throws refuses (VERIFIER_INVARIANT_VIOLATION) instead of failing the transaction's execution", () => {
+    const m = evil({ name: "value", params: [{ _tag: "Reference", to: coinOfT }], returns: [P.U64], typeParameters: [0] })
+    const throwing = () => {
+      throw new Error("a resolver that breaks")
+    }
+    expect(verifyModule(m, throwing)).toMatchObject({ status: "VERIFIER_INVARIANT_VIOLATION" })
+  })
+
   it("a module that does not exist: LINKER_ERROR", () => {
     const m = evil({ name: "value", params: [], returns: [] })
     expect(verifyModule({ ...m, identifiers: m.identifiers.map((x) => (x === "coin" ? "coin_of_nobody" : x)) }, resolve)).toMatchObject({ status: "LINKER_ERROR" })
