@@ -18,9 +18,8 @@ import * as Result from "effect/Result"
 import { addressEquals, addressToShortString } from "../domain/AccountAddress.js"
 import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import { deserializeModule } from "../move/binary/deserialize.js"
-import { describeFailure, verifyModule } from "../move/verifier/index.js"
+import { describeFailure, resolverOverState, verifyModule } from "../move/verifier/index.js"
 import { moduleEventsError } from "../move/vm/eventValidation.js"
-import { sharedModuleDecoder } from "../move/vm/sharedModuleDecoder.js"
 import type { PublishRequest } from "../move/vm/Session.js"
 import type { VmSession } from "../move/vm/VmSession.js"
 import { VmError } from "../move/vm/VmError.js"
@@ -124,15 +123,10 @@ export const publishModules = (
     }
   // The bytecode verifier (move/verifier/index.ts: every pass, then the dependencies as the bundle
   // and state define them).
+  const inState = resolverOverState(run.view)
   const resolve = (address: Uint8Array, name: string): CompiledModule | undefined => {
-    if (addressEquals(address, request.destination)) {
-      const k = ids.findIndex((id) => id.name === name)
-      if (k >= 0) return modules[k]
-    }
-    const stored = run.view.module(address, name)
-    if (stored === undefined) return undefined
-    const decoded = sharedModuleDecoder(stored.bytes)
-    return typeof decoded === "string" ? undefined : decoded
+    const k = addressEquals(address, request.destination) ? ids.findIndex((id) => id.name === name) : -1
+    return k >= 0 ? modules[k] : inState(address, name)
   }
   for (const [i, m] of modules.entries()) {
     const refused = verifyModule(m, resolve)

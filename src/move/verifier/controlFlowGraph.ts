@@ -4,10 +4,8 @@
  * with its abstract interpreter (`absint.rs`) over `VMControlFlowGraph`; this is our own version of
  * the same idea:
  *
- *  - basic blocks are cut where the stack-usage pass (`blockLeaders` in `typeSafetyStackUsage.ts`)
- *    cuts them: at offset 0, at every branch target and after every branch, Ret, Abort and
- *    AbortMsg (the few lines are repeated here, over the local `O`, because this runs per function
- *    on every publish and the shared helper pays a module-namespace lookup per opcode test);
+ *  - basic blocks are the stack-usage pass's (`blockLeaders` in `typeSafetyStackUsage.ts`): cut at
+ *    offset 0, at every branch target and after every branch, Ret, Abort and AbortMsg;
  *  - a block's successors are its branch targets and, unless it ends in Branch, Ret, Abort or
  *    AbortMsg, the next block (fall through);
  *  - the driver keeps one entry state per block, runs a block's transfer function from it, and
@@ -24,6 +22,7 @@
  */
 import type { Instruction } from "../binary/CompiledModule.js"
 import { Opcode } from "../binary/Opcode.js"
+import { blockLeaders, endsBlock } from "./typeSafetyStackUsage.js"
 
 // The enum object held once: under some loaders each `Opcode.X` goes through a module-namespace
 // getter, and the transfer functions switch on dozens of them per instruction.
@@ -42,20 +41,8 @@ export interface ControlFlowGraph {
 
 const isBranch = (op: Opcode): boolean => op === O.Branch || op === O.BrTrue || op === O.BrFalse
 
-/** Ends a basic block: a branch, Ret, Abort or AbortMsg. */
-const endsBlock = (op: Opcode): boolean => isBranch(op) || op === O.Ret || op === O.Abort || op === O.AbortMsg
-
 export const buildControlFlowGraph = (code: ReadonlyArray<Instruction>): ControlFlowGraph => {
-  const leaders = new Uint8Array(code.length)
-  if (code.length > 0) leaders[0] = 1
-  for (let i = 0; i < code.length; i++) {
-    const ins = code[i]!
-    if (isBranch(ins.op)) {
-      const target = (ins as { offset: number }).offset
-      if (target >= 0 && target < code.length) leaders[target] = 1
-    }
-    if (endsBlock(ins.op) && i + 1 < code.length) leaders[i + 1] = 1
-  }
+  const leaders = blockLeaders(code)
   const starts: number[] = []
   const blockAt = new Int32Array(code.length).fill(-1)
   for (let i = 0; i < code.length; i++) if (leaders[i] === 1) starts.push(i)

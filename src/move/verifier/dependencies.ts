@@ -26,7 +26,8 @@ import type { VerifyFailure } from "./VerifyFailure.js"
 /** A module by address and name as the checked code will see it (the bundle, else state); undefined when absent. */
 export type ModuleResolver = (address: Uint8Array, name: string) => CompiledModule | undefined
 
-const idOf = (t: CommonTables, handle: number): string => {
+/** A module handle's module as `<address hex>::<name>`: the same string from any table naming it. */
+export const moduleIdOf = (t: CommonTables, handle: number): string => {
   const h = t.moduleHandles[handle]!
   return `${toHex(t.addressIdentifiers[h.address]!)}::${t.identifiers[h.name]!}`
 }
@@ -35,7 +36,7 @@ const idOf = (t: CommonTables, handle: number): string => {
 const sameStruct = (a: CommonTables, ai: number, b: CommonTables, bi: number): boolean => {
   const x = a.structHandles[ai]!
   const y = b.structHandles[bi]!
-  return a.identifiers[x.name] === b.identifiers[y.name] && idOf(a, x.module) === idOf(b, y.module)
+  return a.identifiers[x.name] === b.identifiers[y.name] && moduleIdOf(a, x.module) === moduleIdOf(b, y.module)
 }
 
 const sameTypes = (
@@ -111,14 +112,14 @@ export const verifyDependencies = (
   resolve: ModuleResolver,
   script = false
 ): VerifyFailure | undefined => {
-  const selfId = script ? undefined : idOf(m, self)
+  const selfId = script ? undefined : moduleIdOf(m, self)
   const deps = new Map<number, Definitions>()
   for (let i = 0; i < m.moduleHandles.length; i++) {
     if (i === self) continue
     const h = m.moduleHandles[i]!
     const module = resolve(m.addressIdentifiers[h.address]!, m.identifiers[h.name]!)
     if (module === undefined)
-      return { status: "LINKER_ERROR", message: `module ${idOf(m, i)} not found` }
+      return { status: "LINKER_ERROR", message: `module ${moduleIdOf(m, i)} not found` }
     deps.set(i, definitionsOf(module))
   }
   for (let i = 0; i < m.structHandles.length; i++) {
@@ -127,7 +128,7 @@ export const verifyDependencies = (
     if (dep === undefined) continue
     const name = m.identifiers[h.name]!
     const defined = dep.structs.get(name)
-    if (defined === undefined) return { status: "LOOKUP_FAILED", message: `struct ${idOf(m, h.module)}::${name} not found` }
+    if (defined === undefined) return { status: "LOOKUP_FAILED", message: `struct ${moduleIdOf(m, h.module)}::${name} not found` }
     const d = dep.module.structHandles[defined]!
     const compatible =
       subset(h.abilities, d.abilities) &&
@@ -136,14 +137,14 @@ export const verifyDependencies = (
         (p, k) => (!p.isPhantom || d.typeParameters[k]!.isPhantom) && subset(d.typeParameters[k]!.constraints, p.constraints)
       )
     if (!compatible)
-      return { status: "TYPE_MISMATCH", message: `struct ${idOf(m, h.module)}::${name}: abilities or type parameters differ from its definition` }
+      return { status: "TYPE_MISMATCH", message: `struct ${moduleIdOf(m, h.module)}::${name}: abilities or type parameters differ from its definition` }
   }
   for (let i = 0; i < m.functionHandles.length; i++) {
     const h = m.functionHandles[i]!
     const dep = deps.get(h.module)
     if (dep === undefined) continue
     const name = m.identifiers[h.name]!
-    const where = `${idOf(m, h.module)}::${name}`
+    const where = `${moduleIdOf(m, h.module)}::${name}`
     const defined = dep.functions.get(name)
     const callable =
       defined !== undefined &&

@@ -31,6 +31,8 @@
  */
 import type { CompiledModule, CompiledScript } from "../binary/CompiledModule.js"
 import { scriptAsModule } from "../vm/scriptModule.js"
+import { sharedModuleDecoder } from "../vm/sharedModuleDecoder.js"
+import type { StateView } from "../vm/StateView.js"
 import { verifyControlFlow } from "./controlFlow.js"
 import { type ModuleResolver, verifyDependencies } from "./dependencies.js"
 import { verifyLocalsSafety } from "./localsSafety.js"
@@ -86,6 +88,19 @@ const verifyCode = (m: CompiledModule): VerifyFailure | undefined =>
   verifyLocalsSafety(m) ??
   verifyReferenceSafety(m) ??
   verifyAcquires(m)
+
+/**
+ * Modules as the VM's state view holds them, decoded once per thread (`sharedModuleDecoder`); a
+ * module that does not decode is absent (the loader refuses it the same way).
+ */
+export const resolverOverState =
+  (view: Pick<StateView, "module">): ModuleResolver =>
+  (address, name) => {
+    const stored = view.module(address, name)
+    if (stored === undefined) return undefined
+    const decoded = sharedModuleDecoder(stored.bytes)
+    return typeof decoded === "string" ? undefined : decoded
+  }
 
 /** The failure as a VM status detail: the status's reason, and where. */
 export const describeFailure = (m: CompiledModule, f: VerifyFailure): string => {

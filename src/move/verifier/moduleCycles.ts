@@ -8,18 +8,12 @@
  * A depth-first walk from the module's dependencies through theirs (the bundle first, then state:
  * `resolve`), each module visited once: the reachable part of the chain's module graph.
  */
-import { toHex } from "../../bcs/index.js"
-import type { CommonTables, CompiledModule } from "../binary/CompiledModule.js"
-import type { ModuleResolver } from "./dependencies.js"
+import type { CompiledModule } from "../binary/CompiledModule.js"
+import { type ModuleResolver, moduleIdOf } from "./dependencies.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
 
-const idOf = (t: CommonTables, handle: number): string => {
-  const h = t.moduleHandles[handle]!
-  return `${toHex(t.addressIdentifiers[h.address]!)}::${t.identifiers[h.name]!}`
-}
-
 export const verifyNoCycles = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined => {
-  const self = idOf(m, m.selfModuleHandleIndex)
+  const self = moduleIdOf(m, m.selfModuleHandleIndex)
   const seen = new Set<string>([self])
   const pending: Array<{ readonly tables: CompiledModule; readonly handle: number }> = []
   const push = (tables: CompiledModule) => {
@@ -28,9 +22,9 @@ export const verifyNoCycles = (m: CompiledModule, resolve: ModuleResolver): Veri
   push(m)
   while (pending.length > 0) {
     const { tables, handle } = pending.pop()!
-    const id = idOf(tables, handle)
+    const id = moduleIdOf(tables, handle)
     if (id === self && tables !== m)
-      return { status: "CYCLIC_MODULE_DEPENDENCY", message: `module ${self} depends on itself through ${idOf(tables, tables.selfModuleHandleIndex)}` }
+      return { status: "CYCLIC_MODULE_DEPENDENCY", message: `module ${self} depends on itself through ${moduleIdOf(tables, tables.selfModuleHandleIndex)}` }
     if (seen.has(id)) continue
     seen.add(id)
     const h = tables.moduleHandles[handle]!

@@ -29,13 +29,13 @@
  * local moved out and not reassigned holds no reference), but refuses, never throws, when that is
  * broken (VERIFIER_INVARIANT_VIOLATION).
  */
-import type { CompiledModule, Instruction, StructFieldInformation } from "../binary/CompiledModule.js"
+import type { CompiledModule, Instruction } from "../binary/CompiledModule.js"
 import { Opcode } from "../binary/Opcode.js"
 import type { SignatureToken } from "../binary/SignatureToken.js"
 import { buildControlFlowGraph, Meter, runForward, TooComplex } from "./controlFlowGraph.js"
 import { GraphInvariant } from "./referenceSafetyBorrowGraph.js"
 import { AbstractState, Refused, VALUE } from "./referenceSafetyState.js"
-import { MAX_PUSH_SIZE } from "./typeSafetyStackUsage.js"
+import { fieldCount, MAX_PUSH_SIZE, popCount } from "./typeSafetyStackUsage.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
 
 // The enum object held once: under some loaders each `Opcode.X` goes through a module-namespace
@@ -94,18 +94,6 @@ export const verifyReferenceSafety = (m: CompiledModule): VerifyFailure | undefi
     }
   }
   return undefined
-}
-
-const fieldCount = (fi: StructFieldInformation | undefined, variant: number | undefined): number => {
-  if (fi === undefined) return 0
-  if (variant === undefined) return fi._tag === "Declared" ? fi.fields.length : 0
-  return fi._tag === "DeclaredVariants" ? (fi.variants[variant]?.fields.length ?? 0) : 0
-}
-
-const popCount = (mask: bigint, width: number): number => {
-  let n = 0
-  for (let i = 0; i < width; i++) if ((mask >> BigInt(i)) & 1n) n++
-  return n
 }
 
 const verifyFunction = (
@@ -262,7 +250,8 @@ const verifyFunction = (
         const handle = h === undefined ? undefined : m.functionHandles[h]
         const params = handle === undefined ? undefined : m.signatures[handle.parameters]
         if (params === undefined) throw new Refused("VERIFIER_INVARIANT_VIOLATION", "no such function")
-        for (let i = popCount(ins.mask, params.length); i > 0; i--) popValue(s)
+        // Type safety refused a mask naming a parameter past `params`.
+        for (let i = popCount(ins.mask); i > 0; i--) popValue(s)
         stack.push(VALUE)
         return
       }
@@ -342,7 +331,7 @@ const verifyFunction = (
       case O.Pack:
       case O.PackGeneric: {
         const d = structDefOf(ins.index, ins.op === O.PackGeneric)
-        for (let i = fieldCount(m.structDefs[d]?.fieldInformation, undefined); i > 0; i--) popValue(s)
+        for (let i = fieldCount(m, d, undefined); i > 0; i--) popValue(s)
         stack.push(VALUE)
         return
       }
@@ -350,13 +339,13 @@ const verifyFunction = (
       case O.UnpackGeneric: {
         const d = structDefOf(ins.index, ins.op === O.UnpackGeneric)
         popValue(s)
-        for (let i = fieldCount(m.structDefs[d]?.fieldInformation, undefined); i > 0; i--) stack.push(VALUE)
+        for (let i = fieldCount(m, d, undefined); i > 0; i--) stack.push(VALUE)
         return
       }
       case O.PackVariant:
       case O.PackVariantGeneric: {
         const vh = variantHandle(ins.index, ins.op === O.PackVariantGeneric)
-        const n = vh === undefined ? 0 : fieldCount(m.structDefs[vh.struct]?.fieldInformation, vh.variant)
+        const n = vh === undefined ? 0 : fieldCount(m, vh.struct, vh.variant)
         for (let i = n; i > 0; i--) popValue(s)
         stack.push(VALUE)
         return
@@ -364,7 +353,7 @@ const verifyFunction = (
       case O.UnpackVariant:
       case O.UnpackVariantGeneric: {
         const vh = variantHandle(ins.index, ins.op === O.UnpackVariantGeneric)
-        const n = vh === undefined ? 0 : fieldCount(m.structDefs[vh.struct]?.fieldInformation, vh.variant)
+        const n = vh === undefined ? 0 : fieldCount(m, vh.struct, vh.variant)
         popValue(s)
         for (let i = n; i > 0; i--) stack.push(VALUE)
         return

@@ -15,6 +15,7 @@
 import type { CompiledModule } from "../binary/CompiledModule.js"
 import type { SignatureToken } from "../binary/SignatureToken.js"
 import { abilitiesOf } from "./abilities.js"
+import { fieldsOf } from "./structDefinitions.js"
 import { containsReference, typeParametersWithin } from "./typeSafetyTokens.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
 
@@ -69,9 +70,7 @@ export const verifySignatures = (m: CompiledModule): VerifyFailure | undefined =
   for (const d of m.structDefs) {
     const h = m.structHandles[d.structHandle]!
     const constraints = h.typeParameters.map((p) => p.constraints)
-    const fi = d.fieldInformation
-    const fields = fi._tag === "Declared" ? fi.fields : fi._tag === "DeclaredVariants" ? fi.variants.flatMap((v) => v.fields) : []
-    for (const f of fields) {
+    for (const f of fieldsOf(d)) {
       const p = problem(m, f.type, constraints, false)
       if (p !== undefined) return { ...p, message: `struct ${m.identifiers[h.name]}, field ${m.identifiers[f.name]}: ${p.message}` }
     }

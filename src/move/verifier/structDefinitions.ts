@@ -20,7 +20,8 @@ import type { SignatureToken } from "../binary/SignatureToken.js"
 import { abilitiesOf } from "./abilities.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
 
-const fieldsOf = (d: StructDefinition): ReadonlyArray<FieldDefinition> => {
+/** Every field of a struct definition, its variants' fields one after another for an enum. */
+export const fieldsOf = (d: StructDefinition): ReadonlyArray<FieldDefinition> => {
   const fi = d.fieldInformation
   return fi._tag === "Declared" ? fi.fields : fi._tag === "DeclaredVariants" ? fi.variants.flatMap((v) => v.fields) : []
 }

@@ -9,15 +9,15 @@
  * module's struct, or a second handle for one of this module's functions with another signature would
  * each let a value of one type be used as another — `u64` as `Coin<AptosCoin>`.
  */
-import { toHex } from "../../bcs/index.js"
 import type { CompiledModule } from "../binary/CompiledModule.js"
+import { moduleIdOf } from "./dependencies.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
 
 const refusal = (status: VerifyFailure["status"], message: string): VerifyFailure => ({ status, message })
 
 export const verifyHandles = (m: CompiledModule): VerifyFailure | undefined => {
   // A module's identity is its address and name, whatever handle index names it.
-  const moduleKeys = m.moduleHandles.map((h) => `${toHex(m.addressIdentifiers[h.address]!)}::${m.identifiers[h.name]}`)
+  const moduleKeys = m.moduleHandles.map((_, i) => moduleIdOf(m, i))
   const selfKey = moduleKeys[m.selfModuleHandleIndex]
 
   const structKeys = new Set<string>()

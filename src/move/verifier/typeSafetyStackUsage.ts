@@ -54,14 +54,17 @@ export const blockLeaders = (code: ReadonlyArray<Instruction>): Uint8Array => {
 /** Counts beyond any limit are clamped: they fail the same checks without bigint arithmetic. */
 const clampCount = (n: bigint): number => (n > 1_000_000n ? 1_000_000 : Number(n))
 
-const popCount = (mask: bigint): number => {
+/** The captured parameters of a closure mask (its set bits). */
+export const popCount = (mask: bigint): number => {
   let n = 0
   for (let b = mask; b > 0n; b >>= 1n) if (b & 1n) n++
   return n
 }
 
-const fieldCount = (m: CompiledModule, def: number, variant: number | undefined): number => {
-  const fi = m.structDefs[def]!.fieldInformation
+/** The fields of struct definition `def` (`variant` undefined) or of one of its variants; 0 for none. */
+export const fieldCount = (m: CompiledModule, def: number, variant: number | undefined): number => {
+  const fi = m.structDefs[def]?.fieldInformation
+  if (fi === undefined) return 0
   if (variant === undefined) return fi._tag === "Declared" ? fi.fields.length : 0
   return fi._tag === "DeclaredVariants" ? (fi.variants[variant]?.fields.length ?? 0) : 0
 }

@@ -6,7 +6,7 @@ import type { ChangeSet, Script, TransactionArgument } from "../../domain/Transa
 import type { ModuleId, TypeTag } from "../../domain/TypeTag.js"
 import { deserializeScript } from "../binary/deserialize.js"
 import { AttributeKind } from "../metadata/ModuleMetadata.js"
-import { verifyScript } from "../verifier/index.js"
+import { resolverOverState, verifyScript } from "../verifier/index.js"
 import { type Construct, decodeArguments, entryArguments, isSignerParam, signerArg } from "./callArguments.js"
 import { scriptNamesEventEmit } from "./eventValidation.js"
 import { GasMeter } from "./GasMeter.js"
@@ -19,7 +19,6 @@ import type { StateView } from "./StateView.js"
 import type { UserTransactionContext } from "./TransactionContext.js"
 import { K, substituteAll, type Type } from "./Type.js"
 import { Ref, type Value } from "./Value.js"
-import { sharedModuleDecoder } from "./sharedModuleDecoder.js"
 import { serializeValue } from "./ValueBcs.js"
 import { MoveAbort, VmError, vmError } from "./VmError.js"
 import { type VmFailure, vmFailureOf } from "./VmFailure.js"
@@ -145,12 +144,7 @@ export class VmSession {
       if (Result.isFailure(decoded)) return vmError("CODE_DESERIALIZATION_ERROR", decoded.failure.message)
       if (scriptNamesEventEmit(decoded.success))
         return vmError("INVALID_OPERATION_IN_SCRIPT", "scripts cannot call 0x1::event::emit")
-      const refused = verifyScript(decoded.success, (address, name) => {
-        const stored = this.view.module(address, name)
-        if (stored === undefined) return undefined
-        const module = sharedModuleDecoder(stored.bytes)
-        return typeof module === "string" ? undefined : module
-      })
+      const refused = verifyScript(decoded.success, resolverOverState(this.view))
       if (refused !== undefined) return vmError(refused.status, `script: ${refused.message}`)
       const m = this.vm.loader.loadScript(decoded.success, script.code.length)
       const fn = m.functions[0]!

@@ -7,9 +7,7 @@
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { toHex } from "../../../src/bcs/index.js"
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
-import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
 import { Ability, type CompiledModule, type FunctionHandle, type SignatureToken } from "../../../src/move/binary/CompiledModule.js"
 import { deserializeModule } from "../../../src/move/binary/deserialize.js"
 import { Opcode } from "../../../src/move/binary/Opcode.js"
@@ -18,18 +16,12 @@ import { primitiveTokens as P } from "../../../src/move/binary/SignatureToken.js
 import { verifyDependencies } from "../../../src/move/verifier/dependencies.js"
 import { verifyModule } from "../../../src/move/verifier/index.js"
 import { counterModule } from "../../execution/bytecode.js"
-import { hasGenesis, loadGenesisBytes } from "../../support/genesis.js"
+import { hasGenesis } from "../../support/genesis.js"
 import { functionHandle, moduleOf, op } from "../../support/moveAssembly.js"
+import { frameworkOf, resolverOf } from "./support.js"
 
-const framework = hasGenesis("devnet")
-  ? Result.getOrThrow(listGenesisModules(loadGenesisBytes("devnet"))).map((r) => Result.getOrThrow(deserializeModule(r.bytes)))
-  : []
-const keyOf = (m: CompiledModule) => {
-  const h = m.moduleHandles[m.selfModuleHandleIndex]!
-  return `${toHex(m.addressIdentifiers[h.address]!)}::${m.identifiers[h.name]!}`
-}
-const byKey = new Map(framework.map((m) => [keyOf(m), m]))
-const resolve = (address: Uint8Array, name: string) => byKey.get(`${toHex(address)}::${name}`)
+const framework = hasGenesis("devnet") ? frameworkOf("devnet") : []
+const resolve = resolverOf(framework)
 
 const EVIL = addressFromNumber(0xcafe)
 /** Coin<AptosCoin> in the tables below (struct handles: 0 Fake, 1 coin::Coin, 2 aptos_coin::AptosCoin). */

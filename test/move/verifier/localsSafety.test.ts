@@ -1,22 +1,14 @@
-/**
- * The locals-safety pass (src/move/verifier/localsSafety.ts): it accepts everything the reference
- * accepted (both genesis frameworks, the SDK's modules and scripts, the tests' hand-assembled
- * bytecode), refuses each of its rules' faults with the reference's status, and never throws on
- * type-safe mutations of framework bodies.
- */
-import { Result } from "effect"
+
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { CompiledModule, Instruction } from "../../../src/move/binary/CompiledModule.js"
-import { deserializeModule, } from "../../../src/move/binary/deserialize.js"
 import { Opcode } from "../../../src/move/binary/Opcode.js"
-import { serializeModule } from "../../../src/move/binary/serialize.js"
 import { primitiveTokens as P, type SignatureToken } from "../../../src/move/binary/SignatureToken.js"
 import { verifyLocalsSafety } from "../../../src/move/verifier/localsSafety.js"
 import { verifyTypeSafety } from "../../../src/move/verifier/typeSafety.js"
 import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
 import { functionHandle, ix, ldU64, moduleOf, op } from "../../support/moveAssembly.js"
-import { describeRefusal, frameworkOf, USER } from "./support.js"
+import { describeRefusal, frameworkOf, reread, USER } from "./support.js"
 
 
 describeEachGenesis(ALL_GENESIS, "%s genesis: locals safety accepts the framework", (net) => {
@@ -243,14 +235,3 @@ const mutate = (m: CompiledModule, mutations: ReadonlyArray<Mutation>): Compiled
   return { ...m, functionDefs: defs }
 }
 
-/** Through the writer and the reader, as publishing sees it; undefined when the reader refuses it. */
-const reread = (m: CompiledModule): CompiledModule | undefined => {
-  let bytes: Uint8Array
-  try {
-    bytes = serializeModule(m)
-  } catch {
-    return undefined
-  }
-  const r = deserializeModule(bytes)
-  return Result.isSuccess(r) ? r.success : undefined
-}

@@ -1,15 +1,7 @@
-/**
- * The reference-safety pass (src/move/verifier/referenceSafety.ts): it accepts everything the
- * reference accepted (both genesis frameworks, the SDK's modules and scripts, the tests'
- * hand-assembled bytecode), refuses the dangling-reference module that doubled money and each main
- * borrow rule's fault with the reference's status, accepts the tricky valid patterns, and never
- * throws (nor runs long) on type-safe mutations of framework bodies.
- */
-import { Result } from "effect"
+
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { CompiledModule, Instruction } from "../../../src/move/binary/CompiledModule.js"
-import { deserializeModule, } from "../../../src/move/binary/deserialize.js"
 import { Opcode } from "../../../src/move/binary/Opcode.js"
 import { serializeModule } from "../../../src/move/binary/serialize.js"
 import { primitiveTokens as P, type SignatureToken } from "../../../src/move/binary/SignatureToken.js"
@@ -19,7 +11,7 @@ import { verifyAcquires } from "../../../src/move/verifier/referenceSafetyAcquir
 import { verifyTypeSafety } from "../../../src/move/verifier/typeSafety.js"
 import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
 import { functionHandle, ix, ldU64, moduleOf, op, } from "../../support/moveAssembly.js"
-import { describeRefusal, frameworkOf, moduleFrom, USER } from "./support.js"
+import { describeRefusal, frameworkOf, moduleFrom, reread, USER } from "./support.js"
 import { danglingModule } from "../../support/hostileModules.js"
 
 
@@ -537,14 +529,3 @@ const mutate = (m: CompiledModule, mutations: ReadonlyArray<Mutation>): Compiled
   return { ...m, functionDefs: defs }
 }
 
-/** Through the writer and the reader, as publishing sees it; undefined when the reader refuses it. */
-const reread = (m: CompiledModule): CompiledModule | undefined => {
-  let bytes: Uint8Array
-  try {
-    bytes = serializeModule(m)
-  } catch {
-    return undefined
-  }
-  const r = deserializeModule(bytes)
-  return Result.isSuccess(r) ? r.success : undefined
-}

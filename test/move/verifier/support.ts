@@ -10,6 +10,8 @@ import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
 import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
 import type { CompiledModule } from "../../../src/move/binary/CompiledModule.js"
 import { deserializeModule, deserializeScript } from "../../../src/move/binary/deserialize.js"
+import { serializeModule } from "../../../src/move/binary/serialize.js"
+import { moduleIdOf } from "../../../src/move/verifier/dependencies.js"
 import type { VerifyFailure } from "../../../src/move/verifier/VerifyFailure.js"
 import { scriptAsModule } from "../../../src/move/vm/scriptModule.js"
 import { changeFeatureFlagsScript } from "../../controls/scripts.js"
@@ -25,6 +27,18 @@ import { transferScriptBytes } from "../vm/transferScript.js"
 export const moduleFrom = (bytes: Uint8Array): CompiledModule => Result.getOrThrow(deserializeModule(bytes))
 export const scriptModuleFrom = (bytes: Uint8Array): CompiledModule =>
   scriptAsModule(Result.getOrThrow(deserializeScript(bytes)))
+
+/** Through the writer and the reader, as publishing sees it; undefined when either refuses it. */
+export const reread = (m: CompiledModule): CompiledModule | undefined => {
+  let bytes: Uint8Array
+  try {
+    bytes = serializeModule(m)
+  } catch {
+    return undefined
+  }
+  const r = deserializeModule(bytes)
+  return Result.isSuccess(r) ? r.success : undefined
+}
 
 /** The address the hand-assembled test modules are published at here. */
 export const USER = addressFromNumber(0xbeef)
@@ -49,10 +63,7 @@ export const frameworkOf = (net: GenesisName): ReadonlyArray<CompiledModule> => 
 }
 
 /** `0x…::name` of a module. */
-export const keyOf = (m: CompiledModule): string => {
-  const h = m.moduleHandles[m.selfModuleHandleIndex]!
-  return `${toHex(m.addressIdentifiers[h.address]!)}::${m.identifiers[h.name]!}`
-}
+export const keyOf = (m: CompiledModule): string => moduleIdOf(m, m.selfModuleHandleIndex)
 
 /** A resolver over `modules` (the dependency pass's view of the chain). */
 export const resolverOf = (modules: ReadonlyArray<CompiledModule>) => {

@@ -1,8 +1,6 @@
 import { Result } from "effect"
 import { test } from "vitest"
-import { toHex } from "../../../src/bcs/index.js"
 import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
-import type { CompiledModule } from "../../../src/move/binary/CompiledModule.js"
 import { deserializeModule } from "../../../src/move/binary/deserialize.js"
 import { verifyDependencies } from "../../../src/move/verifier/dependencies.js"
 import { verifyModule } from "../../../src/move/verifier/index.js"
@@ -10,23 +8,16 @@ import { verifyLocalsSafety } from "../../../src/move/verifier/localsSafety.js"
 import { verifyReferenceSafety } from "../../../src/move/verifier/referenceSafety.js"
 import { verifyTypeSafety } from "../../../src/move/verifier/typeSafety.js"
 import { loadGenesisBytes } from "../../support/genesis.js"
+import { frameworkOf, resolverOf } from "./support.js"
 
 // Run: npx vitest bench --run test/move/verifier/verifier.bench.ts
 // One iteration verifies all 190 devnet framework modules (1.3 MB of bytecode): what publishing
 // the whole framework again would cost; a user's package is a few modules. Against deserializing
 // the same modules (test/move/binary/deserialize.bench.ts), which every publish does anyway.
 
-const modules: CompiledModule[] = Result.getOrThrow(listGenesisModules(loadGenesisBytes("devnet"))).map((r) =>
-  Result.getOrThrow(deserializeModule(r.bytes))
-)
+const modules = frameworkOf("devnet")
 const bytes = Result.getOrThrow(listGenesisModules(loadGenesisBytes("devnet"))).map((r) => r.bytes)
-const byKey = new Map(
-  modules.map((m) => {
-    const h = m.moduleHandles[m.selfModuleHandleIndex]!
-    return [`${toHex(m.addressIdentifiers[h.address]!)}::${m.identifiers[h.name]!}`, m]
-  })
-)
-const resolve = (address: Uint8Array, name: string) => byKey.get(`${toHex(address)}::${name}`)
+const resolve = resolverOf(modules)
 
 test("190 devnet framework modules per iteration", { timeout: 300_000 }, async ({ bench }) => {
   await bench.compare(
