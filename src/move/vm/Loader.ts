@@ -421,14 +421,31 @@ const parseGroupTag = (s: string): StructTag | undefined => {
 }
 
 /**
+ * Bytecode the loader's cache holds by default, summed over its modules (a loaded module takes ~24
+ * heap bytes a byte of bytecode, measured over the devnet framework, more once its functions ran:
+ * ~200–250 MB at the bound). The devnet framework is 0.7 MB and a transaction's dependencies far
+ * less; what can exceed it is a fork, where every module of the network that a client's views
+ * reach would otherwise stay loaded.
+ */
+export const DEFAULT_MAX_CACHED_BYTECODE = 8 * 1024 * 1024
+
+/**
  * The module loader and its cache. Modules are cached by module id together with the version that
  * wrote them; when the state being read holds another version of a module, the whole cache is
  * dropped (cached links between modules would otherwise point at the old code). Reads go through the
  * `StateView` installed for the current run (`withView`): execution is synchronous, so one view is
  * active at a time.
+ *
+ * The cache is bounded by the bytecode of its modules (`maxCachedBytecode`): past it, the modules
+ * least recently checked are dropped, with the modules that link to them, when the next outermost
+ * run starts (never during one, so a run sees one copy of each module). A session spanning runs may
+ * then meet a struct loaded twice; `typeEquals` compares structs by name when their definitions are
+ * different objects, as the reference identifies structs.
  */
 export class Loader {
   private readonly cache = new Map<string, LoadedModule>()
+  /** Bytecode of the cached modules, summed. */
+  private cachedBytecode = 0
   private view: StateView | undefined
   /**
    * The current run (one `withView`); a module whose `checkedRun` equals it was verified against
@@ -441,7 +458,8 @@ export class Loader {
 
   constructor(
     readonly natives: NativeTable,
-    private readonly decode: ModuleDecoder
+    private readonly decode: ModuleDecoder,
+    readonly maxCachedBytecode: number = DEFAULT_MAX_CACHED_BYTECODE
   ) {}
 
   /** Called the first time a run touches a module (the gas meter's dependency charge). */
@@ -449,6 +467,7 @@ export class Loader {
 
   withView<A>(view: StateView, run: () => A): A {
     const prevView = this.view
+    if (prevView === undefined && this.cachedBytecode > this.maxCachedBytecode) this.trim()
     const prevRun = this.run
     const prevHook = this.onFirstUse
     this.view = view
@@ -516,6 +535,7 @@ export class Loader {
     if (!addressEquals(m.id.address, address) || m.id.name !== name)
       return vmError("LINKER_ERROR", `module stored at ${key} names itself ${m.key}`)
     this.cache.set(key, m)
+    this.cachedBytecode += m.byteLength
     m.checkedRun = this.run
     this.onFirstUse?.(address, m.byteLength)
     return m
@@ -581,7 +601,31 @@ export class Loader {
         }
       }
     }
-    for (const key of gone) this.cache.delete(key)
+    for (const key of gone) {
+      const m = this.cache.get(key)
+      if (m === undefined) continue
+      this.cache.delete(key)
+      this.cachedBytecode -= m.byteLength
+    }
+  }
+
+  /**
+   * Drops the modules least recently checked (`checkedRun`) until the rest is within three
+   * quarters of the bound, so the next runs' new modules do not trim again at once. Their
+   * dependents go with them (`drop`). A module reached only through another's cached links is not
+   * re-checked by name and looks old: dropping it costs its dependents a reload, not a wrong answer.
+   */
+  private trim(): void {
+    const target = (this.maxCachedBytecode * 3) / 4
+    const byAge = [...this.cache].sort((a, b) => a[1].checkedRun - b[1].checkedRun)
+    let left = this.cachedBytecode
+    const gone: string[] = []
+    for (const [key, m] of byAge) {
+      if (left <= target) break
+      gone.push(key)
+      left -= m.byteLength
+    }
+    this.drop(gone)
   }
 
   /**
@@ -595,10 +639,16 @@ export class Loader {
   /** Forgets every cached module (tests; a module set that changed in ways no snapshot names). */
   invalidate(): void {
     this.cache.clear()
+    this.cachedBytecode = 0
     this.snapshot = undefined
   }
 
   get cachedModules(): number {
     return this.cache.size
+  }
+
+  /** Bytecode of the cached modules, summed (what `maxCachedBytecode` bounds). */
+  get cachedBytes(): number {
+    return this.cachedBytecode
   }
 }

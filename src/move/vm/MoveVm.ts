@@ -22,6 +22,8 @@ import { type SessionOptions, VmSession } from "./VmSession.js"
 export interface MoveVmOptions {
   readonly natives?: NativeTable
   readonly decode?: ModuleDecoder
+  /** The loader's bound on cached bytecode (`DEFAULT_MAX_CACHED_BYTECODE`). */
+  readonly maxCachedBytecode?: number
 }
 
 export interface FunctionCall {
@@ -78,7 +80,11 @@ export class MoveVm {
   private readonly stateCache = new StateCache()
 
   constructor(options: MoveVmOptions = {}) {
-    this.loader = new Loader(options.natives ?? frameworkNatives, options.decode ?? sharedModuleDecoder)
+    this.loader = new Loader(
+      options.natives ?? frameworkNatives,
+      options.decode ?? sharedModuleDecoder,
+      options.maxCachedBytecode
+    )
   }
 
   /**

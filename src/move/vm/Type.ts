@@ -395,7 +395,10 @@ export const typeEquals = (a: Type, b: Type): boolean => {
       return typeEquals(a.elem, (b as typeof a).elem)
     case 16: {
       const bs = b as typeof a
-      if (a.def !== bs.def || a.args.length !== bs.args.length) return false
+      // One struct loaded twice (a module dropped from the loader's cache and loaded again while
+      // a session held types of the first copy) is one type: the reference names structs.
+      if (a.def !== bs.def && a.def.qualifiedName !== bs.def.qualifiedName) return false
+      if (a.args.length !== bs.args.length) return false
       for (let i = 0; i < a.args.length; i++) if (!typeEquals(a.args[i]!, bs.args[i]!)) return false
       return true
     }

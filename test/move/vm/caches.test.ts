@@ -54,6 +54,14 @@ describe("interned types", () => {
     assert.notStrictEqual(a, structOf(Pair, [Types.u64, vectorOf(Types.u8)]))
   })
 
+  it("one struct loaded twice (two definition objects of one name) is one type; another name is not", () => {
+    const again = def("Pair", 2)
+    assert.notStrictEqual(again, Pair)
+    assert.isTrue(typeEquals(structOf(Pair, [Types.u64, Types.bool]), structOf(again, [Types.u64, Types.bool])))
+    assert.isFalse(typeEquals(structOf(Pair, [Types.u64, Types.bool]), structOf(again, [Types.u64, Types.u8])))
+    assert.isFalse(typeEquals(structOf(Pair, [Types.u64, Types.bool]), structOf(def("Other", 2), [Types.u64, Types.bool])))
+  })
+
   it("substitution is memoised and agrees with building the closed type directly", () => {
     const open = structOf(Pair, [tyParam(1), vectorOf(tyParam(0))])
     const closed = substitute(open, [Types.bool, Types.u128])
