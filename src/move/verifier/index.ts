@@ -5,11 +5,14 @@
  * struct to a framework function expecting a `Coin<AptosCoin>` (minting APT), or call the
  * framework's private and friend functions.
  *
+ *  - `limits.ts`: the reference's limits on declarations (type parameters, parameters and results,
+ *    each type's size and depth);
  *  - `signatures.ts`: references only at the top of a function's parameters, returns and locals
  *    (never in a field), declared type parameters, instantiations meeting their constraints;
  *  - `structDefinitions.ts`: a struct declares only abilities its fields allow, and contains
  *    nothing of itself;
- *  - `controlFlow.ts`: bodies are not empty and never fall through their end;
+ *  - `controlFlow.ts`: bodies are not empty and never fall through their end, have at most 1,024
+ *    blocks, and their loops are reducible and nested at most five deep (`controlFlowLoops.ts`);
  *  - `typeSafety.ts` (with `typeSafetyStackUsage.ts`, `typeSafetyTokens.ts`, `typeSafetyHandles.ts`,
  *    `abilities.ts`): stack usage per basic block, every instruction's operand types, the
  *    abilities copy, drop and key where values are copied, dropped or stored, instantiations and
@@ -35,6 +38,7 @@ import { sharedModuleDecoder } from "../vm/sharedModuleDecoder.js"
 import type { StateView } from "../vm/StateView.js"
 import { verifyControlFlow } from "./controlFlow.js"
 import { type ModuleResolver, verifyDependencies } from "./dependencies.js"
+import { verifyLimits } from "./limits.js"
 import { verifyLocalsSafety } from "./localsSafety.js"
 import { verifyNoCycles } from "./moduleCycles.js"
 import { verifyReferenceSafety } from "./referenceSafety.js"
@@ -52,14 +56,14 @@ export type { VerifyFailure } from "./VerifyFailure.js"
  * The module's own passes first, then its dependencies, in the reference's order.
  */
 export const verifyModule = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined =>
-  guarded(() => verifyCode(m) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve) ?? verifyNoCycles(m, resolve))
+  guarded(() => verifyCode(m, false) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve) ?? verifyNoCycles(m, resolve))
 
 /** A script about to run; `resolve` finds the modules it uses. */
 export const verifyScript = (script: CompiledScript, resolve: ModuleResolver): VerifyFailure | undefined =>
   guarded(() => {
     const m = scriptAsModule(script)
     // scriptAsModule appends the script's pseudo module as the last module handle.
-    return verifyCode(m) ?? verifyDependencies(m, m.moduleHandles.length - 1, resolve, true)
+    return verifyCode(m, true) ?? verifyDependencies(m, m.moduleHandles.length - 1, resolve, true)
   })
 
 /**
@@ -80,10 +84,11 @@ const guarded = (verify: () => VerifyFailure | undefined): VerifyFailure | undef
  * The passes over the code itself, each relying on the ones before it (reference safety runs only
  * on code that is well typed and safe in its locals).
  */
-const verifyCode = (m: CompiledModule): VerifyFailure | undefined =>
+const verifyCode = (m: CompiledModule, isScript: boolean): VerifyFailure | undefined =>
+  verifyLimits(m) ??
   verifySignatures(m) ??
   verifyStructDefinitions(m) ??
-  verifyControlFlow(m) ??
+  verifyControlFlow(m, isScript) ??
   verifyTypeSafety(m) ??
   verifyLocalsSafety(m) ??
   verifyReferenceSafety(m) ??

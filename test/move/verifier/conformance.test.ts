@@ -12,6 +12,7 @@ import type { CompiledModule } from "../../../src/move/binary/CompiledModule.js"
 import { deserializeModule, deserializeScript } from "../../../src/move/binary/deserialize.js"
 import { verifyControlFlow } from "../../../src/move/verifier/controlFlow.js"
 import { describeFailure, verifyModule, verifyScript } from "../../../src/move/verifier/index.js"
+import { verifyLimits } from "../../../src/move/verifier/limits.js"
 import { verifyLocalsSafety } from "../../../src/move/verifier/localsSafety.js"
 import { verifyReferenceSafety } from "../../../src/move/verifier/referenceSafety.js"
 import { verifyAcquires } from "../../../src/move/verifier/referenceSafetyAcquires.js"
@@ -23,6 +24,7 @@ import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
 import { describeRefusal, frameworkOf, keyOf, moduleFrom, ownBytecode, resolverOf, scriptModuleFrom } from "./support.js"
 
 const passes: ReadonlyArray<readonly [string, (m: CompiledModule) => VerifyFailure | undefined]> = [
+  ["limits", verifyLimits],
   ["signatures", verifySignatures],
   ["struct definitions", verifyStructDefinitions],
   ["control flow", verifyControlFlow],

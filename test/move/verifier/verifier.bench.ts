@@ -11,7 +11,7 @@ import { loadGenesisBytes } from "../../support/genesis.js"
 import { frameworkOf, resolverOf } from "./support.js"
 
 // Run: npx vitest bench --run test/move/verifier/verifier.bench.ts
-// One iteration verifies all 190 devnet framework modules (1.3 MB of bytecode): what publishing
+// One iteration verifies all 190 devnet framework modules (0.69 MB of bytecode): what publishing
 // the whole framework again would cost; a user's package is a few modules. Against deserializing
 // the same modules (test/move/binary/deserialize.bench.ts), which every publish does anyway.
 
