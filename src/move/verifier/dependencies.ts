@@ -27,10 +27,11 @@ import type { VerifyFailure } from "./VerifyFailure.js"
 export type ModuleResolver = (address: Uint8Array, name: string) => CompiledModule | undefined
 
 /** A module handle's module as `<address hex>::<name>`: the same string from any table naming it. */
-export const moduleIdOf = (t: CommonTables, handle: number): string => {
-  const h = t.moduleHandles[handle]!
-  return `${toHex(t.addressIdentifiers[h.address]!)}::${t.identifiers[h.name]!}`
-}
+export const moduleIdOf = (t: CommonTables, handle: number): string => idOfModuleHandle(t, t.moduleHandles[handle]!)
+
+/** The same id for a module handle of `t` outside its handle table (a friend declaration). */
+export const idOfModuleHandle = (t: CommonTables, h: { readonly address: number; readonly name: number }): string =>
+  `${toHex(t.addressIdentifiers[h.address]!)}::${t.identifiers[h.name]!}`
 
 /** Struct handles name the same struct when their modules and names are equal (each read in its own tables). */
 const sameStruct = (a: CommonTables, ai: number, b: CommonTables, bi: number): boolean => {

@@ -27,7 +27,9 @@
  *  - `dependencies.ts`: what the code declares about the modules it uses (function signatures and
  *    visibility, struct abilities and type parameters) is what those modules define — type
  *    safety checks calls against the declarations, this pass the declarations against the truth;
- *  - `moduleCycles.ts`: no module depends on itself through its dependencies;
+ *  - `friends.ts`: friends only at the module's own address, each once, never itself;
+ *  - `moduleCycles.ts`: no module depends on itself through its dependencies, nor is its own
+ *    friend through its friends, and no dependency is a friend;
  *
  * Bounds (every index in range, branch targets inside their body) are the deserializer's
  * (`binary/checkBounds.ts`). docs/verifier.md lists what the reference checks and this does not.
@@ -38,6 +40,7 @@ import { sharedModuleDecoder } from "../vm/sharedModuleDecoder.js"
 import type { StateView } from "../vm/StateView.js"
 import { verifyControlFlow } from "./controlFlow.js"
 import { type ModuleResolver, verifyDependencies } from "./dependencies.js"
+import { verifyFriends } from "./friends.js"
 import { verifyLimits } from "./limits.js"
 import { verifyLocalsSafety } from "./localsSafety.js"
 import { verifyNoCycles } from "./moduleCycles.js"
@@ -56,7 +59,13 @@ export type { VerifyFailure } from "./VerifyFailure.js"
  * The module's own passes first, then its dependencies, in the reference's order.
  */
 export const verifyModule = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined =>
-  guarded(() => verifyCode(m, false) ?? verifyDependencies(m, m.selfModuleHandleIndex, resolve) ?? verifyNoCycles(m, resolve))
+  guarded(
+    () =>
+      verifyFriends(m) ??
+      verifyCode(m, false) ??
+      verifyDependencies(m, m.selfModuleHandleIndex, resolve) ??
+      verifyNoCycles(m, resolve)
+  )
 
 /** A script about to run; `resolve` finds the modules it uses. */
 export const verifyScript = (script: CompiledScript, resolve: ModuleResolver): VerifyFailure | undefined =>
