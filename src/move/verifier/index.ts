@@ -11,6 +11,8 @@
  *    (never in a field), declared type parameters, instantiations meeting their constraints;
  *  - `structDefinitions.ts`: a struct declares only abilities its fields allow, and contains
  *    nothing of itself;
+ *  - `instantiationLoops.ts`: no generic function instantiates itself, through calls within the
+ *    module, with ever larger types;
  *  - `controlFlow.ts`: bodies are not empty and never fall through their end, have at most 1,024
  *    blocks, and their loops are reducible and nested at most five deep (`controlFlowLoops.ts`);
  *  - `typeSafety.ts` (with `typeSafetyStackUsage.ts`, `typeSafetyTokens.ts`, `typeSafetyHandles.ts`,
@@ -41,6 +43,7 @@ import type { StateView } from "../vm/StateView.js"
 import { verifyControlFlow } from "./controlFlow.js"
 import { type ModuleResolver, verifyDependencies } from "./dependencies.js"
 import { verifyFriends } from "./friends.js"
+import { verifyInstantiationLoops } from "./instantiationLoops.js"
 import { verifyLimits } from "./limits.js"
 import { verifyLocalsSafety } from "./localsSafety.js"
 import { verifyNoCycles } from "./moduleCycles.js"
@@ -97,6 +100,7 @@ const verifyCode = (m: CompiledModule, isScript: boolean): VerifyFailure | undef
   verifyLimits(m) ??
   verifySignatures(m) ??
   verifyStructDefinitions(m) ??
+  verifyInstantiationLoops(m) ??
   verifyControlFlow(m, isScript) ??
   verifyTypeSafety(m) ??
   verifyLocalsSafety(m) ??

@@ -12,6 +12,8 @@ import type { CompiledModule } from "../../../src/move/binary/CompiledModule.js"
 import { deserializeModule, deserializeScript } from "../../../src/move/binary/deserialize.js"
 import { verifyControlFlow } from "../../../src/move/verifier/controlFlow.js"
 import { describeFailure, verifyModule, verifyScript } from "../../../src/move/verifier/index.js"
+import { verifyFriends } from "../../../src/move/verifier/friends.js"
+import { verifyInstantiationLoops } from "../../../src/move/verifier/instantiationLoops.js"
 import { verifyLimits } from "../../../src/move/verifier/limits.js"
 import { verifyLocalsSafety } from "../../../src/move/verifier/localsSafety.js"
 import { verifyReferenceSafety } from "../../../src/move/verifier/referenceSafety.js"
@@ -27,6 +29,8 @@ const passes: ReadonlyArray<readonly [string, (m: CompiledModule) => VerifyFailu
   ["limits", verifyLimits],
   ["signatures", verifySignatures],
   ["struct definitions", verifyStructDefinitions],
+  ["instantiation loops", verifyInstantiationLoops],
+  ["friends", verifyFriends],
   ["control flow", verifyControlFlow],
   ["type safety", verifyTypeSafety],
   ["locals safety", verifyLocalsSafety],
