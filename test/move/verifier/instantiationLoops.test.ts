@@ -26,7 +26,7 @@ interface Call {
 /** Functions `f0…` with `typeParameters[i]` type parameters each, making `calls` (then Ret). */
 const moduleWith = (typeParameters: ReadonlyArray<number>, calls: ReadonlyArray<Call>) => {
   const code: Instruction[][] = typeParameters.map(() => [])
-  calls.forEach((c, k) => code[c.from]!.push(ix(Opcode.CallGeneric, k)))
+  for (const [k, c] of calls.entries()) code[c.from]!.push(ix(Opcode.CallGeneric, k))
   return moduleOf({
     moduleHandles: [{ address: 0, name: 0 }],
     functionHandles: typeParameters.map((n, i) => functionHandle(0, 1 + i, 0, 0, Array.from({ length: n }, () => 0))),
@@ -96,7 +96,11 @@ describe("instantiation loops", () => {
           const queue = [from]
           for (let x = queue.shift(); x !== undefined; x = queue.shift()) {
             if (x === to) return true
-            for (const e of edges) if (e.from === x && !seen.has(e.to)) (seen.add(e.to), queue.push(e.to))
+            for (const e of edges)
+              if (e.from === x && !seen.has(e.to)) {
+                seen.add(e.to)
+                queue.push(e.to)
+              }
           }
           return false
         }
