@@ -9,6 +9,7 @@
  *    each type's size and depth);
  *  - `signatures.ts`: references only at the top of a function's parameters, returns and locals
  *    (never in a field), declared type parameters, instantiations meeting their constraints;
+ *  - `constants.ts`: constants of primitive or vector type, their bytes one value of it;
  *  - `structDefinitions.ts`: a struct declares only abilities its fields allow, and contains
  *    nothing of itself;
  *  - `instantiationLoops.ts`: no generic function instantiates itself, through calls within the
@@ -40,6 +41,7 @@ import type { CompiledModule, CompiledScript } from "../binary/CompiledModule.js
 import { scriptAsModule } from "../vm/scriptModule.js"
 import { sharedModuleDecoder } from "../vm/sharedModuleDecoder.js"
 import type { StateView } from "../vm/StateView.js"
+import { verifyConstants } from "./constants.js"
 import { verifyControlFlow } from "./controlFlow.js"
 import { type ModuleResolver, verifyDependencies } from "./dependencies.js"
 import { verifyFriends } from "./friends.js"
@@ -99,6 +101,7 @@ const guarded = (verify: () => VerifyFailure | undefined): VerifyFailure | undef
 const verifyCode = (m: CompiledModule, isScript: boolean): VerifyFailure | undefined =>
   verifyLimits(m) ??
   verifySignatures(m) ??
+  verifyConstants(m) ??
   verifyStructDefinitions(m) ??
   verifyInstantiationLoops(m) ??
   verifyControlFlow(m, isScript) ??

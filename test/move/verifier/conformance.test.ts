@@ -10,6 +10,7 @@ import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import type { CompiledModule } from "../../../src/move/binary/CompiledModule.js"
 import { deserializeModule, deserializeScript } from "../../../src/move/binary/deserialize.js"
+import { verifyConstants } from "../../../src/move/verifier/constants.js"
 import { verifyControlFlow } from "../../../src/move/verifier/controlFlow.js"
 import { describeFailure, verifyModule, verifyScript } from "../../../src/move/verifier/index.js"
 import { verifyFriends } from "../../../src/move/verifier/friends.js"
@@ -28,6 +29,7 @@ import { describeRefusal, frameworkOf, keyOf, moduleFrom, ownBytecode, resolverO
 const passes: ReadonlyArray<readonly [string, (m: CompiledModule) => VerifyFailure | undefined]> = [
   ["limits", verifyLimits],
   ["signatures", verifySignatures],
+  ["constants", verifyConstants],
   ["struct definitions", verifyStructDefinitions],
   ["instantiation loops", verifyInstantiationLoops],
   ["friends", verifyFriends],
