@@ -32,10 +32,10 @@ const constantType: fc.Arbitrary<SignatureToken> = fc
   })
 
 /** One value of `type`, as BCS bytes written here. */
-const valueOf = (type: SignatureToken): fc.Arbitrary<Uint8Array> => {
+const bytesOfType = (type: SignatureToken): fc.Arbitrary<Uint8Array> => {
   if (type._tag === "Bool") return fc.boolean().map((b) => Uint8Array.of(b ? 1 : 0))
   if (type._tag === "Vector")
-    return fc.array(valueOf(type.element), { maxLength: 3 }).map((items) => {
+    return fc.array(bytesOfType(type.element), { maxLength: 3 }).map((items) => {
       const w = new BcsWriter(64).uleb128(items.length)
       for (const item of items) w.fixed(item)
       return w.toBytes()
@@ -45,7 +45,7 @@ const valueOf = (type: SignatureToken): fc.Arbitrary<Uint8Array> => {
 }
 
 /** A constant type and one value of it. */
-const typedValue = constantType.chain((type) => valueOf(type).map((bytes) => ({ type, bytes })))
+const typedValue = constantType.chain((type) => bytesOfType(type).map((bytes) => ({ type, bytes })))
 
 const pool = (type: SignatureToken, data: Uint8Array) => ({ constantPool: [{ type, data }] })
 
