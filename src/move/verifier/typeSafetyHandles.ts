@@ -1,7 +1,8 @@
 /**
  * What the type-safety pass assumes of a module's handles and definitions (the reference checks it
  * in `check_duplication`): a struct or function is named by one handle only, every definition is of
- * this module, and each handle is defined at most once.
+ * this module, each handle is defined at most once, and each handle of this module is defined
+ * (UNIMPLEMENTED_HANDLE).
  *
  * Why type safety needs it: types are compared by struct handle index, and calls are typed by the
  * handle they name, while the runtime resolves both by name. Two handles for one struct, two
@@ -51,5 +52,12 @@ export const verifyHandles = (m: CompiledModule): VerifyFailure | undefined => {
       return refusal("DUPLICATE_ELEMENT", `function ${m.identifiers[h.name]} is defined twice`)
     definedFunctions.add(d.function)
   }
+  // A handle of this module's own struct or function that nothing defines would name nothing.
+  for (const [i, h] of m.structHandles.entries())
+    if (moduleKeys[h.module] === selfKey && !definedStructs.has(i))
+      return refusal("UNIMPLEMENTED_HANDLE", `struct ${m.identifiers[h.name]} of this module is not defined`)
+  for (const [i, h] of m.functionHandles.entries())
+    if (moduleKeys[h.module] === selfKey && !definedFunctions.has(i))
+      return refusal("UNIMPLEMENTED_HANDLE", `function ${m.identifiers[h.name]} of this module is not defined`)
   return undefined
 }

@@ -101,6 +101,20 @@ describe("type safety refuses", () => {
     expect(statusOf(twoFunctions)).toBe("DUPLICATE_ELEMENT")
   })
 
+  it("a handle of the module's own struct or function that nothing defines", () => {
+    const m = forgeModule(USER)
+    expect(statusOf(m)).not.toBe("UNIMPLEMENTED_HANDLE")
+    const undefinedStruct = { ...m, structDefs: [] }
+    expect(statusOf(undefinedStruct)).toBe("UNIMPLEMENTED_HANDLE")
+    const ownName = m.identifiers.length
+    const undeclaredFunction = {
+      ...m,
+      identifiers: [...m.identifiers, "never_defined"],
+      functionHandles: [...m.functionHandles, functionHandle(0, ownName, 2, 0)]
+    }
+    expect(statusOf(undeclaredFunction)).toBe("UNIMPLEMENTED_HANDLE")
+  })
+
   it("a constant of a struct type", () => {
     const m = forgeModule(USER)
     const fromConstant = {
