@@ -16,19 +16,21 @@
  *    stop the chain: every publish is answered, every call commits with a status, the account's
  *    pages answer, and an ordinary transfer commits afterwards. Before, a body that ran past its
  *    last instruction charged NaN gas, the transaction's cleanup threw, and the block producer
- *    retried the same block for ever: the chain stopped.
+ *    retried the same block for ever: the chain stopped;
+ *  - mutated copies of a transfer script, submitted as script transactions, are each answered
+ *    (refused at submission or committed with a status) and never leave the sender richer.
  */
-import { Account, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
+import { Account, Aptos, AptosConfig, Network, U64 } from "@aptos-labs/ts-sdk"
 import { Result } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import type { CompiledModule, Instruction } from "../../src/move/binary/CompiledModule.js"
-import { deserializeModule } from "../../src/move/binary/deserialize.js"
+import { deserializeModule, deserializeScript } from "../../src/move/binary/deserialize.js"
 import { Opcode } from "../../src/move/binary/Opcode.js"
-import { serializeModule } from "../../src/move/binary/serialize.js"
+import { serializeModule, serializeScript } from "../../src/move/binary/serialize.js"
 import { ControlsError } from "../../src/http/controls/ControlsClient.js"
 import { type RunningLocalChain, startLocalChain } from "../../src/testing/index.js"
-import { counterModule, packageMetadata } from "../execution/bytecode.js"
+import { counterModule, packageMetadata, transferScript } from "../execution/bytecode.js"
 import { danglingModule, forgeModule, stealModule } from "../support/hostileModules.js"
 import { ix, ldU64, op } from "../support/moveAssembly.js"
 
@@ -153,4 +155,61 @@ it("property: mutated modules never stop the chain; every publish and call is an
   const pending = await aptos.signAndSubmitTransaction({ signer: a, transaction: t })
   expect((await aptos.waitForTransaction({ transactionHash: pending.hash })).success).toBe(true)
   expect(statuses.size).toBeGreaterThan(1)
+}, 300_000)
+
+/** Instructions a mutated transfer script may gain (its locals: &signer, u64, address; handle 0: aptos_account::transfer). */
+const scriptForeign: Instruction[] = [
+  op(Opcode.Pop), op(Opcode.Ret), op(Opcode.Abort), op(Opcode.Add), op(Opcode.ReadRef), op(Opcode.FreezeRef),
+  op(Opcode.LdTrue), ldU64(10_000n * APT), ix(Opcode.CopyLoc, 0), ix(Opcode.CopyLoc, 1), ix(Opcode.CopyLoc, 2),
+  ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), ix(Opcode.MoveLoc, 2), ix(Opcode.StLoc, 1), ix(Opcode.ImmBorrowLoc, 1),
+  ix(Opcode.Call, 0), { op: Opcode.BrTrue, offset: 0 } as Instruction, { op: Opcode.Branch, offset: 1 } as Instruction
+]
+
+const scriptMutation = fc.record({
+  kind: fc.constantFrom("replace", "insert", "remove"),
+  at: fc.nat(),
+  instruction: fc.constantFrom(...scriptForeign),
+  target: fc.nat()
+})
+
+it("property: mutated transfer scripts are each answered and never leave the sender richer", async () => {
+  const script = Result.getOrThrow(deserializeScript(transferScript))
+  const outcomes = new Map<string, number>()
+  const count = (s: string) => outcomes.set(s, (outcomes.get(s) ?? 0) + 1)
+  const sender = Account.generate()
+  const to = Account.generate()
+  await chain.controls.setBalance(sender.accountAddress.toString(), 100n * APT)
+  const balance = async () => BigInt((await aptos.getAccountAPTAmount({ accountAddress: sender.accountAddress })).toString())
+  await fc.assert(
+    fc.asyncProperty(fc.array(scriptMutation, { minLength: 1, maxLength: 3 }), async (edits) => {
+      const code = [...script.code.code]
+      for (const e of edits) {
+        const at = e.at % Math.max(1, code.length)
+        const ins = "offset" in e.instruction ? ({ ...e.instruction, offset: e.target % (code.length + 1) } as Instruction) : e.instruction
+        if (e.kind === "replace") code[at] = ins
+        else if (e.kind === "insert") code.splice(at, 0, ins)
+        else if (code.length > 1) code.splice(at, 1)
+      }
+      const bytecode = hex(serializeScript({ ...script, code: { ...script.code, code } }))
+      const before = await balance()
+      let transaction: Awaited<ReturnType<typeof aptos.transaction.build.simple>>
+      try {
+        transaction = await aptos.transaction.build.simple({
+          sender: sender.accountAddress,
+          data: { bytecode, functionArguments: [new U64(1), to.accountAddress] }
+        })
+        const pending = await aptos.signAndSubmitTransaction({ signer: sender, transaction })
+        const done = await aptos.waitForTransaction({ transactionHash: pending.hash, options: { checkSuccess: false, timeoutSecs: 20 } })
+        count(`committed: ${done.vm_status.replace(/0x[0-9a-f]+/g, "0x…").slice(0, 60)}`)
+      } catch (e) {
+        // Refused at submission (the node's 4xx, as the SDK reports it): answered too.
+        const message = e instanceof Error ? e.message : String(e)
+        expect(message).toMatch(/status|400|Invalid|invalid|error/i)
+        count(`refused: ${message.slice(0, 60)}`)
+      }
+      expect(await balance()).toBeLessThanOrEqual(before)
+    }),
+    { numRuns: 25 }
+  )
+  expect(outcomes.size).toBeGreaterThan(1)
 }, 300_000)
