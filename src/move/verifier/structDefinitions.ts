@@ -12,7 +12,8 @@
  *    other structs of this module (RECURSIVE_STRUCT_DEFINITION); its values would have no finite
  *    layout.
  *
- * Variants of an enum count as fields. Structs of other modules cannot close a cycle: they are
+ * Variants of an enum count as fields. Field names are unique within a struct or variant, and
+ * variant names within an enum. Structs of other modules cannot close a cycle: they are
  * defined before this module is.
  */
 import { Ability, type CompiledModule, type FieldDefinition, type StructDefinition } from "../binary/CompiledModule.js"
@@ -32,9 +33,36 @@ const requiredOfFields = (abilities: number): number =>
 
 const ALL = Ability.Copy | Ability.Drop | Ability.Store | Ability.Key
 
+/**
+ * Two fields of one struct (or of one variant), or two variants of one enum, with one name: the
+ * reference's duplication check refuses them (DUPLICATE_ELEMENT), and a resource would render as
+ * JSON with one of the two values lost.
+ */
+const duplicateName = (m: CompiledModule, d: StructDefinition): string | undefined => {
+  const fi = d.fieldInformation
+  const lists =
+    fi._tag === "Declared"
+      ? [fi.fields.map((f) => f.name)]
+      : fi._tag === "DeclaredVariants"
+        ? [fi.variants.map((v) => v.name), ...fi.variants.map((v) => v.fields.map((f) => f.name))]
+        : []
+  for (const names of lists) {
+    const seen = new Set<string>()
+    for (const n of names) {
+      const name = m.identifiers[n]!
+      if (seen.has(name)) return name
+      seen.add(name)
+    }
+  }
+  return undefined
+}
+
 export const verifyStructDefinitions = (m: CompiledModule): VerifyFailure | undefined => {
   for (const d of m.structDefs) {
     const h = m.structHandles[d.structHandle]!
+    const twice = duplicateName(m, d)
+    if (twice !== undefined)
+      return { status: "DUPLICATE_ELEMENT", message: `struct ${m.identifiers[h.name]} names ${twice} twice` }
     const required = requiredOfFields(h.abilities)
     const typeParameters = h.typeParameters.map(() => ALL)
     for (const f of fieldsOf(d)) {

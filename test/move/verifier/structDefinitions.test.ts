@@ -81,3 +81,23 @@ describe("recursion", () => {
     expect(verifyStructDefinitions(moduleWith({ abilities: 0, fields: [coinOfBox] }))).toMatchObject({ status: "RECURSIVE_STRUCT_DEFINITION" })
   })
 })
+
+describe("names", () => {
+  it("two fields of one name are DUPLICATE_ELEMENT; so are two variants, or two fields of one variant", () => {
+    const m = moduleWith({ abilities: 0, fields: [P.U64, P.U8] })
+    expect(verifyStructDefinitions(m)).toBeUndefined()
+    const fields = [
+      { name: 6, type: P.U64 },
+      { name: 6, type: P.U8 }
+    ]
+    const twice = { ...m, structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared" as const, fields } }] }
+    expect(verifyStructDefinitions(twice)).toMatchObject({ status: "DUPLICATE_ELEMENT" })
+    const variants = (a: number, b: number, inner: typeof fields) => ({
+      ...m,
+      structDefs: [{ structHandle: 0, fieldInformation: { _tag: "DeclaredVariants" as const, variants: [{ name: a, fields: inner }, { name: b, fields: [] }] } }]
+    })
+    expect(verifyStructDefinitions(variants(7, 8, [fields[0]!]))).toBeUndefined()
+    expect(verifyStructDefinitions(variants(7, 7, [fields[0]!]))).toMatchObject({ status: "DUPLICATE_ELEMENT" })
+    expect(verifyStructDefinitions(variants(7, 8, fields))).toMatchObject({ status: "DUPLICATE_ELEMENT" })
+  })
+})
