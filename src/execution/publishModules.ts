@@ -6,24 +6,27 @@
  * addresses), checked (self address = the destination, no duplicate names, exactly the modules the
  * package metadata registers, dependencies within `allowed_deps` when given, no native functions
  * outside the framework addresses, every dependency and friend resolvable in the bundle or in
- * state, the compatible policy's upgrade rules against the module it replaces), staged in the
- * session, and `init_module(&signer)` run for each module that did not exist before.
+ * state, the compatible policy's upgrade rules against the module it replaces; the metadata —
+ * its complexity, format and attributes, `move/metadata/validateMetadata.ts` — and the resource
+ * groups across the bundle and what it replaces, `resourceGroups.ts`), staged in the session, and
+ * `init_module(&signer)` run for each module that did not exist before.
  *
  * The bytecode verifier (`move/verifier`) runs on every module of the bundle, its dependencies
  * found in the bundle first, then in state. Not done (docs/verifier.md lists it): the reference
- * verifier's remaining passes, the module complexity budget, resource-group metadata validation.
- * Event metadata is validated (`moduleEventsError`).
+ * verifier's remaining checks. Event metadata is validated (`moduleEventsError`).
  */
 import * as Result from "effect/Result"
 import { addressEquals, addressToShortString } from "../domain/AccountAddress.js"
 import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import { deserializeModule } from "../move/binary/deserialize.js"
 import { describeFailure, resolverOverState, verifyModule } from "../move/verifier/index.js"
+import { publishMetadataError } from "../move/metadata/validateMetadata.js"
 import { moduleEventsError } from "../move/vm/eventValidation.js"
 import type { PublishRequest } from "../move/vm/Session.js"
 import type { VmSession } from "../move/vm/VmSession.js"
 import { VmError } from "../move/vm/VmError.js"
 import { incompatibility } from "./checkCompatibility.js"
+import { resourceGroupsError } from "./resourceGroups.js"
 import { asStatusName, type StatusName } from "../move/vm/StatusCode.js"
 import type { TransactionMeter } from "./TransactionMeter.js"
 import type { TransactionRun } from "./TransactionRun.js"
@@ -93,11 +96,22 @@ export const publishModules = (
       }
   }
   if (expected.size > 0) return metadataMismatch("not all registered modules published")
+  // verify_module_metadata_for_module_publish: complexity, metadata format, attributes.
+  for (const m of modules) {
+    const why = publishMetadataError(m)
+    if (why !== undefined) return metadataMismatch(why)
+  }
+  // The modules the bundle replaces, as published (one that no longer decodes counts as none).
+  const previous = existing.map((old) => {
+    const prev = old === undefined ? undefined : deserializeModule(old.bytes)
+    return prev !== undefined && Result.isSuccess(prev) ? prev.success : undefined
+  })
+  // validate_resource_groups: memberships kept on upgrade, groups that exist, within their scope.
+  const groups = resourceGroupsError(modules, (m) => previous[modules.indexOf(m)], resolverOverState(run.view))
+  if (groups !== undefined) return metadataMismatch(groups)
   // event_validation::validate_module_events: event::emit only with this module's #[event] structs.
   for (const [i, m] of modules.entries()) {
-    const old = existing[i]
-    const prev = old === undefined ? undefined : deserializeModule(old.bytes)
-    const why = moduleEventsError(m, prev !== undefined && Result.isSuccess(prev) ? prev.success : undefined)
+    const why = moduleEventsError(m, previous[i])
     if (why !== undefined) return fail("EVENT_METADATA_VALIDATION_ERROR", why)
   }
 
@@ -134,11 +148,9 @@ export const publishModules = (
   }
   if (request.upgradePolicy >= 1)
     for (const [i, m] of modules.entries()) {
-      const old = existing[i]
-      if (old === undefined) continue
-      const prev = deserializeModule(old.bytes)
-      if (Result.isFailure(prev)) continue
-      const why = incompatibility(prev.success, m, true)
+      const prev = previous[i]
+      if (prev === undefined) continue
+      const why = incompatibility(prev, m, true)
       if (why !== undefined) return fail("BACKWARD_INCOMPATIBLE_MODULE_UPDATE", `module ${ids[i]!.name}: ${why}`)
     }
 

@@ -56,6 +56,37 @@ const find = (module: CompiledModule, key: string): Uint8Array | undefined =>
   module.metadata.find((m) => keyText.decode(m.key) === key)?.value
 
 /**
+ * Whether one metadata entry's value decodes as its key says (`metadata_v0`: an error map;
+ * `metadata_v1`: error map and attribute maps; `compilation_metadata`); undefined for another key.
+ */
+export const entryDecodes = (key: string, value: Uint8Array): boolean | undefined => {
+  const read =
+    key === METADATA_V0_KEY
+      ? (r: BcsReader) => void readErrorMap(r)
+      : key === METADATA_V1_KEY
+        ? (r: BcsReader) => {
+            readErrorMap(r)
+            readAttributeMap(r)
+            readAttributeMap(r)
+          }
+        : key === COMPILATION_METADATA_KEY
+          ? (r: BcsReader) => {
+              r.bool()
+              r.string()
+              r.string()
+            }
+          : undefined
+  if (read === undefined) return undefined
+  try {
+    decodeWhole(value, read)
+    return true
+  } catch (e) {
+    if (e instanceof BcsError) return false
+    throw e
+  }
+}
+
+/**
  * The module's Aptos metadata, as the reference reads it: `metadata_v1` when present (its attribute
  * maps dropped for bytecode below v6, where they are not valid), otherwise `metadata_v0` upgraded
  * (error map only), otherwise empty. A present but undecodable entry is an error.
