@@ -92,3 +92,26 @@ export const primitiveTokens: { readonly [K in PrimitiveTag]: PrimitiveToken } =
   Address: primitive("Address"),
   Signer: primitive("Signer")
 }
+
+const NO_TOKENS: ReadonlyArray<SignatureToken> = []
+
+/**
+ * The tokens directly inside `t`: a vector's element, a reference's referent, a struct
+ * instantiation's type arguments, a function type's parameters then results; none for the rest.
+ * For passes that walk a token with their own stack (a token may be 256 deep).
+ */
+export const innerTokens = (t: SignatureToken): ReadonlyArray<SignatureToken> => {
+  switch (t._tag) {
+    case "Vector":
+      return [t.element]
+    case "Reference":
+    case "MutableReference":
+      return [t.to]
+    case "StructInstantiation":
+      return t.typeArgs
+    case "Function":
+      return [...t.args, ...t.results]
+    default:
+      return NO_TOKENS
+  }
+}

@@ -20,7 +20,7 @@
  */
 import * as Result from "effect/Result"
 import { Ability, type CompiledModule } from "../binary/CompiledModule.js"
-import type { SignatureToken } from "../binary/SignatureToken.js"
+import { innerTokens, type SignatureToken } from "../binary/SignatureToken.js"
 import { decodeModuleMetadata, entryDecodes, METADATA_V0_KEY, METADATA_V1_KEY } from "./decodeMetadata.js"
 import { AttributeKind, type KnownAttribute, type ModuleMetadata } from "./ModuleMetadata.js"
 
@@ -53,25 +53,11 @@ const tooComplex = (m: CompiledModule): boolean => {
     const stack: SignatureToken[] = [t]
     for (let x = stack.pop(); x !== undefined; x = stack.pop()) {
       meter += NODE_COST
-      switch (x._tag) {
-        case "Struct":
-        case "StructInstantiation": {
-          const h = m.structHandles[x.handle]
-          if (h !== undefined && (ident(h.name) || ident(m.moduleHandles[h.module]?.name ?? -1))) return true
-          if (x._tag === "StructInstantiation") stack.push(...x.typeArgs)
-          break
-        }
-        case "Vector":
-          stack.push(x.element)
-          break
-        case "Reference":
-        case "MutableReference":
-          stack.push(x.to)
-          break
-        case "Function":
-          stack.push(...x.args, ...x.results)
-          break
+      if (x._tag === "Struct" || x._tag === "StructInstantiation") {
+        const h = m.structHandles[x.handle]
+        if (h !== undefined && (ident(h.name) || ident(m.moduleHandles[h.module]?.name ?? -1))) return true
       }
+      stack.push(...innerTokens(x))
       if (meter > COMPLEXITY_BUDGET) return true
     }
     return false

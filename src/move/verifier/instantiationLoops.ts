@@ -15,7 +15,7 @@
  */
 import type { CompiledModule } from "../binary/CompiledModule.js"
 import { Opcode } from "../binary/Opcode.js"
-import type { SignatureToken } from "../binary/SignatureToken.js"
+import { innerTokens, type SignatureToken } from "../binary/SignatureToken.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
 
 interface Edge {
@@ -27,24 +27,8 @@ interface Edge {
 const typeParametersIn = (t: SignatureToken, out: Set<number>): Set<number> => {
   const stack: SignatureToken[] = [t]
   for (let x = stack.pop(); x !== undefined; x = stack.pop()) {
-    switch (x._tag) {
-      case "TypeParameter":
-        out.add(x.index)
-        break
-      case "Vector":
-        stack.push(x.element)
-        break
-      case "Reference":
-      case "MutableReference":
-        stack.push(x.to)
-        break
-      case "StructInstantiation":
-        stack.push(...x.typeArgs)
-        break
-      case "Function":
-        stack.push(...x.args, ...x.results)
-        break
-    }
+    if (x._tag === "TypeParameter") out.add(x.index)
+    else stack.push(...innerTokens(x))
   }
   return out
 }

@@ -14,7 +14,7 @@
  * the VM's type substitution.
  */
 import type { CompiledModule } from "../binary/CompiledModule.js"
-import type { SignatureToken } from "../binary/SignatureToken.js"
+import { innerTokens, type SignatureToken } from "../binary/SignatureToken.js"
 import { fieldsOf } from "./structDefinitions.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
 
@@ -34,34 +34,11 @@ export const typeLimitFailure = (token: SignatureToken): VerifyFailure | undefin
     const [t, depth] = top
     if (depth > MAX_TYPE_DEPTH)
       return { status: "TOO_MANY_TYPE_NODES", message: `a type nested more than ${MAX_TYPE_DEPTH} deep` }
-    switch (t._tag) {
-      case "Struct":
-      case "TypeParameter":
-        size += EXPANDING_NODE_WEIGHT
-        break
-      case "StructInstantiation":
-        size += EXPANDING_NODE_WEIGHT
-        for (const a of t.typeArgs) stack.push([a, depth + 1])
-        break
-      case "Function":
-        if (t.args.length > MAX_FUNCTION_PARAMETERS || t.results.length > MAX_FUNCTION_RETURN_VALUES)
-          return { status: "TOO_MANY_PARAMETERS", message: "a function type with too many parameters or results" }
-        size += 1
-        for (const a of t.args) stack.push([a, depth + 1])
-        for (const r of t.results) stack.push([r, depth + 1])
-        break
-      case "Vector":
-        size += 1
-        stack.push([t.element, depth + 1])
-        break
-      case "Reference":
-      case "MutableReference":
-        size += 1
-        stack.push([t.to, depth + 1])
-        break
-      default:
-        size += 1
-    }
+    if (t._tag === "Function" && (t.args.length > MAX_FUNCTION_PARAMETERS || t.results.length > MAX_FUNCTION_RETURN_VALUES))
+      return { status: "TOO_MANY_PARAMETERS", message: "a function type with too many parameters or results" }
+    const expands = t._tag === "Struct" || t._tag === "StructInstantiation" || t._tag === "TypeParameter"
+    size += expands ? EXPANDING_NODE_WEIGHT : 1
+    for (const inner of innerTokens(t)) stack.push([inner, depth + 1])
   }
   return size > MAX_TYPE_NODES
     ? { status: "TOO_MANY_TYPE_NODES", message: `a type of ${size} weighted nodes (at most ${MAX_TYPE_NODES})` }
