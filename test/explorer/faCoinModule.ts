@@ -31,6 +31,11 @@ export const FA_COIN_ICON_URI = `data:image/svg+xml,${encodeURIComponent(
   "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><circle cx='5' cy='5' r='5' fill='#2f6f4f'/></svg>"
 )}`
 export const FA_COIN_PROJECT_URI = "http://127.0.0.1/mnc"
+
+/** The module's string constants, each once (the seed and the symbol are one text: a table holds no entry twice). */
+const TEXTS = [...new Set([FA_COIN_SEED, FA_COIN_NAME, FA_COIN_SYMBOL, FA_COIN_ICON_URI, FA_COIN_PROJECT_URI])]
+const constantOf = (text: string): number => TEXTS.indexOf(text)
+
 /** Minted to the publisher by `init_module`: 1,000,000 MNC. */
 export const FA_COIN_INITIAL_SUPPLY = 1_000_000n * 10n ** 8n
 
@@ -111,13 +116,7 @@ export const faCoinModule = (publisher: AccountAddress): Uint8Array => {
       "mint"
     ],
     addressIdentifiers: [publisher, addressFromNumber(1)],
-    constantPool: [
-      bytesConstant(FA_COIN_SEED),
-      bytesConstant(FA_COIN_NAME),
-      bytesConstant(FA_COIN_SYMBOL),
-      bytesConstant(FA_COIN_ICON_URI),
-      bytesConstant(FA_COIN_PROJECT_URI)
-    ],
+    constantPool: TEXTS.map(bytesConstant),
     functionDefs: [
       {
         function: 0,
@@ -128,19 +127,19 @@ export const faCoinModule = (publisher: AccountAddress): Uint8Array => {
           locals: 13,
           code: [
             ix(Opcode.CopyLoc, 0),
-            ix(Opcode.LdConst, 0),
+            ix(Opcode.LdConst, constantOf(FA_COIN_SEED)),
             ix(Opcode.Call, 1),
             ix(Opcode.StLoc, 1),
             ix(Opcode.ImmBorrowLoc, 1),
             ix(Opcode.CallGeneric, 0),
-            ix(Opcode.LdConst, 1),
+            ix(Opcode.LdConst, constantOf(FA_COIN_NAME)),
             ix(Opcode.Call, 3),
-            ix(Opcode.LdConst, 2),
+            ix(Opcode.LdConst, constantOf(FA_COIN_SYMBOL)),
             ix(Opcode.Call, 3),
             ldU8(FA_COIN_DECIMALS),
-            ix(Opcode.LdConst, 3),
+            ix(Opcode.LdConst, constantOf(FA_COIN_ICON_URI)),
             ix(Opcode.Call, 3),
-            ix(Opcode.LdConst, 4),
+            ix(Opcode.LdConst, constantOf(FA_COIN_PROJECT_URI)),
             ix(Opcode.Call, 3),
             ix(Opcode.Call, 4),
             ix(Opcode.ImmBorrowLoc, 1),

@@ -16,7 +16,7 @@ import { functionHandle, ix, ldU64, moduleOf, op, signerRef } from "./moveAssemb
 const APT = 100_000_000n
 
 /**
- * `<address>::steal` with `entry fun steal(s: &signer)`: `coin::deposit<AptosCoin>(signer::address_of(s),
+ * `<address>::steal` with `entry fun run(s: &signer)`: `coin::deposit<AptosCoin>(signer::address_of(s),
  * coin::mint_internal<AptosCoin>(10,000 APT))`.
  */
 export const stealModule = (address: Uint8Array): CompiledModule => {
@@ -28,7 +28,7 @@ export const stealModule = (address: Uint8Array): CompiledModule => {
         { module: 3, name: 5, abilities: Ability.Key, typeParameters: [] }
       ],
       functionHandles: [
-        functionHandle(0, 6, 1, 0), // steal(&signer)
+        functionHandle(0, 6, 1, 0), // run(&signer)
         functionHandle(1, 7, 1, 2), // signer::address_of(&signer): address
         functionHandle(2, 8, 3, 4, [0]), // coin::mint_internal<T>(u64): Coin<T>
         functionHandle(2, 9, 5, 0, [0]) // coin::deposit<T>(address, Coin<T>)
@@ -38,7 +38,7 @@ export const stealModule = (address: Uint8Array): CompiledModule => {
         { handle: 3, typeParameters: 6 }
       ],
       signatures: [[], [signerRef], [P.Address], [P.U64], [coinOfT], [P.Address, coinOfT], [{ _tag: "Struct", handle: 1 }]],
-      identifiers: ["steal", "signer", "coin", "aptos_coin", "Coin", "AptosCoin", "steal", "address_of", "mint_internal", "deposit"],
+      identifiers: ["steal", "signer", "coin", "aptos_coin", "Coin", "AptosCoin", "run", "address_of", "mint_internal", "deposit"],
       addressIdentifiers: [address, addressFromNumber(1)],
       functionDefs: [
         {
@@ -63,7 +63,7 @@ export const stealModule = (address: Uint8Array): CompiledModule => {
 }
 
 /**
- * `<address>::forge` with `struct Fake has drop, store { value: u64 }` and `entry fun forge(s: &signer)`:
+ * `<address>::forge` with `struct Fake has drop, store { value: u64 }` and `entry fun run(s: &signer)`:
  * `coin::deposit<AptosCoin>(signer::address_of(s), Fake { value: 10,000 APT })` — the handle of
  * `deposit` declared honestly, the value on the stack of the wrong type.
  */
@@ -80,7 +80,7 @@ export const forgeModule = (address: Uint8Array): CompiledModule => {
       functionHandles: [functionHandle(0, 7, 1, 0), functionHandle(1, 8, 1, 2), functionHandle(2, 9, 3, 0, [0])],
       functionInstantiations: [{ handle: 2, typeParameters: 4 }],
       signatures: [[], [signerRef], [P.Address], [P.Address, coinOfT], [{ _tag: "Struct", handle: 2 }], [coinOfApt]],
-      identifiers: ["forge", "signer", "coin", "aptos_coin", "Fake", "Coin", "AptosCoin", "forge", "address_of", "deposit", "value"],
+      identifiers: ["forge", "signer", "coin", "aptos_coin", "Fake", "Coin", "AptosCoin", "run", "address_of", "deposit", "value"],
       addressIdentifiers: [address, addressFromNumber(1)],
       structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 10, type: P.U64 }] } }],
       functionDefs: [

@@ -30,6 +30,7 @@
  *  - `dependencies.ts`: what the code declares about the modules it uses (function signatures and
  *    visibility, struct abilities and type parameters) is what those modules define — type
  *    safety checks calls against the declarations, this pass the declarations against the truth;
+ *  - `duplicates.ts`: no table holds one entry twice;
  *  - `friends.ts`: friends only at the module's own address, each once, never itself;
  *  - `moduleCycles.ts`: no module depends on itself through its dependencies, nor is its own
  *    friend through its friends, and no dependency is a friend;
@@ -44,6 +45,7 @@ import type { StateView } from "../vm/StateView.js"
 import { verifyConstants } from "./constants.js"
 import { verifyControlFlow } from "./controlFlow.js"
 import { type ModuleResolver, verifyDependencies } from "./dependencies.js"
+import { verifyNoDuplicates } from "./duplicates.js"
 import { verifyFriends } from "./friends.js"
 import { verifyInstantiationLoops } from "./instantiationLoops.js"
 import { verifyLimits } from "./limits.js"
@@ -66,6 +68,7 @@ export type { VerifyFailure } from "./VerifyFailure.js"
 export const verifyModule = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined =>
   guarded(
     () =>
+      verifyNoDuplicates(m) ??
       verifyFriends(m) ??
       verifyCode(m, false) ??
       verifyDependencies(m, m.selfModuleHandleIndex, resolve) ??
@@ -75,6 +78,8 @@ export const verifyModule = (m: CompiledModule, resolve: ModuleResolver): Verify
 /** A script about to run; `resolve` finds the modules it uses. */
 export const verifyScript = (script: CompiledScript, resolve: ModuleResolver): VerifyFailure | undefined =>
   guarded(() => {
+    const duplicate = verifyNoDuplicates(script)
+    if (duplicate !== undefined) return duplicate
     const m = scriptAsModule(script)
     // scriptAsModule appends the script's pseudo module as the last module handle.
     return verifyCode(m, true) ?? verifyDependencies(m, m.moduleHandles.length - 1, resolve, true)

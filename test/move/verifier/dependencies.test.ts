@@ -32,21 +32,32 @@ const coinOfApt: SignatureToken = { _tag: "StructInstantiation", handle: 1, type
  * with `coinAbilities`, and one imported function handle (function handle 1) named `name` with the
  * parameter and return signatures given; one function `f()` that returns.
  */
-const evil = (o: { name: string; params: SignatureToken[]; returns: SignatureToken[]; typeParameters?: number[]; coinAbilities?: number; coinPhantom?: boolean }) =>
-  moduleOf({
+const evil = (o: { name: string; params: SignatureToken[]; returns: SignatureToken[]; typeParameters?: number[]; coinAbilities?: number; coinPhantom?: boolean }) => {
+  // Each table entry once (the verifier refuses a repeated one): equal signatures and names share an index.
+  const signatures: SignatureToken[][] = [[]]
+  const sig = (s: SignatureToken[]): number => {
+    const at = signatures.findIndex((x) => JSON.stringify(x) === JSON.stringify(s))
+    return at >= 0 ? at : signatures.push(s) - 1
+  }
+  const params = sig(o.params)
+  const returns = sig(o.returns)
+  const identifiers = ["evil", "coin", "aptos_coin", "Fake", "Coin", "AptosCoin", "f", "value"]
+  const name = identifiers.includes(o.name) ? identifiers.indexOf(o.name) : identifiers.push(o.name) - 1
+  return moduleOf({
     moduleHandles: [{ address: 0, name: 0 }, { address: 1, name: 1 }, { address: 1, name: 2 }],
     structHandles: [
       { module: 0, name: 3, abilities: Ability.Drop, typeParameters: [] },
       { module: 1, name: 4, abilities: o.coinAbilities ?? Ability.Store, typeParameters: [{ constraints: 0, isPhantom: o.coinPhantom ?? true }] },
       { module: 2, name: 5, abilities: Ability.Key, typeParameters: [] }
     ],
-    functionHandles: [functionHandle(0, 6, 0, 0), { ...functionHandle(1, 7, 1, 2), typeParameters: o.typeParameters ?? [] } as FunctionHandle],
-    signatures: [[], o.params, o.returns],
-    identifiers: ["evil", "coin", "aptos_coin", "Fake", "Coin", "AptosCoin", "f", o.name, "value"],
+    functionHandles: [functionHandle(0, 6, 0, 0), { ...functionHandle(1, name, params, returns), typeParameters: o.typeParameters ?? [] } as FunctionHandle],
+    signatures,
+    identifiers,
     addressIdentifiers: [EVIL, addressFromNumber(1)],
-    structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 8, type: P.U64 }] } }],
+    structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 7, type: P.U64 }] } }],
     functionDefs: [{ function: 0, visibility: 0, isEntry: false, acquiresGlobalResources: [], code: { locals: 0, code: [op(Opcode.Ret)] } }]
   })
+}
 
 const T0: SignatureToken = { _tag: "TypeParameter", index: 0 }
 const coinOfT: SignatureToken = { _tag: "StructInstantiation", handle: 1, typeArgs: [T0] }
