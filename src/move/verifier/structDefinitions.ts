@@ -63,6 +63,9 @@ export const verifyStructDefinitions = (m: CompiledModule): VerifyFailure | unde
     const twice = duplicateName(m, d)
     if (twice !== undefined)
       return { status: "DUPLICATE_ELEMENT", message: `struct ${m.identifiers[h.name]} names ${twice} twice` }
+    // A struct has a field (compilers add `dummy_field: bool` to an empty one); an enum's variant may have none.
+    if (d.fieldInformation._tag === "Declared" && d.fieldInformation.fields.length === 0)
+      return { status: "ZERO_SIZED_STRUCT", message: `struct ${m.identifiers[h.name]} has no field` }
     const required = requiredOfFields(h.abilities)
     const typeParameters = h.typeParameters.map(() => ALL)
     for (const f of fieldsOf(d)) {

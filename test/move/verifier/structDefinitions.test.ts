@@ -100,4 +100,9 @@ describe("names", () => {
     expect(verifyStructDefinitions(variants(7, 7, [fields[0]!]))).toMatchObject({ status: "DUPLICATE_ELEMENT" })
     expect(verifyStructDefinitions(variants(7, 8, fields))).toMatchObject({ status: "DUPLICATE_ELEMENT" })
   })
+
+  it("a struct without fields is ZERO_SIZED_STRUCT; a variant without fields is fine", () => {
+    expect(verifyStructDefinitions(moduleWith({ abilities: 0, fields: [] }))).toMatchObject({ status: "ZERO_SIZED_STRUCT" })
+    expect(verifyStructDefinitions(moduleWith({ abilities: 0, fields: [P.Bool] }))).toBeUndefined()
+  })
 })
