@@ -5,13 +5,16 @@
  * struct to a framework function expecting a `Coin<AptosCoin>` (minting APT), or call the
  * framework's private and friend functions.
  *
+ *  - `duplicates.ts` (first, on a module's or a script's own tables): no table holds one entry
+ *    twice; `friends.ts` (modules): friends only at the module's own address, each once, never
+ *    itself;
  *  - `limits.ts`: the reference's limits on declarations (type parameters, parameters and results,
  *    each type's size and depth);
  *  - `signatures.ts`: references only at the top of a function's parameters, returns and locals
  *    (never in a field), declared type parameters, instantiations meeting their constraints;
  *  - `constants.ts`: constants of primitive or vector type, their bytes one value of it;
- *  - `structDefinitions.ts`: a struct declares only abilities its fields allow, and contains
- *    nothing of itself;
+ *  - `structDefinitions.ts`: a struct declares only abilities its fields allow, contains nothing
+ *    of itself, has a field, and names each field and variant once;
  *  - `instantiationLoops.ts`: no generic function instantiates itself, through calls within the
  *    module, with ever larger types;
  *  - `controlFlow.ts`: bodies are not empty and never fall through their end, have at most 1,024
@@ -30,8 +33,6 @@
  *  - `dependencies.ts`: what the code declares about the modules it uses (function signatures and
  *    visibility, struct abilities and type parameters) is what those modules define — type
  *    safety checks calls against the declarations, this pass the declarations against the truth;
- *  - `duplicates.ts`: no table holds one entry twice;
- *  - `friends.ts`: friends only at the module's own address, each once, never itself;
  *  - `moduleCycles.ts`: no module depends on itself through its dependencies, nor is its own
  *    friend through its friends, and no dependency is a friend;
  *
