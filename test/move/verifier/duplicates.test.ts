@@ -8,11 +8,9 @@ import { deserializeScript } from "../../../src/move/binary/deserialize.js"
 import { primitiveTokens as P } from "../../../src/move/binary/SignatureToken.js"
 import { verifyNoDuplicates } from "../../../src/move/verifier/duplicates.js"
 import { verifyScript } from "../../../src/move/verifier/index.js"
-import { transferScript } from "../../execution/bytecode.js"
+import { counterModule, transferScript } from "../../execution/bytecode.js"
 import { bytesConstant } from "../../support/moveAssembly.js"
-import { frameworkOf, moduleFrom, resolverOf } from "./support.js"
-import { counterModule } from "../../execution/bytecode.js"
-import { USER } from "./support.js"
+import { frameworkOf, moduleFrom, resolverOf, USER } from "./support.js"
 
 describe("duplicates", () => {
   const m = moduleFrom(counterModule(USER))
