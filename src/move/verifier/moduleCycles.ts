@@ -16,53 +16,68 @@ import type { CompiledModule } from "../binary/CompiledModule.js"
 import { idOfModuleHandle, type ModuleResolver, moduleIdOf } from "./dependencies.js"
 import type { VerifyFailure } from "./VerifyFailure.js"
 
-export const verifyNoCycles = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined => {
-  const self = moduleIdOf(m, m.selfModuleHandleIndex)
-  const seen = new Set<string>([self])
-  const pending: Array<{ readonly tables: CompiledModule; readonly handle: number }> = []
+type Handle = { readonly address: number; readonly name: number }
+
+/**
+ * A depth-first walk from `m` along `edges` (each module's handles of the next ones, read in its
+ * own tables), every module visited once (those in `seen` at the start never): `visit` sees each
+ * module id reached with the module it was reached from, and may end the walk with a refusal.
+ * Absent modules are not followed (their absence is the dependency pass's LINKER_ERROR). The ids
+ * visited, `seen`'s included.
+ */
+const walk = (
+  m: CompiledModule,
+  edges: (tables: CompiledModule) => ReadonlyArray<Handle>,
+  visit: (id: string, from: CompiledModule) => VerifyFailure | undefined,
+  resolve: ModuleResolver,
+  seen: Set<string> = new Set()
+): { readonly refused: VerifyFailure } | { readonly seen: ReadonlySet<string> } => {
+  const pending: Array<{ readonly tables: CompiledModule; readonly handle: Handle }> = []
   const push = (tables: CompiledModule) => {
-    for (let i = 0; i < tables.moduleHandles.length; i++) if (i !== tables.selfModuleHandleIndex) pending.push({ tables, handle: i })
+    for (const handle of edges(tables)) pending.push({ tables, handle })
   }
   push(m)
   while (pending.length > 0) {
     const { tables, handle } = pending.pop()!
-    const id = moduleIdOf(tables, handle)
-    if (id === self && tables !== m)
-      return { status: "CYCLIC_MODULE_DEPENDENCY", message: `module ${self} depends on itself through ${moduleIdOf(tables, tables.selfModuleHandleIndex)}` }
+    const id = idOfModuleHandle(tables, handle)
+    const refused = visit(id, tables)
+    if (refused !== undefined) return { refused }
     if (seen.has(id)) continue
     seen.add(id)
-    const h = tables.moduleHandles[handle]!
-    const dep = resolve(tables.addressIdentifiers[h.address]!, tables.identifiers[h.name]!)
-    // An absent module is the dependency pass's refusal (LINKER_ERROR), not a cycle.
-    if (dep !== undefined) push(dep)
+    const next = resolve(tables.addressIdentifiers[handle.address]!, tables.identifiers[handle.name]!)
+    if (next !== undefined) push(next)
   }
-  return friendCycle(m, self, seen, resolve)
+  return { seen }
 }
 
-/** The friend walk, given `dependencies` (every module the dependency walk reached, `self` too). */
-const friendCycle = (
-  m: CompiledModule,
-  self: string,
-  dependencies: ReadonlySet<string>,
-  resolve: ModuleResolver
-): VerifyFailure | undefined => {
-  const seen = new Set<string>()
-  const pending: Array<{ readonly tables: CompiledModule; readonly decl: CompiledModule["friendDecls"][number] }> = []
-  const push = (tables: CompiledModule) => {
-    for (const decl of tables.friendDecls) pending.push({ tables, decl })
-  }
-  push(m)
-  while (pending.length > 0) {
-    const { tables, decl } = pending.pop()!
-    const id = idOfModuleHandle(tables, decl)
-    if (id === self)
-      return { status: "CYCLIC_MODULE_FRIENDSHIP", message: `module ${self} is its own friend through ${moduleIdOf(tables, tables.selfModuleHandleIndex)}` }
-    if (seen.has(id)) continue
-    seen.add(id)
-    if (dependencies.has(id))
-      return { status: "INVALID_FRIEND_DECL_WITH_MODULES_IN_DEPENDENCIES", message: `module ${id} is both a dependency and a friend` }
-    const friend = resolve(tables.addressIdentifiers[decl.address]!, tables.identifiers[decl.name]!)
-    if (friend !== undefined) push(friend)
-  }
-  return undefined
+const dependenciesOf = (t: CompiledModule): ReadonlyArray<Handle> => t.moduleHandles.filter((_, i) => i !== t.selfModuleHandleIndex)
+const friendsOf = (t: CompiledModule): ReadonlyArray<Handle> => t.friendDecls
+
+export const verifyNoCycles = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined => {
+  const self = moduleIdOf(m, m.selfModuleHandleIndex)
+  const through = (from: CompiledModule) => moduleIdOf(from, from.selfModuleHandleIndex)
+  const dependencies = walk(
+    m,
+    dependenciesOf,
+    (id, from) =>
+      id === self && from !== m
+        ? { status: "CYCLIC_MODULE_DEPENDENCY", message: `module ${self} depends on itself through ${through(from)}` }
+        : undefined,
+    resolve,
+    new Set([self])
+  )
+  if ("refused" in dependencies) return dependencies.refused
+  const deps = dependencies.seen
+  const friends = walk(
+    m,
+    friendsOf,
+    (id, from) =>
+      id === self
+        ? { status: "CYCLIC_MODULE_FRIENDSHIP", message: `module ${self} is its own friend through ${through(from)}` }
+        : deps.has(id)
+          ? { status: "INVALID_FRIEND_DECL_WITH_MODULES_IN_DEPENDENCIES", message: `module ${id} is both a dependency and a friend` }
+          : undefined,
+    resolve
+  )
+  return "refused" in friends ? friends.refused : undefined
 }
