@@ -14,17 +14,19 @@
  * module's group.
  */
 import { Result } from "effect"
-import { addressToShortString, parseAddress } from "../domain/AccountAddress.js"
+import { addressEquals } from "../domain/AccountAddress.js"
+import type { StructTag } from "../domain/TypeTag.js"
 import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import { decodeModuleMetadata } from "../move/metadata/decodeMetadata.js"
 import { AttributeKind } from "../move/metadata/ModuleMetadata.js"
-import { groupNameOf, type ResourceGroupScope, resourceGroupScopeOf } from "../move/metadata/validateMetadata.js"
+import { groupOf, type ResourceGroupScope, resourceGroupScopeOf } from "../move/metadata/validateMetadata.js"
+import { moduleIdFrom, moduleIdOf } from "../move/verifier/dependencies.js"
 
 interface GroupFacts {
   /** Group struct name → scope. */
   readonly groups: Map<string, ResourceGroupScope>
-  /** Member struct name → its group, `0x…::module::Name` with the address in long hex. */
-  readonly members: Map<string, string>
+  /** Member struct name → its group. */
+  readonly members: Map<string, StructTag>
 }
 
 const WIDTH: Record<ResourceGroupScope, number> = { module_: 0, address: 1, global: 2 }
@@ -33,7 +35,7 @@ const WIDTH: Record<ResourceGroupScope, number> = { module_: 0, address: 1, glob
 const factsOf = (m: CompiledModule): GroupFacts | string => {
   const meta = decodeModuleMetadata(m)
   const groups = new Map<string, ResourceGroupScope>()
-  const members = new Map<string, string>()
+  const members = new Map<string, StructTag>()
   if (Result.isFailure(meta)) return { groups, members }
   for (const [name, attrs] of meta.success.structAttributes)
     for (const a of attrs) {
@@ -43,22 +45,18 @@ const factsOf = (m: CompiledModule): GroupFacts | string => {
         if (groups.has(name)) return "Found duplicate resource_group attribute"
         groups.set(name, scope)
       } else if (a.kind === AttributeKind.ResourceGroupMember) {
-        const group = groupNameOf(a)
-        const address = group === undefined ? undefined : parseAddress(group.address)
-        if (group === undefined || address === undefined || Result.isFailure(address))
-          return "Invalid resource_group_member attribute"
+        const group = groupOf(a)
+        if (group === undefined) return "Invalid resource_group_member attribute"
         if (members.has(name)) return "Found duplicate resource_group_member attribute"
-        members.set(name, `${moduleKey(address.success, group.module)}::${group.name}`)
+        members.set(name, group)
       }
     }
   return { groups, members }
 }
 
-const moduleKey = (address: Uint8Array, name: string): string => `${addressToShortString(address)}::${name}`
-const selfKey = (m: CompiledModule): string => {
-  const h = m.moduleHandles[m.selfModuleHandleIndex]!
-  return moduleKey(m.addressIdentifiers[h.address]!, m.identifiers[h.name]!)
-}
+const sameGroup = (a: StructTag | undefined, b: StructTag): boolean =>
+  a !== undefined && addressEquals(a.address, b.address) && a.module === b.module && a.name === b.name
+
 
 /**
  * Why the bundle's resource groups are refused (the reference's message, without its
@@ -71,19 +69,19 @@ export const resourceGroupsError = (
   published: (address: Uint8Array, name: string) => CompiledModule | undefined
 ): string | undefined => {
   const groupsByModule = new Map<string, Map<string, ResourceGroupScope>>()
-  const membersByModule = new Map<string, Map<string, string>>()
+  const members: Array<{ readonly module: CompiledModule; readonly group: StructTag }> = []
   for (const m of bundle) {
     const facts = factsOf(m)
     if (typeof facts === "string") return facts
-    const { groups, members } = facts
+    const { groups } = facts
     const old = previous(m)
     if (old !== undefined) {
       const before = factsOf(old)
       if (typeof before === "string") return before
       const structs = new Set(old.structDefs.map((d) => old.identifiers[old.structHandles[d.structHandle]!.name]!))
-      const newMembers = new Map(members)
+      const newMembers = new Map(facts.members)
       for (const [member, group] of before.members) {
-        if (newMembers.get(member) !== group) return "Invalid removal of resource_group_member attribute"
+        if (!sameGroup(newMembers.get(member), group)) return "Invalid removal of resource_group_member attribute"
         newMembers.delete(member)
         structs.delete(member)
       }
@@ -96,31 +94,26 @@ export const resourceGroupsError = (
       for (const group of groups.keys()) if (structs.has(group)) return "Invalid addition of resource_group attribute"
       for (const member of newMembers.keys()) if (structs.has(member)) return "Invalid addition of resource_group_member attribute"
     }
-    const key = selfKey(m)
-    groupsByModule.set(key, groups)
-    membersByModule.set(key, members)
+    groupsByModule.set(moduleIdOf(m, m.selfModuleHandleIndex), groups)
+    for (const group of facts.members.values()) members.push({ module: m, group })
   }
-  for (const [memberModule, members] of membersByModule)
-    for (const group of members.values()) {
-      const cut = group.lastIndexOf("::")
-      const groupModule = group.slice(0, cut)
-      const groupName = group.slice(cut + 2)
-      let groups = groupsByModule.get(groupModule)
-      if (groups === undefined) {
-        const [address, name] = groupModule.split("::") as [string, string]
-        const parsed = parseAddress(address)
-        const module = Result.isSuccess(parsed) ? published(parsed.success, name) : undefined
-        if (module === undefined) return "No such resource_group"
-        const facts = factsOf(module)
-        if (typeof facts === "string") return facts
-        groups = facts.groups
-        groupsByModule.set(groupModule, groups)
-      }
-      const scope = groups.get(groupName)
-      if (scope === undefined) return "Invalid resource_group attribute"
-      const sameAddress = memberModule.split("::")[0] === groupModule.split("::")[0]
-      if ((scope === "address" && !sameAddress) || (scope === "module_" && memberModule !== groupModule)) return "Scope mismatch"
+  for (const { module, group } of members) {
+    const groupModule = moduleIdFrom(group.address, group.module)
+    let groups = groupsByModule.get(groupModule)
+    if (groups === undefined) {
+      const defining = published(group.address, group.module)
+      if (defining === undefined) return "No such resource_group"
+      const facts = factsOf(defining)
+      if (typeof facts === "string") return facts
+      groups = facts.groups
+      groupsByModule.set(groupModule, groups)
     }
+    const scope = groups.get(group.name)
+    if (scope === undefined) return "Invalid resource_group attribute"
+    const self = module.moduleHandles[module.selfModuleHandleIndex]!
+    const sameAddress = addressEquals(module.addressIdentifiers[self.address]!, group.address)
+    if ((scope === "address" && !sameAddress) || (scope === "module_" && moduleIdOf(module, module.selfModuleHandleIndex) !== groupModule))
+      return "Scope mismatch"
+  }
   return undefined
 }
-

@@ -3,6 +3,10 @@
  * `aptos::metadata_v1` (error map + struct and function attributes) and `compilation_metadata`.
  */
 
+import * as Result from "effect/Result"
+import { parseAddress } from "../../domain/AccountAddress.js"
+import type { StructTag } from "../../domain/TypeTag.js"
+
 /** A `#[view]`, `#[event]`, resource-group … attribute recorded by the compiler. */
 export interface KnownAttribute {
   readonly kind: number
@@ -62,3 +66,16 @@ export const isEventStruct = (meta: ModuleMetadata, name: string): boolean =>
  */
 export const errorDescription = (meta: ModuleMetadata, abortCode: bigint): ErrorDescription | undefined =>
   meta.errorMap.get(abortCode & 0xfffn) ?? meta.errorMap.get(abortCode)
+
+/**
+ * A resource group's name as a member's attribute spells it (`0x1::object::ObjectGroup`), as a
+ * struct tag without type arguments; undefined unless it is three `::`-separated parts, an address
+ * first.
+ */
+export const parseResourceGroupName = (text: string): StructTag | undefined => {
+  const parts = text.split("::")
+  if (parts.length !== 3) return undefined
+  const address = parseAddress(parts[0]!)
+  if (Result.isFailure(address)) return undefined
+  return { address: address.success, module: parts[1]!, name: parts[2]!, typeArgs: [] }
+}

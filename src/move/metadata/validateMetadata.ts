@@ -22,7 +22,8 @@ import * as Result from "effect/Result"
 import { Ability, type CompiledModule } from "../binary/CompiledModule.js"
 import { innerTokens, type SignatureToken } from "../binary/SignatureToken.js"
 import { decodeModuleMetadata, entryDecodes, METADATA_V0_KEY, METADATA_V1_KEY } from "./decodeMetadata.js"
-import { AttributeKind, type KnownAttribute, type ModuleMetadata } from "./ModuleMetadata.js"
+import type { StructTag } from "../../domain/TypeTag.js"
+import { AttributeKind, type KnownAttribute, type ModuleMetadata, parseResourceGroupName } from "./ModuleMetadata.js"
 
 const NODE_COST = 10
 const IDENT_CHAR_COST = 1
@@ -36,14 +37,18 @@ export const resourceGroupScopeOf = (a: KnownAttribute): ResourceGroupScope | un
   return s === "global" || s === "address" || s === "module_" ? s : undefined
 }
 
-/** `0x…::module::Name` (no type arguments), as a member's group attribute names its group. */
-export const groupNameOf = (a: KnownAttribute): { address: string; module: string; name: string } | undefined => {
-  const parts = a.args[0]?.split("::")
-  if (parts === undefined || parts.length !== 3) return undefined
-  const [address, module, name] = parts as [string, string, string]
-  const ident = /^[A-Za-z_][A-Za-z0-9_]*$/
-  if (!/^0x[0-9a-fA-F]{1,64}$/.test(address) || !ident.test(module) || !ident.test(name)) return undefined
-  return { address, module, name }
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/**
+ * The group a member's attribute names, `0x…::module::Name` (no type arguments) with a hex address
+ * and identifiers; undefined otherwise. The struct tag is the loader's reading of the same text
+ * (`parseResourceGroupName`).
+ */
+export const groupOf = (a: KnownAttribute): StructTag | undefined => {
+  const text = a.args[0]
+  const tag = text === undefined ? undefined : parseResourceGroupName(text)
+  if (tag === undefined || !/^0x[0-9a-fA-F]{1,64}::/.test(text!)) return undefined
+  return IDENTIFIER.test(tag.module) && IDENTIFIER.test(tag.name) ? tag : undefined
 }
 
 const tooComplex = (m: CompiledModule): boolean => {
@@ -129,7 +134,7 @@ const attributeError = (m: CompiledModule, meta: ModuleMetadata): string | undef
         // The reference names the view attribute in this message (its code does); so do we.
         if (s === undefined || s.h.abilities !== 0 || s.h.typeParameters.length > 0 || fields !== 1)
           return unknown(name, AttributeKind.View)
-      } else if (a.kind === AttributeKind.ResourceGroupMember && groupNameOf(a) !== undefined) {
+      } else if (a.kind === AttributeKind.ResourceGroupMember && groupOf(a) !== undefined) {
         if (s === undefined || (s.h.abilities & Ability.Key) === 0) return unknown(name, AttributeKind.View)
       } else if (a.kind !== AttributeKind.Event) return unknown(name, a.kind)
     }

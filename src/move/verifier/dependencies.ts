@@ -31,7 +31,10 @@ export const moduleIdOf = (t: CommonTables, handle: number): string => idOfModul
 
 /** The same id for a module handle of `t` outside its handle table (a friend declaration). */
 export const idOfModuleHandle = (t: CommonTables, h: { readonly address: number; readonly name: number }): string =>
-  `${toHex(t.addressIdentifiers[h.address]!)}::${t.identifiers[h.name]!}`
+  moduleIdFrom(t.addressIdentifiers[h.address]!, t.identifiers[h.name]!)
+
+/** The same id from an address and a module name. */
+export const moduleIdFrom = (address: Uint8Array, name: string): string => `${toHex(address)}::${name}`
 
 /** Struct handles name the same struct when their modules and names are equal (each read in its own tables). */
 const sameStruct = (a: CommonTables, ai: number, b: CommonTables, bi: number): boolean => {

@@ -1,13 +1,12 @@
 import { addressEquals, addressToShortString } from "../../domain/AccountAddress.js"
-import { parseAddress } from "../../domain/AccountAddress.js"
 import type { ModuleId, StructTag } from "../../domain/TypeTag.js"
 import type { CompiledModule, CompiledScript, FunctionDefinition } from "../binary/CompiledModule.js"
 import type { SignatureToken } from "../binary/SignatureToken.js"
-import * as Result from "effect/Result"
 import { type CompiledCode, compileCode } from "./compileCode.js"
 import { scriptAsModule } from "./scriptModule.js"
 import type { GasParams } from "./GasMeter.js"
 import { inferKinds } from "./inferKinds.js"
+import { parseResourceGroupName } from "../metadata/ModuleMetadata.js"
 import { type VmModuleMetadata, vmModuleMetadata } from "./moduleMetadata.js"
 import type { NativeFunction, NativeTable } from "./natives/NativeContext.js"
 import type { StateView } from "./StateView.js"
@@ -236,7 +235,7 @@ export class LoadedModule {
         d.fieldInformation._tag === "Native"
       )
       const group = this.metadata.groupMembers.get(s.name)
-      if (group !== undefined) s.groupTag = parseGroupTag(group)
+      if (group !== undefined) s.groupTag = parseResourceGroupName(group)
       this.structByName.set(s.name, s)
       return s
     })
@@ -410,14 +409,6 @@ export class LoadedModule {
     }
     return v
   }
-}
-
-const parseGroupTag = (s: string): StructTag | undefined => {
-  const parts = s.split("::")
-  if (parts.length !== 3) return undefined
-  const a = parseAddress(parts[0]!)
-  if (Result.isFailure(a)) return undefined
-  return { address: a.success, module: parts[1]!, name: parts[2]!, typeArgs: [] }
 }
 
 /**
