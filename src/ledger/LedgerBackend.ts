@@ -144,6 +144,13 @@ export interface LedgerBackend {
    */
   readonly refreshReads?: (() => void) | undefined
   /**
+   * Lets this thread's read snapshot go now; the next read takes a new one. For a reader about to
+   * spend a while not reading (the indexer's worker storing a batch): a snapshot held meanwhile
+   * keeps the writer from reusing the pages its commits free (`snapshotBound.ts`). Optional, as
+   * `refreshReads`.
+   */
+  readonly releaseReads?: (() => void) | undefined
+  /**
    * Forgets everything committed after `head.latestVersion` (transactions, hashes, blocks, events,
    * summaries, every index, state versions) and makes `head` the head again, in one atomic,
    * durable step (a crash leaves the store before or after it). `head` is one this store had

@@ -1068,6 +1068,12 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       refreshReads()
       snapshot.renewed()
     },
+    // No read after the reset (`refreshReads` reads the truncation count, which takes a snapshot
+    // at once): the next read's caller refreshes first where another thread may have truncated.
+    releaseReads: () => {
+      root.resetReadTxn()
+      snapshot.renewed()
+    },
     truncateAfter,
     collectGarbage,
     truncations: () => truncations,

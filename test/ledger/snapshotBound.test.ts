@@ -63,8 +63,14 @@ describe("a reader's snapshot in a long stretch of reads", () => {
   const BLOCKS = 200
   const KEYS = 40
 
-  /** The growth of data.mdb over BLOCKS commits, with a reader of the given bound reading between them. */
-  const growth = (reader: { readonly maxSnapshotAgeMs: number } | undefined) =>
+  /**
+   * The growth of data.mdb over BLOCKS commits, with a reader of the given bound reading between
+   * them and then doing `afterReads` (nothing by default) before the commit.
+   */
+  const growth = (
+    reader: { readonly maxSnapshotAgeMs: number } | undefined,
+    afterReads: (backend: ReturnType<typeof openLmdbBackend>) => void = () => {}
+  ) =>
     Effect.scoped(
       Effect.gen(function* () {
         const dir = yield* tempDir()
@@ -90,6 +96,7 @@ describe("a reader's snapshot in a long stretch of reads", () => {
         for (let n = 20; n < 20 + BLOCKS; n++) {
           if (opened !== undefined)
             for (let k = 0; k < 8; k++) expect(opened.stateGet(keyOf(k % KEYS), 10n)?.version).toBe(10n)
+          if (opened !== undefined) afterReads(opened)
           yield* commit(n)
         }
         const grown = file() - before
@@ -108,5 +115,17 @@ describe("a reader's snapshot in a long stretch of reads", () => {
     expect(pinned).toBeGreaterThan(BLOCKS * 4096)
     // Bounded, the reader holds back at most the commit since its last look.
     expect(bounded).toBeLessThanOrEqual(alone + 16 * 4096)
+  })
+
+  it("lets the snapshot go with releaseReads before the writer commits; refreshReads takes a new one at once", () => {
+    // The indexer's worker after reading a batch, storing its rows while the chain commits: a
+    // snapshot released there holds nothing back; one refreshed (which reads the store's count of
+    // truncations, renewing the snapshot) pins every page the commits free until the next timer tick.
+    const unbounded = { maxSnapshotAgeMs: Number.POSITIVE_INFINITY }
+    const alone = Effect.runSync(growth(undefined))
+    const released = Effect.runSync(growth(unbounded, (b) => b.releaseReads?.()))
+    const refreshed = Effect.runSync(growth(unbounded, (b) => b.refreshReads?.()))
+    expect(refreshed).toBeGreaterThan(BLOCKS * 4096)
+    expect(released).toBeLessThanOrEqual(alone + 16 * 4096)
   })
 })

@@ -78,7 +78,8 @@ const program = Effect.gen(function* () {
     maxBatchTransactions: data.maxBatchTransactions,
     // The chain's thread committed since this thread's read snapshot was taken: renew it.
     beforeStep: () => backend.refreshReads?.(),
-    afterRead: () => backend.refreshReads?.(),
+    // The batch is read: no snapshot held while its rows are stored (`releaseReads`).
+    afterRead: () => backend.releaseReads?.(),
     onLook,
     onProgress: (health, resetsDone) => {
       if (resetsDone > doneWhenAsked) acknowledged = asked
