@@ -158,7 +158,8 @@ export interface LedgerBackend {
    * Optional: a store that cannot forget has none (the local chain's snapshot/revert need it).
    * `append`: blocks prepared on `head`, written in the same step (loading a dumped chain: the
    * store holds the old chain or the new one, never a mix). Counts as a truncation even when
-   * nothing was above `head`.
+   * nothing was above `head`. A store with nothing yet (a fork's own store before its first
+   * block, whose `head` is the fork's base) writes `append` as its first blocks.
    */
   readonly truncateAfter?: ((head: LedgerHead, append?: ReadonlyArray<PreparedBlock>) => void) | undefined
   /**

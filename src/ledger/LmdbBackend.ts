@@ -915,7 +915,8 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
    * writes over) in the same transaction: a crash leaves the store as before or as after.
    */
   const truncateAfter = (target: LedgerHead, append: ReadonlyArray<PreparedBlock> = []): void => {
-    const h = head
+    // An empty store (a fork's before its first block) has nothing to forget: `target` stands in.
+    const h = head ?? (append.length > 0 ? target : undefined)
     if (h === undefined || (target.latestVersion >= h.latestVersion && append.length === 0)) return
     const next: LedgerHead = {
       ...target,

@@ -212,8 +212,8 @@ export const makeMemoryBackend = (): LedgerBackend => {
    * events, the state keys it wrote), so the work is proportional to what is dropped.
    */
   const truncateAfter = (target: LedgerHead, append: ReadonlyArray<PreparedBlock> = []): void => {
-    if (head === undefined) return
-    if (target.latestVersion < head.latestVersion) truncateOnly(target)
+    // An empty store (a fork's before its first block) has nothing to forget: the blocks are its first.
+    if (head !== undefined && target.latestVersion < head.latestVersion) truncateOnly(target)
     else if (append.length > 0) truncations++
     for (const p of append) commit(p, 0)
   }

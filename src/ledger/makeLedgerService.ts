@@ -28,7 +28,7 @@ import {
   VersionNotFound,
   VersionPruned
 } from "./LedgerError.js"
-import { type CommittedBlockInput, prepareBlock, prepareCommittedBlock } from "./prepareBlock.js"
+import { type CommittedBlockInput, prepareBlock, prepareBlocksAfter } from "./prepareBlock.js"
 import { stateReaderAt } from "./stateReaderAt.js"
 
 export interface LedgerServiceOptions {
@@ -321,23 +321,11 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
   const commitBlocks = (blocks: ReadonlyArray<BlockToCommit>): Effect.Effect<ReadonlyArray<BlockInfo>, LedgerError> =>
     Effect.flatMap(
       attempt(() => {
-        // Each block prepared on the one before it (as `replaceAfter`), from the current head.
-        const start = backend.head()
-        const prepared: PreparedBlock[] = []
-        const blockOfVersion = (v: bigint) =>
-          start !== undefined && v <= start.latestVersion
-            ? backend.blockOfVersion(v)
-            : prepared.find((q) => q.block.firstVersion <= v && v <= q.block.lastVersion)?.block
-        let before = start
-        for (const block of blocks) {
-          const p = prepareBlock(before, block, {
-            chainId: options.chainId ?? DEFAULT_CHAIN_ID,
-            window,
-            blockOfVersion
-          })
-          prepared.push(p)
-          before = p.head
-        }
+        const prepared = prepareBlocksAfter(backend.head(), blocks, {
+          chainId: options.chainId ?? DEFAULT_CHAIN_ID,
+          window,
+          storedBlockOfVersion: backend.blockOfVersion
+        })
         const budget = window === undefined ? 0 : pruneBatch
         const durable =
           prepared.length === 0
@@ -420,21 +408,11 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
           throw new StorageError({
             message: `the mark at version ${target.latestVersion} is not of this ledger's history (reverted past, or another chain)`
           })
-        // Each block prepared on the one before it, from the mark's head.
-        const prepared: PreparedBlock[] = []
-        let before = target
-        const blockOfVersion = (v: bigint) =>
-          v <= target.latestVersion
-            ? backend.blockOfVersion(v)
-            : prepared.find((q) => q.block.firstVersion <= v && v <= q.block.lastVersion)?.block
-        for (const block of blocks) {
-          const committed = block.transactions.length > 0 && "accumulatorRootHash" in block.transactions[0]!
-          const p = committed
-            ? prepareCommittedBlock(before, block as CommittedBlockInput, { window, blockOfVersion })
-            : prepareBlock(before, block as BlockToCommit, { chainId: before.chainId, window, blockOfVersion })
-          prepared.push(p)
-          before = p.head
-        }
+        const prepared = prepareBlocksAfter(target, blocks, {
+          chainId: target.chainId,
+          window,
+          storedBlockOfVersion: backend.blockOfVersion
+        })
         backend.truncateAfter!(target, prepared)
         collectInBackground()
         rewound.push({ count: backend.truncations?.() ?? rewound.length + 1, version: target.latestVersion })

@@ -199,3 +199,43 @@ export const prepareCommittedBlock = (
   }
   return { block: info, transactions, ...indexesOf(transactions), head }
 }
+
+/**
+ * Blocks prepared one on the other from `before` (each on the head the previous one leaves): new
+ * blocks (`BlockToCommit`) as `prepareBlock`, recorded ones (`CommittedBlockInput`: a dump's) as
+ * `prepareCommittedBlock`, which needs a head to continue. `storedBlockOfVersion` answers versions
+ * at or below `before`; the blocks prepared here answer theirs. Throws as those two do.
+ */
+export const prepareBlocksAfter = (
+  before: LedgerHead | undefined,
+  blocks: ReadonlyArray<BlockToCommit | CommittedBlockInput>,
+  context: {
+    readonly chainId: number
+    readonly window: bigint | undefined
+    readonly storedBlockOfVersion: (version: bigint) => BlockInfo | undefined
+  }
+): Array<PreparedBlock> => {
+  const prepared: PreparedBlock[] = []
+  const start = before
+  const blockOfVersion = (v: bigint) =>
+    start !== undefined && v <= start.latestVersion
+      ? context.storedBlockOfVersion(v)
+      : prepared.find((q) => q.block.firstVersion <= v && v <= q.block.lastVersion)?.block
+  let head = before
+  for (const block of blocks) {
+    const recorded = block.transactions.length > 0 && "accumulatorRootHash" in block.transactions[0]!
+    const p = recorded
+      ? prepareCommittedBlock(head ?? failNoHead(), block as CommittedBlockInput, {
+          window: context.window,
+          blockOfVersion
+        })
+      : prepareBlock(head, block as BlockToCommit, { chainId: context.chainId, window: context.window, blockOfVersion })
+    prepared.push(p)
+    head = p.head
+  }
+  return prepared
+}
+
+const failNoHead = (): never => {
+  throw new Error("a recorded block continues a stored head: the store has none")
+}

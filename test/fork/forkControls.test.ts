@@ -2,7 +2,9 @@
  * The test controls (issue 21) on a fork: an account of the source spends without its key
  * (impersonation), a balance is set where no faucet key would do, and snapshot/revert rewinds the
  * fork's own blocks back to its state over the source, as far back as the fork point (a snapshot
- * taken at start, and the controls' reset) — all on state read lazily from the source.
+ * taken at start, and the controls' reset) — all on state read lazily from the source; and a
+ * fork's dump (its own blocks over the fork point) loads back in place and into another fork of
+ * the same point, and nowhere else.
  */
 import { Account, AccountAuthenticatorNoAccountAuthenticator, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
 import { Effect } from "effect"
@@ -24,10 +26,18 @@ describe("the test controls on a fork", () => {
           const src = sdkFor(source)
           const whale = Account.generate()
           yield* Effect.promise(() =>
-            src.fundAccount({ accountAddress: whale.accountAddress, amount: 5_000_000_000, options: { waitForIndexer: false } })
+            src.fundAccount({
+              accountAddress: whale.accountAddress,
+              amount: 5_000_000_000,
+              options: { waitForIndexer: false }
+            })
           )
           const pinned = yield* Effect.promise(() => latestVersion(source.apiUrl))
-          const fork = yield* LocalChain.spawn({ accounts: 0, mining: MiningMode.instant(0), fork: { url: source.apiUrl, version: pinned } })
+          const fork = yield* LocalChain.spawn({
+            accounts: 0,
+            mining: MiningMode.instant(0),
+            fork: { url: source.apiUrl, version: pinned }
+          })
           const aptos = sdkFor(fork)
           const carol = Account.generate().accountAddress
           // A snapshot before the fork's first block: the fork point itself.
@@ -39,9 +49,14 @@ describe("the test controls on a fork", () => {
             aptos.transferCoinTransaction({ sender: whale.accountAddress, recipient: carol, amount: 1_000 })
           )
           const sent = yield* Effect.promise(() =>
-            aptos.transaction.submit.simple({ transaction, senderAuthenticator: new AccountAuthenticatorNoAccountAuthenticator() })
+            aptos.transaction.submit.simple({
+              transaction,
+              senderAuthenticator: new AccountAuthenticatorNoAccountAuthenticator()
+            })
           )
-          expect((yield* Effect.promise(() => aptos.waitForTransaction({ transactionHash: sent.hash }))).success).toBe(true)
+          expect((yield* Effect.promise(() => aptos.waitForTransaction({ transactionHash: sent.hash }))).success).toBe(
+            true
+          )
           expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: carol }))).toBe(1_000)
 
           // A snapshot, a balance set on the fork, then back.
@@ -70,10 +85,66 @@ describe("the test controls on a fork", () => {
           expect(reset.status).toBe(200)
           expect(yield* Effect.promise(() => latestVersion(fork.apiUrl))).toBe(pinned)
           expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: dave }))).toBe(0)
-          // Dump and load: refused with a clear error (a dump would copy the source's history, read from it).
-          const dumped = yield* Effect.promise(() => fetch(`${fork.apiUrl.replace(/\/v1$/, "")}/__movenode/v1/state/dump`))
-          expect(dumped.status).toBe(400)
-          expect(((yield* Effect.promise(() => dumped.json())) as { message: string }).message).toMatch(/not supported on a fork/)
+          // Dump and load: the fork's own blocks over its fork point (its history up to V is the source's).
+          const root = (chain: LocalChainInfo) => chain.apiUrl.replace(/\/v1$/, "")
+          yield* fork.controls.setBalance({ address: dave.toUint8Array(), amount: 42n })
+          const dumpedAt = yield* Effect.promise(() => latestVersion(fork.apiUrl))
+          const response = yield* Effect.promise(() => fetch(`${root(fork)}/__movenode/v1/state/dump`))
+          expect(response.status).toBe(200)
+          const dump = new Uint8Array(yield* Effect.promise(() => response.arrayBuffer()))
+          const lastHash = (yield* Effect.promise(() => aptos.getTransactionByVersion({ ledgerVersion: dumpedAt })))
+            .hash
+          // Changed after the dump, then loaded back in place.
+          yield* fork.controls.setBalance({ address: dave.toUint8Array(), amount: 9n })
+          yield* fork.controls.load(dump)
+          expect(yield* Effect.promise(() => latestVersion(fork.apiUrl))).toBe(dumpedAt)
+          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: dave }))).toBe(42)
+          // Into a new fork of the same point, over HTTP: the same blocks, hashes and balances.
+          const twin = yield* LocalChain.spawn({
+            accounts: 0,
+            mining: MiningMode.instant(0),
+            fork: { url: source.apiUrl, version: pinned }
+          })
+          const loaded = yield* Effect.promise(() =>
+            fetch(`${root(twin)}/__movenode/v1/state/load`, {
+              method: "POST",
+              headers: { "content-type": "application/octet-stream" },
+              body: dump
+            })
+          )
+          expect(loaded.status).toBe(200)
+          const twinSdk = sdkFor(twin)
+          expect(yield* Effect.promise(() => latestVersion(twin.apiUrl))).toBe(dumpedAt)
+          expect((yield* Effect.promise(() => twinSdk.getTransactionByVersion({ ledgerVersion: dumpedAt }))).hash).toBe(
+            lastHash
+          )
+          expect(yield* Effect.promise(() => twinSdk.getAccountAPTAmount({ accountAddress: dave }))).toBe(42)
+          expect(yield* Effect.promise(() => twinSdk.getAccountAPTAmount({ accountAddress: carol }))).toBe(0)
+          // The loaded fork goes on: a block after it.
+          expect((yield* twin.controls.mine({ blocks: 1 }))[0]!.lastVersion).toBeGreaterThan(dumpedAt)
+          // Refused, in the error body's shape: into the source (a chain from its genesis) and into a fork of another point.
+          const into = (chain: LocalChainInfo) =>
+            Effect.promise(async () => {
+              const r = await fetch(`${root(chain)}/__movenode/v1/state/load`, {
+                method: "POST",
+                headers: { "content-type": "application/octet-stream" },
+                body: dump
+              })
+              return { status: r.status, message: ((await r.json()) as { message: string }).message }
+            })
+          const intoSource = yield* into(source)
+          expect(intoSource.status).toBe(400)
+          expect(intoSource.message).toMatch(
+            new RegExp(`made on a fork at version ${pinned}, this chain is a chain from its genesis`)
+          )
+          const earlier = yield* LocalChain.spawn({
+            accounts: 0,
+            mining: MiningMode.instant(0),
+            fork: { url: source.apiUrl, version: pinned - 1n }
+          })
+          const intoEarlier = yield* into(earlier)
+          expect(intoEarlier.status).toBe(400)
+          expect(intoEarlier.message).toMatch(new RegExp(`this chain is a fork at version ${pinned - 1n}`))
         })
       )
     )

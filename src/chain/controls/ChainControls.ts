@@ -553,27 +553,35 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
 
         // ---- dump and load
 
-        const genesisHash = Effect.map(Effect.mapError(ledger.transactionByVersion(0n), fromLedger), (t) => t.hash)
-
-        // A fork's blocks up to its fork version are its source's history (each read from the source),
-        // and its "genesis" is the fork point: a dump would copy the source and a load cannot go under it.
-        const notOnAFork =
-          ledger.firstOwnVersion === undefined
-            ? Effect.void
-            : ApiErrors.badRequest(
-                "dump and load are not supported on a fork yet (its history up to the fork version is its source's); use snapshot/revert or reset"
-              )
+        /**
+         * What a dump's first block continues (`chainDump.ts`): genesis on a chain of its own; on a
+         * fork, the fork point (its history up to V is its source's, read from it: a dump holds the
+         * fork's own blocks, which load into a fork of the same point).
+         */
+        const dumpBase = Effect.gen(function* () {
+          let version = 0n
+          let height = 0n
+          if (ledger.firstOwnVersion !== undefined) {
+            const r = yield* rewind
+            genesisMark ??= yield* Effect.mapError(r.markAtHeight(0n), fromLedger)
+            version = genesisMark.version
+            height = genesisMark.height
+          }
+          const at = yield* Effect.mapError(ledger.transactionByVersion(version), fromLedger)
+          return { version, height, hash: at.hash }
+        })
+        const baseText = (version: bigint) => (version === 0n ? "a chain from its genesis" : `a fork at version ${version}`)
 
         const dump = producer.exclusive(
           Effect.gen(function* () {
-            yield* notOnAFork
+            const base = yield* dumpBase
             const info = yield* Effect.mapError(ledger.ledgerInfo, fromLedger)
-            if (info.oldestLedgerVersion > 0n)
+            if (info.oldestLedgerVersion > base.version)
               return yield* ApiErrors.badRequest(
                 `the ledger was pruned below version ${info.oldestLedgerVersion}: a dump needs the whole history (start without --prune-window)`
               )
             const blocks: DumpedBlock[] = []
-            for (let h = 1n; h <= info.blockHeight; h++) {
+            for (let h = base.height + 1n; h <= info.blockHeight; h++) {
               const b = yield* Effect.mapError(ledger.blockByHeight(h), fromLedger)
               const transactions = yield* Effect.mapError(
                 ledger.transactionsFrom(b.firstVersion, Number(b.lastVersion - b.firstVersion + 1n)),
@@ -581,22 +589,28 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
               )
               blocks.push({ epoch: b.epoch, timestampUsec: b.timestampUsec, transactions })
             }
-            return encodeChainDump({ chainId: info.chainId, genesisHash: yield* genesisHash, clock: clock.current }, blocks)
+            return encodeChainDump({ chainId: info.chainId, base, clock: clock.current }, blocks)
           })
         )
 
         const load = (bytes: Uint8Array) =>
           Effect.gen(function* () {
-            yield* notOnAFork
             const r = yield* rewind
             const decoded = decodeChainDump(bytes)
             if (typeof decoded === "string") return yield* ApiErrors.badRequest(decoded)
             const info = yield* Effect.mapError(ledger.ledgerInfo, fromLedger)
             if (decoded.chainId !== info.chainId)
               return yield* ApiErrors.badRequest(`the dump is of chain ${decoded.chainId}, this chain is ${info.chainId}`)
-            if (Buffer.compare(decoded.genesisHash, yield* genesisHash) !== 0)
+            const base = yield* dumpBase
+            if (decoded.base.version !== base.version)
               return yield* ApiErrors.badRequest(
-                "the dump was made on another genesis (another seed, accounts, balances or epoch length): start the chain with the same settings"
+                `the dump was made on ${baseText(decoded.base.version)}, this chain is ${baseText(base.version)}: load it into a chain started the same way`
+              )
+            if (Buffer.compare(decoded.base.hash, base.hash) !== 0)
+              return yield* ApiErrors.badRequest(
+                base.version === 0n
+                  ? "the dump was made on another genesis (another seed, accounts, balances or epoch length): start the chain with the same settings"
+                  : `the dump was made on a fork of another chain (its transaction at version ${base.version} differs): fork the same source at the same version`
               )
             genesisMark ??= yield* Effect.mapError(r.markAtHeight(0n), fromLedger)
             const mark = genesisMark

@@ -1,16 +1,22 @@
 /**
  * A dumped chain (anvil's `--dump-state` / `anvil_dumpState`, with the history users asked anvil
- * for, foundry #7955): every block after genesis with its committed transactions, as the ledger
- * holds them (the transaction, its write set, events and outcome), plus the clock's settings.
- * Loading replays nothing through the VM: the blocks are committed as they were (same hashes, same
- * accumulator: the recorded infos must chain into the recorded roots), over the same genesis,
- * which the dump names by its hash.
+ * for, foundry #7955): every block after the chain's base with its committed transactions, as the
+ * ledger holds them (the transaction, its write set, events and outcome), plus the clock's
+ * settings. The base is genesis (version 0) on a chain of its own, the fork point (version V, the
+ * source's transaction there) on a fork: a fork's history up to V is its source's, read from it,
+ * so a fork's dump holds its own blocks and loads into a fork of the same point. Loading replays
+ * nothing through the VM: the blocks are committed as they were (same hashes, same accumulator:
+ * the recorded infos must chain into the recorded roots), over the same base, which the dump
+ * names by its version and its transaction's hash.
  *
- *   "movenode-chain-dump\n" ‖ format u8 (1) ‖ chain id u8 ‖ genesis hash (32) ‖ clock: offset
- *   (i64) ‖ option next (u64) ‖ option interval (u64) ‖ ULEB blocks ‖ per block: epoch u64 ‖
- *   timestamp u64 ‖ ULEB transactions ‖ per transaction: ULEB length ‖ the ledger's transaction
- *   record (src/ledger/lmdbRecords.ts) ‖ CRC-32 of everything before it (u32 LE: a damaged file is
- *   refused before anything is decoded)
+ *   "movenode-chain-dump\n" ‖ format u8 (2) ‖ chain id u8 ‖ base version u64 ‖ base hash (32) ‖
+ *   clock: offset (i64) ‖ option next (u64) ‖ option interval (u64) ‖ ULEB blocks ‖ per block:
+ *   epoch u64 ‖ timestamp u64 ‖ ULEB transactions ‖ per transaction: ULEB length ‖ the ledger's
+ *   transaction record (src/ledger/lmdbRecords.ts) ‖ CRC-32 of everything before it (u32 LE: a
+ *   damaged file is refused before anything is decoded)
+ *
+ * Format 1 (sessions before forks dumped) is format 2 without the base version: genesis, read as
+ * version 0.
  *
  * The record is the ledger's own format: a dump is read by the movenode version that wrote it (or
  * one with the same record format); `format` changes when that changes. Decoding is bounded by the
@@ -24,11 +30,18 @@ import { decodeTransactionRecordKeepingBytes, encodeTransactionRecord } from "..
 import type { ClockSettings } from "./ChainClock.js"
 
 const MAGIC = new TextEncoder().encode("movenode-chain-dump\n")
-export const DUMP_FORMAT = 1
+export const DUMP_FORMAT = 2
+
+/** What a dump's first block continues: genesis (version 0), or a fork's fork point. */
+export interface DumpBase {
+  readonly version: bigint
+  /** The hash of the transaction at `version` (on a fork, the source's). */
+  readonly hash: Uint8Array
+}
 
 export interface ChainDump {
   readonly chainId: number
-  readonly genesisHash: Uint8Array
+  readonly base: DumpBase
   readonly clock: ClockSettings
   /** The blocks as committed (hashes, infos, accumulator roots as recorded: checked when loaded). */
   readonly blocks: ReadonlyArray<CommittedBlockInput>
@@ -41,11 +54,11 @@ export interface DumpedBlock {
 }
 
 export const encodeChainDump = (
-  header: { readonly chainId: number; readonly genesisHash: Uint8Array; readonly clock: ClockSettings },
+  header: { readonly chainId: number; readonly base: DumpBase; readonly clock: ClockSettings },
   blocks: ReadonlyArray<DumpedBlock>
 ): Uint8Array => {
   const w = new BcsWriter(1 << 16)
-  w.fixed(MAGIC).u8(DUMP_FORMAT).u8(header.chainId).fixed(header.genesisHash)
+  w.fixed(MAGIC).u8(DUMP_FORMAT).u8(header.chainId).u64(header.base.version).fixed(header.base.hash)
   w.signed(64, header.clock.offsetUsec)
   if (header.clock.nextUsec === undefined) w.u8(0)
   else w.u8(1).u64(header.clock.nextUsec)
@@ -74,9 +87,10 @@ export const decodeChainDump = (input: Uint8Array): ChainDump | string => {
   try {
     const r = new BcsReader(body.subarray(MAGIC.length))
     const format = r.u8()
-    if (format !== DUMP_FORMAT) return `dump format ${format}: this movenode reads format ${DUMP_FORMAT}`
+    if (format !== DUMP_FORMAT && format !== 1)
+      return `dump format ${format}: this movenode reads formats 1 and ${DUMP_FORMAT}`
     const chainId = r.u8()
-    const genesisHash = r.fixed(32)
+    const base = { version: format === 1 ? 0n : r.u64(), hash: r.fixed(32) }
     const offsetUsec = BigInt(r.signed(64))
     const nextUsec = r.u8() === 1 ? r.u64() : undefined
     const intervalUsec = r.u8() === 1 ? r.u64() : undefined
@@ -96,7 +110,7 @@ export const decodeChainDump = (input: Uint8Array): ChainDump | string => {
       blocks.push({ epoch, timestampUsec, transactions })
     }
     r.expectEnd()
-    return { chainId, genesisHash, clock: { offsetUsec, nextUsec, intervalUsec }, blocks }
+    return { chainId, base, clock: { offsetUsec, nextUsec, intervalUsec }, blocks }
   } catch (e) {
     return `the dump does not decode: ${e instanceof Error ? e.message : String(e)}`.slice(0, 300)
   }
