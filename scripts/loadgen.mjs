@@ -45,7 +45,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } fro
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ledgerStats } from "./ledger-stats.mjs"
-import { aptTransfer, cliArgs, cpuSecs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu } from "./lib.mjs"
+import { aptTransfer, childrenCpuSecs, cliArgs, cpuSecs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -375,6 +375,7 @@ const main = async () => {
     const size0 = fileSize()
     const t0 = performance.now()
     const threads0 = threadCpu(node.child.pid)
+    const front0 = childrenCpuSecs(node.child.pid)
     const latencies = []
     const submitMs = []
     const waitMs = []
@@ -401,7 +402,10 @@ const main = async () => {
       node: perTransfer(split.total),
       mainThread: perTransfer(split.main),
       busiestOtherThread: perTransfer(split.busiestOther),
-      otherThreads: perTransfer(split.rest)
+      otherThreads: perTransfer(split.rest),
+      // The node's child processes (the front process, which answers reads and hands connections
+      // over): not in `node`, which is the node process's threads.
+      front: perTransfer(childrenCpuSecs(node.child.pid) - front0)
     }
     const info1 = await (await fetch(API)).json()
     await node.stop()
@@ -501,7 +505,7 @@ const main = async () => {
     const ledgerBytes = () => statSync(join(node.dir, "ledger", "data.mdb")).size
     const bytes0 = ledgerBytes()
     const start = performance.now()
-    const cpu0 = { node: cpuSecs(node.child.pid), nodeMain: cpuSecs(node.child.pid, { mainThread: true }), loadgen: ownCpuSecs(), threads: threadCpu(node.child.pid) }
+    const cpu0 = { node: cpuSecs(node.child.pid), nodeMain: cpuSecs(node.child.pid, { mainThread: true }), front: childrenCpuSecs(node.child.pid), loadgen: ownCpuSecs(), threads: threadCpu(node.child.pid) }
     // The committed transfers once a second (the ledger's versions less each block's two system
     // transactions), so the node's warm-up — V8 compiling the hot path, most of the first ~8 s of
     // a fresh node's load on this machine — shows apart from its steady rate.
@@ -597,7 +601,9 @@ const main = async () => {
     const cpu = {
       nodeSecs: +(cpuSecs(node.child.pid) - cpu0.node).toFixed(1),
       nodeMainThreadSecs: +(cpuSecs(node.child.pid, { mainThread: true }) - cpu0.nodeMain).toFixed(1),
-      loadgenSecs: +(ownCpuSecs() - cpu0.loadgen).toFixed(1)
+      loadgenSecs: +(ownCpuSecs() - cpu0.loadgen).toFixed(1),
+      // The node's child processes (the front process): not in nodeSecs, the node process's threads.
+      frontSecs: +(childrenCpuSecs(node.child.pid) - cpu0.front).toFixed(1)
     }
     cpu.nodeMsPerTransfer = +((cpu.nodeSecs * 1000) / Math.max(1, Number(committed))).toFixed(3)
     cpu.nodeMainThreadMsPerTransfer = +((cpu.nodeMainThreadSecs * 1000) / Math.max(1, Number(committed))).toFixed(3)
