@@ -394,7 +394,15 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
           Effect.tapCause((cause) =>
             Effect.sync(() => {
               last = undefined
-            }).pipe(Effect.andThen(Effect.logError(`block commit failed: ${Cause.pretty(cause)}`)))
+            }).pipe(
+              Effect.andThen(
+                // A fork's block that read state not fetched yet is refused by design and executed
+                // again once the state is fetched (src/fork/StateMisses.ts): not a failure to report.
+                hasMissed()
+                  ? Effect.logDebug("block not committed: it read fork state not fetched yet; executed again once fetched")
+                  : Effect.logError(`block commit failed: ${Cause.pretty(cause)}`)
+              )
+            )
           )
         )
 
