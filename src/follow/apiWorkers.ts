@@ -5,7 +5,8 @@
  * the public listening socket. Each worker opens the same LMDB environment read-only (LMDB allows
  * many reader processes; the writer stays single; `readOnlyStore.ts`), re-reads the ledger head when it changed, runs
  * views in its own thread, and passes submissions to the writer's private API (`ReplicaHooks`), so
- * every endpoint answers as the writer would; `wait_by_hash` answers once the transaction is
+ * every endpoint answers as the writer would (the test controls are passed to it too);
+ * `wait_by_hash` answers once the transaction is
  * committed to the shared store. A pending transaction is not visible through a worker (the mempool
  * lives in the writer): `by_hash` answers 404 until it is committed.
  *
@@ -44,6 +45,8 @@ export const apiWorkerLayer = (spec: ApiWorkerSpec) =>
     Effect.gen(function* () {
       const replica: ReplicaHooks = {
         forward: forwarder(spec.writerUrl.replace(/\/v1$/, "")),
+        // The writer is this chain: its test controls answer through any worker.
+        forwardControls: true,
         waitByHashMs: 2000,
         status: () => ({ role: "api_worker", writer: spec.writerUrl, pid: process.pid }),
         prometheus: () => "",

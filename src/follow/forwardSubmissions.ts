@@ -9,20 +9,22 @@ const LEDGER_HEADER =
 
 /**
  * Forwards a submission to the node that holds the mempool (a follower's source, an API worker's
- * writer) with `fetch`; that node's answer, status, body and ledger headers, is the client's.
+ * writer) with `fetch`, or a test control to an API worker's writer; that node's answer, status,
+ * body and ledger headers, is the client's.
  */
 export const forwarder =
   (sourceRoot: string) =>
   (request: ForwardedRequest): Effect.Effect<Reply, ApiError> =>
     Effect.tryPromise({
       try: async (signal) => {
+        const get = request.method === "GET"
         const response = await fetch(`${sourceRoot}${request.path}`, {
-          method: "POST",
+          method: get ? "GET" : "POST",
           headers: {
-            "content-type": request.contentType,
+            ...(get ? {} : { "content-type": request.contentType }),
             ...(request.accept === undefined ? {} : { accept: request.accept })
           },
-          body: request.body,
+          ...(get ? {} : { body: request.body }),
           signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)])
         })
         const body = new Uint8Array(await response.arrayBuffer())
@@ -40,6 +42,6 @@ export const forwarder =
         new ApiError({
           status: 503,
           code: "internal_error",
-          message: `This node passes submissions to ${sourceRoot}/v1, which could not be reached: ${e instanceof Error ? e.message : String(e)}`
+          message: `This node passes ${request.path.startsWith("/__movenode") ? "test controls" : "submissions"} to ${sourceRoot}, which could not be reached: ${e instanceof Error ? e.message : String(e)}`
         })
     })

@@ -2,9 +2,11 @@ import type * as Effect from "effect/Effect"
 import type { ApiError } from "../domain/ApiError.js"
 import type { Reply } from "./Reply.js"
 
-/** A submission as received, to pass on unchanged. */
+/** A request as received, to pass on unchanged: a submission, or (from an API worker) a test control. */
 export interface ForwardedRequest {
-  /** `/v1/transactions` or `/v1/transactions/batch`. */
+  /** POST when absent. */
+  readonly method?: "GET" | "POST" | undefined
+  /** `/v1/transactions`, `/v1/transactions/batch`, or a control's `/__movenode/v1/…`. */
   readonly path: string
   readonly contentType: string
   readonly accept: string | undefined
@@ -20,6 +22,12 @@ export interface ForwardedRequest {
  */
 export interface ReplicaHooks {
   readonly forward: (request: ForwardedRequest) => Effect.Effect<Reply, ApiError>
+  /**
+   * The test controls (`/__movenode/v1/…`) are passed on too: an API worker's writer is the same
+   * chain (the local chain holds the controls, a worker none). A follower keeps its own answer (it
+   * holds no controls): controls sent to it are not its source's business.
+   */
+  readonly forwardControls?: boolean | undefined
   /** How long `wait_by_hash` waits for a transaction to be applied here. */
   readonly waitByHashMs: number
   /** The replica's state, as `GET /v1`'s `follow` object. */

@@ -1,7 +1,8 @@
 /**
  * `--api-workers N` on the bundled command (the workers are forked from the script the process
  * runs, so this needs `npm run build`, as test/http/bin.test.ts): N processes serve the public
- * port over the same store, each sees what the writer commits, and submissions reach the writer.
+ * port over the same store, each sees what the writer commits, and submissions and the test
+ * controls reach the writer.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -90,6 +91,32 @@ describe("--api-workers (bundle)", () => {
       })
       assert.strictEqual(refused.status, 400)
       assert.match(((await refused.json()) as { message: string }).message, /deserialize/)
+      // The test controls through the workers (each on a new connection: any worker): they are the
+      // chain's, so snapshot, mine, revert and a dump answer as the chain's own process would.
+      const root = api!.replace(/\/v1$/, "")
+      const control = async (path: string, body?: unknown) => {
+        const r = await fetch(`${root}/__movenode/v1/${path}`, {
+          method: body === undefined ? "GET" : "POST",
+          headers: { connection: "close", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        })
+        return { status: r.status, json: (await r.json()) as Record<string, string> }
+      }
+      const snapshot = await control("snapshot", {})
+      assert.strictEqual(snapshot.status, 200)
+      const mined = await control("mine", { blocks: 2 })
+      assert.strictEqual(mined.status, 200)
+      assert.isTrue(BigInt(mined.json.ledger_version!) > BigInt(snapshot.json.ledger_version!))
+      const reverted = await control("revert", { id: snapshot.json.id })
+      assert.strictEqual(reverted.status, 200)
+      assert.strictEqual(reverted.json.ledger_version, snapshot.json.ledger_version)
+      for (let i = 0; i < 4; i++) assert.strictEqual((await control("time")).status, 200)
+      const bad = await control("revert", { id: "not a number" })
+      assert.strictEqual(bad.status, 400)
+      const dump = await fetch(`${root}/__movenode/v1/state/dump`, { headers: { connection: "close" } })
+      assert.strictEqual(dump.status, 200)
+      assert.strictEqual(dump.headers.get("content-type"), "application/octet-stream")
+      assert.isTrue((await dump.arrayBuffer()).byteLength > 0)
     } finally {
       assert.strictEqual(await stop(child), 0)
     }

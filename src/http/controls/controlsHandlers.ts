@@ -28,6 +28,7 @@ import {
 import * as Result from "effect/Result"
 import { Bcs } from "../../bcs/index.js"
 import { stateKeyCodec } from "../../domain/StateKeyCodec.js"
+import { controlsRoutes } from "../Routes.js"
 import { ControlsApi } from "./ControlsApi.js"
 
 const disabled = new ApiError({
@@ -69,7 +70,12 @@ const impersonationJson = (c: ChainControlsService) => {
   return { auto_impersonate: i.auto, impersonated: i.addresses }
 }
 
-const editJson = (e: { readonly version: bigint; readonly height: bigint; readonly supply?: string; readonly hash?: string }) => ({
+const editJson = (e: {
+  readonly version: bigint
+  readonly height: bigint
+  readonly supply?: string
+  readonly hash?: string
+}) => ({
   ledger_version: e.version,
   block_height: e.height,
   ...(e.supply === undefined ? {} : { supply: e.supply }),
@@ -80,7 +86,36 @@ let spec: string | undefined
 /** The controls' OpenAPI document (built once). */
 export const controlsSpecJson = (): string => (spec ??= JSON.stringify(OpenApi.fromApi(ControlsApi)))
 
-export const controlsHandlers = (env: HandlerEnv) => {
+/**
+ * The handlers of the test controls: the chain's own where this node holds them; on an API worker
+ * (`ReplicaHooks.forwardControls`: its writer is the chain, in another process) each passes the
+ * request to the writer as received and answers what the writer answered.
+ */
+export const controlsHandlers = (env: HandlerEnv): Record<ControlsRouteId, RouteSpec> => {
+  const own = ownControlsHandlers(env)
+  const replica = env.config.replica
+  if (env.node.controls !== undefined || replica?.forwardControls !== true) return own
+  const out = {} as Record<ControlsRouteId, RouteSpec>
+  for (const route of controlsRoutes) {
+    const id = route.id as ControlsRouteId
+    const spec: RouteSpec = own[id]
+    const method = route.method === "GET" ? "GET" : "POST"
+    out[id] = {
+      ...spec,
+      handler: (input) =>
+        replica.forward({
+          method,
+          path: route.path,
+          contentType: input.mediaType ?? JSON_TYPE,
+          accept: undefined,
+          body: input.body ?? new Uint8Array()
+        })
+    }
+  }
+  return out
+}
+
+const ownControlsHandlers = (env: HandlerEnv) => {
   const controls: ChainControlsService | undefined = env.node.controls
 
   /** A handler over the controls with its body's fields decoded first. */
@@ -200,17 +235,30 @@ export const controlsHandlers = (env: HandlerEnv) => {
     "controls.advanceEpoch": control([], (c) => Effect.andThen(c.advanceEpoch, Effect.map(c.position, positionJson))),
     "edits.impersonate": control(["address"], (c, f) => {
       const a = addressField(f, "address")
-      return a instanceof ApiError ? fail(a) : Effect.andThen(c.impersonate(a), Effect.sync(() => impersonationJson(c)))
+      return a instanceof ApiError
+        ? fail(a)
+        : Effect.andThen(
+            c.impersonate(a),
+            Effect.sync(() => impersonationJson(c))
+          )
     }),
     "edits.stopImpersonating": control(["address"], (c, f) => {
       const a = addressField(f, "address")
-      return a instanceof ApiError ? fail(a) : Effect.andThen(c.stopImpersonating(a), Effect.sync(() => impersonationJson(c)))
+      return a instanceof ApiError
+        ? fail(a)
+        : Effect.andThen(
+            c.stopImpersonating(a),
+            Effect.sync(() => impersonationJson(c))
+          )
     }),
     "edits.autoImpersonate": control(["enabled"], (c, f) => {
       const enabled = booleanField(f, "enabled")
       if (enabled instanceof ApiError) return fail(enabled)
       if (enabled === undefined) return fail(ApiErrors.badRequest("enabled: required (true or false)"))
-      return Effect.andThen(c.setAutoImpersonate(enabled), Effect.sync(() => impersonationJson(c)))
+      return Effect.andThen(
+        c.setAutoImpersonate(enabled),
+        Effect.sync(() => impersonationJson(c))
+      )
     }),
     "edits.setBalance": control(["address", "amount", "asset"], (c, f) => {
       const d = decode(() => ({
@@ -231,7 +279,11 @@ export const controlsHandlers = (env: HandlerEnv) => {
         return {
           address,
           type,
-          value: del ? undefined : bcs !== undefined ? { _tag: "Bcs" as const, bytes: bcs } : { _tag: "Json" as const, value: f.value }
+          value: del
+            ? undefined
+            : bcs !== undefined
+              ? { _tag: "Bcs" as const, bytes: bcs }
+              : { _tag: "Json" as const, value: f.value }
         }
       })
       return d instanceof ApiError ? fail(d) : Effect.map(c.setResource(d.address, d.type, d.value), editJson)
@@ -277,3 +329,5 @@ export const controlsHandlers = (env: HandlerEnv) => {
     })
   } as const
 }
+
+type ControlsRouteId = keyof ReturnType<typeof ownControlsHandlers>
