@@ -4,11 +4,10 @@
  * its own API on a private loopback port and starts N worker processes (node:cluster) that share
  * the public listening socket. Each worker opens the same LMDB environment read-only (LMDB allows
  * many reader processes; the writer stays single; `readOnlyStore.ts`), re-reads the ledger head when it changed, runs
- * views in its own thread, and passes submissions to the writer's private API (`ReplicaHooks`), so
- * every endpoint answers as the writer would (the test controls are passed to it too);
- * `wait_by_hash` answers once the transaction is
- * committed to the shared store. A pending transaction is not visible through a worker (the mempool
- * lives in the writer): `by_hash` answers 404 until it is committed.
+ * views in its own thread, and passes submissions and the test controls to the writer's private API
+ * (`ReplicaHooks`), so every endpoint answers as the writer would; `wait_by_hash` answers once the
+ * transaction is committed to the shared store. A pending transaction is not visible through a
+ * worker (the mempool lives in the writer): `by_hash` answers 404 until it is committed.
  *
  *   startApiWorkers(options)   in the writer: forks the workers (replaced when one dies), scoped
  *   isApiWorker() / apiWorkerMain()   in a worker: the program the CLI runs instead of its command

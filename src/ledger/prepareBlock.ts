@@ -216,9 +216,8 @@ export const prepareBlocksAfter = (
   }
 ): Array<PreparedBlock> => {
   const prepared: PreparedBlock[] = []
-  const start = before
   const blockOfVersion = (v: bigint) =>
-    start !== undefined && v <= start.latestVersion
+    before !== undefined && v <= before.latestVersion
       ? context.storedBlockOfVersion(v)
       : prepared.find((q) => q.block.firstVersion <= v && v <= q.block.lastVersion)?.block
   let head = before

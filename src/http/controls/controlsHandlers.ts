@@ -70,12 +70,7 @@ const impersonationJson = (c: ChainControlsService) => {
   return { auto_impersonate: i.auto, impersonated: i.addresses }
 }
 
-const editJson = (e: {
-  readonly version: bigint
-  readonly height: bigint
-  readonly supply?: string
-  readonly hash?: string
-}) => ({
+const editJson = (e: { readonly version: bigint; readonly height: bigint; readonly supply?: string; readonly hash?: string }) => ({
   ledger_version: e.version,
   block_height: e.height,
   ...(e.supply === undefined ? {} : { supply: e.supply }),
@@ -98,10 +93,9 @@ export const controlsHandlers = (env: HandlerEnv): Record<ControlsRouteId, Route
   const out = {} as Record<ControlsRouteId, RouteSpec>
   for (const route of controlsRoutes) {
     const id = route.id as ControlsRouteId
-    const spec: RouteSpec = own[id]
     const method = route.method === "GET" ? "GET" : "POST"
     out[id] = {
-      ...spec,
+      ...own[id],
       handler: (input) =>
         replica.forward({
           method,
@@ -235,30 +229,17 @@ const ownControlsHandlers = (env: HandlerEnv) => {
     "controls.advanceEpoch": control([], (c) => Effect.andThen(c.advanceEpoch, Effect.map(c.position, positionJson))),
     "edits.impersonate": control(["address"], (c, f) => {
       const a = addressField(f, "address")
-      return a instanceof ApiError
-        ? fail(a)
-        : Effect.andThen(
-            c.impersonate(a),
-            Effect.sync(() => impersonationJson(c))
-          )
+      return a instanceof ApiError ? fail(a) : Effect.andThen(c.impersonate(a), Effect.sync(() => impersonationJson(c)))
     }),
     "edits.stopImpersonating": control(["address"], (c, f) => {
       const a = addressField(f, "address")
-      return a instanceof ApiError
-        ? fail(a)
-        : Effect.andThen(
-            c.stopImpersonating(a),
-            Effect.sync(() => impersonationJson(c))
-          )
+      return a instanceof ApiError ? fail(a) : Effect.andThen(c.stopImpersonating(a), Effect.sync(() => impersonationJson(c)))
     }),
     "edits.autoImpersonate": control(["enabled"], (c, f) => {
       const enabled = booleanField(f, "enabled")
       if (enabled instanceof ApiError) return fail(enabled)
       if (enabled === undefined) return fail(ApiErrors.badRequest("enabled: required (true or false)"))
-      return Effect.andThen(
-        c.setAutoImpersonate(enabled),
-        Effect.sync(() => impersonationJson(c))
-      )
+      return Effect.andThen(c.setAutoImpersonate(enabled), Effect.sync(() => impersonationJson(c)))
     }),
     "edits.setBalance": control(["address", "amount", "asset"], (c, f) => {
       const d = decode(() => ({
@@ -279,11 +260,7 @@ const ownControlsHandlers = (env: HandlerEnv) => {
         return {
           address,
           type,
-          value: del
-            ? undefined
-            : bcs !== undefined
-              ? { _tag: "Bcs" as const, bytes: bcs }
-              : { _tag: "Json" as const, value: f.value }
+          value: del ? undefined : bcs !== undefined ? { _tag: "Bcs" as const, bytes: bcs } : { _tag: "Json" as const, value: f.value }
         }
       })
       return d instanceof ApiError ? fail(d) : Effect.map(c.setResource(d.address, d.type, d.value), editJson)
