@@ -102,6 +102,13 @@ export interface FollowOptions extends IndexerOptions {
    * milliseconds while the chain commits (`src/ledger/snapshotBound.ts`).
    */
   readonly afterRead?: (() => void) | undefined
+  /**
+   * How many times the ledger was rewound so far, as of the last `beforeStep` (a reader in another
+   * thread counts the store's truncations). A batch that fails while it moves failed because the
+   * chain went back under it (a revert, a reset, a load racing the batch's reads): that is retried
+   * at once and quietly, not reported as a failure.
+   */
+  readonly rewinds?: (() => number) | undefined
   /** Called whenever the health changed (a batch committed, a reset done, a failure). */
   readonly onProgress?: ((health: IndexerHealth, resetsDone: number) => void) | undefined
   /** Called at every look at the ledger with its last version and the index's. */
@@ -259,9 +266,17 @@ export const followLedger = (
       while (true) {
         yield* wake.close
         const transactionsBefore = transactions
+        const rewindsBefore = options.rewinds?.()
         const progressed = yield* step.pipe(
           Effect.catchCause((cause) =>
             Effect.gen(function* () {
+              options.beforeStep?.()
+              if (resetRequested || (rewindsBefore !== undefined && options.rewinds?.() !== rewindsBefore)) {
+                // The ledger went back under the batch (its reads found versions or blocks gone):
+                // the next step sees the rewind (a reset asked, or a ledger shorter than the index).
+                yield* Effect.logDebug(`indexer: a batch raced a rewind of the ledger; retried: ${String(cause).slice(0, 200)}`)
+                return "retry" as const
+              }
               state = "failing"
               lastError = String(cause).slice(0, 1000)
               report()
@@ -271,7 +286,8 @@ export const followLedger = (
             })
           )
         )
-        if (progressed) {
+        if (progressed === "retry") yield* Effect.yieldNow
+        else if (progressed) {
           unsettled = true
           yield* gather(transactions - transactionsBefore)
           yield* Effect.yieldNow

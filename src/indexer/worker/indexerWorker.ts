@@ -80,6 +80,8 @@ const program = Effect.gen(function* () {
     beforeStep: () => backend.refreshReads?.(),
     // The batch is read: no snapshot held while its rows are stored (`releaseReads`).
     afterRead: () => backend.releaseReads?.(),
+    // The store's truncations (revert, reset, load), as of the last refresh.
+    rewinds: () => backend.truncations?.() ?? 0,
     onLook,
     onProgress: (health, resetsDone) => {
       if (resetsDone > doneWhenAsked) acknowledged = asked

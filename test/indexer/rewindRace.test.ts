@@ -1,0 +1,96 @@
+/**
+ * A batch whose ledger reads fail because the chain went back under it (a revert, a reset or a load
+ * racing the indexer's reads: "transaction N is missing", `BlockNotFound`, `VersionNotFound`) is
+ * retried at once and quietly (`FollowOptions.rewinds`: the store's truncation count moved); any
+ * other failure is reported (`failing`, a warning) and retried after a pause, as before. Test
+ * suites revert between tests with the indexer on: each race used to print a warning and hold the
+ * index (and every GraphQL query waiting on it) for the pause.
+ */
+import * as Effect from "effect/Effect"
+import * as Logger from "effect/Logger"
+import * as Scope from "effect/Scope"
+import { describe, expect, it } from "vitest"
+import { followLedger } from "../../src/indexer/engine/Indexer.js"
+import type { Pipeline } from "../../src/indexer/engine/Pipeline.js"
+import type { IndexerStoreService } from "../../src/indexer/store/IndexerStore.js"
+import type { LedgerService } from "../../src/ledger/Ledger.js"
+import { StorageError } from "../../src/ledger/LedgerError.js"
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * An indexer over a ledger of 10 versions whose first batch fails; `rewindDuringFailure`: the
+ * store's truncation count moves while it fails. Resolves with what was logged at warning level,
+ * the states reported, and the version indexed once the commit came.
+ */
+const run = async (rewindDuringFailure: boolean) => {
+  let truncations = 0
+  let failed = false
+  const warnings: string[] = []
+  const states: string[] = []
+  const ledger = { ledgerInfo: Effect.succeed({ ledgerVersion: 9n, chainId: 4 }) } as unknown as LedgerService
+  const pipeline: Pipeline = {
+    processorNames: ["p"],
+    fingerprint: "rewind-race-test",
+    batch: () =>
+      Effect.suspend(() => {
+        if (!failed) {
+          failed = true
+          if (rewindDuringFailure) truncations++
+          return Effect.fail(new StorageError({ message: "transaction 5 is missing" }))
+        }
+        return Effect.succeed({ writes: [], lastVersion: 9n, lastHash: "0x00", lastTimestampUsec: 0n, transactions: 10 })
+      })
+  }
+  let position: { version: bigint } | undefined
+  const store = {
+    position: Effect.sync(() => position),
+    reset: Effect.sync(() => {
+      position = undefined
+    }),
+    commit: (_writes: unknown, at: { version: bigint }) =>
+      Effect.sync(() => {
+        position = at
+      }),
+    settle: Effect.void
+  } as unknown as IndexerStoreService
+  const scope = Effect.runSync(Scope.make())
+  const capture = Logger.layer([
+    Logger.make(({ logLevel, message }) => {
+      if (logLevel === "Warn" || logLevel === "Error") warnings.push(String(message))
+    })
+  ])
+  await Effect.runPromise(
+    Scope.provide(
+      followLedger(store, ledger, {
+        pipeline,
+        rewinds: () => truncations,
+        onProgress: (health) => states.push(health.state)
+      }),
+      scope
+    ).pipe(Effect.provide(capture))
+  )
+  try {
+    for (let i = 0; i < 1_000 && position === undefined; i++) await sleep(5)
+    return { warnings, states, indexed: position?.version }
+  } finally {
+    await Effect.runPromise(Scope.close(scope, Effect.void as never))
+  }
+}
+
+describe("a batch racing a rewind of the ledger", () => {
+  it("is retried at once, with no warning and no failing state", async () => {
+    const r = await run(true)
+    expect(r.indexed).toBe(9n)
+    expect(r.warnings).toEqual([])
+    expect(r.states).not.toContain("failing")
+  })
+
+  it("while any other failure is reported and retried after the pause", async () => {
+    const r = await run(false)
+    expect(r.indexed).toBe(9n)
+    expect(r.warnings).toHaveLength(1)
+    expect(r.warnings[0]).toMatch(/a batch failed and will be retried: .*transaction 5 is missing/)
+    expect(r.states).toContain("failing")
+  })
+})
