@@ -4,7 +4,8 @@
  * retried at once and quietly (`FollowOptions.rewinds`: the store's truncation count moved); any
  * other failure is reported (`failing`, a warning) and retried after a pause, as before. Test
  * suites revert between tests with the indexer on: each race used to print a warning and hold the
- * index (and every GraphQL query waiting on it) for the pause.
+ * index (and every GraphQL query waiting on it) for the pause. And a reset indexes genesis again
+ * from the batch made the first time, not by decoding the framework's write set anew.
  */
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
@@ -39,7 +40,13 @@ const run = async (rewindDuringFailure: boolean) => {
           if (rewindDuringFailure) truncations++
           return Effect.fail(new StorageError({ message: "transaction 5 is missing" }))
         }
-        return Effect.succeed({ writes: [], lastVersion: 9n, lastHash: "0x00", lastTimestampUsec: 0n, transactions: 10 })
+        return Effect.succeed({
+          writes: [],
+          lastVersion: 9n,
+          lastHash: "0x00",
+          lastTimestampUsec: 0n,
+          transactions: 10
+        })
       })
   }
   let position: { version: bigint } | undefined
@@ -92,5 +99,58 @@ describe("a batch racing a rewind of the ledger", () => {
     expect(r.warnings).toHaveLength(1)
     expect(r.warnings[0]).toMatch(/a batch failed and will be retried: .*transaction 5 is missing/)
     expect(r.states).toContain("failing")
+  })
+})
+
+describe("a reset", () => {
+  it("commits genesis's batch as first made, asking the pipeline for version 0 once", async () => {
+    const fromZero: number[] = []
+    const commits: bigint[] = []
+    let position: { version: bigint } | undefined
+    const ledger = { ledgerInfo: Effect.succeed({ ledgerVersion: 9n, chainId: 4 }) } as unknown as LedgerService
+    const genesisWrites = [{ _tag: "Insert" as const, table: "events", rows: [] }]
+    const pipeline: Pipeline = {
+      processorNames: ["p"],
+      fingerprint: "reset-genesis-test",
+      batch: (_ledger, next, max) =>
+        Effect.sync(() => {
+          if (next === 0n) fromZero.push(max)
+          const last = next === 0n ? 0n : 9n
+          return {
+            writes: next === 0n ? genesisWrites : [],
+            lastVersion: last,
+            lastHash: "0x00",
+            lastTimestampUsec: 0n,
+            transactions: Number(last - next + 1n)
+          }
+        })
+    }
+    const committed: unknown[] = []
+    const store = {
+      position: Effect.sync(() => position),
+      reset: Effect.sync(() => {
+        position = undefined
+      }),
+      commit: (writes: unknown, at: { version: bigint }) =>
+        Effect.sync(() => {
+          if (at.version === 0n) committed.push(writes)
+          commits.push(at.version)
+          position = at
+        }),
+      settle: Effect.void
+    } as unknown as IndexerStoreService
+    const scope = Effect.runSync(Scope.make())
+    const follower = await Effect.runPromise(Scope.provide(followLedger(store, ledger, { pipeline }), scope))
+    try {
+      for (let i = 0; i < 1_000 && position?.version !== 9n; i++) await sleep(5)
+      Effect.runSync(follower.requestReset)
+      for (let i = 0; i < 1_000 && follower.resetsDone() === 0; i++) await sleep(5)
+      for (let i = 0; i < 1_000 && position?.version !== 9n; i++) await sleep(5)
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Effect.void as never))
+    }
+    expect(commits).toEqual([0n, 9n, 0n, 9n])
+    expect(fromZero).toEqual([1])
+    expect(committed).toEqual([genesisWrites, genesisWrites])
   })
 })

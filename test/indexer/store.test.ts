@@ -111,3 +111,45 @@ describe("a new index", () => {
     expect(rows.afterReset).toEqual([{ n: 2n }])
   })
 })
+
+describe("a reset", () => {
+  it("empties every table and the position, keeps the schema (SQLite's schema version unchanged), and takes batches again", async () => {
+    const out = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const ctx = yield* Layer.build(
+            IndexerStore.layer({ _tag: "Sqlite", path: ":memory:" }, { processorNames: ["events_processor"] })
+          )
+          const store = ctx.mapUnsafe.get(IndexerStore.key) as IndexerStore["Service"]
+          const event = (version: bigint) => ({
+            transaction_version: version,
+            event_index: 0,
+            account_address: A,
+            type: "t",
+            data: {}
+          })
+          const count = Effect.map(store.select(`SELECT count(*) AS n FROM "events"`, []), (r) => r[0]!.n)
+          const schemaVersion = Effect.map(store.select(`PRAGMA schema_version`, []), (r) => r[0]!.schema_version)
+          yield* store.commit([{ _tag: "Insert", table: "events", rows: [event(1n), event(2n)] }], at(2n), [
+            "events_processor"
+          ])
+          const before = {
+            rows: yield* count,
+            position: (yield* store.position)?.version,
+            schema: yield* schemaVersion
+          }
+          yield* store.reset
+          const status = yield* store.select(`SELECT processor, last_success_version FROM processor_status`, [])
+          const after = { rows: yield* count, position: (yield* store.position)?.version, schema: yield* schemaVersion }
+          yield* store.commit([{ _tag: "Insert", table: "events", rows: [event(1n)] }], at(1n), ["events_processor"])
+          const again = { rows: yield* count, position: (yield* store.position)?.version }
+          return { before, after, status, again }
+        })
+      )
+    )
+    expect(out.before).toMatchObject({ rows: 2n, position: 2n })
+    expect(out.after).toEqual({ rows: 0n, position: undefined, schema: out.before.schema })
+    expect(out.status.map((r) => [r.processor, String(r.last_success_version)])).toEqual([["events_processor", "-1"]])
+    expect(out.again).toEqual({ rows: 1n, position: 1n })
+  })
+})
