@@ -4,7 +4,8 @@
  * fork's own blocks back to its state over the source, as far back as the fork point (a snapshot
  * taken at start, and the controls' reset) — all on state read lazily from the source; and a
  * fork's dump (its own blocks over the fork point) loads back in place and into another fork of
- * the same point, and nowhere else.
+ * the same point, and nowhere else (a chain from genesis, a fork at another version, a fork of
+ * another chain at the same version).
  */
 import { Account, AccountAuthenticatorNoAccountAuthenticator, Aptos, AptosConfig, Network } from "@aptos-labs/ts-sdk"
 import { Effect } from "effect"
@@ -145,6 +146,25 @@ describe("the test controls on a fork", () => {
           const intoEarlier = yield* into(earlier)
           expect(intoEarlier.status).toBe(400)
           expect(intoEarlier.message).toMatch(new RegExp(`this chain is a fork at version ${pinned - 1n}`))
+          // And a fork of another chain at the same version: the same genesis, another history
+          // (another account funded, its own blocks), so another transaction at the fork version.
+          const other = yield* LocalChain.spawn({ accounts: 0, mining: MiningMode.instant(0) })
+          yield* Effect.promise(() =>
+            sdkFor(other).fundAccount({
+              accountAddress: Account.generate().accountAddress,
+              amount: 5_000_000_000,
+              options: { waitForIndexer: false }
+            })
+          )
+          while ((yield* Effect.promise(() => latestVersion(other.apiUrl))) < pinned) yield* other.controls.mine({ blocks: 1 })
+          const otherFork = yield* LocalChain.spawn({
+            accounts: 0,
+            mining: MiningMode.instant(0),
+            fork: { url: other.apiUrl, version: pinned }
+          })
+          const intoOther = yield* into(otherFork)
+          expect(intoOther.status).toBe(400)
+          expect(intoOther.message).toMatch(new RegExp(`a fork of another chain \\(its transaction at version ${pinned} differs\\)`))
         })
       )
     )
