@@ -16,6 +16,7 @@
 import { Result } from "effect"
 import { addressEquals } from "../domain/AccountAddress.js"
 import type { StructTag } from "../domain/TypeTag.js"
+import { structTagEquals } from "../domain/TypeTagString.js"
 import type { CompiledModule } from "../move/binary/CompiledModule.js"
 import { decodeModuleMetadata } from "../move/metadata/decodeMetadata.js"
 import { AttributeKind } from "../move/metadata/ModuleMetadata.js"
@@ -54,9 +55,6 @@ const factsOf = (m: CompiledModule): GroupFacts | string => {
   return { groups, members }
 }
 
-const sameGroup = (a: StructTag | undefined, b: StructTag): boolean =>
-  a !== undefined && addressEquals(a.address, b.address) && a.module === b.module && a.name === b.name
-
 
 /**
  * Why the bundle's resource groups are refused (the reference's message, without its
@@ -81,7 +79,8 @@ export const resourceGroupsError = (
       const structs = new Set(old.structDefs.map((d) => old.identifiers[old.structHandles[d.structHandle]!.name]!))
       const newMembers = new Map(facts.members)
       for (const [member, group] of before.members) {
-        if (!sameGroup(newMembers.get(member), group)) return "Invalid removal of resource_group_member attribute"
+        const kept = newMembers.get(member)
+        if (kept === undefined || !structTagEquals(kept, group)) return "Invalid removal of resource_group_member attribute"
         newMembers.delete(member)
         structs.delete(member)
       }
