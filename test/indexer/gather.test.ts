@@ -20,8 +20,8 @@ import {
 } from "../../src/indexer/engine/gatherPolicy.js"
 import { followLedger, type LedgerFollower } from "../../src/indexer/engine/Indexer.js"
 import type { Pipeline } from "../../src/indexer/engine/Pipeline.js"
-import type { IndexerStoreService } from "../../src/indexer/store/IndexerStore.js"
 import type { LedgerService } from "../../src/ledger/Ledger.js"
+import { fakeIndexStore } from "./fakeIndexStore.js"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -52,19 +52,7 @@ const harness = async (blockSize: number, gatherMaxWaitMs: number, trickleGather
         return { writes: [], lastVersion: last, lastHash: "0x00", lastTimestampUsec: 0n, transactions }
       })
   }
-  let position: { version: bigint } | undefined
-  const store = {
-    position: Effect.sync(() => position),
-    reset: Effect.sync(() => {
-      position = undefined
-    }),
-    commit: (_writes: unknown, at: { version: bigint }) =>
-      Effect.sync(() => {
-        commits.push(Number(at.version - (position?.version ?? -1n)))
-        position = at
-      }),
-    settle: Effect.void
-  } as unknown as IndexerStoreService
+  const { store } = fakeIndexStore((_writes, version, before) => commits.push(Number(version - (before ?? -1n))))
   const scope = Effect.runSync(Scope.make())
   const follower: LedgerFollower = await Effect.runPromise(
     Scope.provide(followLedger(store, ledger, { pipeline, gatherMaxWaitMs, trickleGatherMs }), scope)

@@ -13,9 +13,9 @@ import * as Scope from "effect/Scope"
 import { describe, expect, it } from "vitest"
 import { followLedger } from "../../src/indexer/engine/Indexer.js"
 import type { Pipeline } from "../../src/indexer/engine/Pipeline.js"
-import type { IndexerStoreService } from "../../src/indexer/store/IndexerStore.js"
 import type { LedgerService } from "../../src/ledger/Ledger.js"
 import { StorageError } from "../../src/ledger/LedgerError.js"
+import { fakeIndexStore } from "./fakeIndexStore.js"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -49,18 +49,7 @@ const run = async (rewindDuringFailure: boolean) => {
         })
       })
   }
-  let position: { version: bigint } | undefined
-  const store = {
-    position: Effect.sync(() => position),
-    reset: Effect.sync(() => {
-      position = undefined
-    }),
-    commit: (_writes: unknown, at: { version: bigint }) =>
-      Effect.sync(() => {
-        position = at
-      }),
-    settle: Effect.void
-  } as unknown as IndexerStoreService
+  const { store, indexed } = fakeIndexStore()
   const scope = Effect.runSync(Scope.make())
   const capture = Logger.layer([
     Logger.make(({ logLevel, message }) => {
@@ -78,8 +67,8 @@ const run = async (rewindDuringFailure: boolean) => {
     ).pipe(Effect.provide(capture))
   )
   try {
-    for (let i = 0; i < 1_000 && position === undefined; i++) await sleep(5)
-    return { warnings, states, indexed: position?.version }
+    for (let i = 0; i < 1_000 && indexed() === undefined; i++) await sleep(5)
+    return { warnings, states, indexed: indexed() }
   } finally {
     await Effect.runPromise(Scope.close(scope, Effect.void as never))
   }
@@ -106,7 +95,6 @@ describe("a reset", () => {
   it("commits genesis's batch as first made, asking the pipeline for version 0 once", async () => {
     const fromZero: number[] = []
     const commits: bigint[] = []
-    let position: { version: bigint } | undefined
     const ledger = { ledgerInfo: Effect.succeed({ ledgerVersion: 9n, chainId: 4 }) } as unknown as LedgerService
     const genesisWrites = [{ _tag: "Insert" as const, table: "events", rows: [] }]
     const pipeline: Pipeline = {
@@ -126,26 +114,17 @@ describe("a reset", () => {
         })
     }
     const committed: unknown[] = []
-    const store = {
-      position: Effect.sync(() => position),
-      reset: Effect.sync(() => {
-        position = undefined
-      }),
-      commit: (writes: unknown, at: { version: bigint }) =>
-        Effect.sync(() => {
-          if (at.version === 0n) committed.push(writes)
-          commits.push(at.version)
-          position = at
-        }),
-      settle: Effect.void
-    } as unknown as IndexerStoreService
+    const { store, indexed } = fakeIndexStore((writes, version) => {
+      if (version === 0n) committed.push(writes)
+      commits.push(version)
+    })
     const scope = Effect.runSync(Scope.make())
     const follower = await Effect.runPromise(Scope.provide(followLedger(store, ledger, { pipeline }), scope))
     try {
-      for (let i = 0; i < 1_000 && position?.version !== 9n; i++) await sleep(5)
+      for (let i = 0; i < 1_000 && indexed() !== 9n; i++) await sleep(5)
       Effect.runSync(follower.requestReset)
       for (let i = 0; i < 1_000 && follower.resetsDone() === 0; i++) await sleep(5)
-      for (let i = 0; i < 1_000 && position?.version !== 9n; i++) await sleep(5)
+      for (let i = 0; i < 1_000 && indexed() !== 9n; i++) await sleep(5)
     } finally {
       await Effect.runPromise(Scope.close(scope, Effect.void as never))
     }
