@@ -363,7 +363,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
                       for (const c of e.committed) fork.seenLocally(c.hashKey)
                       for (const d of e.discarded) fork.seenLocally(d.hashKey)
                     }
-                    for (const h of e.dropped) fork.seenLocally(h)
+                    if (e._tag !== "Marked") for (const h of e.dropped) fork.seenLocally(h)
                   })
                 )
               )

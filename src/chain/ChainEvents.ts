@@ -29,8 +29,11 @@ export interface DiscardedTransactionNote {
  *   chain): every version above `version` (and block above `height`) is gone, and later blocks
  *   reuse those numbers. A follower (the indexer) drops what it derived from them and continues
  *   from `version + 1`. The mempool was emptied; its transactions were dropped (`dropped`).
+ * - `Marked`: a snapshot was taken at `version` (the controls' `snapshot`): the ledger may later
+ *   go back to it. A follower that can keep what going back needs (the indexer's undo log) starts
+ *   keeping it; nothing else changed.
  */
-export type ChainEvent = BlockCommittedEvent | RewoundEvent
+export type ChainEvent = BlockCommittedEvent | RewoundEvent | MarkedEvent
 
 export interface BlockCommittedEvent {
   readonly _tag: "BlockCommitted"
@@ -48,6 +51,12 @@ export interface RewoundEvent {
   readonly height: bigint
   /** The pooled transactions that were dropped (by hash key). */
   readonly dropped: ReadonlyArray<string>
+}
+
+export interface MarkedEvent {
+  readonly _tag: "Marked"
+  /** The ledger's latest version when the snapshot was taken. */
+  readonly version: bigint
 }
 
 export interface ChainEventsService {

@@ -213,6 +213,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
               const take = yield* events.subscription
               for (;;) {
                 const event = yield* take
+                if (event._tag === "Marked") continue
                 let freed = 0
                 if (event._tag === "Rewound") {
                   // The pool was emptied and the funder's sequence number went back with the ledger.
@@ -264,6 +265,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
               }
               while (waiting.size > 0) {
                 const event = yield* take
+                if (event._tag === "Marked") continue
                 if (event._tag === "Rewound") return yield* Effect.fail("the chain went back while funding")
                 for (const c of event.committed) waiting.delete(c.hashKey)
                 const lost = [...event.discarded.map((d) => d.hashKey), ...event.dropped].filter((h) => waiting.has(h))

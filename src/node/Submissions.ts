@@ -123,7 +123,7 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
             const take = yield* events.subscription
             for (;;) {
               const e = yield* take
-              if (waiters.size === 0) continue
+              if (waiters.size === 0 || e._tag === "Marked") continue
               if (e._tag === "Rewound") {
                 for (const h of e.dropped) settle(h)
                 continue

@@ -25,7 +25,10 @@ export const fakeIndexStore = (
         onCommit(writes, at.version, position?.version)
         position = at
       }),
-    settle: Effect.void
+    settle: Effect.void,
+    // No undo log: a rewind rebuilds.
+    undoPoints: () => Effect.succeed([]),
+    dropUndo: Effect.void
   } as unknown as IndexerStoreService
   return { store, indexed: () => position?.version }
 }

@@ -21,7 +21,9 @@ const setup = () => {
         indexedVersion: at.indexed,
         lastError: undefined,
         batches: 0,
-        transactions: 0
+        transactions: 0,
+        rewindsUndone: 0,
+        rebuilds: 0
       })
     ),
     waitFor: (version: bigint, timeoutMs: number) =>

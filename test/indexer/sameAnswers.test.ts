@@ -125,24 +125,34 @@ describe.skipIf(unavailable !== undefined)(
                   indexer: chain.graphqlUrl
                 })
               )
-              yield* Effect.promise(async () => {
-                const alice = Account.generate()
-                await aptos.fundAccount({ accountAddress: alice.accountAddress, amount: 1_000_000_000 })
-                for (let i = 0; i < 3; i++) {
-                  const txn = await aptos.transferCoinTransaction({
-                    sender: alice.accountAddress,
-                    recipient: Account.generate().accountAddress,
-                    amount: 1000 + i
-                  })
-                  const p = await aptos.signAndSubmitTransaction({ signer: alice, transaction: txn })
-                  await aptos.waitForTransaction({ transactionHash: p.hash })
-                }
-              })
-              // A second indexer over the same ledger, into PostgreSQL (it polls: no chain events here).
+              const alice = Account.generate()
+              const transfers = (n: number, amount: number) =>
+                Effect.promise(async () => {
+                  for (let i = 0; i < n; i++) {
+                    const txn = await aptos.transferCoinTransaction({
+                      sender: alice.accountAddress,
+                      recipient: Account.generate().accountAddress,
+                      amount: amount + i
+                    })
+                    const p = await aptos.signAndSubmitTransaction({ signer: alice, transaction: txn })
+                    await aptos.waitForTransaction({ transactionHash: p.hash })
+                  }
+                })
+              yield* Effect.promise(() =>
+                aptos.fundAccount({ accountAddress: alice.accountAddress, amount: 1_000_000_000 })
+              )
+              yield* transfers(3, 1000)
+              // A second indexer over the same ledger, into PostgreSQL, told of the chain's events
+              // (blocks, snapshots, reverts) as the chain's own is.
               const pgCtx = yield* Layer.build(
                 Indexer.layer({ pipeline: processorPipeline() }).pipe(
                   Layer.provideMerge(IndexerStore.layer({ _tag: "Postgres", url: pg.url })),
-                  Layer.provide(Layer.mergeAll(Layer.succeed(Ledger, ledger), ChainEvents.layer))
+                  Layer.provide(
+                    Layer.mergeAll(
+                      Layer.succeed(Ledger, ledger),
+                      Layer.succeed(ChainEvents, ctx.mapUnsafe.get(ChainEvents.key) as ChainEvents["Service"])
+                    )
+                  )
                 )
               )
               const pgIndexer = Context.get(pgCtx, Indexer)
@@ -172,6 +182,16 @@ describe.skipIf(unavailable !== undefined)(
               yield* pgIndexer.reindex
               expect(yield* pgIndexer.waitFor(info.ledgerVersion, 30_000)).toBe(true)
               yield* compare
+              // A snapshot, transfers, a revert and a transfer: both indexes go back by their undo
+              // logs (PostgreSQL's statements as SQLite's) and answer alike.
+              const snapshot = yield* chain.controls.snapshot
+              yield* transfers(2, 2000)
+              expect(yield* pgIndexer.waitFor((yield* ledger.ledgerInfo).ledgerVersion, 30_000)).toBe(true)
+              yield* chain.controls.revert(snapshot)
+              yield* transfers(1, 3000)
+              expect(yield* pgIndexer.waitFor((yield* ledger.ledgerInfo).ledgerVersion, 30_000)).toBe(true)
+              yield* compare
+              expect((yield* pgIndexer.health).rewindsUndone).toBeGreaterThanOrEqual(1)
             })
           )
         )

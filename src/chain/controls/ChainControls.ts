@@ -261,7 +261,9 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
           return yield* producer.exclusive(
             Effect.gen(function* () {
               const mark = yield* Effect.mapError(r.mark, fromLedger)
-              return snapshots.add({ mark, clock: clock.current, pending: mempool.pending() })
+              const id = snapshots.add({ mark, clock: clock.current, pending: mempool.pending() })
+              yield* events.publish({ _tag: "Marked", version: mark.version })
+              return id
             })
           )
         })

@@ -7,9 +7,16 @@
  * (with a pause), and only GraphQL answers wait, boundedly, for the index (`waitFor`).
  *
  * At start it checks that the stored index belongs to this ledger (the version it reached exists
- * and has the hash it recorded, same chain id); if not — `--fresh`, another chain, a revert — it
- * drops the index and re-indexes from version 0. The same check runs when the ledger's version
- * falls below the index's (a revert) and on a `ChainReverted`-style reset request (`reindex`).
+ * and has the hash it recorded, same chain id); if not — `--fresh`, another chain — it drops the
+ * index and re-indexes from version 0.
+ *
+ * When the chain goes back (a `Rewound` event, or a ledger found shorter than the index), the index
+ * goes back with it: once the chain has taken a snapshot (a `Marked` event) each batch also records
+ * how to take it back (`../store/undoLog.ts`), and the index returns to the newest batch end whose
+ * transaction accumulator root the ledger still has — where the two agree on all history — and
+ * indexes on from there: time in proportion to the versions reverted. Without such a point (no
+ * snapshot taken in this process, a load of another history) it is rebuilt from version 0, as
+ * `reindex` asks.
  *
  * The loop itself (`followLedger`) runs in two places: on the chain's own thread (`Indexer.layer`,
  * for a ledger in memory) or in the indexer's worker thread (`../worker/`, for a ledger in a data
@@ -25,6 +32,7 @@ import { toHex0x } from "../../bcs/index.js"
 import { ChainEvents } from "../../chain/ChainEvents.js"
 import { Ledger, type LedgerService } from "../../ledger/Ledger.js"
 import { IndexerStore, type IndexerStoreService, type IndexReads } from "../store/IndexerStore.js"
+import type { UndoPoint } from "../store/undoLog.js"
 import { gatherPlan } from "./gatherPolicy.js"
 import type { BatchResult, Pipeline } from "./Pipeline.js"
 
@@ -36,6 +44,9 @@ export interface IndexerHealth {
   /** Batches and transactions indexed since start. */
   readonly batches: number
   readonly transactions: number
+  /** Rewinds followed by taking batches back (the undo log), and rebuilds from version 0, since start. */
+  readonly rewindsUndone: number
+  readonly rebuilds: number
 }
 
 export interface IndexerService {
@@ -62,6 +73,12 @@ export interface IndexerOptions {
 }
 
 const RETRY_PAUSE_MS = 1_000
+/**
+ * Undo points looked at when going back, newest first: a test suite's revert finds its point among
+ * the first few (its snapshot's version, or the batch end just below it); a rewind further back
+ * than this many batches is rebuilt instead, bounding the ledger reads a rewind makes.
+ */
+const UNDO_POINTS_LOOKED_AT = 64
 const POLL_MS = 1_000
 /**
  * How long after its last commit, with nothing new, the indexer counts as quiet and lets the store
@@ -87,9 +104,16 @@ export interface LedgerFollower {
    * once, without gathering blocks (`gatherPolicy.ts`), until it is reached.
    */
   readonly hurry: (version: bigint) => Effect.Effect<void>
-  /** Drop the index and re-index from version 0 before the next batch (a revert, a rewind). */
+  /** Drop the index and re-index from version 0 before the next batch (`reindex`). */
   readonly requestReset: Effect.Effect<void>
-  /** Resets done so far (asked for, or found needed: another ledger, a ledger gone back). */
+  /**
+   * The ledger went back (a revert, a reset, a load): before the next batch, go back to where the
+   * index and the ledger agree (the undo log), or rebuild from version 0.
+   */
+  readonly requestRewind: Effect.Effect<void>
+  /** From the next batch on, record how to take each back (the chain took a snapshot). */
+  readonly keepUndo: Effect.Effect<void>
+  /** Resets and rewinds done so far (asked for, or found needed: another ledger, a ledger gone back). */
   readonly resetsDone: () => number
 }
 
@@ -135,10 +159,25 @@ export const followLedger = (
     let batches = 0
     let transactions = 0
     let resetRequested = false
+    let rewindRequested = false
     let resetsDone = 0
-    /** What a reader may count on: nothing while a reset is pending (the rows may be of versions rewound). */
-    const reached = () => (resetRequested ? -1n : indexed)
-    const health = (): IndexerHealth => ({ state, indexedVersion: reached(), lastError, batches, transactions })
+    let rewindsUndone = 0
+    let rebuilds = 0
+    /** Whether batches record their undo (`../store/undoLog.ts`): once the chain took a snapshot. */
+    let keeping = false
+    /** The undo point at `indexed`, when known (this follower committed or checked that version). */
+    let indexedPoint: UndoPoint | undefined
+    /** What a reader may count on: nothing while a reset or rewind is pending (the rows may be of versions rewound). */
+    const reached = () => (resetRequested || rewindRequested ? -1n : indexed)
+    const health = (): IndexerHealth => ({
+      state,
+      indexedVersion: reached(),
+      lastError,
+      batches,
+      transactions,
+      rewindsUndone,
+      rebuilds
+    })
     const report = () => options.onProgress?.(health(), resetsDone)
     const waiters = new Set<{ readonly version: bigint; readonly resume: () => void }>()
     const release = () => {
@@ -187,17 +226,30 @@ export const followLedger = (
         // hundreds of milliseconds): the schema hash names the genesis parameters and the code, so an
         // index of another genesis was already dropped. A pruned version cannot be checked either;
         // the chain id and length matched.
-        if (position.version === 0n) return { keep: true, next: 1n }
+        if (position.version === 0n) return { keep: true, next: 1n, point: undefined }
         const t = yield* Effect.result(l.transactionByVersion(position.version))
-        if (t._tag === "Success" && toHex0x(t.success.hash) !== position.hash) return { keep: false, next: 0n }
-        return { keep: true, next: position.version + 1n }
+        if (t._tag === "Success" && toHex0x(t.success.hash) !== position.hash)
+          return { keep: false, next: 0n, point: undefined }
+        const point: UndoPoint | undefined =
+          t._tag === "Success"
+            ? {
+                version: position.version,
+                hash: position.hash,
+                timestampUsec: position.timestampUsec,
+                accumulator: toHex0x(t.success.accumulatorRootHash)
+              }
+            : undefined
+        return { keep: true, next: position.version + 1n, point }
       })
 
     const start = Effect.gen(function* () {
       options.beforeStep?.()
       const verdict = yield* belongsHere(ledger)
       if (!verdict.keep) yield* store.reset
+      // An undo log of an earlier run does not cover what was indexed since without one.
+      else yield* store.dropUndo
       indexed = verdict.keep ? verdict.next - 1n : -1n
+      indexedPoint = verdict.point
       release()
       report()
     })
@@ -205,8 +257,33 @@ export const followLedger = (
     const reset = Effect.gen(function* () {
       yield* store.reset
       indexed = -1n
+      indexedPoint = undefined
       resetsDone++
+      rebuilds++
     })
+
+    /**
+     * After the ledger went back to (at most) `ledgerVersion`: back to the newest undo point at or
+     * below it whose accumulator root the ledger has (its history up to there is the index's), or
+     * rebuilt from version 0. Points are looked at newest first, a bounded number of them.
+     */
+    const goBack = (ledgerVersion: bigint) =>
+      Effect.gen(function* () {
+        if (keeping && indexed >= 0n) {
+          const atMost = ledgerVersion < indexed ? ledgerVersion : indexed
+          for (const point of yield* store.undoPoints(atMost, UNDO_POINTS_LOOKED_AT)) {
+            const t = yield* Effect.result(ledger.transactionByVersion(point.version))
+            if (t._tag !== "Success" || toHex0x(t.success.accumulatorRootHash) !== point.accumulator) continue
+            if (point.version < indexed) yield* store.goBackTo(point)
+            indexed = point.version
+            indexedPoint = point
+            resetsDone++
+            rewindsUndone++
+            return
+          }
+        }
+        yield* reset
+      })
 
     /**
      * Genesis's batch (version 0, a block of its own) as this follower first made it: after a reset
@@ -231,13 +308,15 @@ export const followLedger = (
       if (resetRequested) {
         yield* reset
         resetRequested = false
+        rewindRequested = false
         report()
       }
       const info = yield* ledger.ledgerInfo
       options.onLook?.(info.ledgerVersion, indexed)
-      if (info.ledgerVersion < indexed) {
-        // The ledger went back (a revert): rebuild.
-        yield* reset
+      if (rewindRequested || info.ledgerVersion < indexed) {
+        // The ledger went back (a revert, a reset, a load; or one whose event is still on its way).
+        yield* goBack(info.ledgerVersion)
+        rewindRequested = false
         report()
       }
       if (indexed >= info.ledgerVersion) {
@@ -251,6 +330,17 @@ export const followLedger = (
       const result = indexed === -1n ? yield* genesis : yield* pipeline.batch(ledger, indexed + 1n, maxBatch)
       options.afterRead?.()
       if (result === undefined) return false
+      const point: UndoPoint | undefined =
+        result.lastAccumulatorRoot === undefined
+          ? undefined
+          : {
+              version: result.lastVersion,
+              hash: result.lastHash,
+              timestampUsec: result.lastTimestampUsec,
+              accumulator: result.lastAccumulatorRoot
+            }
+      // A batch that cannot be taken back ends the log: no point before it may be gone back to.
+      if (keeping && point === undefined) yield* store.dropUndo
       yield* store.commit(
         result.writes,
         {
@@ -259,9 +349,11 @@ export const followLedger = (
           timestampUsec: result.lastTimestampUsec,
           chainId: info.chainId
         },
-        pipeline.processorNames
+        pipeline.processorNames,
+        keeping && point !== undefined ? { from: indexedPoint, to: point } : undefined
       )
       indexed = result.lastVersion
+      indexedPoint = point
       batches++
       transactions += result.transactions
       lastError = undefined
@@ -289,7 +381,11 @@ export const followLedger = (
           Effect.catchCause((cause) =>
             Effect.gen(function* () {
               options.beforeStep?.()
-              if (resetRequested || (rewindsBefore !== undefined && options.rewinds?.() !== rewindsBefore)) {
+              if (
+                resetRequested ||
+                rewindRequested ||
+                (rewindsBefore !== undefined && options.rewinds?.() !== rewindsBefore)
+              ) {
                 // The ledger went back under the batch (its reads found versions or blocks gone):
                 // the next step sees the rewind (a reset asked, or a ledger shorter than the index).
                 yield* Effect.logDebug(`indexer: a batch raced a rewind of the ledger; retried: ${String(cause).slice(0, 200)}`)
@@ -346,6 +442,15 @@ export const followLedger = (
         }),
         wake.open
       ),
+      requestRewind: Effect.andThen(
+        Effect.sync(() => {
+          rewindRequested = true
+        }),
+        wake.open
+      ),
+      keepUndo: Effect.sync(() => {
+        keeping = true
+      }),
       resetsDone: () => resetsDone
     } satisfies LedgerFollower
   })
@@ -389,12 +494,17 @@ export const makeIndexer = (options: IndexerOptions) =>
     const events = yield* ChainEvents
     const follower = yield* followLedger(store, ledger, options)
     // Drain block notifications at once (the chain's PubSub waits for a full subscriber). A rewind
-    // of the chain (issue 21's `Rewound`: versions above some point are gone) rebuilds the index.
+    // of the chain (issue 21's `Rewound`: versions above some point are gone) takes the index back;
+    // a snapshot (`Marked`) makes batches keep their undo from then on.
     const subscription = yield* events.subscription
     yield* Effect.forkScoped(
       Effect.forever(
         Effect.flatMap(subscription, (event) =>
-          (event as { readonly _tag: string })._tag === "Rewound" ? follower.requestReset : follower.wake
+          event._tag === "Rewound"
+            ? follower.requestRewind
+            : event._tag === "Marked"
+              ? follower.keepUndo
+              : follower.wake
         )
       )
     )

@@ -14,6 +14,12 @@ export interface BatchResult {
   readonly lastVersion: bigint
   readonly lastHash: string
   readonly lastTimestampUsec: bigint
+  /**
+   * The ledger's transaction accumulator root after the last version (`0x…`): what lets the index
+   * go back to this batch's end after a rewind (`store/undoLog.ts`). A pipeline that leaves it out
+   * is rebuilt from genesis after every rewind instead.
+   */
+  readonly lastAccumulatorRoot?: string | undefined
   readonly transactions: number
 }
 

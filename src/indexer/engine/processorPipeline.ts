@@ -5,6 +5,7 @@
  * that processor's rows.
  */
 import * as Effect from "effect/Effect"
+import { toHex0x } from "../../bcs/index.js"
 import { StorageError } from "../../ledger/LedgerError.js"
 import {
   processors as allProcessors,
@@ -70,11 +71,16 @@ export const processorPipeline = (processors: ReadonlyArray<Processor> = allProc
         if (blocks.length === 0) return undefined
         const writes: StoreWrite[] = []
         let lastHash = ""
+        let lastAccumulatorRoot: string | undefined
         const transactions = yield* readIndexerChunks(ledger, input, blocks, PROCESS_CHUNK, (chunk) =>
           Effect.try({
             try: () => {
               runProcessors(processors, chunk, writes)
-              lastHash = chunk[chunk.length - 1]?.hash ?? lastHash
+              const last = chunk[chunk.length - 1]
+              if (last !== undefined) {
+                lastHash = last.hash
+                lastAccumulatorRoot = toHex0x(last.committed.accumulatorRootHash)
+              }
             },
             catch: (e) => new StorageError({ message: e instanceof ProcessorFailed ? e.message : String(e) })
           })
@@ -85,6 +91,7 @@ export const processorPipeline = (processors: ReadonlyArray<Processor> = allProc
           lastVersion: last.lastVersion,
           lastHash,
           lastTimestampUsec: last.timestampUsec,
+          lastAccumulatorRoot,
           transactions
         }
       })

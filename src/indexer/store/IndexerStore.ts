@@ -21,6 +21,15 @@ import { type Cell, type Dialect, postgresDialect, quoteIdent, sqliteDialect } f
 import { createStatements, dropStatements, META_TABLE, schemaHash } from "./ddl.js"
 import { makeRowBinder, type RowBinder } from "./rowBinder.js"
 import { makeSqliteClient } from "./sqliteClient.js"
+import {
+  cellsFromJson,
+  cellsToJson,
+  insertedAtColumn,
+  UNDO_POINTS_TABLE,
+  UNDO_ROWS_TABLE,
+  UNDO_TABLES,
+  type UndoPoint
+} from "./undoLog.js"
 import { type CellRow, cellOf, keyOf, mergeUpsert, type StoreWrite, WriteError } from "./writes.js"
 
 /** Where the index lives. */
@@ -53,6 +62,15 @@ export interface IndexReads {
   ) => Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError>
 }
 
+/**
+ * A batch's undo record (`undoLog.ts`): the point it ends at, and the point before it (the
+ * position it starts from, recorded too when the log has none yet).
+ */
+export interface BatchUndo {
+  readonly from: UndoPoint | undefined
+  readonly to: UndoPoint
+}
+
 export interface IndexerStoreService extends IndexReads {
   /** The stored position, undefined for an empty index. */
   readonly position: Effect.Effect<IndexPosition | undefined, SqlError>
@@ -65,8 +83,18 @@ export interface IndexerStoreService extends IndexReads {
   readonly commit: (
     writes: ReadonlyArray<StoreWrite>,
     position: IndexPosition,
-    processorNames: ReadonlyArray<string>
+    processorNames: ReadonlyArray<string>,
+    undo?: BatchUndo | undefined
   ) => Effect.Effect<void, SqlError | WriteError>
+  /** The undo points at or below `atMost`, newest first, at most `limit` of them. */
+  readonly undoPoints: (atMost: bigint, limit: number) => Effect.Effect<ReadonlyArray<UndoPoint>, SqlError>
+  /**
+   * The index as it was at `point` (an undo point): every batch after it taken back, in one
+   * transaction; `processor_status` and the position at the point's version.
+   */
+  readonly goBackTo: (point: UndoPoint) => Effect.Effect<void, SqlError | WriteError>
+  /** Forgets the undo log (nothing will be taken back before the next batch recorded). */
+  readonly dropUndo: Effect.Effect<void, SqlError>
   /**
    * The indexer has nothing to do for now (`followLedger` calls it once after a quiet moment that
    * follows a commit): SQLite folds its write-ahead log into the database file and empties the log,
@@ -152,8 +180,10 @@ export const makeIndexerStore = (
 ): Effect.Effect<IndexerStoreService, SqlError> =>
   Effect.gen(function* () {
     const tables = options.tables ?? catalogueTables
+    /** The catalogue's tables and the store's own (`undoLog.ts`). */
+    const storeTables = [...tables, ...UNDO_TABLES]
     const byName = options.tables === undefined ? tableNamed : (n: string) => tables.find((t) => t.name === n)
-    const hash = schemaHash(dialect, tables, options.schemaExtra ?? "")
+    const hash = schemaHash(dialect, storeTables, options.schemaExtra ?? "")
     const run = (sql: string, params: ReadonlyArray<unknown> = []) => client.unsafe(sql, params)
     const select = (sql: string, params: ReadonlyArray<unknown>) =>
       client.unsafe<Record<string, unknown>>(sql, params) as Effect.Effect<
@@ -182,11 +212,11 @@ export const makeIndexerStore = (
         Effect.gen(function* () {
           const oldTables: Array<string> = JSON.parse(previous.get("tables") ?? "[]")
           const oldViews: Array<string> = JSON.parse(previous.get("views") ?? "[]")
-          const views = tables.filter((t) => t.view !== undefined).map((t) => t.name)
-          const plain = tables.filter((t) => t.view === undefined).map((t) => t.name)
+          const views = storeTables.filter((t) => t.view !== undefined).map((t) => t.name)
+          const plain = storeTables.filter((t) => t.view === undefined).map((t) => t.name)
           for (const s of dropStatements([...new Set([...oldTables, ...plain])], [...new Set([...oldViews, ...views])]))
             yield* run(s)
-          for (const s of createStatements(dialect, tables)) yield* run(s)
+          for (const s of createStatements(dialect, storeTables)) yield* run(s)
           yield* initialStatus
           yield* putMeta([
             ["schema", hash],
@@ -379,8 +409,11 @@ export const makeIndexerStore = (
       return out
     }
 
-    /** The rows each table gets from a batch's writes, merged (upserts) and de-duplicated (inserts). */
-    const plan = (writes: ReadonlyArray<StoreWrite>) =>
+    /**
+     * The rows each table gets from a batch's writes, merged (upserts) and de-duplicated (inserts);
+     * with `keepPriors`, also each upserted key's stored row before the batch (none: not stored).
+     */
+    const plan = (writes: ReadonlyArray<StoreWrite>, keepPriors: boolean) =>
       Effect.gen(function* () {
         // Inserts go straight to their table's rows, in order: a key written twice (in the batch,
         // or stored before) keeps its first row — the INSERT's `ON CONFLICT DO NOTHING` sees to
@@ -396,6 +429,8 @@ export const makeIndexerStore = (
         }
         const current = new Map<string, Map<string, CellRow>>()
         for (const [name, keys] of upsertKeys) current.set(name, yield* storedRows(tableOf(name), [...keys.values()]))
+        const priors = new Map<string, ReadonlyMap<string, CellRow>>()
+        if (keepPriors) for (const [name, stored] of current) priors.set(name, new Map(stored))
         const upserts = new Map<string, Map<string, CellRow>>()
         for (const c of converted) {
           const stored = current.get(c.table.name)!
@@ -410,15 +445,138 @@ export const makeIndexerStore = (
           }
           upserts.set(c.table.name, m)
         }
-        return { inserts, upserts }
+        return { inserts, upserts, priors }
       })
 
-    const commit = (writes: ReadonlyArray<StoreWrite>, at: IndexPosition, processorNames: ReadonlyArray<string>) =>
+    const undoPointCells = (p: UndoPoint): CellRow => ({
+      version: p.version.toString(),
+      hash: p.hash,
+      timestamp_usec: p.timestampUsec.toString(),
+      accumulator: p.accumulator
+    })
+
+    /**
+     * The batch's undo record: its point (and the one before it, when the log has none yet), and
+     * the prior row of every key its upserts wrote. A batch inserting into a table whose rows name
+     * no version (`insertedAtColumn`) cannot be taken back: the log starts again after it.
+     */
+    const recordUndo = (
+      undo: BatchUndo,
+      inserts: ReadonlyMap<string, unknown>,
+      upserts: ReadonlyMap<string, ReadonlyMap<string, CellRow>>,
+      priors: ReadonlyMap<string, ReadonlyMap<string, CellRow>>
+    ) =>
+      Effect.gen(function* () {
+        const undoable = [...inserts.keys()].every((name) => insertedAtColumn(tableOf(name)) !== undefined)
+        if (!undoable) yield* dropUndo
+        else if (undo.from !== undefined) yield* writeRows(UNDO_POINTS_TABLE, [undoPointCells(undo.from)], "nothing")
+        yield* writeRows(UNDO_POINTS_TABLE, [undoPointCells(undo.to)], "update")
+        if (!undoable) return
+        const version = undo.to.version.toString()
+        const rows: CellRow[] = []
+        for (const [name, written] of upserts) {
+          const t = tableOf(name)
+          const before = priors.get(name)
+          for (const [k, row] of written) {
+            const prior = before?.get(k)
+            rows.push({
+              version,
+              table_name: name,
+              row_key: cellsToJson(t.primaryKey.map((c) => row[c] ?? null)),
+              prior: prior === undefined ? null : cellsToJson(prior)
+            })
+          }
+        }
+        yield* writeRows(UNDO_ROWS_TABLE, rows, "update")
+      })
+
+    const dropUndo = Effect.gen(function* () {
+      yield* run(`DELETE FROM ${quoteIdent(UNDO_ROWS_TABLE.name)}`)
+      yield* run(`DELETE FROM ${quoteIdent(UNDO_POINTS_TABLE.name)}`)
+    })
+
+    const versionParam = (v: bigint) => dialect.encode(v.toString(), "bigint")
+    const bigintPlaceholder = (i: number) => dialect.param(dialect.placeholder(i), "bigint")
+
+    const undoPoints = (atMost: bigint, limit: number) =>
+      Effect.map(
+        select(
+          `SELECT ${["version", "hash", "timestamp_usec", "accumulator"].map((c) => `${dialect.read(quoteIdent(c), c === "version" || c === "timestamp_usec" ? "bigint" : "String")} AS ${quoteIdent(c)}`).join(", ")} FROM ${quoteIdent(UNDO_POINTS_TABLE.name)} WHERE ${quoteIdent("version")} <= ${bigintPlaceholder(1)} ORDER BY ${quoteIdent("version")} DESC LIMIT ${Math.max(0, Math.floor(limit))}`,
+          [versionParam(atMost)]
+        ),
+        (rows): ReadonlyArray<UndoPoint> =>
+          rows.map((r) => ({
+            version: BigInt(String(dialect.decode(r.version, "bigint"))),
+            hash: String(r.hash),
+            timestampUsec: BigInt(String(dialect.decode(r.timestamp_usec, "bigint"))),
+            accumulator: String(r.accumulator)
+          }))
+      )
+
+    /** Deletes the row of `t` whose primary key's cells are `key`. */
+    const deleteByKey = (t: TableSpec, key: ReadonlyArray<Cell>) => {
+      const columns = t.primaryKey.map((c) => t.columns.find((x) => x.name === c)!)
+      return run(
+        `DELETE FROM ${quoteIdent(t.name)} WHERE ${columns.map((c, i) => `${quoteIdent(c.name)} = ${dialect.param(dialect.placeholder(i + 1), c.type)}`).join(" AND ")}`,
+        columns.map((c, i) => dialect.encode(key[i] ?? null, c.type))
+      )
+    }
+
+    const goBackTo = (point: UndoPoint) =>
       client.withTransaction(
         Effect.gen(function* () {
-          const { inserts, upserts } = yield* plan(writes)
+          const after = versionParam(point.version)
+          // Newest batch first: a key written by several batches ends as it was before the oldest.
+          const undone = yield* select(
+            `SELECT table_name, row_key, prior FROM ${quoteIdent(UNDO_ROWS_TABLE.name)} WHERE ${quoteIdent("version")} > ${bigintPlaceholder(1)} ORDER BY ${quoteIdent("version")} DESC`,
+            [after]
+          )
+          for (const r of undone) {
+            const t = yield* attemptWrite(() => tableOf(String(r.table_name)))
+            if (r.prior === null || r.prior === undefined)
+              yield* deleteByKey(t, cellsFromJson<ReadonlyArray<Cell>>(String(r.row_key)))
+            else yield* writeRows(t, [cellsFromJson<CellRow>(String(r.prior))], "update")
+          }
+          for (const t of tables) {
+            const column = t.view === undefined ? insertedAtColumn(t) : undefined
+            if (column === undefined) continue
+            yield* run(`DELETE FROM ${quoteIdent(t.name)} WHERE ${quoteIdent(column)} > ${bigintPlaceholder(1)}`, [
+              after
+            ])
+          }
+          for (const t of UNDO_TABLES)
+            yield* run(`DELETE FROM ${quoteIdent(t.name)} WHERE ${quoteIdent("version")} > ${bigintPlaceholder(1)}`, [
+              after
+            ])
+          if (tables.some((t) => t.name === "processor_status"))
+            yield* run(
+              `UPDATE processor_status SET last_success_version = ${bigintPlaceholder(1)}, last_updated = ${dialect.param(dialect.placeholder(2), "timestamp")}, last_transaction_timestamp = ${dialect.param(dialect.placeholder(3), "timestamp")}`,
+              [
+                after,
+                dialect.encode(BigInt(Date.now()) * 1000n, "timestamp"),
+                dialect.encode(point.timestampUsec, "timestamp")
+              ]
+            )
+          yield* putMeta([
+            ["version", point.version.toString()],
+            ["hash", point.hash],
+            ["timestamp", point.timestampUsec.toString()]
+          ])
+        })
+      )
+
+    const commit = (
+      writes: ReadonlyArray<StoreWrite>,
+      at: IndexPosition,
+      processorNames: ReadonlyArray<string>,
+      undo?: BatchUndo | undefined
+    ) =>
+      client.withTransaction(
+        Effect.gen(function* () {
+          const { inserts, upserts, priors } = yield* plan(writes, undo !== undefined)
           for (const [name, rows] of inserts) yield* insertProcessorRows(tableOf(name), rows)
           for (const [name, rows] of upserts) yield* writeRows(tableOf(name), [...rows.values()], "update")
+          if (undo !== undefined) yield* recordUndo(undo, inserts, upserts, priors)
           const now = BigInt(Date.now()) * 1000n
           yield* writeRows(
             tableOf("processor_status"),
@@ -470,7 +628,7 @@ export const makeIndexerStore = (
      */
     const clear = client.withTransaction(
       Effect.gen(function* () {
-        const plain = tables.filter((t) => t.view === undefined).map((t) => quoteIdent(t.name))
+        const plain = storeTables.filter((t) => t.view === undefined).map((t) => quoteIdent(t.name))
         // SQLite empties a table without a WHERE at once (its truncate optimisation); PostgreSQL's
         // DELETE would visit every row, its TRUNCATE does not (and is transactional there).
         if (dialect.name === "sqlite") for (const t of plain) yield* run(`DELETE FROM ${t}`)
@@ -490,6 +648,9 @@ export const makeIndexerStore = (
       position,
       reset: clear,
       commit,
+      undoPoints,
+      goBackTo,
+      dropUndo,
       // TRUNCATE: the log copied into the database, then cut to zero bytes. A reader in the middle
       // of a read (the GraphQL server's connection) makes it stop short, harmlessly: the next one
       // finishes it.

@@ -87,9 +87,15 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
         indexedVersion: -1n,
         lastError: undefined,
         batches: 0,
-        transactions: 0
+        transactions: 0,
+        rewindsUndone: 0,
+        rebuilds: 0
       }
       let resetsAsked = 0
+      /** The last reset asked was a full one (`reindex`), not a rewind's. */
+      let lastResetFull = false
+      /** The chain took a snapshot: the worker keeps its batches' undo (a restarted one too). */
+      let keepingUndo = false
       let closing = false
       let worker: Worker | undefined
       const waiters = new Set<{ readonly version: bigint; readonly resume: () => void }>()
@@ -170,22 +176,34 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
           }, RESTART_MS).unref()
         })
         // A restarted worker indexes from its stored position (a reset asked meanwhile included).
-        if (resetsAsked > 0) w.postMessage({ _tag: "Reset", asked: resetsAsked } satisfies ToIndexerWorker)
+        if (keepingUndo) w.postMessage({ _tag: "KeepUndo" } satisfies ToIndexerWorker)
+        if (resetsAsked > 0)
+          w.postMessage({ _tag: "Reset", asked: resetsAsked, full: lastResetFull } satisfies ToIndexerWorker)
       }
 
-      const reset = Effect.sync(() => {
-        resetsAsked++
-        health = { ...health, indexedVersion: -1n }
-        send({ _tag: "Reset", asked: resetsAsked })
-      })
+      const askReset = (full: boolean) =>
+        Effect.sync(() => {
+          resetsAsked++
+          lastResetFull = full
+          health = { ...health, indexedVersion: -1n }
+          send({ _tag: "Reset", asked: resetsAsked, full })
+        })
 
-      // Every committed block wakes the worker; a rewind of the chain rebuilds the index. The
-      // subscription is drained at once (the chain's PubSub waits for a full subscriber).
+      // Every committed block wakes the worker; a rewind of the chain takes the index back, a
+      // snapshot makes it keep its batches' undo. The subscription is drained at once (the chain's
+      // PubSub waits for a full subscriber).
       const subscription = yield* events.subscription
       yield* Effect.forkScoped(
         Effect.forever(
           Effect.flatMap(subscription, (event) =>
-            (event as { readonly _tag: string })._tag === "Rewound" ? reset : Effect.sync(() => send({ _tag: "Wake" }))
+            event._tag === "Rewound"
+              ? askReset(false)
+              : event._tag === "Marked"
+                ? Effect.sync(() => {
+                    keepingUndo = true
+                    send({ _tag: "KeepUndo" })
+                  })
+                : Effect.sync(() => send({ _tag: "Wake" }))
           )
         )
       )
@@ -220,7 +238,7 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
             if (version > reached()) send({ _tag: "Hurry", version })
             return waitUntil(waiters, reached, version, timeoutMs)
           }),
-        reindex: reset
+        reindex: askReset(true)
       })
     })
   )

@@ -99,7 +99,10 @@ const program = Effect.gen(function* () {
       case "Reset":
         asked = message.asked
         doneWhenAsked = follower.resetsDone()
-        Effect.runSync(follower.requestReset)
+        Effect.runSync(message.full ? follower.requestReset : follower.requestRewind)
+        return
+      case "KeepUndo":
+        Effect.runSync(follower.keepUndo)
         return
       case "Close":
         Effect.runSync(Deferred.succeed(closing, undefined))

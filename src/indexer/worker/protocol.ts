@@ -26,8 +26,13 @@ export type ToIndexerWorker =
   | { readonly _tag: "Wake" }
   /** A reader (or the chain's gate) waits for `version`: index what there is, without gathering blocks. */
   | { readonly _tag: "Hurry"; readonly version: bigint }
-  /** Drop the index and re-index from version 0; `asked` counts the resets asked so far. */
-  | { readonly _tag: "Reset"; readonly asked: number }
+  /**
+   * The ledger went back: go back with it (`full`: drop the index and re-index from version 0);
+   * `asked` counts the resets and rewinds asked so far.
+   */
+  | { readonly _tag: "Reset"; readonly asked: number; readonly full: boolean }
+  /** The chain took a snapshot: batches record their undo from now on. */
+  | { readonly _tag: "KeepUndo" }
   /** Stop after the batch under way (its transaction commits or rolls back whole), close, answer `Closed`. */
   | { readonly _tag: "Close" }
 
