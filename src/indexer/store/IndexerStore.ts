@@ -21,16 +21,8 @@ import { type Cell, type Dialect, postgresDialect, quoteIdent, sqliteDialect } f
 import { createStatements, dropStatements, META_TABLE, schemaHash } from "./ddl.js"
 import { makeRowBinder, type RowBinder } from "./rowBinder.js"
 import { makeSqliteClient } from "./sqliteClient.js"
-import {
-  cellsFromJson,
-  cellsToJson,
-  insertedAtColumn,
-  UNDO_POINTS_TABLE,
-  UNDO_ROWS_TABLE,
-  UNDO_TABLES,
-  type UndoPoint
-} from "./undoLog.js"
-import { type CellRow, cellOf, keyOf, mergeUpsert, type StoreWrite, WriteError } from "./writes.js"
+import { type BatchUndo, makeUndoLog, UNDO_TABLES, type UndoPoint } from "./undoLog.js"
+import { attemptWrite, type CellRow, cellOf, keyOf, mergeUpsert, type StoreWrite, WriteError } from "./writes.js"
 
 /** Where the index lives. */
 export type IndexerStoreConfig =
@@ -62,14 +54,7 @@ export interface IndexReads {
   ) => Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError>
 }
 
-/**
- * A batch's undo record (`undoLog.ts`): the point it ends at, and the point before it (the
- * position it starts from, recorded too when the log has none yet).
- */
-export interface BatchUndo {
-  readonly from: UndoPoint | undefined
-  readonly to: UndoPoint
-}
+export type { BatchUndo } from "./undoLog.js"
 
 export interface IndexerStoreService extends IndexReads {
   /** The stored position, undefined for an empty index. */
@@ -126,20 +111,6 @@ interface ConvertedUpsert {
   readonly table: TableSpec
   readonly rows: ReadonlyArray<UpsertRow>
 }
-
-/**
- * `f()` (which throws `WriteError` for a row it cannot write) as an Effect failing with that error.
- *
- * Why the work is a function of the store's and not written inside the closure given here: V8
- * keeps a function's optimized code only while some closure of it is alive, so code in a closure
- * made per call (a `try:` thunk, a callback, an `Effect.gen` body) is dropped at every full
- * collection and compiled again once hot. In the indexer's worker a full collection came every
- * 0.6–1.2 s under load, and the batch loops that lived in such closures here were compiled anew
- * 15–37 times in a 20 s run (`--log-code`; docs/benchmarks.md, "Session 12"). The loops live in
- * functions made once; the thunks only call them.
- */
-const attemptWrite = <A>(f: () => A): Effect.Effect<A, WriteError> =>
-  Effect.try({ try: f, catch: (e) => (e instanceof WriteError ? e : new WriteError(String(e))) })
 
 /** Parameters per statement, under both stores' limits (SQLite 32,766; PostgreSQL 65,535). */
 const MAX_PARAMS = 30_000
@@ -448,122 +419,16 @@ export const makeIndexerStore = (
         return { inserts, upserts, priors }
       })
 
-    const undoPointCells = (p: UndoPoint): CellRow => ({
-      version: p.version.toString(),
-      hash: p.hash,
-      timestamp_usec: p.timestampUsec.toString(),
-      accumulator: p.accumulator
+    const undoLog = makeUndoLog({
+      dialect,
+      tables,
+      run,
+      select,
+      writeRows,
+      tableOf,
+      putMeta,
+      withTransaction: client.withTransaction
     })
-
-    /**
-     * The batch's undo record: its point (and the one before it, when the log has none yet), and
-     * the prior row of every key its upserts wrote. A batch inserting into a table whose rows name
-     * no version (`insertedAtColumn`) cannot be taken back: the log starts again after it.
-     */
-    const recordUndo = (
-      undo: BatchUndo,
-      inserts: ReadonlyMap<string, unknown>,
-      upserts: ReadonlyMap<string, ReadonlyMap<string, CellRow>>,
-      priors: ReadonlyMap<string, ReadonlyMap<string, CellRow>>
-    ) =>
-      Effect.gen(function* () {
-        const undoable = [...inserts.keys()].every((name) => insertedAtColumn(tableOf(name)) !== undefined)
-        if (!undoable) yield* dropUndo
-        else if (undo.from !== undefined) yield* writeRows(UNDO_POINTS_TABLE, [undoPointCells(undo.from)], "nothing")
-        yield* writeRows(UNDO_POINTS_TABLE, [undoPointCells(undo.to)], "update")
-        if (!undoable) return
-        const version = undo.to.version.toString()
-        const rows: CellRow[] = []
-        for (const [name, written] of upserts) {
-          const t = tableOf(name)
-          const before = priors.get(name)
-          for (const [k, row] of written) {
-            const prior = before?.get(k)
-            rows.push({
-              version,
-              table_name: name,
-              row_key: cellsToJson(t.primaryKey.map((c) => row[c] ?? null)),
-              prior: prior === undefined ? null : cellsToJson(prior)
-            })
-          }
-        }
-        yield* writeRows(UNDO_ROWS_TABLE, rows, "update")
-      })
-
-    const dropUndo = Effect.gen(function* () {
-      yield* run(`DELETE FROM ${quoteIdent(UNDO_ROWS_TABLE.name)}`)
-      yield* run(`DELETE FROM ${quoteIdent(UNDO_POINTS_TABLE.name)}`)
-    })
-
-    const versionParam = (v: bigint) => dialect.encode(v.toString(), "bigint")
-    const bigintPlaceholder = (i: number) => dialect.param(dialect.placeholder(i), "bigint")
-
-    const undoPoints = (atMost: bigint, limit: number) =>
-      Effect.map(
-        select(
-          `SELECT ${["version", "hash", "timestamp_usec", "accumulator"].map((c) => `${dialect.read(quoteIdent(c), c === "version" || c === "timestamp_usec" ? "bigint" : "String")} AS ${quoteIdent(c)}`).join(", ")} FROM ${quoteIdent(UNDO_POINTS_TABLE.name)} WHERE ${quoteIdent("version")} <= ${bigintPlaceholder(1)} ORDER BY ${quoteIdent("version")} DESC LIMIT ${Math.max(0, Math.floor(limit))}`,
-          [versionParam(atMost)]
-        ),
-        (rows): ReadonlyArray<UndoPoint> =>
-          rows.map((r) => ({
-            version: BigInt(String(dialect.decode(r.version, "bigint"))),
-            hash: String(r.hash),
-            timestampUsec: BigInt(String(dialect.decode(r.timestamp_usec, "bigint"))),
-            accumulator: String(r.accumulator)
-          }))
-      )
-
-    /** Deletes the row of `t` whose primary key's cells are `key`. */
-    const deleteByKey = (t: TableSpec, key: ReadonlyArray<Cell>) => {
-      const columns = t.primaryKey.map((c) => t.columns.find((x) => x.name === c)!)
-      return run(
-        `DELETE FROM ${quoteIdent(t.name)} WHERE ${columns.map((c, i) => `${quoteIdent(c.name)} = ${dialect.param(dialect.placeholder(i + 1), c.type)}`).join(" AND ")}`,
-        columns.map((c, i) => dialect.encode(key[i] ?? null, c.type))
-      )
-    }
-
-    const goBackTo = (point: UndoPoint) =>
-      client.withTransaction(
-        Effect.gen(function* () {
-          const after = versionParam(point.version)
-          // Newest batch first: a key written by several batches ends as it was before the oldest.
-          const undone = yield* select(
-            `SELECT table_name, row_key, prior FROM ${quoteIdent(UNDO_ROWS_TABLE.name)} WHERE ${quoteIdent("version")} > ${bigintPlaceholder(1)} ORDER BY ${quoteIdent("version")} DESC`,
-            [after]
-          )
-          for (const r of undone) {
-            const t = yield* attemptWrite(() => tableOf(String(r.table_name)))
-            if (r.prior === null || r.prior === undefined)
-              yield* deleteByKey(t, cellsFromJson<ReadonlyArray<Cell>>(String(r.row_key)))
-            else yield* writeRows(t, [cellsFromJson<CellRow>(String(r.prior))], "update")
-          }
-          for (const t of tables) {
-            const column = t.view === undefined ? insertedAtColumn(t) : undefined
-            if (column === undefined) continue
-            yield* run(`DELETE FROM ${quoteIdent(t.name)} WHERE ${quoteIdent(column)} > ${bigintPlaceholder(1)}`, [
-              after
-            ])
-          }
-          for (const t of UNDO_TABLES)
-            yield* run(`DELETE FROM ${quoteIdent(t.name)} WHERE ${quoteIdent("version")} > ${bigintPlaceholder(1)}`, [
-              after
-            ])
-          if (tables.some((t) => t.name === "processor_status"))
-            yield* run(
-              `UPDATE processor_status SET last_success_version = ${bigintPlaceholder(1)}, last_updated = ${dialect.param(dialect.placeholder(2), "timestamp")}, last_transaction_timestamp = ${dialect.param(dialect.placeholder(3), "timestamp")}`,
-              [
-                after,
-                dialect.encode(BigInt(Date.now()) * 1000n, "timestamp"),
-                dialect.encode(point.timestampUsec, "timestamp")
-              ]
-            )
-          yield* putMeta([
-            ["version", point.version.toString()],
-            ["hash", point.hash],
-            ["timestamp", point.timestampUsec.toString()]
-          ])
-        })
-      )
 
     const commit = (
       writes: ReadonlyArray<StoreWrite>,
@@ -576,7 +441,7 @@ export const makeIndexerStore = (
           const { inserts, upserts, priors } = yield* plan(writes, undo !== undefined)
           for (const [name, rows] of inserts) yield* insertProcessorRows(tableOf(name), rows)
           for (const [name, rows] of upserts) yield* writeRows(tableOf(name), [...rows.values()], "update")
-          if (undo !== undefined) yield* recordUndo(undo, inserts, upserts, priors)
+          if (undo !== undefined) yield* undoLog.record(undo, inserts, upserts, priors)
           const now = BigInt(Date.now()) * 1000n
           yield* writeRows(
             tableOf("processor_status"),
@@ -648,9 +513,9 @@ export const makeIndexerStore = (
       position,
       reset: clear,
       commit,
-      undoPoints,
-      goBackTo,
-      dropUndo,
+      undoPoints: undoLog.points,
+      goBackTo: undoLog.goBackTo,
+      dropUndo: undoLog.drop,
       // TRUNCATE: the log copied into the database, then cut to zero bytes. A reader in the middle
       // of a read (the GraphQL server's connection) makes it stop short, harmlessly: the next one
       // finishes it.

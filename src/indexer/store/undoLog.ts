@@ -22,8 +22,11 @@
  *
  * Both tables are the store's own, as `indexer_meta`: not in the GraphQL catalogue.
  */
-import type { Cell } from "./Dialect.js"
+import * as Effect from "effect/Effect"
+import type { SqlError } from "effect/sql/SqlError"
 import { table, type TableSpec } from "../schema/TableSpec.js"
+import { type Cell, type Dialect, quoteIdent } from "./Dialect.js"
+import { attemptWrite, type CellRow } from "./writes.js"
 
 export const UNDO_POINTS_TABLE: TableSpec = table(
   "indexer_undo_points",
@@ -77,3 +80,155 @@ export const cellsFromJson = <A>(text: string): A =>
     const digits = (v as Record<string, unknown>)[BIGINT]
     return typeof digits === "string" && Object.keys(v).length === 1 ? BigInt(digits) : v
   }) as A
+
+/**
+ * A batch's undo record: the point it ends at, and the point before it (the position it starts
+ * from, recorded too when the log has none yet).
+ */
+export interface BatchUndo {
+  readonly from: UndoPoint | undefined
+  readonly to: UndoPoint
+}
+
+/** What the undo log needs of its store (`IndexerStore`'s own helpers). */
+export interface UndoLogStore {
+  readonly dialect: Dialect
+  /** The catalogue's tables (the undo log's own are apart). */
+  readonly tables: ReadonlyArray<TableSpec>
+  readonly run: (sql: string, params?: ReadonlyArray<unknown>) => Effect.Effect<unknown, SqlError>
+  readonly select: (
+    sql: string,
+    params: ReadonlyArray<unknown>
+  ) => Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError>
+  /** INSERT of full rows; on a key conflict: nothing, or every non-key column replaced. */
+  readonly writeRows: (
+    t: TableSpec,
+    rows: ReadonlyArray<CellRow>,
+    onConflict: "nothing" | "update"
+  ) => Effect.Effect<void, SqlError>
+  /** The catalogue's writable table `name` (throws `WriteError`). */
+  readonly tableOf: (name: string) => TableSpec
+  readonly putMeta: (entries: ReadonlyArray<readonly [string, string]>) => Effect.Effect<void, SqlError>
+  readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
+}
+
+/** The undo log over a store: record a batch's undo, list points, go back to one, forget it all. */
+export const makeUndoLog = (store: UndoLogStore) => {
+  const { dialect, tables, run, select, writeRows, tableOf, putMeta, withTransaction } = store
+  const undoPointCells = (p: UndoPoint): CellRow => ({
+    version: p.version.toString(),
+    hash: p.hash,
+    timestamp_usec: p.timestampUsec.toString(),
+    accumulator: p.accumulator
+  })
+
+  /**
+   * The batch's undo record: its point (and the one before it, when the log has none yet), and
+   * the prior row of every key its upserts wrote. A batch inserting into a table whose rows name
+   * no version (`insertedAtColumn`) cannot be taken back: the log starts again after it.
+   */
+  const record = (
+    undo: BatchUndo,
+    inserts: ReadonlyMap<string, unknown>,
+    upserts: ReadonlyMap<string, ReadonlyMap<string, CellRow>>,
+    priors: ReadonlyMap<string, ReadonlyMap<string, CellRow>>
+  ) =>
+    Effect.gen(function* () {
+      const undoable = [...inserts.keys()].every((name) => insertedAtColumn(tableOf(name)) !== undefined)
+      if (!undoable) yield* drop
+      else if (undo.from !== undefined) yield* writeRows(UNDO_POINTS_TABLE, [undoPointCells(undo.from)], "nothing")
+      yield* writeRows(UNDO_POINTS_TABLE, [undoPointCells(undo.to)], "update")
+      if (!undoable) return
+      const version = undo.to.version.toString()
+      const rows: CellRow[] = []
+      for (const [name, written] of upserts) {
+        const t = tableOf(name)
+        const before = priors.get(name)
+        for (const [k, row] of written) {
+          const prior = before?.get(k)
+          rows.push({
+            version,
+            table_name: name,
+            row_key: cellsToJson(t.primaryKey.map((c) => row[c] ?? null)),
+            prior: prior === undefined ? null : cellsToJson(prior)
+          })
+        }
+      }
+      yield* writeRows(UNDO_ROWS_TABLE, rows, "update")
+    })
+
+  const drop = Effect.gen(function* () {
+    yield* run(`DELETE FROM ${quoteIdent(UNDO_ROWS_TABLE.name)}`)
+    yield* run(`DELETE FROM ${quoteIdent(UNDO_POINTS_TABLE.name)}`)
+  })
+
+  const versionParam = (v: bigint) => dialect.encode(v.toString(), "bigint")
+  const bigintPlaceholder = (i: number) => dialect.param(dialect.placeholder(i), "bigint")
+
+  const points = (atMost: bigint, limit: number) =>
+    Effect.map(
+      select(
+        `SELECT ${["version", "hash", "timestamp_usec", "accumulator"].map((c) => `${dialect.read(quoteIdent(c), c === "version" || c === "timestamp_usec" ? "bigint" : "String")} AS ${quoteIdent(c)}`).join(", ")} FROM ${quoteIdent(UNDO_POINTS_TABLE.name)} WHERE ${quoteIdent("version")} <= ${bigintPlaceholder(1)} ORDER BY ${quoteIdent("version")} DESC LIMIT ${Math.max(0, Math.floor(limit))}`,
+        [versionParam(atMost)]
+      ),
+      (rows): ReadonlyArray<UndoPoint> =>
+        rows.map((r) => ({
+          version: BigInt(String(dialect.decode(r.version, "bigint"))),
+          hash: String(r.hash),
+          timestampUsec: BigInt(String(dialect.decode(r.timestamp_usec, "bigint"))),
+          accumulator: String(r.accumulator)
+        }))
+    )
+
+  /** Deletes the row of `t` whose primary key's cells are `key`. */
+  const deleteByKey = (t: TableSpec, key: ReadonlyArray<Cell>) => {
+    const columns = t.primaryKey.map((c) => t.columns.find((x) => x.name === c)!)
+    return run(
+      `DELETE FROM ${quoteIdent(t.name)} WHERE ${columns.map((c, i) => `${quoteIdent(c.name)} = ${dialect.param(dialect.placeholder(i + 1), c.type)}`).join(" AND ")}`,
+      columns.map((c, i) => dialect.encode(key[i] ?? null, c.type))
+    )
+  }
+
+  const goBackTo = (point: UndoPoint) =>
+    withTransaction(
+      Effect.gen(function* () {
+        const after = versionParam(point.version)
+        // Newest batch first: a key written by several batches ends as it was before the oldest.
+        const undone = yield* select(
+          `SELECT table_name, row_key, prior FROM ${quoteIdent(UNDO_ROWS_TABLE.name)} WHERE ${quoteIdent("version")} > ${bigintPlaceholder(1)} ORDER BY ${quoteIdent("version")} DESC`,
+          [after]
+        )
+        for (const r of undone) {
+          const t = yield* attemptWrite(() => tableOf(String(r.table_name)))
+          if (r.prior === null || r.prior === undefined)
+            yield* deleteByKey(t, cellsFromJson<ReadonlyArray<Cell>>(String(r.row_key)))
+          else yield* writeRows(t, [cellsFromJson<CellRow>(String(r.prior))], "update")
+        }
+        for (const t of tables) {
+          const column = t.view === undefined ? insertedAtColumn(t) : undefined
+          if (column === undefined) continue
+          yield* run(`DELETE FROM ${quoteIdent(t.name)} WHERE ${quoteIdent(column)} > ${bigintPlaceholder(1)}`, [after])
+        }
+        for (const t of UNDO_TABLES)
+          yield* run(`DELETE FROM ${quoteIdent(t.name)} WHERE ${quoteIdent("version")} > ${bigintPlaceholder(1)}`, [
+            after
+          ])
+        if (tables.some((t) => t.name === "processor_status"))
+          yield* run(
+            `UPDATE processor_status SET last_success_version = ${bigintPlaceholder(1)}, last_updated = ${dialect.param(dialect.placeholder(2), "timestamp")}, last_transaction_timestamp = ${dialect.param(dialect.placeholder(3), "timestamp")}`,
+            [
+              after,
+              dialect.encode(BigInt(Date.now()) * 1000n, "timestamp"),
+              dialect.encode(point.timestampUsec, "timestamp")
+            ]
+          )
+        yield* putMeta([
+          ["version", point.version.toString()],
+          ["hash", point.hash],
+          ["timestamp", point.timestampUsec.toString()]
+        ])
+      })
+    )
+
+  return { record, points, goBackTo, drop }
+}

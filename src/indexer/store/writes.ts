@@ -9,6 +9,7 @@
  *    write of the same batch: guard, update columns, coalesce, or — the same answer from either
  *    store, and no dialect-specific SQL. Generated columns (`TableSpec.derive`) are computed last.
  */
+import * as Effect from "effect/Effect"
 import type { ScalarType, TableSpec } from "../schema/TableSpec.js"
 import type { Cell } from "./Dialect.js"
 import { canonicalDecimal, jsonbText, parseTimestamp } from "./values.js"
@@ -36,6 +37,20 @@ export type StoreWrite =
     }
 
 export class WriteError extends Error {}
+
+/**
+ * `f()` (which throws `WriteError` for a row it cannot write) as an Effect failing with that error.
+ *
+ * Why the work is a function of the store's and not written inside the closure given here: V8
+ * keeps a function's optimized code only while some closure of it is alive, so code in a closure
+ * made per call (a `try:` thunk, a callback, an `Effect.gen` body) is dropped at every full
+ * collection and compiled again once hot. In the indexer's worker a full collection came every
+ * 0.6–1.2 s under load, and the batch loops that lived in such closures here were compiled anew
+ * 15–37 times in a 20 s run (`--log-code`; docs/benchmarks.md, "Session 12"). The loops live in
+ * functions made once; the thunks only call them.
+ */
+export const attemptWrite = <A>(f: () => A): Effect.Effect<A, WriteError> =>
+  Effect.try({ try: f, catch: (e) => (e instanceof WriteError ? e : new WriteError(String(e))) })
 
 /**
  * A processor's value as the cell of a column of `type`; throws `WriteError` on a value of the
