@@ -49,7 +49,7 @@ import { ApiError } from "./domain/ApiError.js"
 import type { ForkConfig } from "./fork/ForkConfig.js"
 import type { ForkIdentity } from "./fork/ForkIdentity.js"
 import { openForkLedger } from "./fork/ForkLedger.js"
-import { guardLayer } from "./fork/guardServices.js"
+import { guardLayer, missGuard } from "./fork/guardServices.js"
 import { packageRootOf, readGitHash } from "./gitHash.js"
 import { FaucetServer } from "./http/FaucetServer.js"
 import { FrontProcess } from "./http/front/FrontProcess.js"
@@ -69,6 +69,7 @@ import { MovenodeServer } from "./http/MovenodeServer.js"
 import { type HealthCheck, ReadinessServer, urlOf } from "./http/ReadinessServer.js"
 import { LedgerLmdb, LedgerMemory } from "./ledger/index.js"
 import { type BlockInfo, Ledger } from "./ledger/Ledger.js"
+import { StorageError } from "./ledger/LedgerError.js"
 import { TransactionEncoderLive } from "./node/encode/TransactionEncoderLive.js"
 import { Node } from "./node/Node.js"
 import { Submissions } from "./node/Submissions.js"
@@ -378,8 +379,9 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
   const api = MovenodeServer.layer({ headerPrefix: "X-APTOS-", bodyIntake: intakeBudget, ...http, listen: config.api })
   const faucet = config.faucet === undefined ? Layer.empty : FaucetServer.layer(config.faucet)
   // The indexer follows the chain's blocks; GraphQL serves it (or, without one, the processor_status
-  // stub). A fork has no indexer: its history before the pinned version lives on its source.
-  const indexerDb = fork === undefined ? config.indexer : undefined
+  // stub). A fork's index holds its own blocks only (its history before the pinned version lives on its
+  // source), on the chain's thread, each batch under the fork's retry-on-miss.
+  const indexerDb = config.indexer
   const prebuilt = prebuiltGenesisFile(config)
   const indexer =
     indexerDb === undefined
@@ -393,7 +395,14 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
           {
             ledgerPath: config.dataDir === undefined ? undefined : join(config.dataDir, "ledger"),
             workerUrl: config.indexerWorker,
-            fsync: config.fsync
+            fsync: config.fsync,
+            fork:
+              fork === undefined
+                ? undefined
+                : {
+                    firstVersion: fork.identity.version + 1n,
+                    guardBatch: missGuard((e) => new StorageError({ message: e.message }))
+                  }
           }
         )
   const graphql =

@@ -49,7 +49,7 @@ export interface LocalChainConfigShape {
   /**
    * The indexer (GraphQL on `graphql`): its database, embedded (SQLite in `dataDir`, or in memory)
    * or a PostgreSQL server's URL; undefined = no indexer (`graphql` then serves the processor_status
-   * stub). A fork runs none.
+   * stub). A fork's index holds its own blocks, from the first after the pinned version.
    */
   readonly indexer?: IndexerDatabase | undefined
   /**

@@ -28,6 +28,7 @@
  */
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
+import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { IndexerDatabase } from "../chain/LocalChainConfig.js"
 import { Indexer } from "./engine/Indexer.js"
@@ -72,6 +73,18 @@ export interface IndexerPlacement {
   readonly workerUrl?: URL | false | undefined
   /** The embedded store flushes at its checkpoints (default true; the local chain's `--no-fsync`). */
   readonly fsync?: boolean | undefined
+  /**
+   * A fork's index: its first version (the fork's first block of its own) and the guard each batch
+   * runs under (the fork's `retryOnMiss`: the processors read state before each transaction, which
+   * may not be fetched from the source yet). It runs on the chain's thread — a worker reading the
+   * LMDB store would not see the source's state — and starts from no prebuilt index.
+   */
+  readonly fork?:
+    | {
+        readonly firstVersion: bigint
+        readonly guardBatch: <A, E, R>(batch: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+      }
+    | undefined
 }
 
 /**
@@ -87,16 +100,22 @@ export const indexerLayerFor = (
   prebuiltIndex?: string | undefined,
   placement: IndexerPlacement = {}
 ) => {
-  const pipeline = processorPipeline()
+  const processors = processorPipeline()
+  const fork = placement.fork
+  const pipeline: Pipeline =
+    fork === undefined
+      ? processors
+      : { ...processors, batch: (ledger, next, max) => fork.guardBatch(processors.batch(ledger, next, max)) }
   const storeConfig: IndexerStoreConfig =
     database._tag === "Postgres"
       ? { _tag: "Postgres", url: database.url }
       : { _tag: "Sqlite", path: embeddedIndexPath(dataDir), fsync: placement.fsync }
   // A new data directory starts from the prebuilt genesis's index (checked like any stored index).
-  if (storeConfig._tag === "Sqlite" && storeConfig.path !== ":memory:") seedIndex(prebuiltIndex, storeConfig.path)
+  if (storeConfig._tag === "Sqlite" && storeConfig.path !== ":memory:" && fork === undefined)
+    seedIndex(prebuiltIndex, storeConfig.path)
   const schemaExtra = indexerSchemaExtra(buildKey, pipeline)
   const workerUrl = placement.workerUrl === false ? undefined : (placement.workerUrl ?? defaultIndexerWorkerUrl())
-  if (placement.ledgerPath !== undefined && workerUrl !== undefined)
+  if (placement.ledgerPath !== undefined && workerUrl !== undefined && fork === undefined)
     return indexerThreadLayer({
       ledgerPath: placement.ledgerPath,
       store: storeConfig,
@@ -105,5 +124,5 @@ export const indexerLayerFor = (
       workerUrl
     })
   const store = IndexerStore.layer(storeConfig, { schemaExtra, processorNames: pipeline.processorNames })
-  return Indexer.layer({ pipeline }).pipe(Layer.provide(store))
+  return Indexer.layer({ pipeline, firstVersion: fork?.firstVersion }).pipe(Layer.provide(store))
 }

@@ -70,6 +70,11 @@ export interface IndexerOptions {
   readonly gatherMaxWaitMs?: number
   /** The longest wait for more blocks after a batch below a full block (`gatherPolicy.ts`; tests change it). */
   readonly trickleGatherMs?: number
+  /**
+   * The first version the index holds (default 0: the chain's genesis). A fork's index starts at
+   * its first block of its own: the history before it is its source's (and its source's indexer's).
+   */
+  readonly firstVersion?: bigint | undefined
 }
 
 const RETRY_PAUSE_MS = 1_000
@@ -152,8 +157,11 @@ export const followLedger = (
   Effect.gen(function* () {
     const { pipeline } = options
     const maxBatch = options.maxBatchTransactions ?? 500
+    const firstVersion = options.firstVersion ?? 0n
+    /** `indexed` of an index holding nothing. */
+    const nothing = firstVersion - 1n
 
-    let indexed = -1n
+    let indexed = nothing
     let state: IndexerHealth["state"] = "starting"
     let lastError: string | undefined
     let batches = 0
@@ -219,9 +227,10 @@ export const followLedger = (
     const belongsHere = (l: LedgerService) =>
       Effect.gen(function* () {
         const position = yield* store.position
-        if (position === undefined) return { keep: true, next: 0n }
+        if (position === undefined) return { keep: true, next: firstVersion }
         const info = yield* l.ledgerInfo
-        if (position.version > info.ledgerVersion || position.chainId !== info.chainId) return { keep: false, next: 0n }
+        if (position.version > info.ledgerVersion || position.version < nothing || position.chainId !== info.chainId)
+          return { keep: false, next: firstVersion }
         // Genesis is not read back (decoding its write set, the whole framework, costs a start
         // hundreds of milliseconds): the schema hash names the genesis parameters and the code, so an
         // index of another genesis was already dropped. A pruned version cannot be checked either;
@@ -229,7 +238,7 @@ export const followLedger = (
         if (position.version === 0n) return { keep: true, next: 1n, point: undefined }
         const t = yield* Effect.result(l.transactionByVersion(position.version))
         if (t._tag === "Success" && toHex0x(t.success.hash) !== position.hash)
-          return { keep: false, next: 0n, point: undefined }
+          return { keep: false, next: firstVersion, point: undefined }
         const point: UndoPoint | undefined =
           t._tag === "Success"
             ? {
@@ -248,7 +257,7 @@ export const followLedger = (
       if (!verdict.keep) yield* store.reset
       // An undo log of an earlier run does not cover what was indexed since without one.
       else yield* store.dropUndo
-      indexed = verdict.keep ? verdict.next - 1n : -1n
+      indexed = verdict.keep ? verdict.next - 1n : nothing
       indexedPoint = verdict.point
       release()
       report()
@@ -256,7 +265,7 @@ export const followLedger = (
 
     const reset = Effect.gen(function* () {
       yield* store.reset
-      indexed = -1n
+      indexed = nothing
       indexedPoint = undefined
       resetsDone++
       rebuilds++
@@ -269,7 +278,7 @@ export const followLedger = (
      */
     const goBack = (ledgerVersion: bigint) =>
       Effect.gen(function* () {
-        if (keeping && indexed >= 0n) {
+        if (keeping && indexed > nothing) {
           const atMost = ledgerVersion < indexed ? ledgerVersion : indexed
           for (const point of yield* store.undoPoints(atMost, UNDO_POINTS_LOOKED_AT)) {
             const t = yield* Effect.result(ledger.transactionByVersion(point.version))
