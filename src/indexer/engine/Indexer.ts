@@ -168,6 +168,10 @@ export const followLedger = (
     let transactions = 0
     let resetRequested = false
     let rewindRequested = false
+    /** A reset or rewind asked before is under way (another may be asked meanwhile). */
+    let goingBack = false
+    /** The last step failed in a reset or rewind itself (the store's fault, not a race: paused, not spun). */
+    let goingBackFailed = false
     let resetsDone = 0
     let rewindsUndone = 0
     let rebuilds = 0
@@ -176,7 +180,7 @@ export const followLedger = (
     /** The undo point at `indexed`, when known (this follower committed or checked that version). */
     let indexedPoint: UndoPoint | undefined
     /** What a reader may count on: nothing while a reset or rewind is pending (the rows may be of versions rewound). */
-    const reached = () => (resetRequested || rewindRequested ? -1n : indexed)
+    const reached = () => (resetRequested || rewindRequested || goingBack ? -1n : indexed)
     const health = (): IndexerHealth => ({
       state,
       indexedVersion: reached(),
@@ -271,6 +275,25 @@ export const followLedger = (
       rebuilds++
     })
 
+    /** `effect` with readers counting the index as empty meanwhile; `again` asks for it again if it fails. */
+    const whileGoingBack = <E>(effect: Effect.Effect<void, E>, again: () => void) =>
+      Effect.suspend(() => {
+        goingBack = true
+        return effect.pipe(
+          Effect.onError(() =>
+            Effect.sync(() => {
+              goingBackFailed = true
+              again()
+            })
+          ),
+          Effect.ensuring(
+            Effect.sync(() => {
+              goingBack = false
+            })
+          )
+        )
+      })
+
     /**
      * After the ledger went back to (at most) `ledgerVersion`: back to the newest undo point at or
      * below it whose accumulator root the ledger has (its history up to there is the index's), or
@@ -315,17 +338,22 @@ export const followLedger = (
     const step = Effect.gen(function* () {
       options.beforeStep?.()
       if (resetRequested) {
-        yield* reset
+        // Cleared first: a request made while this one is done is done after it. A failure asks again.
         resetRequested = false
         rewindRequested = false
+        yield* whileGoingBack(reset, () => {
+          resetRequested = true
+        })
         report()
       }
       const info = yield* ledger.ledgerInfo
       options.onLook?.(info.ledgerVersion, indexed)
       if (rewindRequested || info.ledgerVersion < indexed) {
         // The ledger went back (a revert, a reset, a load; or one whose event is still on its way).
-        yield* goBack(info.ledgerVersion)
         rewindRequested = false
+        yield* whileGoingBack(goBack(info.ledgerVersion), () => {
+          rewindRequested = true
+        })
         report()
       }
       if (indexed >= info.ledgerVersion) {
@@ -390,10 +418,13 @@ export const followLedger = (
           Effect.catchCause((cause) =>
             Effect.gen(function* () {
               options.beforeStep?.()
+              const raced = !goingBackFailed
+              goingBackFailed = false
               if (
-                resetRequested ||
-                rewindRequested ||
-                (rewindsBefore !== undefined && options.rewinds?.() !== rewindsBefore)
+                raced &&
+                (resetRequested ||
+                  rewindRequested ||
+                  (rewindsBefore !== undefined && options.rewinds?.() !== rewindsBefore))
               ) {
                 // The ledger went back under the batch (its reads found versions or blocks gone):
                 // the next step sees the rewind (a reset asked, or a ledger shorter than the index).
