@@ -158,7 +158,8 @@ describe("a reset or rewind that itself fails (the store's fault, not a race)", 
       ...working,
       reset: Effect.suspend(() => {
         resets++
-        return broken ? Effect.fail(new StorageError({ message: "the database is gone" })) : working.reset
+        // (A StorageError stands for the store's SqlError: the follower treats any failure alike.)
+        return broken ? (Effect.fail(new StorageError({ message: "the database is gone" })) as never) : working.reset
       })
     } as typeof working
     const warnings: string[] = []

@@ -192,6 +192,45 @@ describe("the index's undo log", () => {
     )
   })
 
+  it("keeps the newest points only: going back to the oldest kept is exact, below it there is no point", async () => {
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const open = (undoPointsKept?: number) =>
+            Effect.map(
+              Layer.build(
+                IndexerStore.layer({ _tag: "Sqlite", path: ":memory:" }, { processorNames: NAMES, undoPointsKept })
+              ),
+              (ctx) => ctx.mapUnsafe.get(IndexerStore.key) as IndexerStoreService
+            )
+          const logged = yield* open(3)
+          const plain = yield* open()
+          const b = (i: number): BatchSpec => ({
+            events: [i % 4],
+            balances: [{ store: i % 3, amount: i, guarded: i % 2 === 0 }],
+            pools: [i % 2]
+          })
+          for (let i = 1; i <= 9; i++)
+            yield* logged.commit(writesOf(i, b(i)), positionOf(i), NAMES, {
+              from: i === 1 ? undefined : pointOf(i - 1),
+              to: pointOf(i)
+            })
+          // Pruned every 3 records (fewer than 256 kept): at most 3 + 2 points since the last pruning.
+          const kept = (yield* logged.undoPoints(1_000n, 100)).map((p) => p.version)
+          expect(kept).toEqual([90n, 80n, 70n])
+          expect(yield* logged.undoPoints(60n, 100)).toEqual([])
+          // Nothing prior to the oldest kept point is left in the log…
+          const rows = yield* logged.select(`SELECT version FROM indexer_undo_rows ORDER BY version`, [])
+          expect(rows.every((r) => BigInt(String(r.version)) > 70n)).toBe(true)
+          // …and going back to it is exact.
+          yield* logged.goBackTo(pointOf(7))
+          for (let i = 1; i <= 7; i++) yield* plain.commit(writesOf(i, b(i)), positionOf(i), NAMES)
+          expect(yield* contents(logged)).toEqual(yield* contents(plain))
+        })
+      )
+    )
+  })
+
   it("the cells' JSON: any cells come back as they were (bigints included)", () => {
     const cell = fc.oneof(
       fc.string(),

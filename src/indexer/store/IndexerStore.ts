@@ -98,6 +98,8 @@ export interface IndexerStoreOptions {
    * `waitForIndexer`) reads "not yet" while genesis is indexed rather than no row at all.
    */
   readonly processorNames?: ReadonlyArray<string> | undefined
+  /** The newest undo points kept (`undoLog.ts`' `UNDO_POINTS_KEPT` by default). */
+  readonly undoPointsKept?: number | undefined
 }
 
 /** An upsert's row as its cells, and the columns it names (the merge updates those). */
@@ -427,7 +429,8 @@ export const makeIndexerStore = (
       writeRows,
       tableOf,
       putMeta,
-      withTransaction: client.withTransaction
+      withTransaction: client.withTransaction,
+      pointsKept: options.undoPointsKept
     })
 
     const commit = (

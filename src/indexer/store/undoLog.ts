@@ -110,11 +110,26 @@ export interface UndoLogStore {
   readonly tableOf: (name: string) => TableSpec
   readonly putMeta: (entries: ReadonlyArray<readonly [string, string]>) => Effect.Effect<void, SqlError>
   readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError, R>
+  /** The newest points kept (`UNDO_POINTS_KEPT` by default; tests lower it). */
+  readonly pointsKept?: number | undefined
 }
+
+/**
+ * The newest undo points kept, with what going back to them needs; older ones are forgotten (a
+ * rewind below them rebuilds the index). A test suite's revert goes back a few batches — to its
+ * snapshot, taken after its set-up, with each test's blocks reverted — so the log holds far fewer;
+ * a suite that takes a snapshot and then runs on without reverting would otherwise keep a prior
+ * row for every upsert of every batch (a few hundred bytes each) for as long as it runs.
+ */
+export const UNDO_POINTS_KEPT = 10_000
+/** Batches recorded between two prunings of the log. */
+const PRUNE_EVERY = 256
 
 /** The undo log over a store: record a batch's undo, list points, go back to one, forget it all. */
 export const makeUndoLog = (store: UndoLogStore) => {
   const { dialect, tables, run, select, writeRows, tableOf, putMeta, withTransaction } = store
+  const pointsKept = Math.max(1, Math.floor(store.pointsKept ?? UNDO_POINTS_KEPT))
+  let recordedSincePrune = 0
   const undoPointCells = (p: UndoPoint): CellRow => ({
     version: p.version.toString(),
     hash: p.hash,
@@ -155,7 +170,32 @@ export const makeUndoLog = (store: UndoLogStore) => {
         }
       }
       yield* writeRows(UNDO_ROWS_TABLE, rows, "update")
+      if (++recordedSincePrune >= Math.min(PRUNE_EVERY, pointsKept)) {
+        recordedSincePrune = 0
+        yield* prune
+      }
     })
+
+  /**
+   * Forgets all but the newest `pointsKept` points: the oldest kept is the lowest one can go back
+   * to, so the prior rows of batches up to it (needed only to go below it) go too.
+   */
+  const prune = Effect.gen(function* () {
+    const oldestKept = yield* select(
+      `SELECT ${dialect.read(quoteIdent("version"), "bigint")} AS ${quoteIdent("version")} FROM ${quoteIdent(UNDO_POINTS_TABLE.name)} ORDER BY ${quoteIdent("version")} DESC LIMIT 1 OFFSET ${pointsKept - 1}`,
+      []
+    )
+    if (oldestKept.length === 0) return
+    const cutoff = versionParam(BigInt(String(dialect.decode(oldestKept[0]!.version, "bigint"))))
+    yield* run(
+      `DELETE FROM ${quoteIdent(UNDO_POINTS_TABLE.name)} WHERE ${quoteIdent("version")} < ${bigintPlaceholder(1)}`,
+      [cutoff]
+    )
+    yield* run(
+      `DELETE FROM ${quoteIdent(UNDO_ROWS_TABLE.name)} WHERE ${quoteIdent("version")} <= ${bigintPlaceholder(1)}`,
+      [cutoff]
+    )
+  })
 
   const drop = Effect.gen(function* () {
     yield* run(`DELETE FROM ${quoteIdent(UNDO_ROWS_TABLE.name)}`)
