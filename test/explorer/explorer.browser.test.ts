@@ -1,6 +1,6 @@
 /**
- * The Aptos Explorer, built from its own source, browsing a movenode local chain in headless
- * Chromium: every page issue 20 lists, each failing on GraphQL errors, failed requests, console
+ * The Aptos Explorer, built from its own source, browsing a movenode local chain — and a fork of
+ * one, whose indexer holds the fork's own blocks — in headless Chromium: every page issue 20 lists, each failing on GraphQL errors, failed requests, console
  * errors and missing content (amounts, addresses, names a person would look for). Screenshots go
  * to MOVENODE_EXPLORER_SCREENSHOTS (default: a temp folder), one PNG per page, and a summary of
  * every page's GraphQL documents to `report.json` beside them.
@@ -269,9 +269,18 @@ if (skipReason !== undefined) {
     it.skip(`shows a movenode chain (skipped: ${skipReason})`, () => {})
   })
 } else {
-  describe("the Aptos Explorer against movenode", () => {
+  /**
+   * The chain the Explorer browses: a local chain of its own, or a fork of one (its source on any
+   * free port; the fork, with its own indexer over its own blocks, where the Explorer looks).
+   */
+  const chains = [
+    { name: "a local chain", fork: false },
+    { name: "a fork of a local chain", fork: true }
+  ]
+  const shotsRoot = process.env.MOVENODE_EXPLORER_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), "explorer-shots-"))
+  describe.each(chains)("the Aptos Explorer against movenode: $name", ({ fork }) => {
     const scope = Effect.runSync(Scope.make())
-    const shots = process.env.MOVENODE_EXPLORER_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), "explorer-shots-"))
+    const shots = join(shotsRoot, fork ? "fork" : "chain")
     const reports: Record<string, PageReport> = {}
     let history: History
     let facts: ChainFacts
@@ -281,6 +290,11 @@ if (skipReason !== undefined) {
 
     beforeAll(async () => {
       mkdirSync(shots, { recursive: true })
+      const source = fork
+        ? await Effect.runPromise(
+            LocalChain.spawn({ accounts: 0, mining: MiningMode.instant(0) }).pipe(Scope.provide(scope))
+          )
+        : undefined
       const chain = await Effect.runPromise(
         LocalChain.spawn({
           accounts: 0,
@@ -289,7 +303,8 @@ if (skipReason !== undefined) {
           graphql: { host: "127.0.0.1", port: 8090 },
           mining: MiningMode.instant(50),
           // The in-node indexer, embedded (the test preset has none): the GraphQL on 8090 the pages read.
-          indexer: { _tag: "Embedded" }
+          indexer: { _tag: "Embedded" },
+          ...(source === undefined ? {} : { fork: { url: source.apiUrl } })
         }).pipe(Scope.provide(scope))
       )
       history = await makeHistory(chain)
