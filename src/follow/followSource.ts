@@ -27,6 +27,7 @@ import type { ChecksResult, ChecksThread } from "./ChecksThread.js"
 import type { BlockAnswer, FeedClient, SourceHead } from "./FeedClient.js"
 import { type FollowError, SourceDiverged, SourceInvalid, type SourceUnavailable } from "./FollowError.js"
 import type { FollowerStatus } from "./FollowerStatus.js"
+import { LOCAL_CHAIN_ID, rejoinSource } from "./rejoinSource.js"
 import type { SourceBlock } from "./sourceBlock.js"
 
 export interface FollowOptions {
@@ -45,6 +46,12 @@ export interface FollowOptions {
   readonly batchVersions?: number | undefined
   /** Catching up, the transactions' checks on this worker thread, one run ahead of the commits. */
   readonly checks?: ChecksThread | undefined
+  /**
+   * When the source went back under this follower (a local chain's revert, reset or load), go back
+   * with it and follow on (`rejoinSource.ts`) instead of stopping with `SourceDiverged`. Default: for
+   * a local-testing chain (chain id 4) only.
+   */
+  readonly followRewinds?: boolean | undefined
 }
 
 /**
@@ -223,6 +230,14 @@ export const followSource = (
       const answer = yield* feed.blockAt(nextVersion(), longPollMs)
       sawHead(answer.head)
       if (answer._tag === "Ahead") {
+        // A local chain's source below this follower's head went back (a revert, a reset): rejoin.
+        // (Elsewhere a source behind is one lagging — another node behind a balancer: wait for it.)
+        const ours = ledger.head()?.latestVersion
+        const theirs = answer.head.ledgerVersion
+        if (followsRewinds() && ours !== undefined && theirs !== undefined && theirs < ours)
+          return yield* new SourceDiverged({
+            message: `the source's ledger is at version ${theirs}, below this follower's ${ours}: it went back`
+          })
         following = true
         status.caughtUp(Date.now())
         status.setState("following")
@@ -237,10 +252,28 @@ export const followSource = (
     }
   })
 
-  // Transient failures restart the loop (after a pause); the others end it.
-  const resilient: Effect.Effect<never, SourceInvalid | SourceDiverged> = loop.pipe(
-    Effect.catchTag("SourceUnavailable", (e) => Effect.andThen(unavailable(e), () => resilient))
-  ) as Effect.Effect<never, SourceInvalid | SourceDiverged>
+  const followsRewinds = () => options.followRewinds ?? ledger.head()?.chainId === LOCAL_CHAIN_ID
+  /** The source went back under this ledger: back with it (when allowed), then follow on. */
+  const rejoin = (e: SourceDiverged) =>
+    Effect.gen(function* () {
+      if (!followsRewinds()) return yield* Effect.fail(e)
+      const back = yield* rejoinSource(ledger, feed, e)
+      following = false
+      options.log?.(
+        `follow: the source went back (a revert, reset or load of a local chain): this follower went back to version ${back.version} (block ${back.height}) and follows on`
+      )
+    })
+
+  // Transient failures restart the loop (after a pause), as does a source gone back under this
+  // follower when it follows rewinds; the others end it.
+  // (A rejoin's own requests may find the source unavailable: waited for like the loop's.)
+  const resilient: Effect.Effect<never, SourceInvalid | SourceDiverged> = Effect.suspend(() =>
+    loop.pipe(
+      Effect.catchTag("SourceDiverged", rejoin),
+      Effect.catchTag("SourceUnavailable", unavailable),
+      Effect.andThen(() => resilient)
+    )
+  )
   return resilient.pipe(
     Effect.tapError((e) =>
       Effect.sync(() => {

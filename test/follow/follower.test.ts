@@ -316,3 +316,80 @@ describe("movenode follow, catching up with its checks on the worker", () => {
   )
 })
 
+
+/** The source's and the follower's `GET /transactions` pages from 0, as bytes (BCS). */
+const historyBytes = (url: string) =>
+  Effect.map(fetchBytes(`${url}/transactions?start=0&limit=1000`, { headers: { accept: "application/x-bcs" } }), (a) =>
+    a.body.toString("hex")
+  )
+
+/** Polls until the follower holds the source's history byte for byte (same head, same transactions). */
+const mirrors = (source: string, follower: string, when: string) =>
+  Effect.gen(function* () {
+    let heads: unknown
+    for (let i = 0; i < 500; i++) {
+      const [a, b] = [yield* historyBytes(source), yield* historyBytes(follower)]
+      if (a === b) return
+      heads = [(yield* json(source)).body.ledger_version, (yield* json(follower)).body]
+      yield* Effect.sleep(10)
+    }
+    return assert.fail(`${when}: the follower does not hold the source's history: ${JSON.stringify(heads)}`)
+  })
+
+describe("movenode follow, a local chain that reverts (its test controls)", () => {
+  it.live(
+    "goes back with its source and follows on: after a revert it holds the source's new history, byte for byte",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const chain = yield* LocalChain.spawn({ accounts: 2, mining: MiningMode.still() })
+          for (let i = 1; i <= 2; i++) yield* fund(chain.faucetUrl!, who(0xb0 + i), 1000 * i)
+          const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
+          yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+          const f = yield* follower(chain.apiUrl, dataDir)
+          yield* mirrors(chain.apiUrl, f.url, "step 1")
+          const snapshot = yield* chain.controls.snapshot
+          for (let i = 3; i <= 5; i++) yield* fund(chain.faucetUrl!, who(0xb0 + i), 1000 * i)
+          yield* mirrors(chain.apiUrl, f.url, "step 2")
+          // Back, then other transactions at the versions the follower held.
+          yield* chain.controls.revert(snapshot)
+          for (let i = 6; i <= 7; i++) yield* fund(chain.faucetUrl!, who(0xb0 + i), 7 * i)
+          yield* mirrors(chain.apiUrl, f.url, "step 3")
+          const balance = yield* json(`${f.url}/accounts/${who(0xb3)}/balance/0x1::aptos_coin::AptosCoin`)
+          assert.notStrictEqual(balance.body, 3000)
+          // And a reset (back to genesis), then more: still following.
+          yield* chain.controls.reset
+          yield* fund(chain.faucetUrl!, who(0xb8), 88)
+          yield* mirrors(chain.apiUrl, f.url, "step 4")
+          assert.isUndefined(f.follower.loop.pollUnsafe())
+        })
+      ),
+    60_000
+  )
+
+  it.live("a follower of a chain that is not a local one (another chain id) still stops at a divergence", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const chain = yield* LocalChain.spawn({ accounts: 2, chainId: 35, mining: MiningMode.still() })
+        yield* fund(chain.faucetUrl!, who(0xc1), 1000)
+        const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+        const f = yield* follower(chain.apiUrl, dataDir)
+        yield* mirrors(chain.apiUrl, f.url, "step 5")
+        const snapshot = yield* chain.controls.snapshot
+        yield* fund(chain.faucetUrl!, who(0xc2), 1000)
+        yield* mirrors(chain.apiUrl, f.url, "step 6")
+        const held = BigInt((yield* json(f.url)).body.ledger_version)
+        yield* chain.controls.revert(snapshot)
+        // While the source is below the follower, it waits (a source behind may be a lagging node);
+        // once the source's other history passes the follower's head, the divergence shows.
+        for (let i = 0; BigInt((yield* json(chain.apiUrl)).body.ledger_version) <= held + 1n; i++)
+          yield* fund(chain.faucetUrl!, who(0xc3 + i), 5)
+        const exit = yield* Fiber.await(f.follower.loop).pipe(Effect.timeout(20_000))
+        assert.isTrue(Exit.isFailure(exit))
+        if (Exit.isFailure(exit)) assert.match(String(Cause.squash(exit.cause)), /SourceDiverged|starts at version|another history/)
+      })
+    ),
+    60_000
+  )
+})

@@ -4,7 +4,7 @@
  *
  * Rebuilding the index from genesis after every revert cost 0.3–1 ms a version: 0.5 s a revert on a
  * chain of 6,000 versions (an hour of a local chain's idle blocks), and more each test. Instead,
- * while the chain holds snapshots (`Indexer`: the chain's `Marked` events), each batch the index
+ * once the chain has taken a snapshot (`Indexer`: the chain's `Marked` events), each batch the index
  * commits also records how to take it back:
  *
  *  - an **undo point** (`indexer_undo_points`): the batch's last version with its transaction's hash,
