@@ -232,12 +232,18 @@ export const followSource = (
       if (answer._tag === "Ahead") {
         // A local chain's source below this follower's head went back (a revert, a reset): rejoin.
         // (Elsewhere a source behind is one lagging — another node behind a balancer: wait for it.)
+        // A head read from a stale snapshot (a front process's, say) is not a rewind: the source
+        // must also have lost this follower's latest version, or hold another one there.
         const ours = ledger.head()?.latestVersion
         const theirs = answer.head.ledgerVersion
-        if (followsRewinds() && ours !== undefined && theirs !== undefined && theirs < ours)
-          return yield* new SourceDiverged({
-            message: `the source's ledger is at version ${theirs}, below this follower's ${ours}: it went back`
-          })
+        if (followsRewinds() && ours !== undefined && theirs !== undefined && theirs < ours) {
+          const at = yield* feed.transactionAt(ours)
+          const held = yield* Effect.orDie(ledger.service.transactionByVersion(ours))
+          if (at === undefined || !equalBytes(at.accumulatorRootHash, held.accumulatorRootHash))
+            return yield* new SourceDiverged({
+              message: `the source's ledger is at version ${theirs}, below this follower's ${ours}: it went back`
+            })
+        }
         following = true
         status.caughtUp(Date.now())
         status.setState("following")
