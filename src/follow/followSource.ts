@@ -27,7 +27,7 @@ import type { ChecksResult, ChecksThread } from "./ChecksThread.js"
 import type { BlockAnswer, FeedClient, SourceHead } from "./FeedClient.js"
 import { type FollowError, SourceDiverged, SourceInvalid, type SourceUnavailable } from "./FollowError.js"
 import type { FollowerStatus } from "./FollowerStatus.js"
-import { LOCAL_CHAIN_ID, rejoinSource } from "./rejoinSource.js"
+import { LOCAL_CHAIN_ID, rejoinSource, sourceHoldsOurs } from "./rejoinSource.js"
 import type { SourceBlock } from "./sourceBlock.js"
 
 export interface FollowOptions {
@@ -236,14 +236,16 @@ export const followSource = (
         // must also have lost this follower's latest version, or hold another one there.
         const ours = ledger.head()?.latestVersion
         const theirs = answer.head.ledgerVersion
-        if (followsRewinds() && ours !== undefined && theirs !== undefined && theirs < ours) {
-          const at = yield* feed.transactionAt(ours)
-          const held = yield* Effect.orDie(ledger.service.transactionByVersion(ours))
-          if (at === undefined || !equalBytes(at.accumulatorRootHash, held.accumulatorRootHash))
-            return yield* new SourceDiverged({
-              message: `the source's ledger is at version ${theirs}, below this follower's ${ours}: it went back`
-            })
-        }
+        if (
+          followsRewinds() &&
+          ours !== undefined &&
+          theirs !== undefined &&
+          theirs < ours &&
+          !(yield* sourceHoldsOurs(ledger, feed, ours))
+        )
+          return yield* new SourceDiverged({
+            message: `the source's ledger is at version ${theirs}, below this follower's ${ours}: it went back`
+          })
         following = true
         status.caughtUp(Date.now())
         status.setState("following")

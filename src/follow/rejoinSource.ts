@@ -24,6 +24,25 @@ import { type FollowError, SourceDiverged, SourceInvalid } from "./FollowError.j
 /** The chain id of local testing chains (the SDK's `Network.LOCAL`): their sources revert. */
 export const LOCAL_CHAIN_ID = 4
 
+/**
+ * Whether the source holds `version` as this ledger does (the same accumulator root there, so the
+ * same history up to it); false when the source has no such version (yet, or any more).
+ */
+export const sourceHoldsOurs = (
+  ledger: LedgerHandle,
+  feed: FeedClient,
+  version: bigint
+): Effect.Effect<boolean, FollowError> =>
+  Effect.gen(function* () {
+    const theirs = yield* feed.transactionAt(version)
+    if (theirs === undefined) return false
+    const ours = yield* Effect.mapError(
+      ledger.service.transactionByVersion(version),
+      (e) => new SourceInvalid({ message: `this follower's version ${version}: ${e.message}` })
+    )
+    return equalBytes(theirs.accumulatorRootHash, ours.accumulatorRootHash)
+  })
+
 /** Where the follower went back to: the last version and height it now holds. */
 export interface Rejoined {
   readonly version: bigint
@@ -43,16 +62,7 @@ export const rejoinSource = (
     const rewind = ledger.service.rewind
     const head = ledger.head()
     if (rewind === undefined || head === undefined) return yield* Effect.fail(diverged)
-    const agrees = (version: bigint) =>
-      Effect.gen(function* () {
-        const theirs = yield* feed.transactionAt(version)
-        if (theirs === undefined) return false
-        const ours = yield* Effect.mapError(
-          ledger.service.transactionByVersion(version),
-          (e) => new SourceInvalid({ message: `this follower's version ${version}: ${e.message}` })
-        )
-        return equalBytes(theirs.accumulatorRootHash, ours.accumulatorRootHash)
-      })
+    const agrees = (version: bigint) => sourceHoldsOurs(ledger, feed, version)
     if (!(yield* agrees(head.oldestVersion))) return yield* Effect.fail(diverged)
     if (yield* agrees(head.latestVersion)) return yield* Effect.fail(diverged)
     // Invariant: they agree at `low`, not at `high`.
