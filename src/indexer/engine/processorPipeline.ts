@@ -71,15 +71,16 @@ export const processorPipeline = (processors: ReadonlyArray<Processor> = allProc
         if (blocks.length === 0) return undefined
         const writes: StoreWrite[] = []
         let lastHash = ""
-        let lastAccumulatorRoot: string | undefined
+        /** The last transaction's accumulator root, as hex once the batch is done (not per run). */
+        let lastRoot: Uint8Array | undefined
         const transactions = yield* readIndexerChunks(ledger, input, blocks, PROCESS_CHUNK, (chunk) =>
           Effect.try({
             try: () => {
               runProcessors(processors, chunk, writes)
-              const last = chunk[chunk.length - 1]
-              if (last !== undefined) {
-                lastHash = last.hash
-                lastAccumulatorRoot = toHex0x(last.committed.accumulatorRootHash)
+              const end = chunk[chunk.length - 1]
+              if (end !== undefined) {
+                lastHash = end.hash
+                lastRoot = end.committed.accumulatorRootHash
               }
             },
             catch: (e) => new StorageError({ message: e instanceof ProcessorFailed ? e.message : String(e) })
@@ -91,7 +92,7 @@ export const processorPipeline = (processors: ReadonlyArray<Processor> = allProc
           lastVersion: last.lastVersion,
           lastHash,
           lastTimestampUsec: last.timestampUsec,
-          lastAccumulatorRoot,
+          lastAccumulatorRoot: lastRoot === undefined ? undefined : toHex0x(lastRoot),
           transactions
         }
       })
