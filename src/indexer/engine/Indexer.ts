@@ -142,6 +142,13 @@ export interface FollowOptions extends IndexerOptions {
   readonly onProgress?: ((health: IndexerHealth, resetsDone: number) => void) | undefined
   /** Called at every look at the ledger with its last version and the index's. */
   readonly onLook?: ((ledgerVersion: bigint, indexedVersion: bigint) => void) | undefined
+  /**
+   * Asked before this follower started (a restarted worker: the chain took a snapshot, asked a
+   * reset, before it): batches record their undo from the first (`keepUndo`), and the first look
+   * at the ledger does the reset or rewind (`goBackFirst`) — as if asked at once, before any step.
+   */
+  readonly keepUndo?: boolean | undefined
+  readonly goBackFirst?: "reset" | "rewind" | undefined
 }
 
 /**
@@ -166,8 +173,8 @@ export const followLedger = (
     let lastError: string | undefined
     let batches = 0
     let transactions = 0
-    let resetRequested = false
-    let rewindRequested = false
+    let resetRequested = options.goBackFirst === "reset"
+    let rewindRequested = options.goBackFirst === "rewind"
     /** A reset or rewind asked before is under way (another may be asked meanwhile). */
     let goingBack = false
     /** The last step failed in a reset or rewind itself (the store's fault, not a race: paused, not spun). */
@@ -176,7 +183,7 @@ export const followLedger = (
     let rewindsUndone = 0
     let rebuilds = 0
     /** Whether batches record their undo (`../store/undoLog.ts`): once the chain took a snapshot. */
-    let keeping = false
+    let keeping = options.keepUndo ?? false
     /** The undo point at `indexed`, when known (this follower committed or checked that version). */
     let indexedPoint: UndoPoint | undefined
     /** What a reader may count on: nothing while a reset or rewind is pending (the rows may be of versions rewound). */
@@ -234,7 +241,7 @@ export const followLedger = (
         if (position === undefined) return { keep: true, next: firstVersion }
         const info = yield* l.ledgerInfo
         if (position.version > info.ledgerVersion || position.version < nothing || position.chainId !== info.chainId)
-          return { keep: false, next: firstVersion }
+          return { keep: false, next: firstVersion, stored: position.version }
         // Genesis is not read back (decoding its write set, the whole framework, costs a start
         // hundreds of milliseconds): the schema hash names the genesis parameters and the code, so an
         // index of another genesis was already dropped. A pruned version cannot be checked either;
@@ -242,7 +249,7 @@ export const followLedger = (
         if (position.version === 0n) return { keep: true, next: 1n, point: undefined }
         const t = yield* Effect.result(l.transactionByVersion(position.version))
         if (t._tag === "Success" && toHex0x(t.success.hash) !== position.hash)
-          return { keep: false, next: firstVersion, point: undefined }
+          return { keep: false, next: firstVersion, point: undefined, stored: position.version }
         const point: UndoPoint | undefined =
           t._tag === "Success"
             ? {
@@ -258,11 +265,24 @@ export const followLedger = (
     const start = Effect.gen(function* () {
       options.beforeStep?.()
       const verdict = yield* belongsHere(ledger)
-      if (!verdict.keep) yield* store.reset
-      // An undo log of an earlier run does not cover what was indexed since without one.
-      else yield* store.dropUndo
-      indexed = verdict.keep ? verdict.next - 1n : nothing
-      indexedPoint = verdict.point
+      if (verdict.keep) {
+        // An undo log of an earlier run does not cover what was indexed since without one; a
+        // follower that keeps undo from the start continues one that kept it all along (a
+        // restarted worker of this chain).
+        if (!keeping) yield* store.dropUndo
+        indexed = verdict.next - 1n
+        indexedPoint = verdict.point
+      } else if (keeping && verdict.stored !== undefined) {
+        // The chain went back while no follower watched (the worker restarting): back by the undo
+        // log if it reaches (`goBack` checks each point against the ledger), else rebuilt.
+        indexed = verdict.stored
+        indexedPoint = undefined
+        rewindRequested = true
+      } else {
+        yield* store.reset
+        indexed = nothing
+        indexedPoint = undefined
+      }
       release()
       report()
     })

@@ -9,10 +9,12 @@
  * on this thread (a PostgreSQL pool is asynchronous); opened once the worker has made the schema
  * current.
  *
- * A `Rewound` event or `reindex` asks the worker to rebuild; until it reports the reset done, this
- * thread counts the index as empty (so no query is answered from rows of versions that are gone).
- * A worker that dies is reported (`health`) and started again a second later; closing the layer
- * asks the worker to stop after its batch (committed whole or rolled back) and waits for it.
+ * A `Rewound` event asks the worker to go back with the ledger (by its undo log once the chain took
+ * a snapshot, else by a rebuild), `reindex` to rebuild; until it reports that done, this thread
+ * counts the index as empty (so no query is answered from rows of versions that are gone). A worker
+ * that dies is reported (`health`) and started again a second later, told what the one before it
+ * was (a snapshot taken, a reset asked and not done); closing the layer asks the worker to stop
+ * after its batch (committed whole or rolled back) and waits for it.
  */
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -92,8 +94,13 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
         rebuilds: 0
       }
       let resetsAsked = 0
-      /** The last reset asked was a full one (`reindex`), not a rewind's. */
-      let lastResetFull = false
+      /** The latest reset the worker reported done (`Progress.resetsAcknowledged`). */
+      let resetsAcknowledged = 0
+      /**
+       * A full reset (`reindex`) was asked since the worker last reported one done: a worker
+       * started meanwhile does it whole, whatever rewind was asked after it.
+       */
+      let fullResetPending = false
       /** The chain took a snapshot: the worker keeps its batches' undo (a restarted one too). */
       let keepingUndo = false
       let closing = false
@@ -129,8 +136,10 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
             }
             return
           case "Progress":
+            if (message.resetsAcknowledged > resetsAcknowledged) resetsAcknowledged = message.resetsAcknowledged
             // A report from before the reset last asked for says nothing about the index now.
             if (message.resetsAcknowledged < resetsAsked) return
+            fullResetPending = false
             health = message.health
             release()
             return
@@ -154,7 +163,15 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
 
       const start = () => {
         const w = new Worker(workerUrl, {
-          workerData: data satisfies IndexerWorkerData,
+          // A restarted worker starts from what the one before it was told: it keeps its batches'
+          // undo if the chain took a snapshot, does a reset asked and not yet reported done (a full
+          // one if any was full) before anything else, and does not do again one already done.
+          workerData: {
+            ...data,
+            resetsAcknowledged,
+            pendingReset: resetsAsked > resetsAcknowledged ? { asked: resetsAsked, full: fullResetPending } : undefined,
+            keepUndo: keepingUndo
+          } satisfies IndexerWorkerData,
           resourceLimits: resourceLimits ?? DEFAULT_INDEXER_WORKER_LIMITS
         })
         worker = w
@@ -175,16 +192,12 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
             if (!closing) start()
           }, RESTART_MS).unref()
         })
-        // A restarted worker indexes from its stored position (a reset asked meanwhile included).
-        if (keepingUndo) w.postMessage({ _tag: "KeepUndo" } satisfies ToIndexerWorker)
-        if (resetsAsked > 0)
-          w.postMessage({ _tag: "Reset", asked: resetsAsked, full: lastResetFull } satisfies ToIndexerWorker)
       }
 
       const askReset = (full: boolean) =>
         Effect.sync(() => {
           resetsAsked++
-          lastResetFull = full
+          if (full) fullResetPending = true
           health = { ...health, indexedVersion: -1n }
           send({ _tag: "Reset", asked: resetsAsked, full })
         })

@@ -70,9 +70,9 @@ const program = Effect.gen(function* () {
   )
   post({ _tag: "Ready" })
   /** The latest reset asked, and the resets done when it arrived: one done after it acknowledges it. */
-  let asked = 0
+  let acknowledged = data.resetsAcknowledged ?? 0
+  let asked = data.pendingReset?.asked ?? acknowledged
   let doneWhenAsked = 0
-  let acknowledged = 0
   const follower = yield* followLedger(store, ledger, {
     pipeline: processorPipeline(),
     maxBatchTransactions: data.maxBatchTransactions,
@@ -83,6 +83,8 @@ const program = Effect.gen(function* () {
     // The store's truncations (revert, reset, load), as of the last refresh.
     rewinds: () => backend.truncations?.() ?? 0,
     onLook,
+    keepUndo: data.keepUndo,
+    goBackFirst: data.pendingReset === undefined ? undefined : data.pendingReset.full ? "reset" : "rewind",
     onProgress: (health, resetsDone) => {
       if (resetsDone > doneWhenAsked) acknowledged = asked
       post({ _tag: "Progress", health, resetsAcknowledged: acknowledged })

@@ -18,6 +18,13 @@ export interface IndexerWorkerData {
   readonly maxBatchTransactions?: number | undefined
   /** The worker thread's nice value (Linux; 0 = the process's priority). */
   readonly nice?: number | undefined
+  /**
+   * What a worker before this one was told (a restarted worker; none for the first): the resets
+   * (`Reset.asked`) it did, a reset asked and not yet done, and whether the chain took a snapshot.
+   */
+  readonly resetsAcknowledged?: number | undefined
+  readonly pendingReset?: { readonly asked: number; readonly full: boolean } | undefined
+  readonly keepUndo?: boolean | undefined
 }
 
 /** Chain thread → worker. */
