@@ -43,6 +43,11 @@ export interface FollowerStatus {
   readonly sawSource: (version: bigint | undefined, timestampUsec: bigint | undefined) => void
   readonly applied: (lastVersion: bigint, transactions: number, blockTimestampUsec: bigint, atMs: number) => void
   readonly caughtUp: (atMs: number) => void
+  /**
+   * The follower went back with its source (a local chain's revert) to `version`: what it applied
+   * and what it knew of the source's head are forgotten down to there (the source's next head says).
+   */
+  readonly wentBack: (version: bigint) => void
   readonly setState: (state: FollowerState, error?: string) => void
 }
 
@@ -164,6 +169,12 @@ export const makeFollowerStatus = (source: string, initialVersion: bigint | unde
     },
     caughtUp: (atMs) => {
       syncedAtMs = atMs
+    },
+    wentBack: (version) => {
+      appliedVersion = version
+      // The head seen before the source went back is no longer its head (lag would count it).
+      sourceVersion = undefined
+      sourceTimestampUsec = undefined
     },
     setState: (next, error) => {
       state = next

@@ -267,6 +267,7 @@ export const followSource = (
       if (!followsRewinds()) return yield* Effect.fail(e)
       const back = yield* rejoinSource(ledger, feed, e)
       following = false
+      status.wentBack(back.version)
       options.log?.(
         `follow: the source went back (a revert, reset or load of a local chain): this follower went back to version ${back.version} (block ${back.height}) and follows on`
       )

@@ -355,6 +355,10 @@ describe("movenode follow, a local chain that reverts (its test controls)", () =
           yield* chain.controls.revert(snapshot)
           for (let i = 6; i <= 7; i++) yield* fund(chain.faucetUrl!, who(0xb0 + i), 7 * i)
           yield* mirrors(chain.apiUrl, f.url, "step 3")
+          // Its status counts from the new history: no lag behind the head the source left.
+          const afterRevert = f.follower.status.snapshot()
+          assert.strictEqual(afterRevert.appliedVersion, BigInt((yield* json(f.url)).body.ledger_version))
+          assert.strictEqual(afterRevert.lagVersions, 0n)
           const balance = yield* json(`${f.url}/accounts/${who(0xb3)}/balance/0x1::aptos_coin::AptosCoin`)
           assert.notStrictEqual(balance.body, 3000)
           // And a reset (back to genesis), then more: still following.
