@@ -226,7 +226,14 @@ describe("movenode follow", () => {
           const writeSet = tx.bytes.writeSet.slice()
           writeSet[writeSet.length - 1] = writeSet[writeSet.length - 1]! ^ 1
           const bad = [...blocks]
-          bad[4] = { ...blocks[4]!, transactions: [blocks[4]!.transactions![0]!, { ...tx, bytes: { ...tx.bytes, writeSet } }, ...blocks[4]!.transactions!.slice(2)] }
+          bad[4] = {
+            ...blocks[4]!,
+            transactions: [
+              blocks[4]!.transactions![0]!,
+              { ...tx, bytes: { ...tx.bytes, writeSet } },
+              ...blocks[4]!.transactions!.slice(2)
+            ]
+          }
           const refused = yield* Effect.flip(applySourceBlocks(follower, bad.slice(1)))
           assert.strictEqual(refused._tag, "SourceInvalid")
           assert.match(refused.message, /write set hashes to/)
@@ -265,7 +272,11 @@ const tamperingProxy = (target: string, height: bigint) =>
               if (typeof v === "string" && (k === "accept" || k.startsWith("x-"))) headers[k] = v
             const r = await fetch(`${target}${req.url!.replace(/^\/v1/, "")}`, { headers })
             const body = new Uint8Array(await r.arrayBuffer())
-            if (r.status === 200 && req.url!.startsWith(`/v1/blocks/by_height/${height}?`) && headers.accept === "application/x-bcs") {
+            if (
+              r.status === 200 &&
+              req.url!.startsWith(`/v1/blocks/by_height/${height}?`) &&
+              headers.accept === "application/x-bcs"
+            ) {
               const block = Result.getOrThrow(decodeSourceBlock(body))
               const t = block.transactions!.at(-1)!
               const at = t.bytes.writeSet.byteOffset - body.byteOffset + t.bytes.writeSet.length - 1
@@ -309,13 +320,15 @@ describe("movenode follow, catching up with its checks on the worker", () => {
           }
           const applied = f.follower.status.snapshot().appliedVersion
           assert.isDefined(applied)
-          assert.isTrue(applied! < BigInt(badBlock.first_version), `applied ${applied}, bad block from ${badBlock.first_version}`)
+          assert.isTrue(
+            applied! < BigInt(badBlock.first_version),
+            `applied ${applied}, bad block from ${badBlock.first_version}`
+          )
         })
       ),
     60_000
   )
 })
-
 
 /** The source's and the follower's `GET /transactions` pages from 0, as bytes (BCS). */
 const historyBytes = (url: string) =>
@@ -371,29 +384,47 @@ describe("movenode follow, a local chain that reverts (its test controls)", () =
     60_000
   )
 
-  it.live("a follower of a chain that is not a local one (another chain id) still stops at a divergence", () =>
-    Effect.scoped(
-      Effect.gen(function* () {
-        const chain = yield* LocalChain.spawn({ accounts: 2, chainId: 35, mining: MiningMode.still() })
-        yield* fund(chain.faucetUrl!, who(0xc1), 1000)
-        const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
-        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
-        const f = yield* follower(chain.apiUrl, dataDir)
-        yield* mirrors(chain.apiUrl, f.url, "step 5")
-        const snapshot = yield* chain.controls.snapshot
-        yield* fund(chain.faucetUrl!, who(0xc2), 1000)
-        yield* mirrors(chain.apiUrl, f.url, "step 6")
-        const held = BigInt((yield* json(f.url)).body.ledger_version)
-        yield* chain.controls.revert(snapshot)
-        // While the source is below the follower, it waits (a source behind may be a lagging node);
-        // once the source's other history passes the follower's head, the divergence shows.
-        for (let i = 0; BigInt((yield* json(chain.apiUrl)).body.ledger_version) <= held + 1n; i++)
-          yield* fund(chain.faucetUrl!, who(0xc3 + i), 5)
-        const exit = yield* Fiber.await(f.follower.loop).pipe(Effect.timeout(20_000))
-        assert.isTrue(Exit.isFailure(exit))
-        if (Exit.isFailure(exit)) assert.match(String(Cause.squash(exit.cause)), /SourceDiverged|starts at version|another history/)
-      })
-    ),
+  it.live(
+    "a follower of a chain that is not a local one (another chain id) still stops at a divergence",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const chain = yield* LocalChain.spawn({ accounts: 2, chainId: 35, mining: MiningMode.still() })
+          yield* fund(chain.faucetUrl!, who(0xc1), 1000)
+          const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
+          yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+          const f = yield* follower(chain.apiUrl, dataDir)
+          yield* mirrors(chain.apiUrl, f.url, "step 5")
+          const snapshot = yield* chain.controls.snapshot
+          yield* fund(chain.faucetUrl!, who(0xc2), 1000)
+          yield* mirrors(chain.apiUrl, f.url, "step 6")
+          const held = BigInt((yield* json(f.url)).body.ledger_version)
+          yield* chain.controls.revert(snapshot)
+          // While the source is below the follower, it waits (a source behind may be a lagging node);
+          // once the source's other history passes the follower's head, the divergence shows.
+          for (let i = 0; BigInt((yield* json(chain.apiUrl)).body.ledger_version) <= held + 1n; i++)
+            yield* fund(chain.faucetUrl!, who(0xc3 + i), 5)
+          const exit = yield* Fiber.await(f.follower.loop).pipe(
+            Effect.timeout(20_000),
+            // Where the follower stood, should it not stop (seen once in CI, not reproduced since).
+            Effect.tapError(() =>
+              Effect.flatMap(json(chain.apiUrl), (source) =>
+                Effect.sync(() =>
+                  console.error(
+                    `the follower did not stop: held ${held}, source at ${source.body.ledger_version}, follower ${JSON.stringify(
+                      f.follower.status.snapshot(),
+                      (_, v) => (typeof v === "bigint" ? v.toString() : v)
+                    )}`
+                  )
+                )
+              )
+            )
+          )
+          assert.isTrue(Exit.isFailure(exit))
+          if (Exit.isFailure(exit))
+            assert.match(String(Cause.squash(exit.cause)), /SourceDiverged|starts at version|another history/)
+        })
+      ),
     60_000
   )
 })
