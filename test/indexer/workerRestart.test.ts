@@ -39,6 +39,8 @@ const withChain = (
     readonly caughtUp: Effect.Effect<void, unknown>
     /** The next `dieOn` message ends the worker; resolves once it has. */
     readonly arm: Effect.Effect<Effect.Effect<void>>
+    /** A transfer, a snapshot (the index keeps its undo from there), a transfer, all indexed: the snapshot. */
+    readonly snapshotBetweenTransfers: Effect.Effect<bigint, unknown>
   }) => Effect.Effect<void, unknown>
 ) => {
   const dataDir = mkdtempSync(join(tmpdir(), "movenode-restart-"))
@@ -82,7 +84,15 @@ const withChain = (
             expect(existsSync(armed)).toBe(false)
           })
         })
-        yield* body({ chain, indexer, transfer, caughtUp, arm })
+        const snapshotBetweenTransfers = Effect.gen(function* () {
+          yield* transfer
+          yield* caughtUp
+          const snapshot = yield* chain.controls.snapshot
+          yield* transfer
+          yield* caughtUp
+          return snapshot
+        })
+        yield* body({ chain, indexer, transfer, caughtUp, arm, snapshotBetweenTransfers })
       })
     )
   )
@@ -90,14 +100,10 @@ const withChain = (
 
 describe("the indexer's worker restarted", () => {
   it("does a full reset asked before a rewind, both asked while the worker died", async () => {
-    await withChain("Reset", ({ chain, indexer, transfer, caughtUp, arm }) =>
+    await withChain("Reset", ({ chain, indexer, transfer, caughtUp, arm, snapshotBetweenTransfers }) =>
       Effect.gen(function* () {
-        yield* transfer
-        yield* caughtUp
-        // The index keeps its undo from here: a rewind alone would be undone, not rebuilt.
-        const snapshot = yield* chain.controls.snapshot
-        yield* transfer
-        yield* caughtUp
+        // The index keeps its undo from the snapshot: a rewind alone would be undone, not rebuilt.
+        const snapshot = yield* snapshotBetweenTransfers
         const died = yield* arm
         // The reindex's reset ends the worker before it acts; the revert's rewind reaches no worker.
         yield* indexer.reindex
@@ -113,13 +119,9 @@ describe("the indexer's worker restarted", () => {
   }, 60_000)
 
   it("takes the index back by its undo log after a revert asked while the worker died", async () => {
-    await withChain("Reset", ({ chain, indexer, transfer, caughtUp, arm }) =>
+    await withChain("Reset", ({ chain, indexer, transfer, caughtUp, arm, snapshotBetweenTransfers }) =>
       Effect.gen(function* () {
-        yield* transfer
-        yield* caughtUp
-        const snapshot = yield* chain.controls.snapshot
-        yield* transfer
-        yield* caughtUp
+        const snapshot = yield* snapshotBetweenTransfers
         const died = yield* arm
         yield* chain.controls.revert(snapshot)
         yield* died
