@@ -15,10 +15,13 @@
  * how fast another process submits (what the throughput run's CPU per transfer does: refused
  * submissions cost CPU there and commit nothing).
  *
- *   node scripts/bench-block.mjs [--transfers 6000] [--rounds 3] [--profile FILE.cpuprofile]
+ *   node scripts/bench-block.mjs [--transfers 6000] [--rounds 3] [--profile FILE.cpuprofile] [--alloc FILE.heapprofile]
  *
  * `--profile`: a CPU profile of the measured phase of the last round only, and its samples split
  * by where they go (execution, commit's preparation, LMDB writes, GC…) printed as shares.
+ * `--alloc`: instead, V8's sampling heap profile of that phase with the objects already collected
+ * kept in it (what the collector has to deal with, not what stays), and the bytes allocated per
+ * transfer printed: in all and by the functions that allocate most (their own allocations).
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
@@ -35,6 +38,7 @@ const { num, arg } = cliArgs()
 const TRANSFERS = num("transfers", 6000)
 const ROUNDS = num("rounds", 3)
 const PROFILE = arg("profile", undefined)
+const ALLOC = arg("alloc", undefined)
 const ACCOUNTS = 64
 
 /** The event loop thread's CPU seconds so far (its /proc task: the main thread's id is the pid). */
@@ -82,10 +86,30 @@ const splitProfile = (profile) => {
   return Object.fromEntries([...shares].sort((a, b) => b[1] - a[1]).map(([k, t]) => [k, `${((100 * t) / total).toFixed(1)} %`]))
 }
 
+/** Bytes allocated per transfer, in all and by allocating function (self), from a sampling heap profile. */
+const allocationsOf = (profile, transfers, top = 15) => {
+  const bySite = new Map()
+  let total = 0
+  const walk = (node) => {
+    const f = node.callFrame
+    const site = `${f.functionName || "(anonymous)"} ${f.url.split("/").slice(-2).join("/")}:${f.lineNumber + 1}`
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize)
+    total += node.selfSize
+    for (const child of node.children) walk(child)
+  }
+  walk(profile.head)
+  const kb = (bytes) => +(bytes / 1024 / transfers).toFixed(2)
+  return {
+    kbPerTransfer: kb(total),
+    topKbPerTransfer: Object.fromEntries([...bySite].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => [k, kb(v)]))
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), "movenode-bench-block-"))
 const signers = localSigners(lib, ACCOUNTS)
 const results = []
 let split
+let allocations
 try {
   // LocalChain.spawn rather than the testing helper: the same script runs on older builds (A/B).
   const scope = Effect.runSync(Scope.make())
@@ -108,11 +132,20 @@ try {
     }
     await Promise.all(Array.from({ length: 16 }, worker))
     const last = round === ROUNDS - 1
-    const session = last && PROFILE !== undefined ? new Session() : undefined
+    const session = last && (PROFILE !== undefined || ALLOC !== undefined) ? new Session() : undefined
     if (session !== undefined) {
       session.connect()
-      await session.post("Profiler.enable")
-      await session.post("Profiler.start")
+      if (ALLOC !== undefined) {
+        await session.post("HeapProfiler.enable")
+        await session.post("HeapProfiler.startSampling", {
+          samplingInterval: 4096,
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true
+        })
+      } else {
+        await session.post("Profiler.enable")
+        await session.post("Profiler.start")
+      }
     }
     const bytes0 = statSync(dataMdb).size
     const cpu0 = processSecs()
@@ -130,9 +163,15 @@ try {
     const cpu = processSecs() - cpu0
     const main = mainThreadSecs() - main0
     if (session !== undefined) {
-      const { profile } = await session.post("Profiler.stop")
-      writeFileSync(PROFILE, JSON.stringify(profile))
-      split = splitProfile(profile)
+      if (ALLOC !== undefined) {
+        const { profile } = await session.post("HeapProfiler.stopSampling")
+        writeFileSync(ALLOC, JSON.stringify(profile))
+        allocations = allocationsOf(profile, TRANSFERS)
+      } else {
+        const { profile } = await session.post("Profiler.stop")
+        writeFileSync(PROFILE, JSON.stringify(profile))
+        split = splitProfile(profile)
+      }
       session.disconnect()
     }
     const versions = Number(block.lastVersion - first.firstVersion + 1n)
@@ -154,4 +193,8 @@ try {
 }
 console.table(results)
 if (split !== undefined) console.table(split)
-console.log(JSON.stringify({ load: loadAverage(), results, split }))
+if (allocations !== undefined) {
+  console.log(`allocated in the last round: ${allocations.kbPerTransfer} KB a transfer; by function (its own allocations, KB a transfer):`)
+  console.table(allocations.topKbPerTransfer)
+}
+console.log(JSON.stringify({ load: loadAverage(), results, split, allocations }))
