@@ -120,6 +120,12 @@ export interface LedgerFollower {
   readonly keepUndo: Effect.Effect<void>
   /** Resets and rewinds done so far (asked for, or found needed: another ledger, a ledger gone back). */
   readonly resetsDone: () => number
+  /**
+   * Resets and rewinds started so far, numbered from 1 as they start (`onProgress` reports the
+   * number of the last one done). A request made now is covered by the next to start, number
+   * `goBacksStarted() + 1`: one under way began before it (`resetAcknowledgement.ts`).
+   */
+  readonly goBacksStarted: () => number
 }
 
 export interface FollowOptions extends IndexerOptions {
@@ -138,8 +144,11 @@ export interface FollowOptions extends IndexerOptions {
    * at once and quietly, not reported as a failure.
    */
   readonly rewinds?: (() => number) | undefined
-  /** Called whenever the health changed (a batch committed, a reset done, a failure). */
-  readonly onProgress?: ((health: IndexerHealth, resetsDone: number) => void) | undefined
+  /**
+   * Called whenever the health changed (a batch committed, a reset done, a failure), with the
+   * number of the last reset or rewind done (`LedgerFollower.goBacksStarted`; 0: none yet).
+   */
+  readonly onProgress?: ((health: IndexerHealth, lastGoBackDone: number) => void) | undefined
   /** Called at every look at the ledger with its last version and the index's. */
   readonly onLook?: ((ledgerVersion: bigint, indexedVersion: bigint) => void) | undefined
   /**
@@ -197,7 +206,10 @@ export const followLedger = (
       rewindsUndone,
       rebuilds
     })
-    const report = () => options.onProgress?.(health(), resetsDone)
+    /** Resets and rewinds started (each numbered as it starts), and the number of the last one done. */
+    let goBacksStarted = 0
+    let lastGoBackDone = 0
+    const report = () => options.onProgress?.(health(), lastGoBackDone)
     const waiters = new Set<{ readonly version: bigint; readonly resume: () => void }>()
     const release = () => {
       for (const w of waiters)
@@ -296,10 +308,17 @@ export const followLedger = (
     })
 
     /** `effect` with readers counting the index as empty meanwhile; `again` asks for it again if it fails. */
-    const whileGoingBack = <E>(effect: Effect.Effect<void, E>, again: () => void) =>
-      Effect.suspend(() => {
+    const whileGoingBack = <E>(effect: Effect.Effect<void, E>, again: () => void) => {
+      // Numbered here, as the caller clears the request it serves (no request slips in between).
+      const number = ++goBacksStarted
+      return Effect.suspend(() => {
         goingBack = true
         return effect.pipe(
+          Effect.tap(() =>
+            Effect.sync(() => {
+              lastGoBackDone = number
+            })
+          ),
           Effect.onError(() =>
             Effect.sync(() => {
               goingBackFailed = true
@@ -313,6 +332,7 @@ export const followLedger = (
           )
         )
       })
+    }
 
     /**
      * After the ledger went back to (at most) `ledgerVersion`: back to the newest undo point at or
@@ -448,7 +468,9 @@ export const followLedger = (
               ) {
                 // The ledger went back under the batch (its reads found versions or blocks gone):
                 // the next step sees the rewind (a reset asked, or a ledger shorter than the index).
-                yield* Effect.logDebug(`indexer: a batch raced a rewind of the ledger; retried: ${String(cause).slice(0, 200)}`)
+                yield* Effect.logDebug(
+                  `indexer: a batch raced a rewind of the ledger; retried: ${String(cause).slice(0, 200)}`
+                )
                 return "retry" as const
               }
               state = "failing"
@@ -511,7 +533,8 @@ export const followLedger = (
       keepUndo: Effect.sync(() => {
         keeping = true
       }),
-      resetsDone: () => resetsDone
+      resetsDone: () => resetsDone,
+      goBacksStarted: () => goBacksStarted
     } satisfies LedgerFollower
   })
 

@@ -21,6 +21,7 @@ import { followLedger } from "../engine/Indexer.js"
 import { processorPipeline } from "../engine/processorPipeline.js"
 import { IndexerStore } from "../store/IndexerStore.js"
 import { catchUpPriority } from "./catchUpPriority.js"
+import { makeResetAcknowledgement } from "./resetAcknowledgement.js"
 import type { FromIndexerWorker, IndexerWorkerData, ToIndexerWorker } from "./protocol.js"
 
 const port = parentPort
@@ -69,10 +70,7 @@ const program = Effect.gen(function* () {
     IndexerStore
   )
   post({ _tag: "Ready" })
-  /** The latest reset asked, and the resets done when it arrived: one done after it acknowledges it. */
-  let acknowledged = data.resetsAcknowledged ?? 0
-  let asked = data.pendingReset?.asked ?? acknowledged
-  let doneWhenAsked = 0
+  const resets = makeResetAcknowledgement(data.resetsAcknowledged ?? 0, data.pendingReset?.asked)
   const follower = yield* followLedger(store, ledger, {
     pipeline: processorPipeline(),
     maxBatchTransactions: data.maxBatchTransactions,
@@ -85,9 +83,8 @@ const program = Effect.gen(function* () {
     onLook,
     keepUndo: data.keepUndo,
     goBackFirst: data.pendingReset === undefined ? undefined : data.pendingReset.full ? "reset" : "rewind",
-    onProgress: (health, resetsDone) => {
-      if (resetsDone > doneWhenAsked) acknowledged = asked
-      post({ _tag: "Progress", health, resetsAcknowledged: acknowledged })
+    onProgress: (health, lastGoBackDone) => {
+      post({ _tag: "Progress", health, resetsAcknowledged: resets.acknowledged(lastGoBackDone) })
     }
   })
   port.on("message", (message: ToIndexerWorker) => {
@@ -99,8 +96,7 @@ const program = Effect.gen(function* () {
         Effect.runSync(follower.hurry(message.version))
         return
       case "Reset":
-        asked = message.asked
-        doneWhenAsked = follower.resetsDone()
+        resets.asked(message.asked, follower.goBacksStarted())
         Effect.runSync(message.full ? follower.requestReset : follower.requestRewind)
         return
       case "KeepUndo":
