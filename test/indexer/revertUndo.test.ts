@@ -7,17 +7,12 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Account, Aptos, AptosConfig, Ed25519PrivateKey, Network } from "@aptos-labs/ts-sdk"
-import * as Context from "effect/Context"
+import { Account, Ed25519PrivateKey } from "@aptos-labs/ts-sdk"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { describe, expect, it } from "vitest"
-import { testLocalChainConfig } from "../../src/chain/LocalChainConfig.js"
-import { MiningMode } from "../../src/chain/MiningMode.js"
-import { Indexer, type IndexerService } from "../../src/indexer/index.js"
+import type { IndexerService } from "../../src/indexer/index.js"
 import { catalogueTables } from "../../src/indexer/schema/index.js"
-import { LocalChain } from "../../src/LocalChain.js"
-import { Ledger } from "../../src/ledger/Ledger.js"
+import { indexedLocalChain } from "../support/indexedLocalChain.js"
 
 const workerUrl = new URL("../../dist/bin/indexerWorker.js", import.meta.url)
 
@@ -46,37 +41,14 @@ describe.each([
       await Effect.runPromise(
         Effect.scoped(
           Effect.gen(function* () {
-            const ctx = yield* Layer.build(
-              LocalChain.layer({
-                ...testLocalChainConfig,
-                accounts: 2,
-                dataDir,
-                indexerWorker,
-                // No idle blocks: the dumps compare the same chain.
-                mining: MiningMode.still(),
-                graphql: { host: "127.0.0.1", port: 0 },
-                indexer: { _tag: "Embedded" }
-              })
-            )
-            const chain = Context.get(ctx, LocalChain)
-            // The chain's own indexer (built inside the layer; its type names only the chain's services).
-            const indexer = ctx.mapUnsafe.get(Indexer.key) as IndexerService
-            const ledger = Context.get(ctx, Ledger)
-            const aptos = new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: chain.apiUrl }))
-            const alice = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
+            const { chain, indexer, alice, transfer, caughtUp } = yield* indexedLocalChain({
+              accounts: 2,
+              dataDir,
+              indexerWorker
+            })
             const bob = Account.fromPrivateKey({
               privateKey: new Ed25519PrivateKey(chain.accounts[1]!.privateKey)
             }).accountAddress
-            const transfer = (to: string, amount: number) =>
-              Effect.promise(async () => {
-                const txn = await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: to, amount })
-                const p = await aptos.signAndSubmitTransaction({ signer: alice, transaction: txn })
-                await aptos.waitForTransaction({ transactionHash: p.hash })
-              })
-            const caughtUp = Effect.gen(function* () {
-              const info = yield* ledger.ledgerInfo
-              expect(yield* indexer.waitFor(info.ledgerVersion, 30_000)).toBe(true)
-            })
             yield* transfer(Account.generate().accountAddress.toString(), 100)
             yield* caughtUp
             const snapshot = yield* chain.controls.snapshot

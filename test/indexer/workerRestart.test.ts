@@ -9,16 +9,12 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Account, Aptos, AptosConfig, Ed25519PrivateKey, Network } from "@aptos-labs/ts-sdk"
-import * as Context from "effect/Context"
+import { Account } from "@aptos-labs/ts-sdk"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { afterEach, describe, expect, it } from "vitest"
-import { testLocalChainConfig } from "../../src/chain/LocalChainConfig.js"
-import { MiningMode } from "../../src/chain/MiningMode.js"
-import { Indexer, type IndexerService } from "../../src/indexer/index.js"
-import { LocalChain } from "../../src/LocalChain.js"
-import { Ledger } from "../../src/ledger/Ledger.js"
+import type { IndexerService } from "../../src/indexer/index.js"
+import type { LocalChain } from "../../src/LocalChain.js"
+import { indexedLocalChain } from "../support/indexedLocalChain.js"
 
 const dyingWorkerUrl = new URL("./dyingIndexerWorker.mjs", import.meta.url)
 
@@ -51,32 +47,10 @@ const withChain = (
   return Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
-        const ctx = yield* Layer.build(
-          LocalChain.layer({
-            ...testLocalChainConfig,
-            accounts: 1,
-            dataDir,
-            indexerWorker: dyingWorkerUrl,
-            mining: MiningMode.still(),
-            graphql: { host: "127.0.0.1", port: 0 },
-            indexer: { _tag: "Embedded" }
-          })
-        )
-        const chain = Context.get(ctx, LocalChain)
-        const indexer = ctx.mapUnsafe.get(Indexer.key) as IndexerService
-        const ledger = Context.get(ctx, Ledger)
-        const aptos = new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: chain.apiUrl }))
-        const alice = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
-        const transfer = Effect.promise(async () => {
-          const recipient = Account.generate().accountAddress
-          const txn = await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient, amount: 100 })
-          const p = await aptos.signAndSubmitTransaction({ signer: alice, transaction: txn })
-          await aptos.waitForTransaction({ transactionHash: p.hash })
-        })
-        const caughtUp = Effect.gen(function* () {
-          const info = yield* ledger.ledgerInfo
-          expect(yield* indexer.waitFor(info.ledgerVersion, 30_000)).toBe(true)
-        })
+        const indexed = yield* indexedLocalChain({ accounts: 1, dataDir, indexerWorker: dyingWorkerUrl })
+        const { chain, indexer, caughtUp } = indexed
+        /** 100 octas to a new account. */
+        const transfer = Effect.suspend(() => indexed.transfer(Account.generate().accountAddress.toString(), 100))
         const arm = Effect.sync(() => {
           writeFileSync(armed, "")
           return Effect.promise(async () => {
