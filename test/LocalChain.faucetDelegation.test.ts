@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { afterAll, assert, describe, it } from "vitest"
 import { MiningMode } from "../src/chain/MiningMode.js"
 import { LocalChain } from "../src/LocalChain.js"
+import { fundCommitted } from "./support/fundCommitted.js"
 
 const get = (url: string) => Effect.promise(() => fetch(url).then((r) => r.json() as Promise<any>))
 const post = (url: string, body: unknown) =>
@@ -19,12 +20,9 @@ const post = (url: string, body: unknown) =>
     )
   )
 
-/** Funds `address` and returns the funding transaction once committed (wait_by_hash). */
+/** Funds `address` and returns the funding transaction once committed. */
 const fundAndWait = (chain: { apiUrl: string; faucetUrl?: string | undefined }, address: string) =>
-  Effect.gen(function* () {
-    const { txn_hashes } = yield* post(`${chain.faucetUrl}/fund`, { address, amount: 1_000 })
-    return yield* get(`${chain.apiUrl}/transactions/wait_by_hash/0x${txn_hashes[0]}`)
-  })
+  Effect.map(fundCommitted(chain, address, 1_000), (committed) => committed[0])
 
 const dirs: string[] = []
 afterAll(() => {

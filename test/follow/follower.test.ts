@@ -9,6 +9,7 @@ import { Follower } from "../../src/follow/FollowerNode.js"
 import { MiningMode } from "../../src/chain/MiningMode.js"
 import { LocalChain } from "../../src/LocalChain.js"
 import { Result } from "effect"
+import { fundCommitted } from "../support/fundCommitted.js"
 import { applySourceBlocks, blocksTogether } from "../../src/follow/applySourceBlock.js"
 import { decodeSourceBlock, type SourceBlock } from "../../src/follow/sourceBlock.js"
 import { makeLedgerService } from "../../src/ledger/makeLedgerService.js"
@@ -33,21 +34,6 @@ const fund = (faucetUrl: string, address: string, amount: number) =>
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ address, amount })
-  })
-
-/**
- * `fund`, then until the transaction is committed (the faucet answers once it is accepted, as the
- * reference's with `wait_for_transactions = false`): the revert tests below need to know what the
- * chain held when.
- */
-const fundCommitted = (faucetUrl: string, apiUrl: string, address: string, amount: number) =>
-  Effect.gen(function* () {
-    const funded = yield* fund(faucetUrl, address, amount)
-    assert.strictEqual(funded.status, 200)
-    for (const hash of (funded.body as { readonly txn_hashes: ReadonlyArray<string> }).txn_hashes) {
-      const waited = yield* json(`${apiUrl}/transactions/wait_by_hash/0x${hash.replace(/^0x/, "")}`)
-      assert.strictEqual(waited.status, 200)
-    }
   })
 
 /** The built checks' worker (tsc's output; `npm run build` before the tests, as CI and land do). */
@@ -371,17 +357,17 @@ describe("movenode follow, a local chain that reverts (its test controls)", () =
       Effect.scoped(
         Effect.gen(function* () {
           const chain = yield* LocalChain.spawn({ accounts: 2, mining: MiningMode.still() })
-          for (let i = 1; i <= 2; i++) yield* fundCommitted(chain.faucetUrl!, chain.apiUrl, who(0xb0 + i), 1000 * i)
+          for (let i = 1; i <= 2; i++) yield* fundCommitted(chain, who(0xb0 + i), 1000 * i)
           const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
           yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
           const f = yield* follower(chain.apiUrl, dataDir)
           yield* mirrors(chain.apiUrl, f.url, "step 1")
           const snapshot = yield* chain.controls.snapshot
-          for (let i = 3; i <= 5; i++) yield* fundCommitted(chain.faucetUrl!, chain.apiUrl, who(0xb0 + i), 1000 * i)
+          for (let i = 3; i <= 5; i++) yield* fundCommitted(chain, who(0xb0 + i), 1000 * i)
           yield* mirrors(chain.apiUrl, f.url, "step 2")
           // Back, then other transactions at the versions the follower held.
           yield* chain.controls.revert(snapshot)
-          for (let i = 6; i <= 7; i++) yield* fundCommitted(chain.faucetUrl!, chain.apiUrl, who(0xb0 + i), 7 * i)
+          for (let i = 6; i <= 7; i++) yield* fundCommitted(chain, who(0xb0 + i), 7 * i)
           yield* mirrors(chain.apiUrl, f.url, "step 3")
           // Its status counts from the new history: no lag behind the head the source left. (The
           // status is updated just after the commit its API already serves: waited for, bounded.)
@@ -397,7 +383,7 @@ describe("movenode follow, a local chain that reverts (its test controls)", () =
           assert.notStrictEqual(balance.body, 3000)
           // And a reset (back to genesis), then more: still following.
           yield* chain.controls.reset
-          yield* fundCommitted(chain.faucetUrl!, chain.apiUrl, who(0xb8), 88)
+          yield* fundCommitted(chain, who(0xb8), 88)
           yield* mirrors(chain.apiUrl, f.url, "step 4")
           assert.isUndefined(f.follower.loop.pollUnsafe())
         })
@@ -411,20 +397,20 @@ describe("movenode follow, a local chain that reverts (its test controls)", () =
       Effect.scoped(
         Effect.gen(function* () {
           const chain = yield* LocalChain.spawn({ accounts: 2, chainId: 35, mining: MiningMode.still() })
-          yield* fundCommitted(chain.faucetUrl!, chain.apiUrl, who(0xc1), 1000)
+          yield* fundCommitted(chain, who(0xc1), 1000)
           const dataDir = mkdtempSync(join(tmpdir(), "movenode-follow-"))
           yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
           const f = yield* follower(chain.apiUrl, dataDir)
           yield* mirrors(chain.apiUrl, f.url, "step 5")
           const snapshot = yield* chain.controls.snapshot
-          yield* fundCommitted(chain.faucetUrl!, chain.apiUrl, who(0xc2), 1000)
+          yield* fundCommitted(chain, who(0xc2), 1000)
           yield* mirrors(chain.apiUrl, f.url, "step 6")
           const held = BigInt((yield* json(f.url)).body.ledger_version)
           yield* chain.controls.revert(snapshot)
           // While the source is below the follower, it waits (a source behind may be a lagging node);
           // once the source's other history passes the follower's head, the divergence shows.
           for (let i = 0; BigInt((yield* json(chain.apiUrl)).body.ledger_version) <= held + 1n; i++)
-            yield* fundCommitted(chain.faucetUrl!, chain.apiUrl, who(0xc3 + i), 5)
+            yield* fundCommitted(chain, who(0xc3 + i), 5)
           const exit = yield* Fiber.await(f.follower.loop).pipe(
             Effect.timeout(20_000),
             // Where the follower stood, should it not stop. (Twice in CI it did not: the faucet had
