@@ -17,7 +17,12 @@
  *   together: at 100/s the index's thread 0.17 of a core, the node 0.99 cores instead of 1.36, and
  *   the chain's submit → committed latency p50 10–12 ms instead of 16–19 (three pairs, session 21).
  *   A block after a quiet spell is still indexed at once; only what follows it within the bound is
- *   gathered.
+ *   gathered. The bound was 40 ms until session 39, which found the index's commits still most of
+ *   its cost between those rates and a flood: at 500 transfers/s (blocks of a few transfers) a batch
+ *   every 40 ms left the index's thread 0.40–0.41 ms a transfer and the node 1.86–1.89; within
+ *   150 ms, as under a flood, 0.28–0.31 and 1.54–1.67 (two interleaved pairs), the node's cores at
+ *   100/s 0.51–0.65 against 0.63–0.65 and the chain's p99 latency there the same (13.6–18.2 ms
+ *   against 14.3–22.2, three pairs; docs/benchmarks.md, "Session 39").
  *
  * It never gathers while someone waits for the index: a GraphQL query waiting for its version
  * (every query waits for the ledger's head: read-after-write, so an SDK's `waitForIndexer` sees no
@@ -31,7 +36,7 @@ export const GATHER_FROM_BATCH = 200
 export const GATHER_MAX_WAIT_MS = 150
 
 /** The longest the index waits for more blocks after a batch below a full block. */
-export const TRICKLE_GATHER_MS = 40
+export const TRICKLE_GATHER_MS = 150
 
 /** What to wait for after a batch: until `versions` are waiting, at most `maxWaitMs`. */
 export interface GatherPlan {

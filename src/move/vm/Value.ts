@@ -145,6 +145,17 @@ export const toBytes = (v: Value): Uint8Array => {
   return Uint8Array.from(arr)
 }
 
-export const fromBytes = (b: Uint8Array): Value[] => Array.from(b)
+/**
+ * Bytes as a `vector<u8>` value. A loop, not `Array.from(b)`: on a typed array that goes through
+ * the iterator protocol (an iteration result object per byte) and took ~12 times as long for an
+ * address's 32 bytes (465 against 40 ns, Node 20), and `vector<u8>`s are read for every account,
+ * store and event a transaction touches.
+ */
+export const fromBytes = (b: Uint8Array): Value[] => {
+  const n = b.length
+  const out: number[] = new Array(n)
+  for (let i = 0; i < n; i++) out[i] = b[i]!
+  return out
+}
 
 export const signerValue = (address: Uint8Array): StructValue => new StructValue(-1, [address])

@@ -1,6 +1,6 @@
 import { BcsError, BcsReader, BcsWriter } from "../../bcs/index.js"
 import { substitute, type Type } from "./Type.js"
-import { signerValue, StructValue, type Value } from "./Value.js"
+import { fromBytes, signerValue, StructValue, type Value } from "./Value.js"
 import { VmError, vmError } from "./VmError.js"
 
 /** The VM's value nesting limit (`max_value_nest_depth`). */
@@ -104,7 +104,7 @@ const read = (r: BcsReader, t: Type): Value => {
       let frame: ReadFrame | undefined
       if (cur.k === 15) {
         const elem = cur.elem
-        if (elem.k === 1) v = Array.from(r.bytesWithLength())
+        if (elem.k === 1) v = fromBytes(r.bytesWithLength())
         else {
           const n = r.length(1)
           const out: Value[] = new Array(n)

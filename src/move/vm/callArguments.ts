@@ -2,7 +2,7 @@ import { BcsError, BcsReader } from "../../bcs/index.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
 import type { LoadedFunction, Loader } from "./Loader.js"
 import { K, type StructKind, substituteAll, type Type } from "./Type.js"
-import { Ref, signerValue, type StructValue, type Value } from "./Value.js"
+import { fromBytes, Ref, signerValue, type StructValue, type Value } from "./Value.js"
 import { deserializeValue } from "./ValueBcs.js"
 import { VmError, vmError } from "./VmError.js"
 
@@ -173,7 +173,7 @@ export const entryArguments = (
 const constructArg = (r: BcsReader, t: Type, loader: Loader, construct: Construct): Value => {
   switch (t.k) {
     case K.Vector: {
-      if (t.elem.k === K.U8) return Array.from(r.bytesWithLength())
+      if (t.elem.k === K.U8) return fromBytes(r.bytesWithLength())
       const n = r.length(1)
       const out: Value[] = new Array(n)
       for (let i = 0; i < n; i++) out[i] = constructArg(r, t.elem, loader, construct)

@@ -1,6 +1,6 @@
 import { addressFromNumber } from "../../../domain/AccountAddress.js"
 import type { Type } from "../Type.js"
-import { Ref, StructValue, type Value } from "../Value.js"
+import { fromBytes, Ref, StructValue, type Value } from "../Value.js"
 import { vmError } from "../VmError.js"
 import type { NativeContext } from "./NativeContext.js"
 
@@ -15,7 +15,7 @@ export const utf8 = new TextDecoder("utf-8", { fatal: true })
 export const utf8Encoder = new TextEncoder()
 
 /** `0x1::string::String` is `{ bytes: vector<u8> }`. */
-export const makeString = (s: string): StructValue => new StructValue(-1, [Array.from(utf8Encoder.encode(s))])
+export const makeString = (s: string): StructValue => new StructValue(-1, [fromBytes(utf8Encoder.encode(s))])
 
 export const readString = (v: Value): string => {
   const s = deref(v) as StructValue

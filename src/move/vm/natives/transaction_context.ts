@@ -2,7 +2,7 @@ import { sha3 as sha3_256 } from "../../../domain/hash.js"
 import type { EntryFunction } from "../../../domain/Transaction.js"
 import { typeTagToString } from "../../../domain/TypeTagString.js"
 import type { UserTransactionContext } from "../TransactionContext.js"
-import { StructValue, type Value } from "../Value.js"
+import { fromBytes, StructValue, type Value } from "../Value.js"
 import { chargeParam, makeOption, makeString } from "./helpers.js"
 import { type NativeContext, type NativeFunction, nativeAbort } from "./NativeContext.js"
 
@@ -36,13 +36,13 @@ const entryFunctionPayload = (ctx: NativeContext, f: EntryFunction, perByte: str
     makeString(f.module.name),
     makeString(f.function),
     tyArgs.map(makeString),
-    f.args.map((a) => Array.from(a) as Value)
+    f.args.map((a) => fromBytes(a) as Value)
   ])
 }
 
 export const transactionContextNatives: Record<string, NativeFunction> = {
-  get_txn_hash: (ctx) => [Array.from(ctx.session.txnHash)],
-  get_script_hash: (ctx) => [Array.from(ctx.session.scriptHash)],
+  get_txn_hash: (ctx) => [fromBytes(ctx.session.txnHash)],
+  get_script_hash: (ctx) => [fromBytes(ctx.session.scriptHash)],
   generate_unique_address: (ctx) => {
     // sha3-256(session hash ‖ u64 little-endian counter ‖ 0xFB); the counter starts at 1.
     const buf = new Uint8Array(41)
