@@ -27,6 +27,14 @@
  *        process's): HTTP, body, BCS decode, signature, admission's prologue, the pool, the answer
  *   node scripts/loadgen.mjs soak [--rate 200] [--seconds 600] [--warmup 5]
  *        transfers at a fixed rate, the node's resident memory sampled every 10 s
+ *   node scripts/loadgen.mjs sdk [--seconds 30] [--accounts 64] [--wait]
+ *        the TypeScript SDK as an application drives a chain: each sender in a loop builds an APT
+ *        transfer (`transaction.build.simple`, its sequence number kept here, gas given), signs it
+ *        (`transaction.sign`: the SDK's JS Ed25519) and submits it (`transaction.submit.simple`),
+ *        with --wait then `waitForTransaction` (by_hash, then wait_by_hash while pending). The
+ *        generator does all that work on the node's two cores while the clock runs, as a check
+ *        signing with the SDK does: committed transfers/s, and the CPU a transfer of both processes
+ *        (the node's split by thread)
  *   node scripts/loadgen.mjs sequential [--count 1000]
  *        transfers submitted one after another, each waited for with wait_by_hash before the next
  *        (how test suites and the SDK's helpers use a local chain: one block per transfer); the
@@ -39,6 +47,7 @@
  * with node:crypto's Ed25519 (tens of µs a signature) so the generator takes little of the CPU.
  */
 import { spawn } from "node:child_process"
+import { createRequire } from "node:module"
 import http from "node:http"
 import net from "node:net"
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs"
@@ -482,6 +491,76 @@ const main = async () => {
       loadgenUsPerSubmission: us(ownCpuSecs() - cpu0.loadgen)
     }
     console.log(JSON.stringify({ mode, count, measured, statuses, submissionsPerSec: Math.round(measured / secs), cpu, load: loadAverage(), rssMb: memoryOf(node.child.pid).rssMb }))
+    await node.stop()
+    return
+  }
+  if (mode === "sdk") {
+    const seconds = arg("seconds", 30)
+    const n = arg("accounts", 64)
+    const wait = args.includes("--wait")
+    const sdk = await import(createRequire(join(root, "package.json")).resolve("@aptos-labs/ts-sdk"))
+    const senders = accountsOf(n)
+    const node = startNode(n)
+    await waitReady()
+    const aptos = new sdk.Aptos(new sdk.AptosConfig({ network: sdk.Network.CUSTOM, fullnode: API }))
+    const accounts = senders.map((a) => sdk.Account.fromPrivateKey({ privateKey: new sdk.Ed25519PrivateKey(a.privateKey) }))
+    const sequence = accounts.map(() => 0)
+    const info0 = await (await fetch(API)).json()
+    const cpu0 = { node: cpuSecs(node.child.pid), main: cpuSecs(node.child.pid, { mainThread: true }), loadgen: ownCpuSecs(), threads: threadCpu(node.child.pid) }
+    const start = performance.now()
+    const deadline = start + seconds * 1000
+    let submitted = 0
+    const failures = {}
+    await Promise.all(
+      accounts.map(async (account, i) => {
+        while (performance.now() < deadline) {
+          try {
+            const transaction = await aptos.transaction.build.simple({
+              sender: account.accountAddress,
+              data: { function: "0x1::aptos_account::transfer", functionArguments: [accounts[(i + 1) % n].accountAddress, 1] },
+              options: { accountSequenceNumber: sequence[i], maxGasAmount: 20_000, gasUnitPrice: 100, expireTimestamp: Math.floor(Date.now() / 1000) + 600 }
+            })
+            const senderAuthenticator = aptos.transaction.sign({ signer: account, transaction })
+            const pending = await aptos.transaction.submit.simple({ transaction, senderAuthenticator })
+            sequence[i]++
+            submitted++
+            if (wait) await aptos.waitForTransaction({ transactionHash: pending.hash })
+          } catch (e) {
+            const key = String(e?.message ?? e).slice(0, 120)
+            failures[key] = (failures[key] ?? 0) + 1
+            await sleep(50)
+          }
+        }
+      })
+    )
+    const submitSecs = (performance.now() - start) / 1000
+    // Everything submitted committed (or the run says how many did not).
+    const deadlineCommit = performance.now() + 10_000
+    let committed = 0
+    for (;;) {
+      committed = 0
+      for (const a of accounts) committed += Number((await (await fetch(`${API}/accounts/${a.accountAddress}`)).json()).sequence_number)
+      if (committed >= submitted || performance.now() > deadlineCommit) break
+      await sleep(50)
+    }
+    const elapsed = (performance.now() - start) / 1000
+    const info1 = await (await fetch(API)).json()
+    const nodeSecs = cpuSecs(node.child.pid) - cpu0.node
+    const split = cpuSplit(node.child.pid, cpu0.threads, threadCpu(node.child.pid))
+    const ms = (secs) => +((secs * 1000) / Math.max(1, committed)).toFixed(3)
+    console.log(JSON.stringify({
+      mode, wait, seconds, accounts: n, submitted, committed, failures,
+      committedPerSec: Math.round(committed / elapsed), submitSecs: +submitSecs.toFixed(1),
+      versions: Number(info1.ledger_version) - Number(info0.ledger_version), blocks: Number(info1.block_height) - Number(info0.block_height),
+      cpu: {
+        nodeCores: +(nodeSecs / elapsed).toFixed(2), loadgenCores: +((ownCpuSecs() - cpu0.loadgen) / elapsed).toFixed(2),
+        nodeMsPerTransfer: ms(nodeSecs), loadgenMsPerTransfer: ms(ownCpuSecs() - cpu0.loadgen),
+        nodeMainThreadMsPerTransfer: ms(cpuSecs(node.child.pid, { mainThread: true }) - cpu0.main),
+        nodeBusiestOtherThreadMsPerTransfer: ms(split.busiestOther), nodeSecondOtherThreadMsPerTransfer: ms(split.secondOther),
+        nodeRemainingThreadsMsPerTransfer: ms(split.restBeyondTwo)
+      },
+      load: loadAverage()
+    }))
     await node.stop()
     return
   }
