@@ -354,7 +354,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
       ? Layer.empty
       : Layer.effectDiscard(
           Effect.gen(function* () {
-            const next = yield* (yield* ChainEvents).subscription
+            const next = yield* (yield* ChainEvents).poolSubscription
             yield* Effect.forkScoped(
               Effect.forever(
                 Effect.flatMap(next, (e) =>
@@ -364,7 +364,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
                       for (const c of e.committed) fork.seenLocally(c.hashKey)
                       for (const d of e.discarded) fork.seenLocally(d.hashKey)
                     }
-                    if (e._tag !== "Marked") for (const h of e.dropped) fork.seenLocally(h)
+                    for (const h of e.dropped) fork.seenLocally(h)
                   })
                 )
               )

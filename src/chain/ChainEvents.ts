@@ -59,12 +59,24 @@ export interface MarkedEvent {
   readonly version: bigint
 }
 
+/** The events that settle pooled transactions: a block (committed, discarded, dropped ones) or going back (dropped ones). */
+export type PoolSettlingEvent = BlockCommittedEvent | RewoundEvent
+
 export interface ChainEventsService {
   readonly publish: (event: ChainEvent) => Effect.Effect<void>
   /** Every event published after the subscription (scoped: it ends with its scope). */
   readonly subscription: Effect.Effect<Effect.Effect<ChainEvent>, never, Scope.Scope>
+  /**
+   * The same without `Marked` (a snapshot changes neither the ledger nor the pool): for those that
+   * wait for pooled transactions to be settled (`wait_by_hash`, the faucet, a fork's local store).
+   */
+  readonly poolSubscription: Effect.Effect<Effect.Effect<PoolSettlingEvent>, never, Scope.Scope>
   readonly stream: Stream.Stream<ChainEvent>
 }
+
+/** The next event of `take` that settles pooled transactions (snapshot marks passed over). */
+const skipMarks = (take: Effect.Effect<ChainEvent>): Effect.Effect<PoolSettlingEvent> =>
+  Effect.flatMap(take, (event) => (event._tag === "Marked" ? skipMarks(take) : Effect.succeed(event)))
 
 /** Blocks a slow subscriber may lag before the producer waits for it (bounded memory, no drops). */
 const CAPACITY = 1024
@@ -75,9 +87,11 @@ export class ChainEvents extends Context.Service<ChainEvents, ChainEventsService
     Effect.gen(function* () {
       const pubsub = yield* PubSub.bounded<ChainEvent>(CAPACITY)
       yield* Effect.addFinalizer(() => PubSub.shutdown(pubsub))
+      const subscription = Effect.map(PubSub.subscribe(pubsub), (s) => PubSub.take(s))
       return ChainEvents.of({
         publish: (event) => Effect.asVoid(PubSub.publish(pubsub, event)),
-        subscription: Effect.map(PubSub.subscribe(pubsub), (s) => PubSub.take(s)),
+        subscription,
+        poolSubscription: Effect.map(subscription, skipMarks),
         stream: Stream.fromPubSub(pubsub)
       })
     })

@@ -210,10 +210,9 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
         yield* Effect.forkScoped(
           Effect.scoped(
             Effect.gen(function* () {
-              const take = yield* events.subscription
+              const take = yield* events.poolSubscription
               for (;;) {
                 const event = yield* take
-                if (event._tag === "Marked") continue
                 let freed = 0
                 if (event._tag === "Rewound") {
                   // The pool was emptied and the funder's sequence number went back with the ledger.
@@ -256,7 +255,7 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
         const submitAndCommit = (transactions: ReadonlyArray<SignedTransaction>) =>
           Effect.scoped(
             Effect.gen(function* () {
-              const take = yield* events.subscription
+              const take = yield* events.poolSubscription
               const waiting = new Set<string>()
               for (const signed of transactions) {
                 const entry = yield* mempool.submit(signed, Bcs.encode(signedTransactionCodec, signed))
@@ -265,7 +264,6 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
               }
               while (waiting.size > 0) {
                 const event = yield* take
-                if (event._tag === "Marked") continue
                 if (event._tag === "Rewound") return yield* Effect.fail("the chain went back while funding")
                 for (const c of event.committed) waiting.delete(c.hashKey)
                 const lost = [...event.discarded.map((d) => d.hashKey), ...event.dropped].filter((h) => waiting.has(h))

@@ -120,10 +120,10 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
       yield* Effect.forkScoped(
         Effect.scoped(
           Effect.gen(function* () {
-            const take = yield* events.subscription
+            const take = yield* events.poolSubscription
             for (;;) {
               const e = yield* take
-              if (waiters.size === 0 || e._tag === "Marked") continue
+              if (waiters.size === 0) continue
               if (e._tag === "Rewound") {
                 for (const h of e.dropped) settle(h)
                 continue
