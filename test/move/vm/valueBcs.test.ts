@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest"
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
 import { MoveVm } from "../../../src/move/vm/MoveVm.js"
 import { PRIMITIVES, type Type, vectorOf } from "../../../src/move/vm/Type.js"
+import { fromBytes, toBytes } from "../../../src/move/vm/Value.js"
 import { deserializeValue, serializeValue } from "../../../src/move/vm/ValueBcs.js"
 import { VmError } from "../../../src/move/vm/VmError.js"
 import { genesisState } from "./genesisState.js"
@@ -86,6 +87,19 @@ describe("value BCS", () => {
     const bytes = new Uint8Array(200).fill(1)
     expect(() => deserializeValue(bytes, t)).toThrow(/VM_MAX_VALUE_DEPTH_REACHED/)
   })
+})
+
+describe("vector<u8> values", () => {
+  it("fromBytes is the bytes as numbers, in order, a new array each time, and toBytes takes it back", () =>
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        const v = fromBytes(bytes)
+        expect(v).toEqual(Array.from(bytes))
+        expect(Array.isArray(v)).toBe(true)
+        expect(fromBytes(bytes)).not.toBe(v)
+        expect(toBytes(v)).toEqual(bytes)
+      })
+    ))
 })
 
 describe("value BCS walks containers with an explicit stack", () => {
