@@ -1,5 +1,6 @@
 /** ChainEvents: what each kind of subscription hands its subscriber. */
 import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import { describe, expect, it } from "vitest"
 import { type BlockCommittedEvent, ChainEvents, type RewoundEvent } from "../../src/chain/ChainEvents.js"
 import type { BlockInfo } from "../../src/ledger/Ledger.js"
@@ -8,7 +9,7 @@ const block = { height: 3n } as unknown as BlockInfo
 const committed: BlockCommittedEvent = { _tag: "BlockCommitted", block, committed: [], discarded: [], dropped: ["a"] }
 const rewound: RewoundEvent = { _tag: "Rewound", reason: "revert", version: 1n, height: 0n, dropped: ["b"] }
 
-const run = <A>(effect: Effect.Effect<A, never, ChainEvents>) =>
+const run = <A>(effect: Effect.Effect<A, never, ChainEvents | Scope.Scope>) =>
   Effect.runPromise(Effect.scoped(Effect.provide(effect, ChainEvents.layer)))
 
 describe("ChainEvents", () => {
