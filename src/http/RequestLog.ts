@@ -10,10 +10,16 @@
  * exit, or the shutdown that follows SIGTERM/SIGINT) are written synchronously from the `exit`
  * hook; a kill -9 loses at most the last `flushMs` of lines. The buffer never exceeds
  * `maxBufferedBytes`: past it the lines are written at once, so a burst cannot grow memory.
+ *
+ * Each line is encoded into a byte buffer as it comes (`utf8Write`), not appended to a string: a
+ * string buffer kept every line's text alive until the flush (a tree of concatenations the
+ * collector copied at each scavenge) and was then flattened and encoded again, three copies of
+ * each byte against one. The sink is handed the bytes and the buffer is not reused after (a new
+ * one is taken), so a sink that writes later (stdout on a pipe off Linux) still sees its chunk.
  */
 
-/** Where the lines go: a synchronous write of one chunk (stdout by default). */
-export type ChunkSink = (chunk: string) => void
+/** Where the lines go: a synchronous write of one chunk of UTF-8 (stdout by default). */
+export type ChunkSink = (chunk: Uint8Array) => void
 
 export interface RequestLogOptions {
   /** Written to once per flush (default: `process.stdout.write`). */
@@ -43,16 +49,20 @@ export const makeRequestLog = (options: RequestLogOptions = {}): RequestLog => {
   const maxBuffered = options.maxBufferedBytes ?? 64 * 1024
   const flushMs = options.flushMs ?? 25
   const now = options.now ?? Date.now
-  let buffer = ""
+  // Room for the bound and one more line of up to 4 KiB (a longer one is written on its own).
+  const capacity = maxBuffered + 4096
+  let buffer = Buffer.allocUnsafeSlow(capacity)
+  let used = 0
   let scheduled = false
   // The ISO text of the last millisecond seen: many lines of a turn share it.
   let stampMs = -1
   let stamp = ""
 
   const flush = () => {
-    if (buffer.length === 0) return
-    const chunk = buffer
-    buffer = ""
+    if (used === 0) return
+    const chunk = buffer.subarray(0, used)
+    buffer = Buffer.allocUnsafeSlow(capacity)
+    used = 0
     sink(chunk)
   }
   const onTimer = () => {
@@ -67,8 +77,14 @@ export const makeRequestLog = (options: RequestLogOptions = {}): RequestLog => {
       stampMs = ms
       stamp = new Date(ms).toISOString()
     }
-    buffer += `${stamp} ${text}\n`
-    if (buffer.length >= maxBuffered) return flush()
+    const entry = `${stamp} ${text}\n`
+    // At most 3 bytes a UTF-16 unit: when that may not fit, what is buffered goes first.
+    if (used + entry.length * 3 > capacity) {
+      flush()
+      if (entry.length * 3 > capacity) return sink(Buffer.from(entry, "utf8"))
+    }
+    used += buffer.write(entry, used, "utf8")
+    if (used >= maxBuffered) return flush()
     if (!scheduled) {
       scheduled = true
       setTimeout(onTimer, flushMs).unref()

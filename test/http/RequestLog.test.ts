@@ -1,6 +1,7 @@
 /** The request log's writer (src/http/RequestLog.ts): timestamped lines, written in batches. */
 import { spawnSync } from "node:child_process"
 import { join } from "node:path"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { makeRequestLog } from "../../src/http/RequestLog.js"
 
@@ -10,7 +11,7 @@ describe("makeRequestLog", () => {
   it("writes the lines of a burst in one chunk, each with its ISO timestamp, in order", async () => {
     const chunks: string[] = []
     let t = Date.UTC(2026, 10, 28, 2, 0, 0, 0)
-    const log = makeRequestLog({ sink: (c) => chunks.push(c), flushMs: 5, now: () => t })
+    const log = makeRequestLog({ sink: (c) => chunks.push(Buffer.from(c).toString("utf8")), flushMs: 5, now: () => t })
     log.line("GET /v1 200 0.10ms")
     t += 1
     log.line("GET /v1/-/healthy 200 0.05ms")
@@ -27,13 +28,64 @@ describe("makeRequestLog", () => {
 
   it("writes at once past its buffer bound, so a burst never grows memory", () => {
     const chunks: string[] = []
-    const log = makeRequestLog({ sink: (c) => chunks.push(c), flushMs: 60_000, maxBufferedBytes: 100 })
+    const log = makeRequestLog({
+      sink: (c) => chunks.push(Buffer.from(c).toString("utf8")),
+      flushMs: 60_000,
+      maxBufferedBytes: 100
+    })
     for (let i = 0; i < 10; i++) log.line(`GET /v1/accounts/0x${i} 200 0.10ms`)
     expect(chunks.length).toBeGreaterThanOrEqual(3)
     for (const c of chunks) expect(c.length).toBeLessThan(100 + 80)
     log.flush()
-    expect(chunks.join("").split("\n").filter((l) => l !== "")).toHaveLength(10)
+    expect(
+      chunks
+        .join("")
+        .split("\n")
+        .filter((l) => l !== "")
+    ).toHaveLength(10)
   })
+
+  it("writes UTF-8, and a line longer than its buffer on its own, after what was buffered before it", () => {
+    const chunks: string[] = []
+    const log = makeRequestLog({
+      sink: (c) => chunks.push(Buffer.from(c).toString("utf8")),
+      flushMs: 60_000,
+      maxBufferedBytes: 100
+    })
+    log.line("GET /v1/accounts/0x1 200 0.10ms")
+    log.line(`defect: ${"é€😀".repeat(2000)}`)
+    log.line("GET /v1 200 0.05ms")
+    log.flush()
+    const lines = chunks
+      .join("")
+      .split("\n")
+      .filter((l) => l !== "")
+    expect(lines.map((l) => l.replace(/^\S+ /, ""))).toEqual([
+      "GET /v1/accounts/0x1 200 0.10ms",
+      `defect: ${"é€😀".repeat(2000)}`,
+      "GET /v1 200 0.05ms"
+    ])
+  })
+
+  it("any text, in any number of lines, comes out whole and in order", () =>
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: "grapheme", maxLength: 400 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 300 }),
+        (texts, bound) => {
+          const chunks: Uint8Array[] = []
+          const log = makeRequestLog({
+            sink: (c) => chunks.push(Uint8Array.from(c)),
+            flushMs: 60_000,
+            maxBufferedBytes: bound
+          })
+          for (const t of texts) log.line(t.replaceAll("\n", " "))
+          log.flush()
+          const out = Buffer.concat(chunks).toString("utf8").split("\n").slice(0, -1)
+          expect(out.map((l) => l.slice(25))).toEqual(texts.map((t) => t.replaceAll("\n", " ")))
+        }
+      )
+    ))
 
   it("writes what is buffered when the process exits", () => {
     // A child process logs two lines and exits before the timer would fire (the compiled module:
