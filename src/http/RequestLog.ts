@@ -11,7 +11,7 @@
  * hook; a kill -9 loses at most the last `flushMs` of lines. The buffer never exceeds
  * `maxBufferedBytes`: past it the lines are written at once, so a burst cannot grow memory.
  *
- * Each line is encoded into a byte buffer as it comes (`utf8Write`), not appended to a string: a
+ * Each line is encoded into a byte buffer as it comes (`Buffer.write`), not appended to a string: a
  * string buffer kept every line's text alive until the flush (a tree of concatenations the
  * collector copied at each scavenge) and was then flattened and encoded again, three copies of
  * each byte against one. The sink is handed the bytes and the buffer is not reused after (a new
@@ -49,7 +49,8 @@ export const makeRequestLog = (options: RequestLogOptions = {}): RequestLog => {
   const maxBuffered = options.maxBufferedBytes ?? 64 * 1024
   const flushMs = options.flushMs ?? 25
   const now = options.now ?? Date.now
-  // Room for the bound and one more line of up to 4 KiB (a longer one is written on its own).
+  // Room for the bound and one more line: one that might not fit goes after a flush, and one longer
+  // than a third of this (3 bytes a UTF-16 unit at most) on its own.
   const capacity = maxBuffered + 4096
   let buffer = Buffer.allocUnsafeSlow(capacity)
   let used = 0
