@@ -240,6 +240,13 @@ const waitSequence = async (t, deadlineMs = 60_000) => {
   throw new Error(`not committed within ${deadlineMs} ms`)
 }
 
+/** Transactions committed from `signers`' accounts so far: the sum of their sequence numbers (bigint). */
+const committedBy = async (signers) => {
+  let committed = 0n
+  for (const s of signers) committed += BigInt((await (await fetch(`${API}/accounts/0x${toHex(s.address)}`)).json()).sequence_number)
+  return committed
+}
+
 const percentile = (xs, p) => {
   if (xs.length === 0) return Number.NaN
   const s = [...xs].sort((a, b) => a - b)
@@ -538,8 +545,7 @@ const main = async () => {
     const deadlineCommit = performance.now() + 10_000
     let committed = 0
     for (;;) {
-      committed = 0
-      for (const a of accounts) committed += Number((await (await fetch(`${API}/accounts/${a.accountAddress}`)).json()).sequence_number)
+      committed = Number(await committedBy(senders))
       if (committed >= submitted || performance.now() > deadlineCommit) break
       await sleep(50)
     }
@@ -670,11 +676,7 @@ const main = async () => {
       if (k > lastCommittable && k < (firstRefused.get(k % senders.length) ?? Number.POSITIVE_INFINITY)) lastCommittable = k
     if (lastCommittable >= 0) await waitSequence(txns[lastCommittable]).catch(() => undefined)
     const elapsed = (performance.now() - start) / 1000
-    let committed = 0n
-    for (const s of senders) {
-      const a = await (await fetch(`${API}/accounts/0x${toHex(s.address)}`)).json()
-      committed += BigInt(a.sequence_number)
-    }
+    const committed = await committedBy(senders)
     const info1 = await (await fetch(API)).json()
     // CPU seconds each process used while the transfers flowed (the node's per committed transfer).
     const cpu = {
