@@ -6,12 +6,14 @@ import { describe, expect, it } from "vitest"
 import { makeRequestLog } from "../../src/http/RequestLog.js"
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/** A sink keeping each chunk as text, in `chunks`. */
+const textSink = (chunks: string[]) => (c: Uint8Array) => chunks.push(Buffer.from(c).toString("utf8"))
 
 describe("makeRequestLog", () => {
   it("writes the lines of a burst in one chunk, each with its ISO timestamp, in order", async () => {
     const chunks: string[] = []
     let t = Date.UTC(2026, 10, 28, 2, 0, 0, 0)
-    const log = makeRequestLog({ sink: (c) => chunks.push(Buffer.from(c).toString("utf8")), flushMs: 5, now: () => t })
+    const log = makeRequestLog({ sink: textSink(chunks), flushMs: 5, now: () => t })
     log.line("GET /v1 200 0.10ms")
     t += 1
     log.line("GET /v1/-/healthy 200 0.05ms")
@@ -29,7 +31,7 @@ describe("makeRequestLog", () => {
   it("writes at once past its buffer bound, so a burst never grows memory", () => {
     const chunks: string[] = []
     const log = makeRequestLog({
-      sink: (c) => chunks.push(Buffer.from(c).toString("utf8")),
+      sink: textSink(chunks),
       flushMs: 60_000,
       maxBufferedBytes: 100
     })
@@ -48,7 +50,7 @@ describe("makeRequestLog", () => {
   it("writes UTF-8, and a line longer than its buffer on its own, after what was buffered before it", () => {
     const chunks: string[] = []
     const log = makeRequestLog({
-      sink: (c) => chunks.push(Buffer.from(c).toString("utf8")),
+      sink: textSink(chunks),
       flushMs: 60_000,
       maxBufferedBytes: 100
     })
