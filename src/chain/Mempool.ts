@@ -30,12 +30,13 @@ import {
 } from "./ChainError.js"
 import { ChainVm } from "./ChainVm.js"
 import { MempoolConfig } from "./mempool/MempoolConfig.js"
+import { replayProtectorOf } from "../domain/ReplayProtector.js"
 import { poolEntryOf } from "./mempool/poolEntryOf.js"
 import { preverifySignature } from "./mempool/preverifySignature.js"
 import { SubmissionRate } from "./mempool/SubmissionRate.js"
 import { AdmissionThread, type AdmissionVerdict } from "./mempool/AdmissionThread.js"
 import { ed25519SignerOf } from "../execution/signatures/ed25519Signer.js"
-import { recordSignatureVerified } from "../execution/verifySignature.js"
+import { knownSignatureCheck, recordSignatureVerified } from "../execution/verifySignature.js"
 import { statusName } from "../move/vm/StatusCode.js"
 import type { ValidationResult } from "./ChainVm.js"
 import { blockBudget, TurnBudget } from "./TurnBudget.js"
@@ -228,12 +229,12 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
           Effect.flatMap(
             latestState,
             (state): Effect.Effect<PoolEntry, SubmitError> => {
-              const entry = poolEntryOf(transaction, signedBcs, nowMs)
               const raw = transaction.rawTransaction
+              const replay = replayProtectorOf(raw)
               let onChain = 0n
-              if (entry.replay._tag === "SequenceNumber") {
+              if (replay._tag === "SequenceNumber") {
                 onChain = accountSequenceNumber(state, raw.sender)
-                if (entry.replay.sequenceNumber < onChain)
+                if (replay.sequenceNumber < onChain)
                   return Effect.fail(
                     new InvalidTransaction({
                       statusCode: SEQUENCE_NUMBER_TOO_OLD.code,
@@ -252,6 +253,8 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
                 return Effect.fail(
                   new InvalidTransaction({ statusCode: validation.status.code, statusName: validation.status.name })
                 )
+              // The signature check validation made (or the worker's, recorded above) goes with the bytes.
+              const entry = poolEntryOf(transaction, signedBcs, nowMs, knownSignatureCheck(transaction))
               const inserted = pool.insert(entry, onChain)
               switch (inserted._tag) {
                 case "Accepted":

@@ -24,6 +24,7 @@ import type { TransactionOutcome, TransactionToCommit } from "../ledger/Ledger.j
 import { OverlayStateView } from "../execution/OverlayStateView.js"
 import type { StateView } from "../move/vm/StateView.js"
 import type { ChainVmService, VmStatusCode } from "./ChainVm.js"
+import { pooledTransaction } from "./mempool/pooledTransaction.js"
 import type { PoolEntry } from "./mempool/TxPool.js"
 import { decodeBlockEndConfig, featureEnabled, readConfig } from "./onChainConfig.js"
 
@@ -167,7 +168,8 @@ export function* executeBlockSteps(
       continue
     }
     if (i > 0) yield
-    const result = vm.executeUser(state, entry.transaction, transactions.length)
+    const transaction = pooledTransaction(entry)
+    const result = vm.executeUser(state, transaction, transactions.length)
     if (result._tag === "Discard") {
       discarded.push({ entry, status: result.status })
       // Its sender's later sequence numbers cannot run in this block (they would be "too new").
@@ -175,7 +177,7 @@ export function* executeBlockSteps(
       continue
     }
     apply(result.writeSet)
-    const userTransaction: Transaction = { _tag: "UserTransaction", signed: entry.transaction }
+    const userTransaction: Transaction = { _tag: "UserTransaction", signed: transaction }
     transactions.push({
       transaction: userTransaction,
       // The pool's hash of the submitted bytes: the ledger does not encode the transaction again for it.

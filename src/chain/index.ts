@@ -3,7 +3,8 @@
  * `Ledger` and an injected VM (`ChainVm`). Effect services with ids `movenode/chain/<Name>`.
  *
  * - `mempool/TxPool`: the pure pool (ready runs per sender, parked gaps, orderless nonces, by-hash
- *   index, limits, expiry); `mempool/MempoolConfig` its limits; `mempool/poolEntryOf` what it keeps.
+ *   index, limits, expiry); `mempool/MempoolConfig` its limits; `mempool/poolEntryOf` what it keeps
+ *   (the bytes, not the decoded transaction); `mempool/pooledTransaction` the transaction back from them.
  * - `Mempool`: admission (sequence number, VM validation, pool insert) and maintenance. Where the
  *   validation runs goes by the rate (`mempool/SubmissionRate`): below
  *   `MempoolConfig.offThreadFromPerSecond` at once on the event loop, above it on libuv's pool and
@@ -37,6 +38,7 @@ export * from "./Mempool.js"
 export * from "./TurnBudget.js"
 export * from "./mempool/MempoolConfig.js"
 export * from "./mempool/poolEntryOf.js"
+export * from "./mempool/pooledTransaction.js"
 export * from "./mempool/TxPool.js"
 export * from "./MiningMode.js"
 export * from "./controls/index.js"

@@ -24,7 +24,12 @@ import {
   rawTransactionSubject,
   type SigningSubject
 } from "./signatures/SigningSubject.js"
-import { senderAuthenticator, type TransactionSigners, transactionSigners } from "./signatures/transactionSigners.js"
+import {
+  adoptTransactionSigners,
+  senderAuthenticator,
+  type TransactionSigners,
+  transactionSigners
+} from "./signatures/transactionSigners.js"
 
 /** `MAX_NUM_OF_SIGS`: signatures allowed across the sender's and the secondary signers' authenticators. */
 export const MAX_NUM_OF_SIGS = 32
@@ -112,6 +117,21 @@ const checked = new WeakMap<SignedTransaction, SignatureCheck>()
 export const recordSignatureVerified = (txn: SignedTransaction): void => {
   if (ed25519SignerOf(txn) === undefined || checked.has(txn)) return
   checked.set(txn, { _tag: "Valid", signers: transactionSigners(txn), keyless: [] })
+}
+
+/** The check made of this object so far, if any (what a pool that keeps bytes hands to the copy it decodes later). */
+export const knownSignatureCheck = (txn: SignedTransaction): SignatureCheck | undefined => checked.get(txn)
+
+/**
+ * Gives `txn` the check made of another object decoded from the same bytes: the answer depends on
+ * the bytes alone. The mempool keeps a pooled transaction as its bytes and this check
+ * (`mempool/poolEntryOf.ts`), and the block's execution of the copy it decodes then checks nothing
+ * again. An object already checked keeps its own answer.
+ */
+export const adoptSignatureCheck = (txn: SignedTransaction, check: SignatureCheck): void => {
+  if (checked.has(txn)) return
+  checked.set(txn, check)
+  if (check._tag === "Valid") adoptTransactionSigners(txn, check.signers)
 }
 
 export const verifySignature = (txn: SignedTransaction): SignatureCheck => {

@@ -15,6 +15,7 @@ import * as Result from "effect/Result"
 import { Bcs, type BcsError, toHex } from "../bcs/index.js"
 import { ChainEvents } from "../chain/ChainEvents.js"
 import { Mempool } from "../chain/Mempool.js"
+import { pooledTransaction } from "../chain/mempool/pooledTransaction.js"
 import type { PoolEntry } from "../chain/mempool/TxPool.js"
 import { ApiError, ApiErrors } from "../domain/ApiError.js"
 import type { LedgerInfo } from "../domain/LedgerInfo.js"
@@ -55,24 +56,37 @@ export const SubmissionsConfig = Context.Reference<SubmissionsConfigShape>("move
   defaultValue: () => defaultSubmissionsConfig
 })
 
+/** A transaction the mempool took: its entry, and the transaction as decoded for submission (for the answer). */
+export interface Submitted {
+  readonly entry: PoolEntry
+  readonly transaction: SignedTransaction
+}
+
 export interface SubmissionsService {
   /** `POST /v1/transactions` with `application/x.aptos.signed_transaction+bcs`: the pooled transaction. */
-  readonly submitBcs: (body: Uint8Array) => Effect.Effect<WithLedger<PoolEntry>, ApiError>
+  readonly submitBcs: (body: Uint8Array) => Effect.Effect<WithLedger<Submitted>, ApiError>
   /** `POST /v1/transactions` with a JSON `SubmitTransactionRequest` (already parsed JSON). */
-  readonly submitJson: (body: unknown) => Effect.Effect<WithLedger<PoolEntry>, ApiError>
+  readonly submitJson: (body: unknown) => Effect.Effect<WithLedger<Submitted>, ApiError>
   /** `POST /v1/transactions/batch` (BCS `Vec<SignedTransaction>`): the failures, by index. */
   readonly submitBatchBcs: (body: Uint8Array) => Effect.Effect<WithLedger<ReadonlyArray<BatchFailure>>, ApiError>
   /** `POST /v1/transactions/batch` with a JSON array of requests. */
   readonly submitBatchJson: (body: unknown) => Effect.Effect<WithLedger<ReadonlyArray<BatchFailure>>, ApiError>
   /** The pending transaction with this hash (32 bytes), if the mempool holds it. */
-  readonly pending: (hash: Uint8Array) => PoolEntry | undefined
+  readonly pending: (hash: Uint8Array) => Submitted | undefined
   /**
    * Waits until the transaction leaves the mempool (committed, discarded, dropped) or
    * `waitTimeoutMs` passes; at once when it is not pending or `maxWaiters` are already waiting.
    */
   readonly awaitSettled: (hash: Uint8Array) => Effect.Effect<void>
-  /** A pending transaction's JSON (`pending_transaction`), its payload rendered with the latest state's ABIs. */
-  readonly pendingJson: (entry: PoolEntry, ledger: LedgerInfo) => Effect.Effect<string, ApiError>
+  /**
+   * A pending transaction's JSON (`pending_transaction`; `hash`: its pool entry's), its payload
+   * rendered with the latest state's ABIs.
+   */
+  readonly pendingJson: (
+    transaction: SignedTransaction,
+    hash: Uint8Array,
+    ledger: LedgerInfo
+  ) => Effect.Effect<string, ApiError>
   /** The latest ledger info (for answers about pending transactions). */
   readonly ledgerInfo: Effect.Effect<LedgerInfo, ApiError>
 }
@@ -139,7 +153,7 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
       const pool = (info: LedgerInfo, signed: SignedTransaction, bcs: Uint8Array) =>
         Effect.mapBoth(mempool.submit(signed, bcs), {
           onFailure: (e) => apiErrorFromChain(e, info),
-          onSuccess: (entry) => ({ ledger: info, value: entry })
+          onSuccess: (entry) => ({ ledger: info, value: { entry, transaction: signed } })
         })
 
       /** A decoded BCS transaction: its payload's format checked, then pooled. */
@@ -227,7 +241,10 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
           )
         })
 
-      const pending = (hash: Uint8Array) => (hash.length === 32 ? mempool.byHash(toHex(hash)) : undefined)
+      const pending = (hash: Uint8Array): Submitted | undefined => {
+        const entry = hash.length === 32 ? mempool.byHash(toHex(hash)) : undefined
+        return entry === undefined ? undefined : { entry, transaction: pooledTransaction(entry) }
+      }
 
       const awaitSettled = (hash: Uint8Array): Effect.Effect<void> =>
         Effect.suspend(() => {
@@ -265,17 +282,17 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
           })
         })
 
-      const pendingJson = (entry: PoolEntry, info: LedgerInfo): Effect.Effect<string, ApiError> =>
+      const pendingJson = (
+        transaction: SignedTransaction,
+        hash: Uint8Array,
+        info: LedgerInfo
+      ): Effect.Effect<string, ApiError> =>
         Effect.flatMap(
           Effect.mapError(ledger.stateAt(info.ledgerVersion), (e) =>
             ApiErrors.internal(`Failed to read state: ${e._tag}`, info)
           ),
           (state) => {
-            const json = pendingTransactionJson(
-              stateModuleSource(state, modules, snapshot),
-              entry.transaction,
-              entry.hash
-            )
+            const json = pendingTransactionJson(stateModuleSource(state, modules, snapshot), transaction, hash)
             return Result.isSuccess(json)
               ? Effect.succeed(JSON.stringify(json.success))
               : Effect.fail(

@@ -45,7 +45,9 @@ describe("Submissions", () => {
       const { ledger, value } = yield* (yield* Submissions).submitBcs(bcsOf(t))
       assert.strictEqual(ledger.ledgerVersion, 0n)
       assert.deepStrictEqual(value.transaction, t)
-      assert.strictEqual((yield* Submissions).pending(value.hash), value)
+      const pending = (yield* Submissions).pending(value.entry.hash)
+      assert.strictEqual(pending?.entry, value.entry)
+      assert.deepStrictEqual(pending?.transaction, t)
     }).pipe(Effect.provide(layer()))
   )
 
@@ -124,15 +126,15 @@ describe("Submissions", () => {
         // The first block after genesis ends the epoch (wall clock past the interval): nothing else in it.
         yield* (yield* BlockProducer).produce
         const { value } = yield* submit(1, 0n)
-        const waiter = yield* Effect.forkChild(s.awaitSettled(value.hash))
+        const waiter = yield* Effect.forkChild(s.awaitSettled(value.entry.hash))
         yield* Effect.sleep(20)
         yield* (yield* BlockProducer).produce
         yield* Fiber.join(waiter)
-        assert.strictEqual(s.pending(value.hash), undefined)
-        yield* s.awaitSettled(value.hash) // committed: no wait
+        assert.strictEqual(s.pending(value.entry.hash), undefined)
+        yield* s.awaitSettled(value.entry.hash) // committed: no wait
         const parked = yield* submit(1, 5n)
         const started = Date.now()
-        yield* s.awaitSettled(parked.value.hash)
+        yield* s.awaitSettled(parked.value.entry.hash)
         assert.ok(Date.now() - started >= 190)
       }).pipe(
         Effect.provide(

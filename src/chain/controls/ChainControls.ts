@@ -24,6 +24,7 @@ import type { LedgerError } from "../../ledger/LedgerError.js"
 import { BlockProducer } from "../BlockProducer.js"
 import { ChainEvents } from "../ChainEvents.js"
 import { Mempool } from "../Mempool.js"
+import { pooledTransaction } from "../mempool/pooledTransaction.js"
 import type { PoolEntry } from "../mempool/TxPool.js"
 import type { ClockSettings } from "./ChainClock.js"
 import { ConfigKeys, decodeConfiguration } from "../onChainConfig.js"
@@ -252,7 +253,7 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
             yield* faucet.redelegate
             // What was pending at the snapshot is pending again (when it still validates).
             for (const e of pending)
-              yield* Effect.ignore(mempool.submit(e.transaction, Bcs.encode(signedTransactionCodec, e.transaction)))
+              yield* Effect.ignore(mempool.submit(pooledTransaction(e), e.signedBcs))
             return yield* position
           })
 

@@ -15,12 +15,20 @@
  * on-chain sequence number; the pool keeps the highest one it has seen per sender, so a commit
  * it was told about is never undone by a stale read.
  */
-import type { ReplayProtector, SignedTransaction } from "../../domain/Transaction.js"
+import type { ReplayProtector } from "../../domain/Transaction.js"
+import type { SignatureCheck } from "../../execution/verifySignature.js"
 import type { MempoolConfigShape } from "./MempoolConfig.js"
+import { pooledTransaction } from "./pooledTransaction.js"
 
-/** One pooled transaction and what the pool derives from it once, at insertion. */
+/**
+ * One pooled transaction and what the pool derives from it once, at insertion. The transaction is
+ * kept as its bytes, not decoded (`pooledTransaction.ts` decodes it again where it is needed: the block that executes it, an answer about it).
+ */
 export interface PoolEntry {
-  readonly transaction: SignedTransaction
+  /** The signed transaction's BCS bytes, as submitted. */
+  readonly signedBcs: Uint8Array
+  /** The signature check admission made, handed to each decoded copy (`pooledTransaction`). */
+  readonly signatureCheck: SignatureCheck | undefined
   readonly hash: Uint8Array
   /** Lowercase hex of `hash` (the by-hash index key). */
   readonly hashKey: string
@@ -86,6 +94,27 @@ class SenderTxns {
     return this.bySequence.size + this.byNonce.size
   }
 }
+
+/**
+ * The entry as the pool stores it, every field written out in one literal: `{ ...entry, arrival }`
+ * gave each stored entry a hidden class of its own (V8 made a new map, descriptor array and
+ * property array per object: ~5,500 of each with a 6,000-transfer pool, session 40), which cost
+ * memory and made every property read of pool entries megamorphic.
+ */
+const pooled = (e: NewEntry, arrival: number): PoolEntry => ({
+  signedBcs: e.signedBcs,
+  signatureCheck: e.signatureCheck,
+  hash: e.hash,
+  hashKey: e.hashKey,
+  senderKey: e.senderKey,
+  replay: e.replay,
+  gasUnitPrice: e.gasUnitPrice,
+  maxGasAmount: e.maxGasAmount,
+  expirationSecs: e.expirationSecs,
+  bytes: e.bytes,
+  insertedAtMs: e.insertedAtMs,
+  arrival
+})
 
 const replayKey = (r: ReplayProtector): bigint => (r._tag === "SequenceNumber" ? r.sequenceNumber : r.nonce)
 
@@ -187,7 +216,7 @@ export class TxPool {
         _tag: "TooManyTransactions",
         message: `Mempool over capacity for account. Number of orderless transactions from account: ${target.byNonce.size} Capacity per account: ${this.config.orderlessCapacityPerUser}`
       }
-    const stored: PoolEntry = { ...entry, arrival: this.arrivals++ }
+    const stored = pooled(entry, this.arrivals++)
     this.noteExpiry(stored)
     ;(replay._tag === "SequenceNumber" ? target.bySequence : target.byNonce).set(key, stored)
     this.senders.set(senderKey, target)
@@ -430,9 +459,9 @@ export class TxPool {
  * "higher" = a gas price upgrade, or the InvalidUpdate message.
  */
 const compareUpdate = (current: PoolEntry, next: NewEntry): string => {
-  const a = current.transaction.rawTransaction
-  const b = next.transaction.rawTransaction
-  if (!samePayload(current, next)) return "Transaction already in mempool with a different payload"
+  const a = pooledTransaction(current).rawTransaction
+  const b = pooledTransaction(next).rawTransaction
+  if (!deepEqual(a.payload, b.payload)) return "Transaction already in mempool with a different payload"
   if (a.expirationTimestampSecs !== b.expirationTimestampSecs)
     return "Transaction already in mempool with a different expiration timestamp"
   if (a.maxGasAmount !== b.maxGasAmount) return "Transaction already in mempool with a different max gas amount"
@@ -441,13 +470,7 @@ const compareUpdate = (current: PoolEntry, next: NewEntry): string => {
   return "same"
 }
 
-/**
- * Payload equality. The entries carry their signed transaction; comparing the payload objects
- * structurally is enough (both were decoded from BCS, so equal bytes give equal trees).
- */
-const samePayload = (a: NewEntry, b: NewEntry): boolean =>
-  deepEqual(a.transaction.rawTransaction.payload, b.transaction.rawTransaction.payload)
-
+/** Structural equality of two payloads decoded from BCS (equal bytes give equal trees). */
 const deepEqual = (x: unknown, y: unknown): boolean => {
   // Iterative: payload trees are shallow, but depth is never taken on trust.
   const stack: Array<readonly [unknown, unknown]> = [[x, y]]

@@ -2,18 +2,27 @@ import { toHex } from "../../bcs/hex.js"
 import { userTransactionHashOfSigned } from "../../domain/hash.js"
 import { replayProtectorOf } from "../../domain/ReplayProtector.js"
 import type { SignedTransaction } from "../../domain/Transaction.js"
+import type { SignatureCheck } from "../../execution/verifySignature.js"
 import type { NewEntry } from "./TxPool.js"
 
 /**
  * What the pool keeps of a submitted transaction, from its BCS bytes (`signedBcs`, as received or
- * re-encoded): the hash the API reports (of `Transaction::UserTransaction`, variant byte 0 before
- * the signed transaction), the hex keys, the replay protector and the size.
+ * re-encoded) and its decoded form: the bytes themselves (the transaction is decoded again where it
+ * is needed: `pooledTransaction`), the signature check admission made (`signatureCheck`), the hash
+ * the API reports (of `Transaction::UserTransaction`, variant byte 0 before the signed
+ * transaction), the hex keys, the replay protector and the size.
  */
-export const poolEntryOf = (transaction: SignedTransaction, signedBcs: Uint8Array, nowMs: number): NewEntry => {
+export const poolEntryOf = (
+  transaction: SignedTransaction,
+  signedBcs: Uint8Array,
+  nowMs: number,
+  signatureCheck?: SignatureCheck
+): NewEntry => {
   const hash = userTransactionHashOfSigned(signedBcs)
   const raw = transaction.rawTransaction
   return {
-    transaction,
+    signedBcs,
+    signatureCheck,
     hash,
     hashKey: toHex(hash),
     senderKey: toHex(raw.sender),

@@ -59,6 +59,15 @@ export const transactionSigners = (txn: SignedTransaction): TransactionSigners =
   return signers
 }
 
+/**
+ * Gives `txn` the signers found for another object decoded from the same bytes (they depend on the
+ * bytes alone): a transaction the mempool pooled as bytes and decoded again to execute
+ * (`verifySignature.adoptSignatureCheck`). An object that already has its own keeps them.
+ */
+export const adoptTransactionSigners = (txn: SignedTransaction, signers: TransactionSigners): void => {
+  if (!known.has(txn)) known.set(txn, signers)
+}
+
 const signersOf = (txn: SignedTransaction): TransactionSigners => {
   const a = txn.authenticator
   const sender = { address: txn.rawTransaction.sender, ...authentication(senderAuthenticator(txn)) }

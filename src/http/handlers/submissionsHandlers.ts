@@ -1,8 +1,7 @@
 import * as Effect from "effect/Effect"
-import { Bcs, fromHex } from "../../bcs/index.js"
+import { fromHex } from "../../bcs/index.js"
 import { ApiError, ApiErrors } from "../../domain/ApiError.js"
 import type { LedgerInfo } from "../../domain/LedgerInfo.js"
-import { signedTransactionCodec } from "../../domain/PayloadCodec.js"
 import type { BatchFailure, SubmissionsService } from "../../node/Submissions.js"
 import { pendingTransactionDataBcs, transactionDataBcs } from "../../node/render/transactionBcs.js"
 import { parseJsonBody } from "../Body.js"
@@ -77,7 +76,9 @@ export const submissionsHandlers = (env: HandlerEnv) => {
         // With BCS the reference answers an empty body: the hash is the client's to compute.
         input.bcs
           ? Effect.succeed(withStatus(202, BCS_TYPE, new Uint8Array(0), ledger))
-          : Effect.map(submissions.pendingJson(value, ledger), (text) => withStatus(202, JSON_TYPE, text, ledger))
+          : Effect.map(submissions.pendingJson(value.transaction, value.entry.hash, ledger), (text) =>
+              withStatus(202, JSON_TYPE, text, ledger)
+            )
       )
     }
   }
@@ -103,15 +104,10 @@ export const submissionsHandlers = (env: HandlerEnv) => {
     if (pending !== undefined && submissions !== undefined)
       return Effect.flatMap(submissions.ledgerInfo, (ledger) =>
         bcs
-          ? Effect.succeed(
-              withStatus(
-                200,
-                BCS_TYPE,
-                pendingTransactionDataBcs(Bcs.encode(signedTransactionCodec, pending.transaction)),
-                ledger
-              )
+          ? Effect.succeed(withStatus(200, BCS_TYPE, pendingTransactionDataBcs(pending.entry.signedBcs), ledger))
+          : Effect.map(submissions.pendingJson(pending.transaction, pending.entry.hash, ledger), (text) =>
+              withStatus(200, JSON_TYPE, text, ledger)
             )
-          : Effect.map(submissions.pendingJson(pending, ledger), (text) => withStatus(200, JSON_TYPE, text, ledger))
       )
     return Effect.map(committed.byHash(hash), ({ ledger, value }) =>
       bcs

@@ -3,6 +3,7 @@ import { assert, describe, expect, it } from "vitest"
 import { Bcs } from "../../../src/bcs/index.js"
 import { type MempoolConfigShape, makeMempoolConfig } from "../../../src/chain/mempool/MempoolConfig.js"
 import { poolEntryOf } from "../../../src/chain/mempool/poolEntryOf.js"
+import { pooledTransaction } from "../../../src/chain/mempool/pooledTransaction.js"
 import { type NewEntry, type PoolEntry, TxPool } from "../../../src/chain/mempool/TxPool.js"
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
 import { signedTransactionCodec } from "../../../src/domain/PayloadCodec.js"
@@ -62,7 +63,7 @@ const senderKey = (n: number) => Buffer.from(addressFromNumber(n)).toString("hex
 const seqs = (es: ReadonlyArray<PoolEntry>) =>
   es.map(
     (e) =>
-      `${Number(e.transaction.rawTransaction.sender[31])}:${e.replay._tag === "Nonce" ? `n${e.replay.nonce}` : e.replay.sequenceNumber}`
+      `${Number(pooledTransaction(e).rawTransaction.sender[31])}:${e.replay._tag === "Nonce" ? `n${e.replay.nonce}` : e.replay.sequenceNumber}`
   )
 
 const pool = (o: Partial<MempoolConfigShape> = {}) => new TxPool(makeMempoolConfig(o))
@@ -267,7 +268,9 @@ describe("TxPool", () => {
     p.insert(entry(1, 0n, { expiration: 100n }, 0), 0n)
     p.insert(entry(2, 0n, { expiration: 1000n }, 0), 0n)
     p.insert(entry(3, 0n, { expiration: 1000n }, 0), 0n)
-    const taken = new Set(p.entries().flatMap((e) => (e.transaction.rawTransaction.sender[31] === 3 ? [] : [e.hashKey])))
+    const taken = new Set(
+      p.entries().flatMap((e) => (pooledTransaction(e).rawTransaction.sender[31] === 3 ? [] : [e.hashKey]))
+    )
     // 1:0 past its expiry and all three past the TTL: only 3:0, which no block took, goes.
     expect(seqs(p.gc(100n, 20_000, taken))).toEqual(["3:0"])
     expect(seqs(p.entries())).toEqual(["1:0", "2:0"])
