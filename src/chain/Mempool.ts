@@ -179,7 +179,8 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
       const workerValidation = (transaction: SignedTransaction, checked: WorkerChecked, state: StateReader): ValidationResult | undefined => {
         if (checked.generation !== state.generation || checked.version > state.version) return undefined
         const { status, signatureVerified } = checked.verdict
-        // Pooled: the block's execution of this object then finds its signature checked.
+        // Pooled: the entry keeps this check (`knownSignatureCheck` below), and the block's execution of
+        // its decoded copy finds the signature checked.
         if ((status === undefined || BigInt(status) === SEQUENCE_NUMBER_TOO_NEW) && signatureVerified)
           recordSignatureVerified(transaction)
         if (status === undefined) return { _tag: "Valid" }

@@ -109,8 +109,9 @@ const checked = new WeakMap<SignedTransaction, SignatureCheck>()
  * its one signature checked strictly over its raw transaction's signing message — so that
  * `verifySignature` of this object answers Valid at once. The admission worker records it before
  * validating its copy; the chain's thread records it for its own copy of the same bytes when the
- * worker's verdict says the signature verified, and the block's execution then checks nothing
- * again. Before this, both built the signing message anew and found the signature in
+ * worker's verdict says the signature verified, the pool keeps that check with the transaction's
+ * bytes (`knownSignatureCheck`), and the block's execution of the copy it decodes then checks
+ * nothing again (`adoptSignatureCheck`). Before this, both built the signing message anew and found the signature in
  * `ed25519Fast`'s memo by its hex (~10 µs of the chain's thread per transfer, session 14). Any
  * other kind of transaction is left to `verifySignature`.
  */

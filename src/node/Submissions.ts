@@ -56,7 +56,7 @@ export const SubmissionsConfig = Context.Reference<SubmissionsConfigShape>("move
   defaultValue: () => defaultSubmissionsConfig
 })
 
-/** A transaction the mempool took: its entry, and the transaction as decoded for submission (for the answer). */
+/** A pending transaction: its pool entry, and the transaction decoded (what answers about it render). */
 export interface Submitted {
   readonly entry: PoolEntry
   readonly transaction: SignedTransaction

@@ -22,7 +22,8 @@ import { pooledTransaction } from "./pooledTransaction.js"
 
 /**
  * One pooled transaction and what the pool derives from it once, at insertion. The transaction is
- * kept as its bytes, not decoded (`pooledTransaction.ts` decodes it again where it is needed: the block that executes it, an answer about it).
+ * kept as its bytes, not decoded (`pooledTransaction.ts` decodes it again where it is needed: the
+ * block that executes it, an answer about it).
  */
 export interface PoolEntry {
   /** The signed transaction's BCS bytes, as submitted. */
