@@ -97,10 +97,11 @@ const signatureCount = (txn: SignedTransaction): number => {
 
 /**
  * Checks already made, by transaction object: a signed transaction is immutable and its check
- * depends on nothing else, so the mempool's validation and the block's execution of the same
- * object (the pool hands the decoded transaction to the block) check it once. Without this the
- * execution built the signing message again and looked the signature up in the Ed25519 memo
- * (~2 % of a block's CPU). Entries go with their transactions.
+ * depends on its bytes alone, so the mempool's validation and the block's execution check it once
+ * (the pool keeps the check with the transaction's bytes and hands it to the copy it decodes for
+ * the block: `adoptSignatureCheck`). Without this the execution built the signing message again
+ * and looked the signature up in the Ed25519 memo (~2 % of a block's CPU). Entries go with their
+ * transactions.
  */
 const checked = new WeakMap<SignedTransaction, SignatureCheck>()
 
@@ -111,9 +112,9 @@ const checked = new WeakMap<SignedTransaction, SignatureCheck>()
  * validating its copy; the chain's thread records it for its own copy of the same bytes when the
  * worker's verdict says the signature verified, the pool keeps that check with the transaction's
  * bytes (`knownSignatureCheck`), and the block's execution of the copy it decodes then checks
- * nothing again (`adoptSignatureCheck`). Before this, both built the signing message anew and found the signature in
- * `ed25519Fast`'s memo by its hex (~10 µs of the chain's thread per transfer, session 14). Any
- * other kind of transaction is left to `verifySignature`.
+ * nothing again (`adoptSignatureCheck`). Before this, both built the signing message anew and
+ * found the signature in `ed25519Fast`'s memo by its hex (~10 µs of the chain's thread per
+ * transfer, session 14). Any other kind of transaction is left to `verifySignature`.
  */
 export const recordSignatureVerified = (txn: SignedTransaction): void => {
   if (ed25519SignerOf(txn) === undefined || checked.has(txn)) return

@@ -49,7 +49,8 @@ export const senderAuthenticator = (txn: SignedTransaction): AccountAuthenticato
 /**
  * By transaction object (a signed transaction is immutable): the signature check and the
  * transaction's metadata both ask, for the mempool's validation and again for the block's execution
- * of the same object, and each answer hashes every signer's key into its authentication key.
+ * (of a copy decoded from the pooled bytes, given these signers with the check:
+ * `adoptTransactionSigners`), and each answer hashes every signer's key into its authentication key.
  */
 const known = new WeakMap<SignedTransaction, TransactionSigners>()
 
