@@ -169,6 +169,8 @@ export function* executeBlockSteps(
     }
     if (i > 0) yield
     const transaction = pooledTransaction(entry)
+    // Values decoded for earlier transactions are not kept for this one (OverlayStateView).
+    state.forgetDecodedResources()
     const result = vm.executeUser(state, transaction, transactions.length)
     if (result._tag === "Discard") {
       discarded.push({ entry, status: result.status })

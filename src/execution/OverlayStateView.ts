@@ -56,7 +56,7 @@ export class OverlayStateView implements StateView {
   ) {
     for (const l of layers) this.push(l)
     // One decoded-value cache for the overlays stacked on one bottom overlay (a block and its sessions).
-    this.decodedResources = base instanceof OverlayStateView ? base.decodedResources : new WeakMap()
+    this.decoded = base instanceof OverlayStateView ? base.decodedResources : new WeakMap()
     this.baseAt = base.valueAt
     this.bottomAt = base instanceof OverlayStateView ? base.bottomAt : base.valueAt
     this.valueAt = this.bottomAt === undefined ? undefined : (keyBytes) => this.readKeyed(keyBytes)
@@ -64,9 +64,26 @@ export class OverlayStateView implements StateView {
 
   /**
    * Resources the VM decoded from bytes read through these overlays (StateView.decodedResources):
-   * the bottom overlay's, shared by those stacked on it, so it lives as long as the block.
+   * the bottom overlay's, shared by those stacked on it, until `forgetDecodedResources`.
    */
-  readonly decodedResources: WeakMap<Uint8Array, CachedValue>
+  get decodedResources(): WeakMap<Uint8Array, CachedValue> {
+    return this.decoded
+  }
+
+  private decoded: WeakMap<Uint8Array, CachedValue>
+
+  /**
+   * Starts a new decoded-resource cache for the overlays stacked on this one from now on. A block
+   * starts one for each transaction: the sessions of one transaction (prologue, payload, epilogue)
+   * read the same accounts and stores and share their decoded values, but the next transaction
+   * mostly reads other accounts, or values this one rewrote (new bytes, decoded anew). Kept for
+   * the whole block, the cache held every value decoded in it until the block's end, long enough
+   * for V8 to copy them all into its old generation: ~1.7 KB a transfer of the ~13.5 promoted at
+   * full load; per transaction, the CPU a transfer fell ~5 % (docs/benchmarks.md, session 41).
+   */
+  forgetDecodedResources(): void {
+    this.decoded = new WeakMap()
+  }
 
   /** The base's keyed read, when it has one. */
   private readonly baseAt: ((keyBytes: Uint8Array) => Uint8Array | undefined) | undefined

@@ -119,7 +119,23 @@ export const makeLedgerService = (backend: LedgerBackend, options: LedgerService
     return info
   })
 
-  const readerAt = (version: bigint): StateReader => stateReaderAt(backend, version)
+  /**
+   * The reader last made, handed out again while the same version is asked for (and no rewind
+   * came between: its `generation`). Nearly every caller asks for the head's state — each
+   * submission's admission and its answer, the block producer, reads — so this makes one reader a
+   * block instead of one or two a request. A reader holds nothing of the state (it reads the
+   * store at its version), so sharing one is safe. Under load a submission waits tens of
+   * milliseconds for its verdict holding its reader, long enough for V8 to copy it into the old
+   * generation: ~0.9 KB a transfer of what was promoted (docs/benchmarks.md, session 41).
+   */
+  let lastReader: StateReader | undefined
+  const readerAt = (version: bigint): StateReader => {
+    const last = lastReader
+    if (last !== undefined && last.version === version && last.generation === (backend.truncations?.() ?? 0))
+      return last
+    lastReader = stateReaderAt(backend, version)
+    return lastReader
+  }
 
   const stateAt = (version: bigint) =>
     Effect.flatMap(head, (h) => Effect.as(checkVersion(h, version), readerAt(version)))

@@ -83,6 +83,34 @@ describe.each(storeKinds)("Ledger over the $name store", (kind) => {
       })
     ))
 
+  it("hands out one reader per version until a rewind makes the version name other state", () =>
+    run(
+      Effect.gen(function* () {
+        const { handle } = yield* kind.open()
+        const l = handle.service
+        yield* l.commitBlock(block(1n, toCommit(checkpointTxn(0), [[1, 10]]), toCommit(checkpointTxn(1))))
+        const first = yield* l.stateAt(1n)
+        expect(yield* l.stateAt(1n)).toBe(first)
+        yield* l.commitBlock(block(2n, toCommit(checkpointTxn(2), [[1, 20]])))
+        const second = yield* l.stateAt(2n)
+        expect(second).not.toBe(first)
+        // A reader kept from before still reads its own version.
+        expect(first.get(keyOf(1))).toEqual(stateValue(10))
+        expect(second.get(keyOf(1))).toEqual(stateValue(20))
+        const mark = yield* l.rewind!.mark
+        yield* l.commitBlock(block(3n, toCommit(checkpointTxn(3), [[1, 30]])))
+        const dropped = yield* l.stateAt(3n)
+        expect(dropped.get(keyOf(1))).toEqual(stateValue(30))
+        yield* l.rewind!.rewindTo(mark)
+        yield* l.commitBlock(block(3n, toCommit(checkpointTxn(4), [[1, 40]])))
+        // Version 3 again, but other state: a new reader, of the new generation.
+        const again = yield* l.stateAt(3n)
+        expect(again).not.toBe(dropped)
+        expect(again.generation).not.toBe(dropped.generation)
+        expect(again.get(keyOf(1))).toEqual(stateValue(40))
+      })
+    ))
+
   it("stores state keys longer than LMDB's key limit", () =>
     run(
       Effect.gen(function* () {

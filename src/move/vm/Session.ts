@@ -412,7 +412,7 @@ export class Session {
     this.read(bytes?.length ?? 0)
     if (bytes === undefined) return undefined
     // A view without a snapshot cache may keep decoded values by bytes object (a block's overlay,
-    // StateView.decodedResources): decoded once per block, each session a copy charged as `loaded`.
+    // StateView.decodedResources): decoded once per transaction, each session a copy charged as `loaded`.
     const decoded = this.view.decodedResources
     if (decoded === undefined) return this.loaded(deserializeValue(bytes, t))
     let cached = decoded.get(bytes)

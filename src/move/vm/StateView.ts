@@ -67,7 +67,8 @@ export interface StateView {
   /**
    * Resources decoded from this view's bytes, by the bytes object, for views without a `snapshot`
    * (a block's overlay, which hands back the same object for a value not rewritten since): sessions
-   * over it decode a stored value once and take copies. Lives as long as the view (one block).
+   * over it decode a stored value once and take copies. A block's overlay starts a new one for each
+   * transaction (OverlayStateView.forgetDecodedResources).
    */
   readonly decodedResources?: WeakMap<Uint8Array, CachedValue> | undefined
 }

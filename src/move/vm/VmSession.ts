@@ -94,7 +94,8 @@ export class VmSession {
     let txnHash: Uint8Array | undefined
     // Over a snapshot (the mempool's validation, a simulation) the prologue's reads — the sender's
     // account and balance, the chain's configuration — are decoded once per snapshot, not per
-    // transaction; a block's overlay names none, so its sessions decode (once per block: its own cache).
+    // transaction; a block's overlay names none, so its sessions decode (once per transaction: the
+    // overlay's own cache, OverlayStateView.forgetDecodedResources).
     this.session = new Session(base, GasMeter.unmetered(), vm.snapshotCache(base), {
       // Hashed on first use: only sessions whose natives derive addresses or handles need it.
       get txnHash() {
