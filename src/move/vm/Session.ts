@@ -4,7 +4,7 @@ import type { ContractEvent } from "../../domain/ContractEvent.js"
 import type { StateKey } from "../../domain/StateKey.js"
 import { sortInPlace } from "../../domain/sortInPlace.js"
 import type { ChangeSet } from "../../domain/Transaction.js"
-import type { StructTag } from "../../domain/TypeTag.js"
+import type { StructTag, TypeTag } from "../../domain/TypeTag.js"
 import { readTypeTagAt, writeStructTag } from "../../domain/TypeTagCodec.js"
 import type { WriteOp, WriteSetEntry } from "../../domain/WriteSet.js"
 import { compareKeyBytes, makeWriteSetEntry, sortEntries } from "../../domain/WriteSetCodec.js"
@@ -659,8 +659,25 @@ const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
 }
 
 /** A handle event's GUID is BCS `{creation_num: u64, addr: address}`: the event key. */
+/**
+ * By (interned) type object: an event type's tag, built once per instantiation. A block keeps its
+ * events until its commit, and a transfer emits three whose tags were each a new object tree
+ * (~130 bytes) copied into V8's old generation with them; type tags are never mutated, so events
+ * of one type share one.
+ */
+const eventTypeTags = new WeakMap<Type, TypeTag>()
+
+const eventTypeTag = (t: Type): TypeTag => {
+  let tag = eventTypeTags.get(t)
+  if (tag === undefined) {
+    tag = typeToTag(t)
+    eventTypeTags.set(t, tag)
+  }
+  return tag
+}
+
 const contractEvent = (e: EmittedEvent): ContractEvent => {
-  const typeTag = typeToTag(e.type)
+  const typeTag = eventTypeTag(e.type)
   const data = serializeValue(e.value, e.type)
   if (e.guid === undefined) return { _tag: "V2", typeTag, data }
   const g = e.guid
