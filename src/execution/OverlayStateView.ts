@@ -79,7 +79,8 @@ export class OverlayStateView implements StateView {
    * mostly reads other accounts, or values this one rewrote (new bytes, decoded anew). Kept for
    * the whole block, the cache held every value decoded in it until the block's end, long enough
    * for V8 to copy them all into its old generation: ~1.7 KB a transfer of the ~13.5 promoted at
-   * full load; per transaction, the CPU a transfer fell ~5 % (docs/benchmarks.md, session 41).
+   * full load (docs/benchmarks.md, session 41: with no cache at all the CPU a transfer was no
+   * higher than with the block's; a cache per transaction promotes least).
    */
   forgetDecodedResources(): void {
     this.decoded = new WeakMap()

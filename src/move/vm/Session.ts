@@ -658,7 +658,6 @@ const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
   return { key, keyBytes, op: existed ? { _tag: "Modification", data } : { _tag: "Creation", data } }
 }
 
-/** A handle event's GUID is BCS `{creation_num: u64, addr: address}`: the event key. */
 /**
  * By (interned) type object: an event type's tag, built once per instantiation. A block keeps its
  * events until its commit, and a transfer emits three whose tags were each a new object tree
@@ -676,6 +675,7 @@ const eventTypeTag = (t: Type): TypeTag => {
   return tag
 }
 
+/** A handle event's GUID is BCS `{creation_num: u64, addr: address}`: the event key. */
 const contractEvent = (e: EmittedEvent): ContractEvent => {
   const typeTag = eventTypeTag(e.type)
   const data = serializeValue(e.value, e.type)
