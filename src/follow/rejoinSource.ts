@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect"
 import { equalBytes } from "../bcs/index.js"
 import type { LedgerHandle } from "../ledger/makeLedgerService.js"
 import type { FeedClient } from "./FeedClient.js"
-import { type FollowError, SourceDiverged, SourceInvalid } from "./FollowError.js"
+import { type FollowError, type SourceDiverged, SourceInvalid } from "./FollowError.js"
 
 /** The chain id of local testing chains (the SDK's `Network.LOCAL`): their sources revert. */
 export const LOCAL_CHAIN_ID = 4

@@ -18,7 +18,7 @@ import type {
   TransactionSummary,
   VersionedEvent
 } from "./Ledger.js"
-import type { LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
+import type { LedgerBackend, LedgerHead } from "./LedgerBackend.js"
 import {
   BlockNotFound,
   BlockPruned,
