@@ -255,7 +255,7 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
                   new InvalidTransaction({ statusCode: validation.status.code, statusName: validation.status.name })
                 )
               // The signature check validation made (or the worker's, recorded above) goes with the bytes.
-              const entry = poolEntryOf(transaction, signedBcs, nowMs, knownSignatureCheck(transaction))
+              const entry = poolEntryOf(transaction, signedBcs, nowMs, knownSignatureCheck(transaction), replay)
               const inserted = pool.insert(entry, onChain)
               switch (inserted._tag) {
                 case "Accepted":

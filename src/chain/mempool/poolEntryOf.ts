@@ -1,7 +1,7 @@
 import { toHex } from "../../bcs/hex.js"
 import { userTransactionHashOfSigned } from "../../domain/hash.js"
 import { replayProtectorOf } from "../../domain/ReplayProtector.js"
-import type { SignedTransaction } from "../../domain/Transaction.js"
+import type { ReplayProtector, SignedTransaction } from "../../domain/Transaction.js"
 import type { SignatureCheck } from "../../execution/verifySignature.js"
 import type { NewEntry } from "./TxPool.js"
 
@@ -16,7 +16,9 @@ export const poolEntryOf = (
   transaction: SignedTransaction,
   signedBcs: Uint8Array,
   nowMs: number,
-  signatureCheck?: SignatureCheck
+  signatureCheck?: SignatureCheck,
+  /** Its replay protector, when the caller read it already (admission does, to check the sequence number). */
+  replay: ReplayProtector = replayProtectorOf(transaction.rawTransaction)
 ): NewEntry => {
   const hash = userTransactionHashOfSigned(signedBcs)
   const raw = transaction.rawTransaction
@@ -26,7 +28,7 @@ export const poolEntryOf = (
     hash,
     hashKey: toHex(hash),
     senderKey: toHex(raw.sender),
-    replay: replayProtectorOf(raw),
+    replay,
     gasUnitPrice: raw.gasUnitPrice,
     maxGasAmount: raw.maxGasAmount,
     expirationSecs: raw.expirationTimestampSecs,
