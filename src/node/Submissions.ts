@@ -71,21 +71,22 @@ export interface SubmissionsService {
   readonly submitBatchBcs: (body: Uint8Array) => Effect.Effect<WithLedger<ReadonlyArray<BatchFailure>>, ApiError>
   /** `POST /v1/transactions/batch` with a JSON array of requests. */
   readonly submitBatchJson: (body: unknown) => Effect.Effect<WithLedger<ReadonlyArray<BatchFailure>>, ApiError>
-  /** The pending transaction with this hash (32 bytes), if the mempool holds it. */
-  readonly pending: (hash: Uint8Array) => Submitted | undefined
+  /** The pending transaction with this hash (32 bytes), if the mempool holds it (as its bytes). */
+  readonly pending: (hash: Uint8Array) => PoolEntry | undefined
   /**
    * Waits until the transaction leaves the mempool (committed, discarded, dropped) or
    * `waitTimeoutMs` passes; at once when it is not pending or `maxWaiters` are already waiting.
    */
   readonly awaitSettled: (hash: Uint8Array) => Effect.Effect<void>
   /**
-   * A pending transaction's JSON (`pending_transaction`; `hash`: its pool entry's), its payload
-   * rendered with the latest state's ABIs.
+   * A pending transaction's JSON (`pending_transaction`), its payload rendered with the latest
+   * state's ABIs: `transaction` when the caller has it decoded (a submission), else decoded from the
+   * entry's bytes.
    */
   readonly pendingJson: (
-    transaction: SignedTransaction,
-    hash: Uint8Array,
-    ledger: LedgerInfo
+    entry: PoolEntry,
+    ledger: LedgerInfo,
+    transaction?: SignedTransaction
   ) => Effect.Effect<string, ApiError>
   /** The latest ledger info (for answers about pending transactions). */
   readonly ledgerInfo: Effect.Effect<LedgerInfo, ApiError>
@@ -241,10 +242,7 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
           )
         })
 
-      const pending = (hash: Uint8Array): Submitted | undefined => {
-        const entry = hash.length === 32 ? mempool.byHash(toHex(hash)) : undefined
-        return entry === undefined ? undefined : { entry, transaction: pooledTransaction(entry) }
-      }
+      const pending = (hash: Uint8Array) => (hash.length === 32 ? mempool.byHash(toHex(hash)) : undefined)
 
       const awaitSettled = (hash: Uint8Array): Effect.Effect<void> =>
         Effect.suspend(() => {
@@ -283,16 +281,16 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
         })
 
       const pendingJson = (
-        transaction: SignedTransaction,
-        hash: Uint8Array,
-        info: LedgerInfo
+        entry: PoolEntry,
+        info: LedgerInfo,
+        transaction: SignedTransaction = pooledTransaction(entry)
       ): Effect.Effect<string, ApiError> =>
         Effect.flatMap(
           Effect.mapError(ledger.stateAt(info.ledgerVersion), (e) =>
             ApiErrors.internal(`Failed to read state: ${e._tag}`, info)
           ),
           (state) => {
-            const json = pendingTransactionJson(stateModuleSource(state, modules, snapshot), transaction, hash)
+            const json = pendingTransactionJson(stateModuleSource(state, modules, snapshot), transaction, entry.hash)
             return Result.isSuccess(json)
               ? Effect.succeed(JSON.stringify(json.success))
               : Effect.fail(

@@ -6,6 +6,7 @@ import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "
 import { ChainEvents } from "../../src/chain/ChainEvents.js"
 import { Mempool } from "../../src/chain/Mempool.js"
 import { mempoolConfigLayer, makeMempoolConfig } from "../../src/chain/mempool/MempoolConfig.js"
+import { pooledTransaction } from "../../src/chain/mempool/pooledTransaction.js"
 import { MiningMode } from "../../src/chain/MiningMode.js"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import { signedTransactionCodec } from "../../src/domain/PayloadCodec.js"
@@ -46,8 +47,8 @@ describe("Submissions", () => {
       assert.strictEqual(ledger.ledgerVersion, 0n)
       assert.deepStrictEqual(value.transaction, t)
       const pending = (yield* Submissions).pending(value.entry.hash)
-      assert.strictEqual(pending?.entry, value.entry)
-      assert.deepStrictEqual(pending?.transaction, t)
+      assert.strictEqual(pending, value.entry)
+      assert.deepStrictEqual(pending === undefined ? undefined : pooledTransaction(pending), t)
     }).pipe(Effect.provide(layer()))
   )
 

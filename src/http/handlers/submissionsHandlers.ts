@@ -76,7 +76,7 @@ export const submissionsHandlers = (env: HandlerEnv) => {
         // With BCS the reference answers an empty body: the hash is the client's to compute.
         input.bcs
           ? Effect.succeed(withStatus(202, BCS_TYPE, new Uint8Array(0), ledger))
-          : Effect.map(submissions.pendingJson(value.transaction, value.entry.hash, ledger), (text) =>
+          : Effect.map(submissions.pendingJson(value.entry, ledger, value.transaction), (text) =>
               withStatus(202, JSON_TYPE, text, ledger)
             )
       )
@@ -104,8 +104,8 @@ export const submissionsHandlers = (env: HandlerEnv) => {
     if (pending !== undefined && submissions !== undefined)
       return Effect.flatMap(submissions.ledgerInfo, (ledger) =>
         bcs
-          ? Effect.succeed(withStatus(200, BCS_TYPE, pendingTransactionDataBcs(pending.entry.signedBcs), ledger))
-          : Effect.map(submissions.pendingJson(pending.transaction, pending.entry.hash, ledger), (text) =>
+          ? Effect.succeed(withStatus(200, BCS_TYPE, pendingTransactionDataBcs(pending.signedBcs), ledger))
+          : Effect.map(submissions.pendingJson(pending, ledger), (text) =>
               withStatus(200, JSON_TYPE, text, ledger)
             )
       )
