@@ -17,6 +17,7 @@ import { type StructKind, structTagOf, type Type, typeName, typeToTag } from "./
 import { copyValue, type DirtyMark, generalBox, StructValue, type Value } from "./Value.js"
 import { deserializeValue, serializeValue } from "./ValueBcs.js"
 import { VmError, vmError } from "./VmError.js"
+import { addressKey, bytesKey } from "./mapKeys.js"
 
 /**
  * A global value's slot (a resource, a resource-group member or a table item): `box[0]` is the
@@ -120,62 +121,6 @@ const groupInfoOf = (g: StructTag): TagInfo => {
     groupInfos.set(g, info)
   }
   return info
-}
-
-/**
- * Node's native latin1 decoding (one byte → one char, 0–255: a bijection), called on any
- * Uint8Array: one flat one-byte string in one call, no intermediate strings (issue 22: building
- * keys piece by piece was a fifth of a transfer's allocations).
- */
-const latin1Slice = (
-  Buffer.prototype as unknown as { latin1Slice: (this: Uint8Array, start: number, end: number) => string }
-).latin1Slice
-
-/**
- * A map key of a byte string (so distinct byte strings never share a key); only ever compared,
- * never printed. An address (nearly every key) is 16 UTF-16 code units of two bytes each after a
- * first code unit above 255; any other length is its latin1 string, whose code units are all
- * below 256, so the two forms never meet and the length of a latin1 key is its byte count.
- */
-export const bytesKey = (a: Uint8Array): string => {
-  if (a.length !== 32) return latin1Slice.call(a, 0, a.length)
-  // One flat string from one call (the common case: cheaper than the native call).
-  return String.fromCharCode(
-    0x120,
-    (a[0]! << 8) | a[1]!,
-    (a[2]! << 8) | a[3]!,
-    (a[4]! << 8) | a[5]!,
-    (a[6]! << 8) | a[7]!,
-    (a[8]! << 8) | a[9]!,
-    (a[10]! << 8) | a[11]!,
-    (a[12]! << 8) | a[13]!,
-    (a[14]! << 8) | a[15]!,
-    (a[16]! << 8) | a[17]!,
-    (a[18]! << 8) | a[19]!,
-    (a[20]! << 8) | a[21]!,
-    (a[22]! << 8) | a[23]!,
-    (a[24]! << 8) | a[25]!,
-    (a[26]! << 8) | a[27]!,
-    (a[28]! << 8) | a[29]!,
-    (a[30]! << 8) | a[31]!
-  )
-}
-
-/**
- * Keys of address objects seen before. Addresses are never mutated in place (see `Value`), and the
- * hot ones are shared across runs (cached resources and derived addresses hand out the same
- * arrays), so most lookups skip building the key.
- */
-const addressKeys = new WeakMap<Uint8Array, string>()
-
-/** The key of an address in the session's maps (see `bytesKey`). */
-export const addressKey = (address: Uint8Array): string => {
-  let k = addressKeys.get(address)
-  if (k === undefined) {
-    k = bytesKey(address)
-    addressKeys.set(address, k)
-  }
-  return k
 }
 
 /** Map<A, Map<string, V>>: the inner map of `outer`, created on first use. */

@@ -4,6 +4,7 @@ import { writeStateKey } from "../../domain/StateKeyCodec.js"
 import type { StructTag } from "../../domain/TypeTag.js"
 import type { StateValueMetadata } from "../../domain/WriteSet.js"
 import type { CachedValue } from "./StateCache.js"
+import { keepBytesKey, knownAddressKey } from "./mapKeys.js"
 
 /**
  * What the VM reads of global state: synchronous, side-effect free, at one version. The VM does no
@@ -115,9 +116,6 @@ export const accessPathKey = (address: AccountAddress, kind: number, tagBytes: U
   return out
 }
 
-const latin1Slice = (Buffer.prototype as unknown as { latin1Slice: (this: Uint8Array, start: number, end: number) => string })
-  .latin1Slice
-
 /** Keys per tag kept at most (one per address touched; cleared when full). */
 const MAX_KEYS_PER_TAG = 4096
 /** By path kind (1 resource, 2 group), then by the tag's bytes object, then by address. */
@@ -127,8 +125,9 @@ const keysByTag = [undefined, new WeakMap<Uint8Array, Map<string, Uint8Array>>()
  * `accessPathKey` for a `tagBytes` object that lives on (a loaded type's BCS tag, shared by every
  * session): the same key array is handed out for the same address and tag, instead of a new one
  * per read (a transfer builds a dozen; a typed array costs ~0.4 µs to create, issue 22). Keys are
- * never mutated (as addresses are not). Pass a tag built for the call to `accessPathKey` instead:
- * it would only fill the cache.
+ * never mutated (as addresses are not), so each keeps its map key string too (`keepBytesKey`:
+ * the overlays a block reads through look it up without building and hashing it again). Pass a tag
+ * built for the call to `accessPathKey` instead: it would only fill the cache.
  */
 export const cachedAccessPathKey = (address: AccountAddress, kind: 1 | 2, tagBytes: Uint8Array): Uint8Array => {
   const byTag = keysByTag[kind]!
@@ -137,10 +136,11 @@ export const cachedAccessPathKey = (address: AccountAddress, kind: 1 | 2, tagByt
     keys = new Map()
     byTag.set(tagBytes, keys)
   }
-  const a = latin1Slice.call(address, 0, address.length)
+  const a = knownAddressKey(address)
   let key = keys.get(a)
   if (key === undefined) {
     key = accessPathKey(address, kind, tagBytes)
+    keepBytesKey(key)
     if (keys.size >= MAX_KEYS_PER_TAG) keys.clear()
     keys.set(a, key)
   }

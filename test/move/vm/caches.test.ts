@@ -9,7 +9,7 @@ import { writeStateKey } from "../../../src/domain/StateKeyCodec.js"
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
 import type { TypeTag } from "../../../src/domain/TypeTag.js"
 import { MoveVm } from "../../../src/move/vm/MoveVm.js"
-import { bytesKey } from "../../../src/move/vm/Session.js"
+import { addressKey, bytesKey, keepBytesKey, knownAddressKey } from "../../../src/move/vm/mapKeys.js"
 import { accessPathKey, cachedAccessPathKey } from "../../../src/move/vm/StateView.js"
 import { type KeyValueReader, stateViewFromReader } from "../../../src/move/vm/StateView.js"
 import {
@@ -119,6 +119,20 @@ describe("bytesKey", () => {
       })
     )
   })
+
+  it("a kept array's key is the key its bytes build, and an address has one key however it is asked", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 120 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (a, address) => {
+        const kept = Uint8Array.from(a)
+        keepBytesKey(kept)
+        assert.strictEqual(bytesKey(kept), bytesKey(Uint8Array.from(a)))
+        const other = Uint8Array.from(address)
+        assert.strictEqual(knownAddressKey(other), bytesKey(address))
+        assert.strictEqual(addressKey(other), bytesKey(address))
+        assert.strictEqual(knownAddressKey(other), addressKey(Uint8Array.from(address)))
+      })
+    )
+  })
 })
 
 describe("cachedAccessPathKey", () => {
@@ -133,8 +147,13 @@ describe("cachedAccessPathKey", () => {
           const key = cachedAccessPathKey(address, kind, tags[t]!)
           assert.deepStrictEqual(key, accessPathKey(address, kind, tags[t]!))
           assert.strictEqual(cachedAccessPathKey(Uint8Array.from(address), kind, tags[t]!), key)
+          // Its map key is kept with it: the key of its bytes.
+          assert.strictEqual(bytesKey(key), bytesKey(accessPathKey(address, kind, tags[t]!)))
           // Another kind, or an equal tag in another object, is another entry (with its own bytes).
-          assert.deepStrictEqual(cachedAccessPathKey(address, kind === 1 ? 2 : 1, tags[t]!), accessPathKey(address, kind === 1 ? 2 : 1, tags[t]!))
+          assert.deepStrictEqual(
+            cachedAccessPathKey(address, kind === 1 ? 2 : 1, tags[t]!),
+            accessPathKey(address, kind === 1 ? 2 : 1, tags[t]!)
+          )
         }
       )
     )
