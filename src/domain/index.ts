@@ -18,6 +18,8 @@
  * - Text: `Identifier`, `quoteString`/`boundedPrefix` (client input quoted in errors, bounded), the MoveType parser/printer, `parseTypeTag`/`typeTagToString`,
  *   `structTagEquals`; Schemas for the API's integers, addresses and hex bytes (`integers.ts`).
  * - Gas-estimate arithmetic (`gasEstimate.ts`), `replayProtectorOf`.
+ * - Map keys of byte strings (`mapKeys.ts`: `bytesKey`, `addressKey`), for the VM's sessions, a
+ *   block's overlays and the ledger's commit; a cached state key keeps its string (not re-hashed).
  */
 export * from "./AccountAddress.js"
 export * from "./ApiError.js"

@@ -5,7 +5,7 @@ import { writeStateKey } from "../domain/StateKeyCodec.js"
 import type { StructTag } from "../domain/TypeTag.js"
 import { isModuleWrite, type StateValueMetadata, type WriteOp, type WriteSet } from "../domain/WriteSet.js"
 import { writeStructTag } from "../domain/TypeTagCodec.js"
-import { bytesKey } from "../move/vm/mapKeys.js"
+import { bytesKey } from "../domain/mapKeys.js"
 import { accessPathKey, cachedAccessPathKey, moduleKeyBytes, type StateView, tableItemKey } from "../move/vm/StateView.js"
 import type { CachedValue } from "../move/vm/StateCache.js"
 

@@ -2,7 +2,7 @@ import * as Result from "effect/Result"
 import type { ChangeSet } from "../domain/Transaction.js"
 import type { StateValueMetadata, WriteOp, WriteSetEntry } from "../domain/WriteSet.js"
 import { compareKeyBytes, sortEntries } from "../domain/WriteSetCodec.js"
-import { bytesKey } from "../move/vm/mapKeys.js"
+import { bytesKey } from "../domain/mapKeys.js"
 
 const metadataOf = (op: WriteOp): StateValueMetadata | undefined => ("metadata" in op ? op.metadata : undefined)
 const isCreation = (op: WriteOp): boolean => op._tag === "Creation" || op._tag === "CreationWithMetadata"

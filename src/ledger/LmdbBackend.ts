@@ -1,3 +1,4 @@
+import { bytesKey } from "../domain/mapKeys.js"
 import { type Database, type DatabaseOptions, open, type RangeOptions, type RootDatabase } from "lmdb"
 import { type StateValueMetadata, type WriteOp, writesModule } from "../domain/WriteSet.js"
 import type { CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
@@ -405,7 +406,14 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const value = writeOpValue(op)
     const metadata = "metadata" in op ? op.metadata : undefined
     const key = storedStateKey(keyBytes)
-    const bulkKey = bulkLatest === undefined ? undefined : key.toString("latin1")
+    // The map's key: the key bytes' own (`bytesKey`: a cached state key's string, already hashed),
+    // or, for a long key stored hashed, its stored form's (0xff first: no state key starts so).
+    const bulkKey =
+      bulkLatest === undefined
+        ? undefined
+        : keyBytes.length <= MAX_RAW_STATE_KEY
+          ? bytesKey(keyBytes)
+          : key.toString("latin1")
     const pending = bulkKey === undefined ? undefined : bulkLatest!.get(bulkKey)
     const previous = pending === undefined ? t.latest.getBinaryFast(key) : undefined
     let id: bigint

@@ -17,7 +17,7 @@ import { type StructKind, structTagOf, type Type, typeName, typeToTag } from "./
 import { copyValue, type DirtyMark, generalBox, StructValue, type Value } from "./Value.js"
 import { deserializeValue, serializeValue } from "./ValueBcs.js"
 import { VmError, vmError } from "./VmError.js"
-import { addressKey, bytesKey } from "./mapKeys.js"
+import { addressKey, bytesKey } from "../../domain/mapKeys.js"
 
 /**
  * A global value's slot (a resource, a resource-group member or a table item): `box[0]` is the
@@ -446,7 +446,10 @@ export class Session {
    */
   finish(): ChangeSet {
     const entries: WriteSetEntry[] = []
-    let groups: Map<string, GroupChange> | undefined
+    // By the group's key, then by address: strings kept with their tag and address, hashed once (a
+    // key joined per member write was a new string to hash at every lookup). Members of one group
+    // come from different modules, each with its own group tag object: keyed by name, not object.
+    let groups: Map<string, Map<string, GroupChange>> | undefined
     for (const byAddress of this.resources.values())
       for (const slot of byAddress.values()) {
         const op = effectOf(slot)
@@ -458,14 +461,14 @@ export class Session {
         if (group !== undefined) {
           const g = groupInfoOf(group)
           const akey = addressKey(slot.address)
-          const key = `${g.key}/${akey}`
-          let change = (groups ??= new Map()).get(key)
+          const sameGroup = inner<string, GroupChange>((groups ??= new Map()), g.key)
+          let change = sameGroup.get(akey)
           if (change === undefined) {
             const index = this.groups?.get(g.key)?.get(akey)
             if (index === undefined)
               return vmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", "group member without its group")
             change = { address: slot.address, group: g, index, members: [] }
-            groups.set(key, change)
+            sameGroup.set(akey, change)
           }
           change.members.push({ tagBytes: info.bytes, data })
           continue
@@ -478,10 +481,11 @@ export class Session {
         entries.push({ key, keyBytes: cachedAccessPathKey(slot.address, 1, info.bytes), op: writeOp(op, data) })
       }
     if (groups !== undefined)
-      for (const change of groups.values()) {
-        const entry = groupWrite(change)
-        if (entry !== undefined) entries.push(entry)
-      }
+      for (const sameGroup of groups.values())
+        for (const change of sameGroup.values()) {
+          const entry = groupWrite(change)
+          if (entry !== undefined) entries.push(entry)
+        }
     if (this.tables !== undefined)
       for (const byKey of this.tables.values())
         for (const slot of byKey.values()) {

@@ -4,7 +4,7 @@ import { writeStateKey } from "../../domain/StateKeyCodec.js"
 import type { StructTag } from "../../domain/TypeTag.js"
 import type { StateValueMetadata } from "../../domain/WriteSet.js"
 import type { CachedValue } from "./StateCache.js"
-import { keepBytesKey, knownAddressKey } from "./mapKeys.js"
+import { keepBytesKey, knownAddressKey } from "../../domain/mapKeys.js"
 
 /**
  * What the VM reads of global state: synchronous, side-effect free, at one version. The VM does no

@@ -14,8 +14,6 @@
  *   switch, frames on an explicit stack (call depth 1024), arithmetic in `ops/arith`.
  * - `Session`: the run's data cache (resources, resource groups, table items, events, staged
  *   modules). A view's session is thrown away; a transaction's `finish()`es into a change set.
- * - `mapKeys`: the string keys of byte strings (state keys, addresses) the session's and the
- *   overlays' maps use; a cached state key keeps its string, so lookups with it hash nothing new.
  * - `VmSession` (`MoveVm.session(view, {id, user})`): calls that write. `execute` runs a function
  *   with signers in "system" mode (any visibility and argument type: genesis, block prologue,
  *   transaction prologue/epilogue) or "entry" mode (a user payload: entry only, arguments validated
@@ -60,7 +58,7 @@ export {
   type NativeResult,
   type NativeTable
 } from "./natives/index.js"
-export { bytesKey } from "./mapKeys.js"
+export { bytesKey } from "../../domain/mapKeys.js"
 export {
   type EmittedEvent,
   GlobalSlot,

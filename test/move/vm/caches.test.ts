@@ -9,7 +9,7 @@ import { writeStateKey } from "../../../src/domain/StateKeyCodec.js"
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
 import type { TypeTag } from "../../../src/domain/TypeTag.js"
 import { MoveVm } from "../../../src/move/vm/MoveVm.js"
-import { addressKey, bytesKey, keepBytesKey, knownAddressKey } from "../../../src/move/vm/mapKeys.js"
+import { addressKey, bytesKey, keepBytesKey, knownAddressKey } from "../../../src/domain/mapKeys.js"
 import { accessPathKey, cachedAccessPathKey } from "../../../src/move/vm/StateView.js"
 import { type KeyValueReader, stateViewFromReader } from "../../../src/move/vm/StateView.js"
 import {

@@ -1,5 +1,5 @@
 import { sha3 as sha3_256 } from "../../../domain/hash.js"
-import { bytesKey } from "../mapKeys.js"
+import { bytesKey } from "../../../domain/mapKeys.js"
 import type { StructKind } from "../Type.js"
 import { chargeParam } from "./helpers.js"
 import type { NativeFunction } from "./NativeContext.js"
