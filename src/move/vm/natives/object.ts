@@ -1,5 +1,5 @@
 import { sha3 as sha3_256 } from "../../../domain/hash.js"
-import { bytesKey } from "../../../domain/mapKeys.js"
+import { knownAddressKey } from "../../../domain/mapKeys.js"
 import type { StructKind } from "../Type.js"
 import { chargeParam } from "./helpers.js"
 import type { NativeFunction } from "./NativeContext.js"
@@ -8,11 +8,14 @@ import type { NativeFunction } from "./NativeContext.js"
 const OBJECT_DERIVED_SCHEME = 0xfc
 
 /**
- * Derived addresses by (source, derive_from): a pure function that every fungible-asset balance
- * view evaluates (primary stores), so hot accounts hash once. Addresses are never mutated in place,
- * so the cached array is handed out as is. Emptied whole when full.
+ * Derived addresses by derive_from, then source: a pure function that every fungible-asset balance
+ * view and transfer evaluates (primary stores), so hot accounts hash once. Addresses are never
+ * mutated in place, so the cached array is handed out as is. Keyed by each address's own key (an
+ * address array seen before has its string, hashed already) rather than the two joined (a new
+ * string to build and hash at every call). Emptied whole when full.
  */
-const derived = new Map<string, Uint8Array>()
+const derived = new Map<string, Map<string, Uint8Array>>()
+let derivedCount = 0
 const DERIVED_MAX = 4096
 
 const deriveAddress = (source: Uint8Array, derive: Uint8Array): Uint8Array => {
@@ -38,13 +41,20 @@ export const objectNatives: Record<string, NativeFunction> = {
   create_user_derived_object_address_impl: (_c, _t, [source, derive]) => {
     const s = source as Uint8Array
     const d = derive as Uint8Array
-    // Both are addresses (32 bytes), so the two keys concatenate unambiguously.
-    const key = bytesKey(s) + bytesKey(d)
-    let address = derived.get(key)
+    const dKey = knownAddressKey(d)
+    let bySource = derived.get(dKey)
+    const sKey = knownAddressKey(s)
+    let address = bySource?.get(sKey)
     if (address === undefined) {
       address = deriveAddress(s, d)
-      if (derived.size >= DERIVED_MAX) derived.clear()
-      derived.set(key, address)
+      if (derivedCount >= DERIVED_MAX) {
+        derived.clear()
+        derivedCount = 0
+        bySource = undefined
+      }
+      if (bySource === undefined) derived.set(dKey, (bySource = new Map()))
+      bySource.set(sKey, address)
+      derivedCount++
     }
     return [address]
   }
