@@ -52,7 +52,10 @@ export const makeRequestLog = (options: RequestLogOptions = {}): RequestLog => {
   // Room for the bound and one more line: one that might not fit goes after a flush, and one longer
   // than a third of this (3 bytes a UTF-16 unit at most) on its own.
   const capacity = maxBuffered + 4096
-  let buffer = Buffer.allocUnsafeSlow(capacity)
+  // One buffer for the log's life: a flush hands the sink a copy of what is used (the sink may keep
+  // it until written), not the buffer — a new 68 KB buffer per flush was a 68 KB allocation for a
+  // flush of a few lines.
+  const buffer = Buffer.allocUnsafeSlow(capacity)
   let used = 0
   let scheduled = false
   // The ISO text of the last millisecond seen: many lines of a turn share it.
@@ -61,8 +64,8 @@ export const makeRequestLog = (options: RequestLogOptions = {}): RequestLog => {
 
   const flush = () => {
     if (used === 0) return
-    const chunk = buffer.subarray(0, used)
-    buffer = Buffer.allocUnsafeSlow(capacity)
+    const chunk = Buffer.allocUnsafe(used)
+    buffer.copy(chunk, 0, 0, used)
     used = 0
     sink(chunk)
   }

@@ -28,6 +28,19 @@ describe("makeRequestLog", () => {
     expect(chunks[1]).toBe("2026-11-28T02:00:00.001Z POST /v1/view 200 1.00ms\n")
   })
 
+  it("a chunk handed to the sink stays as written after later lines (a pipe may write it later)", () => {
+    const kept: Uint8Array[] = []
+    const log = makeRequestLog({ sink: (c) => kept.push(c), flushMs: 60_000, now: () => 0 })
+    log.line("first")
+    log.flush()
+    log.line("second, longer than the first")
+    log.flush()
+    expect(kept.map((c) => Buffer.from(c).toString("utf8"))).toEqual([
+      "1970-01-01T00:00:00.000Z first\n",
+      "1970-01-01T00:00:00.000Z second, longer than the first\n"
+    ])
+  })
+
   it("writes at once past its buffer bound, so a burst never grows memory", () => {
     const chunks: string[] = []
     const log = makeRequestLog({
