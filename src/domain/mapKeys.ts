@@ -1,7 +1,7 @@
 /**
- * Map keys of byte strings: the VM's session, a block's overlays and the change-set squash keep
- * state by key bytes in `Map`s, whose keys must be strings (two arrays with the same bytes are
- * different objects).
+ * Map keys of byte strings: the VM's session, a block's overlays, the change-set squash and the
+ * ledger's commit keep state by key bytes in `Map`s, whose keys must be strings (two arrays with
+ * the same bytes are different objects).
  *
  * A key string built for a lookup is a new string, and a `Map` hashes a string the first time it
  * is looked up (the hash is then kept in the string): building ~80 characters of a resource's state

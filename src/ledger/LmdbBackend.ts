@@ -1,5 +1,5 @@
-import { bytesKey } from "../domain/mapKeys.js"
 import { type Database, type DatabaseOptions, open, type RangeOptions, type RootDatabase } from "lmdb"
+import { bytesKey } from "../domain/mapKeys.js"
 import { type StateValueMetadata, type WriteOp, writesModule } from "../domain/WriteSet.js"
 import type { CommittedTransaction, TransactionSummary, VersionedEvent } from "./Ledger.js"
 import type { AccountSequence, LedgerBackend, LedgerHead, PreparedBlock } from "./LedgerBackend.js"
