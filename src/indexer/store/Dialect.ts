@@ -88,7 +88,7 @@ export const sqliteDialect: Dialect = {
   },
   like: (expr, pattern, caseInsensitive) =>
     caseInsensitive ? `lower(${expr}) LIKE lower(${pattern}) ESCAPE '\\'` : `${expr} LIKE ${pattern} ESCAPE '\\'`,
-  positive: (expr, type) => (type === "numeric" ? `${expr} > '1${"0".repeat(40)}'` : `${expr} > 0`)
+  positive: (expr, type) => (type === "numeric" ? `${expr} > '${sortableDecimal("0")}'` : `${expr} > 0`)
 }
 
 const PG_TYPES: Record<ScalarType, string> = {

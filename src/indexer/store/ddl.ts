@@ -12,6 +12,12 @@ export const META_TABLE = "indexer_meta"
 
 /** Bumped when the store's format changes in a way the DDL text does not show. */
 const STORE_FORMAT = 1
+/**
+ * The version of SQLite's text for `numeric` cells (`values.ts`, `sortableDecimal`): 2 since
+ * session 42 (as long as the number; 1 padded every integer part to 40 digits). A SQLite index
+ * written with another is rebuilt; PostgreSQL stores numbers as numbers, and its hash is unchanged.
+ */
+const SQLITE_NUMERIC_TEXT = 2
 
 export const createStatements = (dialect: Dialect, tables: ReadonlyArray<TableSpec>): ReadonlyArray<string> => {
   const out = [`CREATE TABLE IF NOT EXISTS ${META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`]
@@ -59,5 +65,12 @@ export const dropStatements = (tables: ReadonlyArray<string>, views: ReadonlyArr
 /** What decides whether a stored index can be kept: the DDL and whatever else changes the rows (processor versions). */
 export const schemaHash = (dialect: Dialect, tables: ReadonlyArray<TableSpec>, extra: string): string =>
   createHash("sha256")
-    .update(JSON.stringify({ format: STORE_FORMAT, ddl: createStatements(dialect, tables), extra }))
+    .update(
+      JSON.stringify({
+        format: STORE_FORMAT,
+        ddl: createStatements(dialect, tables),
+        extra,
+        ...(dialect.name === "sqlite" ? { numericText: SQLITE_NUMERIC_TEXT } : {})
+      })
+    )
     .digest("hex")
