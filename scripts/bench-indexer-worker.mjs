@@ -5,14 +5,14 @@
  * builds one) from version 0 into a new SQLite file, in the indexer's worker thread as the node runs
  * it, and reports the CPU it took per version after genesis — the worker thread, the other threads
  * (V8's GC helpers collect the worker's garbage there) and the whole process — and versions per
- * second; the start with genesis apart.
+ * second; the start with genesis apart; and the index file's bytes per version once closed.
  *
  *   node scripts/bench-indexer-worker.mjs --data-dir DIR [--young-mb N] [--batch N]
  *
  * No chain runs: the worker polls the ledger (nothing commits), so the figure is the indexer's alone.
  * Prints one JSON line.
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -85,5 +85,10 @@ const out = await Effect.runPromise(
     })
   )
 )
+// The index's file once the worker has closed it (SQLite folds its write-ahead log in at the last close).
+const fileBytes = ["index.sqlite", "index.sqlite-wal"]
+  .map((f) => join(dir, f))
+  .reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0)
+out.indexBytesPerVersion = Math.round(fileBytes / out.versions)
 console.log(JSON.stringify(out))
 rmSync(dir, { recursive: true, force: true })
