@@ -81,7 +81,8 @@ const addressKeys = new WeakMap<Uint8Array, string>()
 export const addressKey = (address: Uint8Array): string => {
   let k = addressKeys.get(address)
   if (k === undefined) {
-    k = bytesKey(address)
+    // Built, not looked up among the kept keys: no address array is kept there.
+    k = newBytesKey(address)
     addressKeys.set(address, k)
   }
   return k
