@@ -32,7 +32,7 @@ export default {
   },
   platform: "node",
   // libsql (the indexer's embedded SQLite) loads its platform's native build the same way.
-  external: [/^lmdb(\/|$)/, /^libsql(\/|$)/, /^@libsql\//, /^node:/],
+  external: [/^lmdb(\/|$)/, /^libsql(\/|$)/, /^@libsql\//, /^sodium-native(\/|$)/, /^node:/],
   output: {
     dir: "dist/bin",
     format: "esm",
