@@ -10,7 +10,7 @@
 import { parentPort, workerData } from "node:worker_threads"
 import { BcsReader } from "../../bcs/index.js"
 import { readSignedTransaction } from "../../domain/PayloadCodec.js"
-import { verifyStrictFastUnremembered } from "../../execution/signatures/ed25519Fast.js"
+import { verifyStrictFastUnremembered } from "../../domain/ed25519Fast.js"
 import { ed25519SignerOf } from "../../execution/signatures/ed25519Signer.js"
 import { rawTransactionSubject } from "../../execution/signatures/SigningSubject.js"
 import { recordSignatureVerified } from "../../execution/verifySignature.js"

@@ -7,7 +7,7 @@
  * here: whatever the outcome, validation runs the full check as before.
  */
 import type { SignedTransaction } from "../../domain/Transaction.js"
-import { preverifyStrictFast } from "../../execution/signatures/ed25519Fast.js"
+import { preverifyStrictFast } from "../../domain/ed25519Fast.js"
 import { ed25519SignerOf } from "../../execution/signatures/ed25519Signer.js"
 import { rawTransactionSubject } from "../../execution/signatures/SigningSubject.js"
 

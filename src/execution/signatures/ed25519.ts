@@ -4,7 +4,7 @@
  * signing message (the curve equation by node:crypto: `verifyStrictFast`). Returns undefined when
  * valid, else why not.
  */
-import { verifyStrictFast } from "./ed25519Fast.js"
+import { verifyStrictFast } from "../../domain/ed25519Fast.js"
 import type { SigningSubject } from "./SigningSubject.js"
 
 export const verifyEd25519 = (

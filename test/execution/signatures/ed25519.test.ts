@@ -7,7 +7,7 @@ import { ed25519 } from "@noble/curves/ed25519.js"
 import { sha512 } from "@noble/hashes/sha2.js"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { validPublicKey, verifyStrict } from "../../../src/move/vm/natives/ed25519.js"
+import { validPublicKey, verifyStrict } from "../../../src/domain/ed25519Strict.js"
 
 const Point = ed25519.Point
 const L = Point.Fn.ORDER

@@ -11,8 +11,8 @@ import { ed25519 } from "@noble/curves/ed25519.js"
 import fc from "fast-check"
 import { createRequire } from "node:module"
 import { beforeAll, describe, expect, it, vi } from "vitest"
-import type * as Fast from "../../../src/execution/signatures/ed25519Fast.js"
-import { verifyStrict } from "../../../src/move/vm/natives/ed25519.js"
+import type * as Fast from "../../src/domain/ed25519Fast.js"
+import { verifyStrict } from "../../src/domain/ed25519Strict.js"
 
 const Point = ed25519.Point
 const L = Point.Fn.ORDER
@@ -61,7 +61,7 @@ describe.each(["libsodium", "openssl"] as const)("with %s for the curve equation
     vi.resetModules()
     if (backend === "openssl") vi.stubEnv("MOVENODE_ED25519", "openssl")
     else vi.stubEnv("MOVENODE_ED25519", "")
-    const fast = await import("../../../src/execution/signatures/ed25519Fast.js")
+    const fast = await import("../../src/domain/ed25519Fast.js")
     vi.unstubAllEnvs()
     verifyStrictFast = fast.verifyStrictFast
     verifyStrictFastUnremembered = fast.verifyStrictFastUnremembered

@@ -4,8 +4,8 @@
  *
  * Why: the curve equation is most of what admitting a transfer costs (issue 22): OpenSSL 3.0's
  * Ed25519 (what `node:crypto` calls) takes ~62 µs a verification on the 2-core machines this
- * project is measured on (`openssl speed ed25519`), libsodium's ~38 µs (its field arithmetic in
- * 51-bit limbs). Where the addon does not load (a platform without a prebuilt build, an install
+ * project is measured on (`openssl speed ed25519`), libsodium's ~38 µs (the same calls timed in one
+ * script, docs/benchmarks.md "Session 43"). Where the addon does not load (a platform without a prebuilt build, an install
  * without optional dependencies), `undefined`: callers use OpenSSL, with the same answers.
  *
  * What libsodium checks (`crypto_sign_ed25519_verify_detached`): S canonical, R and A not of small

@@ -20,8 +20,8 @@
  * answer a verification would give.
  */
 import { createPublicKey, type KeyObject, verify as nodeVerify } from "node:crypto"
-import { equalBytes } from "../../bcs/index.js"
-import { verifyStrict } from "../../move/vm/natives/ed25519.js"
+import { equalBytes } from "../bcs/index.js"
+import { verifyStrict } from "./ed25519Strict.js"
 import { sodiumEd25519Verify } from "./ed25519Sodium.js"
 
 /** DER SubjectPublicKeyInfo prefix of an Ed25519 key (RFC 8410): the 32 key bytes follow. */
