@@ -143,7 +143,8 @@ export const verifyStrictFastUnremembered = (sig: Uint8Array, pk: Uint8Array, ms
  * curve) leaves the answer to the reference implementation.
  */
 const equation = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array, pkHex: string): boolean => {
-  if (sodiumEd25519Verify !== undefined) return sodiumEd25519Verify(sig, msg, pk)
+  const sodium = sodiumEd25519Verify()
+  if (sodium !== undefined) return sodium(sig, msg, pk)
   try {
     return nodeVerify(null, msg, keyOf(pk, pkHex), sig)
   } catch {
@@ -152,7 +153,8 @@ const equation = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array, pkHex: strin
 }
 
 /** Which implementation does the curve equation here: what benchmarks and tests report. */
-export const ed25519Backend: "libsodium" | "openssl" = sodiumEd25519Verify !== undefined ? "libsodium" : "openssl"
+export const ed25519Backend = (): "libsodium" | "openssl" =>
+  sodiumEd25519Verify() !== undefined ? "libsodium" : "openssl"
 
 const verifyStrictWith = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array, memoized: boolean): boolean => {
   if (sig.length !== 64 || pk.length !== 32) return false
@@ -160,7 +162,7 @@ const verifyStrictWith = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array, memo
   if (!canonicalY(pk, 0) || !canonicalY(sig, 0)) return verifyStrict(sig, pk, msg)
   if (smallOrderY(pk, 0) || smallOrderY(sig, 0)) return false
   // OpenSSL's key cache is by the key's hex; libsodium takes the bytes.
-  const pkHex = memoized || sodiumEd25519Verify === undefined ? hexOf(pk, 32) : ""
+  const pkHex = memoized || sodiumEd25519Verify() === undefined ? hexOf(pk, 32) : ""
   if (!memoized) return equation(sig, pk, msg, pkHex)
   const sigHex = hexOf(sig, 64)
   const seen = memo.get(sigHex)
