@@ -431,7 +431,11 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
           // Reads served by the fronts from the ledger's LMDB store (a fork's state is not all in it).
           readsFrom: fork === undefined && config.dataDir !== undefined ? join(config.dataDir, "ledger") : undefined
         })
-  const servers = Layer.mergeAll(api, faucet, graphql, gated).pipe(
+  const servers = Layer.mergeAll(faucet, graphql, gated).pipe(
+    // The API listens first: a client that polls the faucet (or GraphQL) until it answers and then
+    // calls the API must find it listening. Built side by side, the in-process faucet could fund an
+    // account before a front process had bound the API's port (on a restart, 3 starts in 12 here).
+    Layer.provideMerge(api),
     // (GraphqlServer, which needs the indexer, is only used when there is one.)
     Layer.provideMerge((indexer ?? Layer.empty) as NonNullable<typeof indexer>),
     Layer.provideMerge(node),
