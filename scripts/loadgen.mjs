@@ -67,6 +67,12 @@ const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const API = `http://127.0.0.1:${PORTS.api}/v1`
 
 /** Starts the node; `dataDir` absent: a new directory, removed on stop. */
+/** Nodes started and not yet stopped: stopped when this process exits, even on an uncaught error. */
+const running = new Set()
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGTERM")
+})
+
 const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] } = {}) => {
   const own = dataDir === undefined && !keep
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "movenode-loadgen-"))
@@ -94,6 +100,8 @@ const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] }
     { stdio: ["ignore", stdoutFd ?? "ignore", "inherit"] }
   )
   if (stdoutFd !== undefined) closeSync(stdoutFd)
+  running.add(child)
+  child.once("exit", () => running.delete(child))
   const stop = async () => {
     child.kill("SIGTERM")
     await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)))
