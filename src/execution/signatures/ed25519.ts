@@ -1,8 +1,8 @@
 /**
  * Ed25519 (account authenticator 0, transaction authenticator 0, AnySignature 0): the reference's
  * strict verification (canonical S, small-order A and R refused, cofactorless equation) over the
- * signing message (the curve equation by node:crypto: `verifyStrictFast`). Returns undefined when
- * valid, else why not.
+ * signing message (the curve equation native, libsodium's or OpenSSL's: `verifyStrictFast`).
+ * Returns undefined when valid, else why not.
  */
 import { verifyStrictFast } from "../../domain/ed25519Fast.js"
 import type { SigningSubject } from "./SigningSubject.js"

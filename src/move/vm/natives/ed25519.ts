@@ -6,7 +6,7 @@ import type { NativeFunction } from "./NativeContext.js"
 /**
  * `0x1::ed25519` and `0x1::multi_ed25519` verification natives, and Multi-Ed25519 verification
  * (which transaction authenticators use too). Each signature is checked as the reference's strict
- * Ed25519 (`domain/ed25519Fast.ts`: ours checks, a native curve equation; the same answers as the
+ * Ed25519 (`domain/ed25519Fast.ts`: our checks, a native curve equation; the same answers as the
  * pure-JS definition in `domain/ed25519Strict.ts`, ~20 times as fast).
  */
 const G = "aptos_framework.signature."
