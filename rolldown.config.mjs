@@ -31,7 +31,8 @@ export default {
     frontMain: "dist/http/front/frontMain.js"
   },
   platform: "node",
-  // libsql (the indexer's embedded SQLite) loads its platform's native build the same way.
+  // libsql (the indexer's embedded SQLite) and sodium-native (libsodium, optional: Ed25519's
+  // equation) load their platform's native builds the same way.
   external: [/^lmdb(\/|$)/, /^libsql(\/|$)/, /^@libsql\//, /^sodium-native(\/|$)/, /^node:/],
   output: {
     dir: "dist/bin",

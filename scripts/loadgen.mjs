@@ -66,13 +66,13 @@ const { num: arg } = cliArgs(args)
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const API = `http://127.0.0.1:${PORTS.api}/v1`
 
-/** Starts the node; `dataDir` absent: a new directory, removed on stop. */
 /** Nodes started and not yet stopped: stopped when this process exits, even on an uncaught error. */
 const running = new Set()
 process.on("exit", () => {
   for (const child of running) child.kill("SIGTERM")
 })
 
+/** Starts the node; `dataDir` absent: a new directory, removed on stop. */
 const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] } = {}) => {
   const own = dataDir === undefined && !keep
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "movenode-loadgen-"))
