@@ -11,6 +11,7 @@
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { sha512 } from "@noble/hashes/sha2.js"
+import { leScalar } from "./scalarBytes.js"
 
 const Point = ed25519.Point
 /** L, the prime order of the base point. */
@@ -23,13 +24,6 @@ export const ed25519PointOf = (bytes: Uint8Array) => {
   } catch {
     return undefined
   }
-}
-
-/** A little-endian scalar. */
-export const leScalar = (b: Uint8Array): bigint => {
-  let n = 0n
-  for (let i = b.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(b[i]!)
-  return n
 }
 
 /** A 32-byte encoding of a curve point that is not of small order (`public_key_validate`). */

@@ -8,15 +8,10 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { ecdsaVerifyNative } from "../../domain/ecdsaNative.js"
 import { sha3 } from "../../domain/hash.js"
+import { beScalar } from "../../domain/scalarBytes.js"
 import type { SigningSubject } from "./SigningSubject.js"
 
 const N = secp256k1.Point.Fn.ORDER
-
-const beScalar = (b: Uint8Array): bigint => {
-  let n = 0n
-  for (const x of b) n = (n << 8n) | BigInt(x)
-  return n
-}
 
 /** 0 < r < n and 0 < s ≤ n / 2 (libsecp256k1's normalized, low S). */
 const canonical = (sig: Uint8Array): boolean => {

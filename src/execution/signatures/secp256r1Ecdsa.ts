@@ -10,15 +10,10 @@
 import { p256 } from "@noble/curves/nist.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { ecdsaVerifyNative } from "../../domain/ecdsaNative.js"
+import { beScalar } from "../../domain/scalarBytes.js"
 
 const N = p256.Point.Fn.ORDER
 const ORDER_HALF = (N - 1n) / 2n
-
-const beScalar = (b: Uint8Array): bigint => {
-  let n = 0n
-  for (const x of b) n = (n << 8n) | BigInt(x)
-  return n
-}
 
 /** The pure-JS check: the definition the native path answers as. */
 export const verifySecp256r1Js = (pk: Uint8Array, sig: Uint8Array, message: Uint8Array): boolean => {

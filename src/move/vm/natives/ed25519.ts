@@ -1,5 +1,6 @@
-import { ED25519_L, ed25519PointOf, leScalar, validPublicKey } from "../../../domain/ed25519Strict.js"
 import { verifyStrictFastUnremembered } from "../../../domain/ed25519Fast.js"
+import { ED25519_L, ed25519PointOf, validPublicKey } from "../../../domain/ed25519Strict.js"
+import { leScalar } from "../../../domain/scalarBytes.js"
 import { bytesOf, chargeParam } from "./helpers.js"
 import type { NativeFunction } from "./NativeContext.js"
 

@@ -10,19 +10,14 @@
  * Gas: `aptos_framework.secp256k1.base`, then `.ecdsa_recover` once the inputs parsed.
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { beScalar } from "../../../domain/scalarBytes.js"
 import { fromBytes } from "../Value.js"
 import { bytesOf, chargeParam, deref } from "./helpers.js"
-import { nativeAbort, type NativeFunction } from "./NativeContext.js"
+import { type NativeFunction, nativeAbort } from "./NativeContext.js"
 
 export const NFE_DESERIALIZE = 0x1_0001n
 
 const N = secp256k1.Point.Fn.ORDER
-
-const beScalar = (b: Uint8Array): bigint => {
-  let n = 0n
-  for (const x of b) n = (n << 8n) | BigInt(x)
-  return n
-}
 
 /** The raw 64-byte public key recovered from a valid (r, s, id) over `digest`, or undefined. */
 export const ecdsaRecover = (digest: Uint8Array, recoveryId: number, signature: Uint8Array): Uint8Array | undefined => {
