@@ -10,7 +10,8 @@
  * (it accepts high S). Undefined when OpenSSL will not load the key (a point not on the curve):
  * the caller's pure-JS path decides, so the answer is always the one the tests check it against.
  */
-import { createPublicKey, type KeyObject, verify } from "node:crypto"
+import { verify } from "node:crypto"
+import { type PublicKeyCache, publicKeyCache } from "./publicKeyCache.js"
 
 /** The curves, with the DER SubjectPublicKeyInfo prefix a 65-byte uncompressed point follows. */
 const SPKI_PREFIX = {
@@ -20,23 +21,10 @@ const SPKI_PREFIX = {
 
 export type EcdsaCurve = keyof typeof SPKI_PREFIX
 
-const KEY_CACHE_SIZE = 1024
-/** Loaded keys by curve and key hex; `null` for a key OpenSSL refused (not on the curve). */
-const keys = new Map<string, KeyObject | null>()
-
-const keyOf = (curve: EcdsaCurve, pk: Uint8Array): KeyObject | null => {
-  const id = curve + Buffer.from(pk.buffer, pk.byteOffset, pk.length).toString("hex")
-  let key = keys.get(id)
-  if (key === undefined) {
-    try {
-      key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX[curve], pk]), format: "der", type: "spki" })
-    } catch {
-      key = null
-    }
-    if (keys.size >= KEY_CACHE_SIZE) keys.clear()
-    keys.set(id, key)
-  }
-  return key
+/** Loaded keys, per curve (1,024 in all). */
+const keysOf: Record<EcdsaCurve, PublicKeyCache> = {
+  secp256k1: publicKeyCache(SPKI_PREFIX.secp256k1, 512),
+  p256: publicKeyCache(SPKI_PREFIX.p256, 512)
 }
 
 /**
@@ -52,7 +40,7 @@ export const ecdsaVerifyNative = (
   message: Uint8Array
 ): boolean | undefined => {
   if (pk.length !== 65 || pk[0] !== 4 || sig.length !== 64) return false
-  const key = keyOf(curve, pk)
+  const key = keysOf[curve](pk, Buffer.from(pk.buffer, pk.byteOffset, pk.length).toString("hex"))
   if (key === null) return undefined
   try {
     return verify(hash, message, { key, dsaEncoding: "ieee-p1363" }, sig)

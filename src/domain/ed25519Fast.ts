@@ -19,10 +19,11 @@
  * The memo holds only exact (signature, public key, message) triples that verified, so a hit is the
  * answer a verification would give.
  */
-import { createPublicKey, type KeyObject, verify as nodeVerify } from "node:crypto"
+import { verify as nodeVerify } from "node:crypto"
 import { equalBytes } from "../bcs/index.js"
-import { verifyStrict } from "./ed25519Strict.js"
 import { sodiumEd25519Verify } from "./ed25519Sodium.js"
+import { verifyStrict } from "./ed25519Strict.js"
+import { publicKeyCache } from "./publicKeyCache.js"
 
 /** DER SubjectPublicKeyInfo prefix of an Ed25519 key (RFC 8410): the 32 key bytes follow. */
 const SPKI_ED25519 = Buffer.from("302a300506032b6570032100", "hex")
@@ -64,18 +65,7 @@ const smallOrderY = (b: Uint8Array, at: number): boolean => {
 
 const hexOf = (b: Uint8Array, length: number): string => Buffer.from(b.buffer, b.byteOffset, length).toString("hex")
 
-const KEY_CACHE_SIZE = 4096
-const keys = new Map<string, KeyObject>()
-
-const keyOf = (pk: Uint8Array, pkHex: string): KeyObject => {
-  let key = keys.get(pkHex)
-  if (key === undefined) {
-    key = createPublicKey({ key: Buffer.concat([SPKI_ED25519, pk]), format: "der", type: "spki" })
-    if (keys.size >= KEY_CACHE_SIZE) keys.clear()
-    keys.set(pkHex, key)
-  }
-  return key
-}
+const keyOf = publicKeyCache(SPKI_ED25519, 4096)
 
 const MEMO_SIZE = 20_000
 /** Signature (hex) → the key and message it verified with; the oldest entries leave first. */
@@ -102,12 +92,8 @@ export const preverifyStrictFast = (sig: Uint8Array, pk: Uint8Array, msg: Uint8A
   const pkHex = hexOf(pk, 32)
   const seen = memo.get(sigHex)
   if (seen !== undefined && seen.pk === pkHex && equalBytes(seen.msg, msg)) return Promise.resolve(true)
-  let key: KeyObject
-  try {
-    key = keyOf(pk, pkHex)
-  } catch {
-    return Promise.resolve(false)
-  }
+  const key = keyOf(pk, pkHex)
+  if (key === null) return Promise.resolve(false)
   // The thread pool reads the buffers later: hand it copies the caller cannot change meanwhile.
   const message = msg.slice()
   const signature = sig.slice()
@@ -145,8 +131,10 @@ export const verifyStrictFastUnremembered = (sig: Uint8Array, pk: Uint8Array, ms
 const equation = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array, pkHex: string): boolean => {
   const sodium = sodiumEd25519Verify()
   if (sodium !== undefined) return sodium(sig, msg, pk)
+  const key = keyOf(pk, pkHex)
+  if (key === null) return verifyStrict(sig, pk, msg)
   try {
-    return nodeVerify(null, msg, keyOf(pk, pkHex), sig)
+    return nodeVerify(null, msg, key, sig)
   } catch {
     return verifyStrict(sig, pk, msg)
   }
