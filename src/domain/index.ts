@@ -13,7 +13,9 @@
  *   (`hash.ts`) runs in WebAssembly up to 1 KB (`sha3Wasm.ts`), node:crypto beyond, JS where
  *   neither is present (`sha3Js.ts`). Strict Ed25519 verification (ed25519-dalek's `verify_strict`,
  *   internal): our checks with a native curve equation, libsodium's or OpenSSL's (`ed25519Fast.ts`,
- *   `ed25519Sodium.ts`), and the pure-JS definition it answers as (`ed25519Strict.ts`).
+ *   `ed25519Sodium.ts`), and the pure-JS definition it answers as (`ed25519Strict.ts`); ECDSA's equation by
+ *   OpenSSL (`ecdsaNative.ts`); the node:crypto keys both load, cached (`publicKeyCache.ts`); scalars
+ *   read from bytes (`scalarBytes.ts`).
  * - Execution results: `ExecutionStatus` (how a kept transaction ended), `TransactionInfo` (what
  *   the ledger records and hashes), the Merkle accumulator (`MerkleAccumulator.ts`) and the output
  *   hashes (`writeSetHash`, `eventRootHash`, in `outputHashes.ts`).
