@@ -26,6 +26,12 @@ export interface TableType {
   readonly valueType: string
 }
 
+/** A table item's value as written, by its table's handle (32 bytes). */
+export interface TableValue {
+  readonly handle: Uint8Array
+  readonly bytes: Uint8Array
+}
+
 /** The lookup renderers take: a handle's types, or undefined when the table is unknown. */
 export type TableTypes = (handle: Uint8Array) => TableType | undefined
 
@@ -85,8 +91,32 @@ export class TableInfoIndex {
     }
   }
 
-  private learnStruct(modules: ModuleSource, struct: StructTag, bytes: Uint8Array): void {
-    this.learnValue(modules, { _tag: "struct", struct }, structTagToString(struct), bytes)
+  /**
+   * Learns the tables a resource (or a resource group's member) holds; `text` is its type's
+   * string (`structTagToString`), which a caller that already has it passes instead of building it
+   * again.
+   */
+  learnResource(modules: ModuleSource, struct: StructTag, text: string, bytes: Uint8Array): void {
+    this.learnValue(modules, { _tag: "struct", struct }, text, bytes)
+  }
+
+  /**
+   * Learns the tables held by table values, after the resources of the same write set: an item
+   * whose table is not known yet is revisited while a pass learns something (a table inside a
+   * table's value); what stays unknown is passed over.
+   */
+  learnTableItems(modules: ModuleSource, items: ReadonlyArray<TableValue>): void {
+    let waiting = items
+    while (waiting.length > 0) {
+      const next: TableValue[] = []
+      for (const item of waiting) {
+        const t = this.lookup(item.handle)
+        if (t === undefined) next.push(item)
+        else this.learnValue(modules, t.value, t.valueType, item.bytes)
+      }
+      if (next.length === waiting.length) return
+      waiting = next
+    }
   }
 
   /**
@@ -94,7 +124,7 @@ export class TableInfoIndex {
    * Values that do not decode are passed over, as the reference logs and skips them.
    */
   learn(modules: ModuleSource, ws: WriteSet): void {
-    let items: Array<{ handle: Uint8Array; bytes: Uint8Array }> = []
+    const items: TableValue[] = []
     for (const e of ws.entries) {
       if (!("data" in e.op)) continue
       const data = e.op.data
@@ -102,23 +132,14 @@ export class TableInfoIndex {
       if (key._tag === "TableItem") items.push({ handle: key.handle, bytes: data })
       else if (key._tag === "AccessPath") {
         const path = key.path
-        if (path._tag === "Resource") this.learnStruct(modules, path.struct, data)
+        if (path._tag === "Resource") this.learnResource(modules, path.struct, structTagToString(path.struct), data)
         else if (path._tag === "ResourceGroup") {
           const members = Bcs.decode(resourceGroupCodec, data)
-          if (Result.isSuccess(members)) for (const m of members.success) this.learnStruct(modules, m.struct, m.bytes)
+          if (Result.isSuccess(members))
+            for (const m of members.success) this.learnResource(modules, m.struct, structTagToString(m.struct), m.bytes)
         }
       }
     }
-    // Table values, revisited while a pass makes progress (a table inside a table's value).
-    while (items.length > 0) {
-      const waiting: typeof items = []
-      for (const item of items) {
-        const t = this.lookup(item.handle)
-        if (t === undefined) waiting.push(item)
-        else this.learnValue(modules, t.value, t.valueType, item.bytes)
-      }
-      if (waiting.length === items.length) return
-      items = waiting
-    }
+    this.learnTableItems(modules, items)
   }
 }

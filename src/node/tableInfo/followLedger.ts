@@ -30,6 +30,14 @@ export interface TableInfoFollower {
   readonly through: (version: bigint) => Effect.Effect<TableTypes>
   /** The last version whose write set the index has learned (or passed over), −1 before any. */
   readonly learnedThrough: () => bigint
+  /**
+   * Learns the transaction at `version` with `learn` (which hands the index what a caller already
+   * read and decoded) when it is the next one to learn, and answers true; otherwise does nothing
+   * and answers false (an earlier one is missing: `through` reads it; or it was learned before).
+   * The indexer reads every transaction for its processors: learning from that reading spares
+   * reading and decoding each version a second time (~8 % of its thread).
+   */
+  readonly learnNext: (version: bigint, learn: (index: TableInfoIndex) => void) => boolean
   readonly index: TableInfoIndex
 }
 
@@ -73,6 +81,8 @@ export const followLedger = (
       }
       for (const t of batch) {
         if (t.version > version) break
+        // Learned meanwhile from a caller's reading (`learnNext`): not again, and `next` not back.
+        if (t.version < next) continue
         index.learn(modules, t.writeSet)
         next = t.version + 1n
       }
@@ -96,5 +106,15 @@ export const followLedger = (
     return Effect.as(options.budget === undefined ? learn : Effect.timeoutOption(learn, options.budget), index.lookup)
   }
 
-  return { through, learnedThrough: () => next - 1n, index }
+  const learnNext = (version: bigint, learn: (index: TableInfoIndex) => void): boolean => {
+    followRewinds()
+    // A fork's history before its own versions is not learned (as `step` skips it).
+    if (ledger.firstOwnVersion !== undefined && next < ledger.firstOwnVersion) next = ledger.firstOwnVersion
+    if (version !== next) return false
+    learn(index)
+    next = version + 1n
+    return true
+  }
+
+  return { through, learnedThrough: () => next - 1n, learnNext, index }
 }

@@ -100,4 +100,40 @@ describe("default_processor: table items", () => {
       expect(again.find((i) => i.key === v1!.key)?.decoded_value).toEqual(v1!.decoded_value)
     })
   }, 120_000)
+
+  it("reads each committed version once: the table-info index learns from the processors' reading", async () => {
+    await withIndexedChain(async ({ chain, aptos, ledger }) => {
+      const creator = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
+      const transaction = await aptos.transaction.build.simple({
+        sender: creator.accountAddress,
+        data: {
+          function: "0x3::token::create_collection_script",
+          functionArguments: ["Read once", "d", "https://once", 5, [false, false, false]]
+        }
+      })
+      const pending = await aptos.signAndSubmitTransaction({ signer: creator, transaction })
+      await aptos.waitForTransaction({ transactionHash: pending.hash })
+
+      const read: bigint[] = []
+      const counting = {
+        ...ledger,
+        transactionsFrom: (start: bigint, limit: number) =>
+          Effect.map(ledger.transactionsFrom(start, limit), (ts) => {
+            for (const t of ts) read.push(t.version)
+            return ts
+          })
+      }
+      const input = makeIndexerInput()
+      const batch = await Effect.runPromise(
+        Effect.flatMap(blocksFrom(counting, 0n, 10_000), (blocks) => readIndexerBatch(counting, input, blocks))
+      )
+      expect(batch.length).toBeGreaterThan(3)
+      expect(read).toEqual(batch.map((t) => t.version))
+      // And its table items decode as before: the collection's, created in the same transaction.
+      const items = rowsIn(applyWrites(noTables(), tableItemsProcessor.process(batch)), "table_items")
+      expect(items.find((i) => i.decoded_key === "Read once")).toMatchObject({
+        decoded_value: { name: "Read once", uri: "https://once", maximum: "5" }
+      })
+    })
+  }, 120_000)
 })

@@ -66,4 +66,38 @@ describe("followLedger", () => {
     })
     expect(learned).toEqual([0, 0n])
   })
+
+  it("learnNext learns only the next version, and a later catch-up does not learn it again or go back", async () => {
+    const out = await withLedger((ledger, renderer) =>
+      Effect.gen(function* () {
+        const [genesis] = yield* Effect.orDie(ledger.transactionsFrom(0n, 1))
+        const modules = renderer.modulesAt(yield* Effect.orDie(ledger.stateAt(0n)))
+        const f = followLedger(ledger, renderer.modulesAt)
+        const later = f.learnNext(1n, () => {
+          throw new Error("not the next version")
+        })
+        const first = f.learnNext(0n, (index) => index.learn(modules, genesis!.writeSet))
+        const again = f.learnNext(0n, () => {
+          throw new Error("learned already")
+        })
+        const size = f.index.size
+        yield* f.through(0n)
+        const reference = followLedger(ledger, renderer.modulesAt)
+        yield* reference.through(0n)
+        return {
+          later,
+          first,
+          again,
+          size,
+          after: f.index.size,
+          learned: f.learnedThrough(),
+          expected: reference.index.size
+        }
+      })
+    )
+    expect(out).toMatchObject({ later: false, first: true, again: false, learned: 0n })
+    expect(out.size).toBeGreaterThan(0)
+    expect(out.size).toBe(out.expected)
+    expect(out.after).toBe(out.size)
+  })
 })

@@ -20,7 +20,12 @@ import type { CommittedTransaction, LedgerService, StateReader } from "../../../
 import type { LedgerError } from "../../../ledger/LedgerError.js"
 import { type DecodedTableItem, decodeTableItem } from "../../../node/tableInfo/decodeTableItem.js"
 import { followLedger, type TableInfoFollower } from "../../../node/tableInfo/followLedger.js"
-import { noTableTypes, type TableTypes } from "../../../node/tableInfo/TableInfoIndex.js"
+import {
+  noTableTypes,
+  type TableInfoIndex,
+  type TableTypes,
+  type TableValue
+} from "../../../node/tableInfo/TableInfoIndex.js"
 import { bcsToJson } from "../../../move/json/bcsToJson.js"
 import type { MoveTypeLayout } from "../../../move/layout/MoveTypeLayout.js"
 import { resolveLayout } from "../../../move/layout/resolveLayout.js"
@@ -186,7 +191,8 @@ class ResourceWrite extends DecodedChange<JsonValue> implements WriteResource {
     readonly typeStr: string,
     readonly group: StructTag | undefined,
     private readonly decode: Decoder,
-    private readonly bytes: Uint8Array
+    /** The value's BCS (a group's member's own bytes). */
+    readonly bytes: Uint8Array
   ) {
     super(index, keyHash)
   }
@@ -233,7 +239,9 @@ class TableItemWrite extends TableItemChange implements WriteTableItem {
     handle: string,
     key: string,
     readonly value: Uint8Array,
-    decodeItem: () => DecodedTableItem | undefined
+    decodeItem: () => DecodedTableItem | undefined,
+    /** The table's handle as its 32 bytes (what the table-info index is keyed by). */
+    readonly handleBytes: Uint8Array
   ) {
     super(index, keyHash, handle, key, decodeItem)
   }
@@ -289,7 +297,7 @@ const pushChangesOf = (
     out.push(
       data === undefined
         ? new TableItemDelete(index, keyHash, handle, k, decodeItem)
-        : new TableItemWrite(index, keyHash, handle, k, data, decodeItem)
+        : new TableItemWrite(index, keyHash, handle, k, data, decodeItem, key.handle)
     )
     return
   }
@@ -325,6 +333,20 @@ const pushChangesOf = (
       new ResourceWrite(index + i, keyHash, address, m.struct, structTagToString(m.struct), struct, decode, m.bytes)
     )
   }
+}
+
+/**
+ * Teaches the table-info index what one transaction's changes hold, from what `pushChangesOf`
+ * already decoded (its groups' members, its types' strings): resources first, then table values, as
+ * `TableInfoIndex.learn` reads a write set.
+ */
+const learnChanges = (index: TableInfoIndex, modules: ModuleSource, changes: ReadonlyArray<IndexerChange>): void => {
+  const items: TableValue[] = []
+  for (const c of changes) {
+    if (c instanceof ResourceWrite) index.learnResource(modules, c.struct, c.typeStr, c.bytes)
+    else if (c instanceof TableItemWrite) items.push({ handle: c.handleBytes, bytes: c.value })
+  }
+  if (items.length > 0) index.learnTableItems(modules, items)
 }
 
 /** An event (a class for the reason the changes are). */
@@ -419,7 +441,9 @@ export const makeIndexerInput = () => {
   return {
     /**
      * Learns the tables' types through `version` (from version 0 on the first call: a restarted
-     * indexer knows every table again), so the table changes of the transactions up to it decode.
+     * indexer knows every table again). Called with the version before a batch: `transactionOf`
+     * learns each transaction of the batch from its own reading, in order, so the table changes of
+     * every transaction it builds decode.
      */
     tablesThrough: (ledger: LedgerService, version: bigint): Effect.Effect<void, LedgerError> => {
       tables ??= followLedger(ledger, modulesOf)
@@ -441,6 +465,9 @@ export const makeIndexerInput = () => {
       const modules = modulesOf(after)
       const known = tables?.index.lookup ?? noTableTypes
       for (const entry of t.writeSet.entries) pushChangesOf(changes, modules, decode, known, entry)
+      // The tables this transaction creates, learned from what was just decoded (its table items
+      // decode when a processor first asks, by then with them known).
+      tables?.learnNext(t.version, (index) => learnChanges(index, modules, changes))
       const tx = t.transaction
       return {
         version: t.version,

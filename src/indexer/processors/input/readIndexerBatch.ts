@@ -7,7 +7,7 @@ import type { IndexerTransaction } from "./IndexerTransaction.js"
 /**
  * The processors' input for whole committed blocks: every transaction of `blocks` (ascending, as the
  * ledger committed them), each with its block's epoch and the states after and before it, the
- * tables' types learned through the last of them first (so every table change decodes).
+ * tables' types learned through each before it is built (so every table change decodes).
  */
 export const readIndexerBatch = (
   ledger: LedgerService,
@@ -39,8 +39,10 @@ export const readIndexerChunks = <E>(
 ): Effect.Effect<number, LedgerError | E> =>
   Effect.gen(function* () {
     const size = chunkSize >= 1 ? chunkSize : 1
-    const last = blocks[blocks.length - 1]
-    if (last !== undefined) yield* input.tablesThrough(ledger, last.lastVersion)
+    // The tables' types through the version before the first block; `transactionOf` learns each
+    // transaction's as it builds it (every table exists by the version whose items use it).
+    const first = blocks[0]
+    if (first !== undefined) yield* input.tablesThrough(ledger, first.firstVersion - 1n)
     let count = 0
     for (const block of blocks) {
       let before = block.firstVersion === 0n ? undefined : yield* ledger.stateAt(block.firstVersion - 1n)
