@@ -7,30 +7,35 @@
  * block ring's items (a copy of each block's NewBlockEvent) are left out on purpose.
  */
 import { createHash } from "node:crypto"
-import { Account, Ed25519PrivateKey } from "@aptos-labs/ts-sdk"
+import { Account, type Aptos, Ed25519PrivateKey } from "@aptos-labs/ts-sdk"
 import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
 import { makeIndexerInput } from "../../../src/indexer/processors/input/indexerTransactionOf.js"
 import { blocksFrom, readIndexerBatch } from "../../../src/indexer/processors/input/readIndexerBatch.js"
 import { tableItemsProcessor } from "../../../src/indexer/processors/tableItems.js"
 import { applyWrites, rowsIn, type Tables } from "./support/applyWrites.js"
-import { withIndexedChain } from "./support/indexedChain.js"
+import { type IndexedChain, withIndexedChain } from "./support/indexedChain.js"
 
 const noTables = (): Tables => new Map()
+
+/** A token v1 collection (a table item of the creator's `Collections`) by the chain's first account; its committed answer. */
+const createV1Collection = async (chain: IndexedChain["chain"], aptos: Aptos, name: string, uri: string) => {
+  const creator = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
+  const transaction = await aptos.transaction.build.simple({
+    sender: creator.accountAddress,
+    data: {
+      function: "0x3::token::create_collection_script",
+      functionArguments: [name, "d", uri, 5, [false, false, false]]
+    }
+  })
+  const pending = await aptos.signAndSubmitTransaction({ signer: creator, transaction })
+  return (await aptos.waitForTransaction({ transactionHash: pending.hash })) as any
+}
 
 describe("default_processor: table items", () => {
   it("genesis's TypeInfo-keyed table and a token v1 collection's item, decoded", async () => {
     await withIndexedChain(async ({ chain, aptos, ledger, transactions }) => {
-      const creator = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
-      const transaction = await aptos.transaction.build.simple({
-        sender: creator.accountAddress,
-        data: {
-          function: "0x3::token::create_collection_script",
-          functionArguments: ["V1 collection", "d", "https://v1", 5, [false, false, false]]
-        }
-      })
-      const pending = await aptos.signAndSubmitTransaction({ signer: creator, transaction })
-      const committed = (await aptos.waitForTransaction({ transactionHash: pending.hash })) as any
+      const committed = await createV1Collection(chain, aptos, "V1 collection", "https://v1")
 
       const batch = await transactions()
       const tables = applyWrites(noTables(), tableItemsProcessor.process(batch))
@@ -103,16 +108,7 @@ describe("default_processor: table items", () => {
 
   it("reads each committed version once: the table-info index learns from the processors' reading", async () => {
     await withIndexedChain(async ({ chain, aptos, ledger }) => {
-      const creator = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.accounts[0]!.privateKey) })
-      const transaction = await aptos.transaction.build.simple({
-        sender: creator.accountAddress,
-        data: {
-          function: "0x3::token::create_collection_script",
-          functionArguments: ["Read once", "d", "https://once", 5, [false, false, false]]
-        }
-      })
-      const pending = await aptos.signAndSubmitTransaction({ signer: creator, transaction })
-      await aptos.waitForTransaction({ transactionHash: pending.hash })
+      await createV1Collection(chain, aptos, "Read once", "https://once")
 
       const read: bigint[] = []
       const counting = {
