@@ -33,18 +33,21 @@ const SCRATCH_INPUT = 2048
  */
 const scratch: LatinBuffer | undefined = NodeBuffer?.allocUnsafeSlow(2 + 2 * SCRATCH_INPUT)
 
-/** Hex digits of `bytes` from digit `skip` (0 or 1), after `prefix` (0: none, 2: "0x"), through `scratch`. */
-const scratchHex = (s: LatinBuffer, bytes: Uint8Array, prefix: 0 | 2, skip: 0 | 1): string => {
+/**
+ * Hex digits of `bytes` from byte `from` (digit `skip` of it: 0 or 1), after `prefix` (0: none,
+ * 2: "0x"), through `scratch`.
+ */
+const scratchHex = (s: LatinBuffer, bytes: Uint8Array, prefix: 0 | 2, skip: 0 | 1, from = 0): string => {
   let j = 0
   if (prefix === 2) {
     s[0] = 48 // "0"
     s[1] = 120 // "x"
     j = 2
   }
-  let i = 0
+  let i = from
   if (skip === 1) {
-    s[j++] = DIGITS[bytes[0]! & 15]!
-    i = 1
+    s[j++] = DIGITS[bytes[i]! & 15]!
+    i++
   }
   for (; i < bytes.length; i++) {
     const b = bytes[i]!
@@ -73,9 +76,10 @@ export const toShortHex0x = (bytes: Uint8Array): string => {
   let i = 0
   while (i < bytes.length && bytes[i] === 0) i++
   if (i === bytes.length) return "0x0"
-  const rest = bytes.subarray(i)
-  if (scratch !== undefined && rest.length <= SCRATCH_INPUT) return scratchHex(scratch, rest, 2, rest[0]! < 16 ? 1 : 0)
-  const hex = toHex(rest)
+  // From the first non-zero byte in place (an address is rendered this way in every type string).
+  if (scratch !== undefined && bytes.length - i <= SCRATCH_INPUT)
+    return scratchHex(scratch, bytes, 2, bytes[i]! < 16 ? 1 : 0, i)
+  const hex = toHex(bytes.subarray(i))
   return hex.charCodeAt(0) === 48 ? "0x" + hex.slice(1) : "0x" + hex
 }
 
