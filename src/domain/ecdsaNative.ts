@@ -11,6 +11,7 @@
  * the caller's pure-JS path decides, so the answer is always the one the tests check it against.
  */
 import { verify } from "node:crypto"
+import { toHex } from "../bcs/index.js"
 import { type PublicKeyCache, publicKeyCache } from "./publicKeyCache.js"
 
 /** The curves, with the DER SubjectPublicKeyInfo prefix a 65-byte uncompressed point follows. */
@@ -40,7 +41,7 @@ export const ecdsaVerifyNative = (
   message: Uint8Array
 ): boolean | undefined => {
   if (pk.length !== 65 || pk[0] !== 4 || sig.length !== 64) return false
-  const key = keysOf[curve](pk, Buffer.from(pk.buffer, pk.byteOffset, pk.length).toString("hex"))
+  const key = keysOf[curve](pk, toHex(pk))
   if (key === null) return undefined
   try {
     return verify(hash, message, { key, dsaEncoding: "ieee-p1363" }, sig)

@@ -20,7 +20,7 @@
  * answer a verification would give.
  */
 import { verify as nodeVerify } from "node:crypto"
-import { equalBytes } from "../bcs/index.js"
+import { equalBytes, toHex } from "../bcs/index.js"
 import { sodiumEd25519Verify } from "./ed25519Sodium.js"
 import { verifyStrict } from "./ed25519Strict.js"
 import { publicKeyCache } from "./publicKeyCache.js"
@@ -40,7 +40,7 @@ const SMALL_ORDER_Y = new Set([
   "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"
 ])
 
-/** S (the signature's last 32 bytes, little-endian) < L. */
+/** S (the signature's last 32 bytes, little-endian) < L, compared by bytes. */
 const canonicalS = (sig: Uint8Array): boolean => {
   for (let i = 31; i >= 0; i--) {
     const s = sig[32 + i]!
@@ -63,7 +63,11 @@ const smallOrderY = (b: Uint8Array, at: number): boolean => {
   return SMALL_ORDER_Y.has(y.toString("hex"))
 }
 
-const hexOf = (b: Uint8Array, length: number): string => Buffer.from(b.buffer, b.byteOffset, length).toString("hex")
+/**
+ * `Ed25519Signature::try_from`: 64 bytes with a canonical S (what the `0x1::ed25519` natives check
+ * before anything else).
+ */
+export const canonicalSignature = (sig: Uint8Array): boolean => sig.length === 64 && canonicalS(sig)
 
 const keyOf = publicKeyCache(SPKI_ED25519, 4096)
 
@@ -88,8 +92,8 @@ export const preverifyStrictFast = (sig: Uint8Array, pk: Uint8Array, msg: Uint8A
   if (sig.length !== 64 || pk.length !== 32 || !canonicalS(sig)) return Promise.resolve(false)
   if (!canonicalY(pk, 0) || !canonicalY(sig, 0) || smallOrderY(pk, 0) || smallOrderY(sig, 0))
     return Promise.resolve(false)
-  const sigHex = hexOf(sig, 64)
-  const pkHex = hexOf(pk, 32)
+  const sigHex = toHex(sig)
+  const pkHex = toHex(pk)
   const seen = memo.get(sigHex)
   if (seen !== undefined && seen.pk === pkHex && equalBytes(seen.msg, msg)) return Promise.resolve(true)
   const key = keyOf(pk, pkHex)
@@ -150,9 +154,9 @@ const verifyStrictWith = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Array, memo
   if (!canonicalY(pk, 0) || !canonicalY(sig, 0)) return verifyStrict(sig, pk, msg)
   if (smallOrderY(pk, 0) || smallOrderY(sig, 0)) return false
   // OpenSSL's key cache is by the key's hex; libsodium takes the bytes.
-  const pkHex = memoized || sodiumEd25519Verify() === undefined ? hexOf(pk, 32) : ""
+  const pkHex = memoized || sodiumEd25519Verify() === undefined ? toHex(pk) : ""
   if (!memoized) return equation(sig, pk, msg, pkHex)
-  const sigHex = hexOf(sig, 64)
+  const sigHex = toHex(sig)
   const seen = memo.get(sigHex)
   if (seen !== undefined && seen.pk === pkHex && equalBytes(seen.msg, msg)) return true
   const ok = equation(sig, pk, msg, pkHex)

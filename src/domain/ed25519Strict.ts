@@ -15,7 +15,7 @@ import { leScalar } from "./scalarBytes.js"
 
 const Point = ed25519.Point
 /** L, the prime order of the base point. */
-export const ED25519_L = Point.Fn.ORDER
+const ED25519_L = Point.Fn.ORDER
 
 /** The point a 32-byte string decompresses to (as curve25519-dalek), or undefined. */
 export const ed25519PointOf = (bytes: Uint8Array) => {

@@ -1,6 +1,5 @@
-import { verifyStrictFastUnremembered } from "../../../domain/ed25519Fast.js"
-import { ED25519_L, ed25519PointOf, validPublicKey } from "../../../domain/ed25519Strict.js"
-import { leScalar } from "../../../domain/scalarBytes.js"
+import { canonicalSignature, verifyStrictFastUnremembered } from "../../../domain/ed25519Fast.js"
+import { ed25519PointOf, validPublicKey } from "../../../domain/ed25519Strict.js"
 import { bytesOf, chargeParam } from "./helpers.js"
 import type { NativeFunction } from "./NativeContext.js"
 
@@ -14,9 +13,6 @@ const G = "aptos_framework.signature."
 
 /** A 32-byte string curve25519-dalek decompresses (`Ed25519PublicKey::try_from`: on the curve only). */
 const decompresses = (pk: Uint8Array): boolean => pk.length === 32 && ed25519PointOf(pk) !== undefined
-
-/** `Ed25519Signature::try_from`: 64 bytes with a canonical S. */
-const canonicalSignature = (sig: Uint8Array): boolean => sig.length === 64 && leScalar(sig.subarray(32)) < ED25519_L
 
 /**
  * Gas as the reference's natives charge it (`aptos_framework.signature.*`), stage by stage: a
