@@ -354,7 +354,9 @@ const main = async () => {
             const done = await waitCommitted(t.hash)
             const committed = performance.now()
             if (!done.success) failures++
-            timeline.push([Math.round(t0 - start), Math.round(committed - t0)])
+            // [submitted (ms into the run), submit → committed (ms), submitted (wall clock, ms since
+            // the epoch: scripts/latency-stalls.mjs lines it up with the node's threads), submit → 202 (ms)]
+            timeline.push([Math.round(t0 - start), Math.round(committed - t0), Math.round(performance.timeOrigin + t0), Math.round(accepted - t0)])
             if (t0 - start >= warmup * 1000) {
               latencies.push(committed - t0)
               submitted.push(accepted - t0)
