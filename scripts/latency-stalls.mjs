@@ -108,7 +108,10 @@ const total = new Map()
 for (const { d } of samples) for (const [tid, us] of d) total.set(tid, (total.get(tid) ?? 0) + us)
 const threads = [...total.keys()].sort((a, b) => (a === String(pid) ? -1 : b === String(pid) ? 1 : total.get(b) - total.get(a))).slice(0, 6)
 
-const warmup = JSON.parse(line).warmupSecs ?? 5
+let warmup = 5
+try {
+  warmup = JSON.parse(line).warmupSecs ?? warmup
+} catch {}
 const measured = timeline.filter(([offset]) => offset >= warmup * 1000).sort((a, b) => a[2] - b[2])
 const slow = measured.filter(([, latency]) => latency >= slowMs)
 const clusters = []
@@ -145,6 +148,7 @@ for (const r of rows.sort((a, b) => b.slowestMs - a.slowestMs).slice(0, shown))
   )
 const runCpu = cpuOver(0, Number.POSITIVE_INFINITY)
 const runSpan = samples.length > 1 ? samples.at(-1).at - samples[0].at : 1
+// A cluster the event loop spent under 30 % of on its core: the transfers waited on something else.
 const idle = rows.filter((r) => r.cpuPer100ms[0] < 30)
 console.log(
   JSON.stringify({
