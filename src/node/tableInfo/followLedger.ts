@@ -63,12 +63,17 @@ export const followLedger = (
     if (to !== undefined && next > to + 1n) next = to + 1n
   }
 
+  /** A fork's history before its own versions is never learned: `next` starts at its first own version. */
+  const skipForkedHistory = () => {
+    if (ledger.firstOwnVersion !== undefined && next < ledger.firstOwnVersion) next = ledger.firstOwnVersion
+  }
+
   /** Learns one batch from `next` on (at most through `version`); false when there is nothing to read. */
   const step = (version: bigint): Effect.Effect<void> =>
     Effect.gen(function* () {
       const info = yield* ledger.ledgerInfo
       if (next < info.oldestLedgerVersion) next = info.oldestLedgerVersion
-      if (ledger.firstOwnVersion !== undefined && next < ledger.firstOwnVersion) next = ledger.firstOwnVersion
+      skipForkedHistory()
       if (next > version) return
       // Struct layouts do not change across upgrades, so the modules at the target version serve
       // every write set before it (and know the modules those write sets published).
@@ -108,8 +113,7 @@ export const followLedger = (
 
   const learnNext = (version: bigint, learn: (index: TableInfoIndex) => void): boolean => {
     followRewinds()
-    // A fork's history before its own versions is not learned (as `step` skips it).
-    if (ledger.firstOwnVersion !== undefined && next < ledger.firstOwnVersion) next = ledger.firstOwnVersion
+    skipForkedHistory()
     if (version !== next) return false
     learn(index)
     next = version + 1n
