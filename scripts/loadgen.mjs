@@ -14,7 +14,10 @@
  *        the transfers sent after the warm-up (sent at the same rate, not counted), and of its two
  *        halves (submitMs: until the POST's 202; waitMs: then until wait_by_hash answers it
  *        committed), and the node's CPU over those seconds in cores (all its threads, and its event
- *        loop's thread alone)
+ *        loop's thread alone). A transfer falls due every 1/rate s whatever the node does: one due
+ *        while every sender still waits for its last is sent when one is free (`late`), and
+ *        `fromDueMs` counts each from when it fell due, so a stall's delay is not left out
+ *        (coordinated omission)
  *   node scripts/loadgen.mjs throughput [--seconds 60] [--accounts 64] [--retry 0] [--rate R] [--warmup 10]
  *        pre-signed APT transfers pushed through POST /v1/transactions (BCS) as fast as they are
  *        taken; committed transfers per second, from the ledger: over the whole run
@@ -304,7 +307,9 @@ const main = async () => {
     // Each sender has one transfer in flight at a time (submitted, then waited for): a refused or
     // lost submission re-reads the sender's sequence number, so one failed request never leaves a
     // gap that parks every later transfer of the sender. Senders for 200 ms per transfer; a due
-    // transfer with no free sender is counted as backlogged, not sent.
+    // transfer with no free sender waits in `late` (oldest first) and goes when one is free, its
+    // latency from when it fell due counted in `fromDueMs` — skipping it would leave out exactly
+    // the transfers a stall delays most.
     const senders = accountsOf(Math.max(8, Math.ceil(rate / 5)))
     const node = startNode(senders.length)
     await waitReady()
@@ -313,13 +318,20 @@ const main = async () => {
     // wait_by_hash answered committed (the block: execution, the durable commit, the answer).
     const submitted = []
     const waited = []
+    // submit → committed counted from when each transfer fell due (≥ the latency above: the wait
+    // for a free sender and the generator's own lag included).
+    const fromDue = []
     const timeline = []
     const memory = []
     const start = performance.now()
     let due = 0
     let sent = 0
     let failures = 0
-    let backlogged = 0
+    // Transfers due and not yet sent (their due times, ms into the run), oldest first: normally
+    // the one that just fell due; more only while every sender waits (then counted in `lateCount`).
+    const late = []
+    let lateCount = 0
+    let lateMax = 0
     const errors = {}
     const free = [...senders]
     const inflight = new Set()
@@ -336,13 +348,14 @@ const main = async () => {
       if (cpu0 === undefined && performance.now() - start >= warmup * 1000)
         cpu0 = { at: performance.now(), node: cpuSecs(node.child.pid), main: cpuSecs(node.child.pid, { mainThread: true }) }
       const now = Math.floor(((performance.now() - start) / 1000) * rate)
-      for (; due < now; due++) {
+      // Transfer `due` falls due (1/rate s after the one before) when `now` passes it.
+      for (; due < now; due++) late.push(((due + 1) * 1000) / rate)
+      if (late.length > lateMax) lateMax = late.length
+      while (late.length > 0 && free.length > 0) {
+        const dueAt = late.shift()
         const from = free.shift()
-        if (from === undefined) {
-          backlogged++
-          continue
-        }
-        const t = transfer(from, senders[(due + 1) % senders.length].address, 1n, nowSecs() + 60n)
+        if (performance.now() - start - dueAt > 1000 / rate) lateCount++
+        const t = transfer(from, senders[sent % senders.length].address, 1n, nowSecs() + 60n)
         sent++
         const p = (async () => {
           const t0 = performance.now()
@@ -357,8 +370,9 @@ const main = async () => {
             // [submitted (ms into the run), submit → committed (ms), submitted (wall clock, ms since
             // the epoch: scripts/latency-stalls.mjs lines it up with the node's threads), submit → 202 (ms)]
             timeline.push([Math.round(t0 - start), Math.round(committed - t0), Math.round(performance.timeOrigin + t0), Math.round(accepted - t0)])
-            if (t0 - start >= warmup * 1000) {
+            if (dueAt >= warmup * 1000) {
               latencies.push(committed - t0)
+              fromDue.push(committed - start - dueAt)
               submitted.push(accepted - t0)
               waited.push(committed - accepted)
             }
@@ -384,7 +398,7 @@ const main = async () => {
     await Promise.all(inflight)
     if (sampler !== undefined) clearInterval(sampler)
     if (process.env.LOADGEN_TIMELINE) writeFileSync(process.env.LOADGEN_TIMELINE, JSON.stringify(timeline))
-    console.log(JSON.stringify({ mode, rate, seconds, warmupSecs: warmup, sent, backlogged, committed: timeline.length, measured: latencies.length, failures, errors, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), submitMs: { p50: +percentile(submitted, 50).toFixed(2), p99: +percentile(submitted, 99).toFixed(2) }, waitMs: { p50: +percentile(waited, 50).toFixed(2), p99: +percentile(waited, 99).toFixed(2) }, cpu, memory }))
+    console.log(JSON.stringify({ mode, rate, seconds, warmupSecs: warmup, sent, late: lateCount, lateMax, unsent: late.length, committed: timeline.length, measured: latencies.length, failures, errors, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), fromDueMs: { p50: +percentile(fromDue, 50).toFixed(2), p99: +percentile(fromDue, 99).toFixed(2), max: +Math.max(...fromDue).toFixed(2) }, submitMs: { p50: +percentile(submitted, 50).toFixed(2), p99: +percentile(submitted, 99).toFixed(2) }, waitMs: { p50: +percentile(waited, 50).toFixed(2), p99: +percentile(waited, 99).toFixed(2) }, cpu, memory }))
     await node.stop()
     return
   }
