@@ -291,10 +291,7 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
   const { rootPrivateKey, accounts } = localKeys(config)
   const fork = chainBase.fork
   // The test controls' shared state: who is impersonated, and the chain's clock.
-  const controlsState = Layer.mergeAll(
-    Impersonation.layer({ auto: config.autoImpersonate }),
-    ChainClockService.layer
-  )
+  const controlsState = Layer.mergeAll(Impersonation.layer({ auto: config.autoImpersonate }), ChainClockService.layer)
   // Over a ledger in the data directory (not a fork's), admissions validate on a worker thread.
   const admissionWorkerUrl =
     config.admissionWorker === false ? undefined : (config.admissionWorker ?? defaultAdmissionWorkerUrl())
@@ -327,9 +324,10 @@ const assemble = (config: LocalChainConfigShape, http: Partial<HttpConfig>, chai
   const controls =
     fork === undefined
       ? ChainControls.layer
-      : guardLayer(ChainControls, (e) => new ApiError({ status: 503, code: "internal_error", message: e.message })).pipe(
-          Layer.provide(ChainControls.layer)
-        )
+      : guardLayer(
+          ChainControls,
+          (e) => new ApiError({ status: 503, code: "internal_error", message: e.message })
+        ).pipe(Layer.provide(ChainControls.layer))
   const chain = Layer.provideMerge(controls, guardedParts).pipe(
     Layer.provideMerge(Layer.provideMerge(Mempool.layer, base))
   )

@@ -198,7 +198,8 @@ const parseRun =
       if (!/^[A-Za-z0-9-]*$/.test(headerPrefix))
         return yield* Result.fail(`--header-prefix: only letters, digits and "-" are allowed, got "${headerPrefix}"`)
       const cors = args.switches.has("--no-cors") ? false : yield* corsOf(config.cors)
-      const workersText = values.get("--api-workers") ?? (config.apiWorkers === undefined ? undefined : String(config.apiWorkers))
+      const workersText =
+        values.get("--api-workers") ?? (config.apiWorkers === undefined ? undefined : String(config.apiWorkers))
       if (workersText !== undefined && !/^([0-9]|[1-5][0-9]|6[0-4])$/.test(workersText))
         return yield* Result.fail(`--api-workers: expected a number of processes in 0..64, got "${workersText}"`)
       return {
@@ -227,13 +228,29 @@ const runSpec = (readConfig: (path: string) => string): CommandSpec<Command> => 
   flags: [
     { name: "--genesis", value: "FILE", description: "genesis blob to import (default: the shipped devnet genesis)" },
     { name: "--data-dir", value: "DIR", description: "the store's directory (default ./data)" },
-    { name: "--listen", value: "ADDR:PORT", description: "the API's address (default 127.0.0.1:8080; port 0 = any free port)" },
-    { name: "--metrics-listen", value: "ADDR:PORT", description: "Prometheus metrics on their own address (default: none)" },
-    { name: "--header-prefix", value: "PREFIX", description: "ledger header prefix (default X-SERVICE-; X-APTOS- as the reference)" },
+    {
+      name: "--listen",
+      value: "ADDR:PORT",
+      description: "the API's address (default 127.0.0.1:8080; port 0 = any free port)"
+    },
+    {
+      name: "--metrics-listen",
+      value: "ADDR:PORT",
+      description: "Prometheus metrics on their own address (default: none)"
+    },
+    {
+      name: "--header-prefix",
+      value: "PREFIX",
+      description: "ledger header prefix (default X-SERVICE-; X-APTOS- as the reference)"
+    },
     { name: "--prune-window", value: "N", description: "keep the last N versions (default: keep all)" },
     { name: "--config", value: "FILE.json", description: "a config file (docs/configuration.md); flags override it" },
     { name: "--no-cors", description: "no CORS headers (default: any origin may call the API)" },
-    { name: "--api-workers", value: "N", description: "serve the API from N more processes reading the same store (default 0)" },
+    {
+      name: "--api-workers",
+      value: "N",
+      description: "serve the API from N more processes reading the same store (default 0)"
+    },
     { name: "--quiet", description: "no request log (the start-up line is still printed)" }
   ],
   details: `The genesis is imported into an empty data dir and checked against the one a data dir holds.
@@ -356,9 +373,9 @@ export const runLayer = (options: RunOptions) => {
         apiWorkers === 0
           ? undefined
           : yield* startApiWorkers(apiWorkers, {
-          dataDir: options.dataDir,
-          listen: options.listen,
-          writerUrl: `http://${own.host}:${own.port}/v1`,
+              dataDir: options.dataDir,
+              listen: options.listen,
+              writerUrl: `http://${own.host}:${own.port}/v1`,
               headerPrefix: options.headerPrefix,
               gitHash
             })
@@ -423,7 +440,8 @@ const execute = (command: Command): void => {
     case "ModuleList": {
       const file = command.genesis ?? devnetGenesisPath()
       const rows = listGenesisModules(readOrFail(file, "movenode module list"))
-      if (Result.isFailure(rows)) fail(`movenode module list: ${file} is not a genesis blob: ${describeError(rows.failure)}`)
+      if (Result.isFailure(rows))
+        fail(`movenode module list: ${file} is not a genesis blob: ${describeError(rows.failure)}`)
       process.stdout.write(rows.success.map((r) => `${r.address}::${r.name}\t${r.bytes.length}\n`).join(""))
       return
     }

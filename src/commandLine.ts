@@ -55,7 +55,10 @@ const VERSION = new Set(["--version", "-V"])
 const sameStart = (path: ReadonlyArray<string>, argv: ReadonlyArray<string>) => path.every((w, i) => argv[i] === w)
 
 /** Splits `args` by `spec`'s flags; unknown flags, missing values and repeats are errors. */
-export const parseArgs = (spec: CommandSpec<unknown>, args: ReadonlyArray<string>): Result.Result<ParsedArgs, string> => {
+export const parseArgs = (
+  spec: CommandSpec<unknown>,
+  args: ReadonlyArray<string>
+): Result.Result<ParsedArgs, string> => {
   const byName = new Map(spec.flags.map((f) => [f.name, f]))
   const values = new Map<string, string>()
   const switches = new Set<string>()
@@ -81,7 +84,8 @@ export const parseArgs = (spec: CommandSpec<unknown>, args: ReadonlyArray<string
       continue
     }
     const value = eq > 0 ? arg.slice(eq + 1) : args[++i]
-    if (value === undefined || (eq < 0 && value.startsWith("--"))) return Result.fail(`${name} needs a value (${flag.value})`)
+    if (value === undefined || (eq < 0 && value.startsWith("--")))
+      return Result.fail(`${name} needs a value (${flag.value})`)
     if (values.has(name)) return Result.fail(`${name} given twice`)
     values.set(name, value)
   }
@@ -93,7 +97,12 @@ export const parseArgs = (spec: CommandSpec<unknown>, args: ReadonlyArray<string
 }
 
 const synopsis = (program: string, spec: CommandSpec<unknown>): string =>
-  [program, ...spec.path, ...(spec.flags.length > 0 ? ["[options]"] : []), ...(spec.operands ? [spec.operands] : [])].join(" ")
+  [
+    program,
+    ...spec.path,
+    ...(spec.flags.length > 0 ? ["[options]"] : []),
+    ...(spec.operands ? [spec.operands] : [])
+  ].join(" ")
 
 /** `movenode run --help`. */
 export const commandHelp = (program: string, spec: CommandSpec<unknown>): string => {
@@ -126,7 +135,10 @@ export const overviewHelp = (
     lines.push(`  ${left[i]!.padEnd(width)}  ${s.summary}`)
   })
   if (prefix.length === 0) lines.push(`  ${`${program} --version`.padEnd(width)}  the version`)
-  lines.push("", `${program} ${prefix.length > 0 ? `${prefix.join(" ")} ` : ""}COMMAND --help shows a command's options.`)
+  lines.push(
+    "",
+    `${program} ${prefix.length > 0 ? `${prefix.join(" ")} ` : ""}COMMAND --help shows a command's options.`
+  )
   return lines.join("\n")
 }
 
@@ -148,7 +160,8 @@ export const resolveCommand = <C>(
   if (first === "help") {
     const words = argv.slice(1)
     // `help` alone is the overview, even when a command runs with no command named.
-    const exact = words.length === 0 ? undefined : all.find((s) => s.path.length === words.length && sameStart(s.path, words))
+    const exact =
+      words.length === 0 ? undefined : all.find((s) => s.path.length === words.length && sameStart(s.path, words))
     if (exact !== undefined) return Result.succeed({ _tag: "Help", text: commandHelp(program, exact) })
     if (words.length === 0 || all.some((s) => sameStart(words, s.path)))
       return Result.succeed({ _tag: "Help", text: overviewHelp(program, description, all, words) })
@@ -171,7 +184,8 @@ export const resolveCommand = <C>(
         message: sub === undefined ? `needs a subcommand: ${names}` : `unknown subcommand: ${sub} (known: ${names})`
       })
     }
-    if (first !== undefined && !first.startsWith("-")) return Result.fail({ path: [], message: `unknown command: ${first}` })
+    if (first !== undefined && !first.startsWith("-"))
+      return Result.fail({ path: [], message: `unknown command: ${first}` })
     const fallback = all.find((s) => s.path.length === 0)
     if (fallback === undefined || (first !== undefined && HELP.has(first)))
       return Result.succeed({ _tag: "Help", text: overviewHelp(program, description, all) })

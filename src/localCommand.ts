@@ -68,7 +68,11 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
       "no front process: the chain's own process accepts the API's and readiness's connections and answers every request (by default a small process of their own accepts them and answers reads, so that they never wait behind block production)"
   },
   { name: "--front", description: "a front process (the default; kept for scripts that pass it)" },
-  { name: "--api-workers", value: "N", description: "serve the API from N more processes reading the chain's store (default 0)" },
+  {
+    name: "--api-workers",
+    value: "N",
+    description: "serve the API from N more processes reading the chain's store (default 0)"
+  },
   { name: "--load-state", value: "FILE", description: "load a dumped chain at start (same genesis settings)" },
   { name: "--dump-state", value: "FILE", description: "dump the chain to FILE when it stops" },
   {
@@ -242,7 +246,8 @@ const withForkProgress = (config: LocalChainConfigShape): LocalChainConfigShape 
 /** The layer `movenode local` launches: the chain, its banner printed once it listens. */
 export const localLayer = (options: LocalOptions) => {
   const workers = options.apiWorkers ?? 0
-  if (workers > 0 && options.config.dataDir === undefined) throw new Error("--api-workers needs the chain in a data directory")
+  if (workers > 0 && options.config.dataDir === undefined)
+    throw new Error("--api-workers needs the chain in a data directory")
   return Layer.effectDiscard(
     Effect.gen(function* () {
       const chain = yield* LocalChain

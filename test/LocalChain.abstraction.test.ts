@@ -26,19 +26,21 @@ const FUND = 1_000_000_000
 const withChain = async <A>(f: (aptos: Aptos) => Promise<A>): Promise<A> =>
   Effect.runPromise(
     Effect.scoped(
-      Effect.flatMap(LocalChain.spawn({ accounts: 1, graphql: { host: "127.0.0.1", port: 0 } }), (chain: LocalChainInfo) =>
-        Effect.promise(() =>
-          f(
-            new Aptos(
-              new AptosConfig({
-                network: Network.LOCAL,
-                fullnode: chain.apiUrl,
-                faucet: chain.faucetUrl,
-                indexer: chain.graphqlUrl
-              })
+      Effect.flatMap(
+        LocalChain.spawn({ accounts: 1, graphql: { host: "127.0.0.1", port: 0 } }),
+        (chain: LocalChainInfo) =>
+          Effect.promise(() =>
+            f(
+              new Aptos(
+                new AptosConfig({
+                  network: Network.LOCAL,
+                  fullnode: chain.apiUrl,
+                  faucet: chain.faucetUrl,
+                  indexer: chain.graphqlUrl
+                })
+              )
             )
           )
-        )
       )
     )
   )
@@ -48,7 +50,10 @@ type FunctionId = `${string}::${string}::${string}`
 describe("account abstraction on the local chain (the SDK's e2e scenarios)", () => {
   it("enables, uses and disables authentication functions; derivable accounts send from their derived address", async () => {
     await withChain(async (aptos) => {
-      const submit = async (signer: Account | AbstractedAccount, transaction: Parameters<Aptos["signAndSubmitTransaction"]>[0]["transaction"]) => {
+      const submit = async (
+        signer: Account | AbstractedAccount,
+        transaction: Parameters<Aptos["signAndSubmitTransaction"]>[0]["transaction"]
+      ) => {
         const pending = await aptos.signAndSubmitTransaction({ signer, transaction })
         return aptos.waitForTransaction({ transactionHash: pending.hash })
       }
@@ -70,12 +75,16 @@ describe("account abstraction on the local chain (the SDK's e2e scenarios)", () 
           })
         )
       const enabled = (account: Account, authenticationFunction: FunctionId) =>
-        aptos.abstraction.isAccountAbstractionEnabled({ accountAddress: account.accountAddress, authenticationFunction })
-      const transfer = async (signer: AbstractedAccount, from: Account["accountAddress"], to: Account, amount: number) =>
-        submit(
-          signer,
-          await aptos.transferCoinTransaction({ sender: from, recipient: to.accountAddress, amount })
-        )
+        aptos.abstraction.isAccountAbstractionEnabled({
+          accountAddress: account.accountAddress,
+          authenticationFunction
+        })
+      const transfer = async (
+        signer: AbstractedAccount,
+        from: Account["accountAddress"],
+        to: Account,
+        amount: number
+      ) => submit(signer, await aptos.transferCoinTransaction({ sender: from, recipient: to.accountAddress, amount }))
 
       const alice = Ed25519Account.generate()
       const carol = Ed25519Account.generate()
@@ -98,7 +107,9 @@ describe("account abstraction on the local chain (the SDK's e2e scenarios)", () 
       expect(await enabled(alice, delegation)).toBe(false)
 
       // any_authenticator: a transfer authenticated by Move code, then every function removed.
-      expect((await publish(deployer, anyAuthenticatorPackage(deployer.accountAddress.toUint8Array()))).success).toBe(true)
+      expect((await publish(deployer, anyAuthenticatorPackage(deployer.accountAddress.toUint8Array()))).success).toBe(
+        true
+      )
       const anyFunction: FunctionId = `${deployer.accountAddress}::any_authenticator::authenticate`
       expect((await enable(alice, anyFunction)).success).toBe(true)
       const viaAny = new AbstractedAccount({
@@ -108,19 +119,29 @@ describe("account abstraction on the local chain (the SDK's e2e scenarios)", () 
       })
       expect((await transfer(viaAny, alice.accountAddress, recipient, 100)).success).toBe(true)
       expect(await aptos.getAccountAPTAmount({ accountAddress: recipient.accountAddress })).toBe(100)
-      const disableAll = await aptos.abstraction.disableAccountAbstractionTransaction({ accountAddress: alice.accountAddress })
+      const disableAll = await aptos.abstraction.disableAccountAbstractionTransaction({
+        accountAddress: alice.accountAddress
+      })
       expect((await submit(alice, disableAll)).success).toBe(true)
       expect(await enabled(alice, anyFunction)).toBe(false)
       // Removed: the same abstracted signer is now refused at submission.
       await expect(transfer(viaAny, alice.accountAddress, recipient, 1)).rejects.toThrow()
 
       // hello_world_authenticator: the right authenticator passes, a wrong one is refused at submission.
-      expect((await publish(helloDeployer, helloWorldPackage(helloDeployer.accountAddress.toUint8Array()))).success).toBe(true)
+      expect(
+        (await publish(helloDeployer, helloWorldPackage(helloDeployer.accountAddress.toUint8Array()))).success
+      ).toBe(true)
       const helloFunction: FunctionId = `${helloDeployer.accountAddress}::hello_world_authenticator::authenticate`
       expect((await enable(carol, helloFunction)).success).toBe(true)
       const hello = (bytes: Uint8Array) =>
-        new AbstractedAccount({ signer: () => bytes, accountAddress: carol.accountAddress, authenticationFunction: helloFunction })
-      expect((await transfer(hello(new TextEncoder().encode("hello world")), carol.accountAddress, recipient, 100)).success).toBe(true)
+        new AbstractedAccount({
+          signer: () => bytes,
+          accountAddress: carol.accountAddress,
+          authenticationFunction: helloFunction
+        })
+      expect(
+        (await transfer(hello(new TextEncoder().encode("hello world")), carol.accountAddress, recipient, 100)).success
+      ).toBe(true)
       expect(await aptos.getAccountAPTAmount({ accountAddress: recipient.accountAddress })).toBe(200)
       await expect(transfer(hello(new Uint8Array(0)), carol.accountAddress, carol, 100)).rejects.toThrow(/ABORTED/)
 

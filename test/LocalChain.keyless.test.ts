@@ -39,7 +39,10 @@ const withChain = async <A>(f: (aptos: Aptos, chain: LocalChainInfo) => Promise<
     Effect.scoped(
       Effect.flatMap(LocalChain.spawn({ accounts: 0 }), (chain) =>
         Effect.promise(() =>
-          f(new Aptos(new AptosConfig({ network: Network.LOCAL, fullnode: chain.apiUrl, faucet: chain.faucetUrl })), chain)
+          f(
+            new Aptos(new AptosConfig({ network: Network.LOCAL, fullnode: chain.apiUrl, faucet: chain.faucetUrl })),
+            chain
+          )
         )
       )
     )
@@ -63,9 +66,7 @@ const keyless = (proof: ZeroKnowledgeSig) =>
 describe("keyless on a local chain", () => {
   it("the genesis holds the Groth16 verification key; the SDK verifies keyless signatures with it", async () => {
     await withChain(async (aptos, chain) => {
-      const res = await fetch(
-        `${chain.apiUrl}/accounts/0x1/resource/0x1::keyless_account::Groth16VerificationKey`
-      )
+      const res = await fetch(`${chain.apiUrl}/accounts/0x1/resource/0x1::keyless_account::Groth16VerificationKey`)
       expect(res.status).toBe(200)
       expect(await res.json()).toEqual({
         type: "0x1::keyless_account::Groth16VerificationKey",

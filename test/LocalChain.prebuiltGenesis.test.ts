@@ -42,7 +42,9 @@ describe("the prebuilt default local genesis", () => {
       )
     try {
       expect(await start()).toBe("prebuilt")
-      expect(readFileSync(join(dataDir, "genesis.blob"))).toEqual(readFileSync(prebuiltGenesisFile(defaultLocalChainConfig)!))
+      expect(readFileSync(join(dataDir, "genesis.blob"))).toEqual(
+        readFileSync(prebuiltGenesisFile(defaultLocalChainConfig)!)
+      )
       expect(await start()).toBe("kept")
     } finally {
       rmSync(dataDir, { recursive: true, force: true })

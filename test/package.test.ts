@@ -97,7 +97,8 @@ describe("package.json and the lock", () => {
     for (const [path, entry] of Object.entries(entries)) {
       if (path === "" || entry.dev === true || entry.engines?.node === undefined) continue
       for (const v of claimed)
-        if (!satisfies(v, entry.engines.node)) refusals.push(`${path}@${entry.version} needs ${entry.engines.node}, not ${v}`)
+        if (!satisfies(v, entry.engines.node))
+          refusals.push(`${path}@${entry.version} needs ${entry.engines.node}, not ${v}`)
     }
     expect(refusals).toEqual([])
     // This project's machines (and CI) run the version the tests run on.

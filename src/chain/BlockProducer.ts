@@ -130,7 +130,8 @@ const blockRandomness = (
 ): Randomness | undefined => {
   if (!decodeRandomnessEnabled(state.get(ConfigKeys.randomnessConfig))) return undefined
   const interval = decodeBlockResource(state.get(ConfigKeys.blockResource))?.epochIntervalUsec
-  if (interval === undefined || metadata.timestampUsecs - configuration.lastReconfigurationTimeUsec >= interval) return undefined
+  if (interval === undefined || metadata.timestampUsecs - configuration.lastReconfigurationTimeUsec >= interval)
+    return undefined
   return {
     epoch: metadata.epoch,
     round: metadata.round,
@@ -315,7 +316,9 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
           if (previous !== undefined) yield* settle
           const head = yield* ledger.ledgerInfo
           if (head.ledgerVersion !== parent.version)
-            return yield* unavailable(`the ledger is at version ${head.ledgerVersion}, the block was made on ${parent.version}`)
+            return yield* unavailable(
+              `the ledger is at version ${head.ledgerVersion}, the block was made on ${parent.version}`
+            )
           last = { epoch: configuration.epoch, round }
           const next = new Map<string, bigint>()
           for (const e of execution.committed)
@@ -399,7 +402,9 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
                 // A fork's block that read state not fetched yet is refused by design and executed
                 // again once the state is fetched (src/fork/StateMisses.ts): not a failure to report.
                 hasMissed()
-                  ? Effect.logDebug("block not committed: it read fork state not fetched yet; executed again once fetched")
+                  ? Effect.logDebug(
+                      "block not committed: it read fork state not fetched yet; executed again once fetched"
+                    )
                   : Effect.logError(`block commit failed: ${Cause.pretty(cause)}`)
               )
             )
@@ -415,7 +420,10 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             timestampUsec: info.ledgerTimestampUsec,
             transactions: [
               {
-                transaction: { _tag: "GenesisTransaction", payload: { _tag: "Direct", changeSet: { writeSet, events: [] } } },
+                transaction: {
+                  _tag: "GenesisTransaction",
+                  payload: { _tag: "Direct", changeSet: { writeSet, events: [] } }
+                },
                 writeSet,
                 events: [],
                 outcome: { gasUsed: 0n, status: { _tag: "Success" }, vmStatus: "Executed successfully" }
@@ -430,12 +438,15 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             discarded: [],
             chainTimeSecs: info.ledgerTimestampUsec / 1_000_000n
           })
-          yield* events.publish({ _tag: "BlockCommitted", block, committed: [], discarded: [], dropped: dropped.map((e) => e.hashKey) })
+          yield* events.publish({
+            _tag: "BlockCommitted",
+            block,
+            committed: [],
+            discarded: [],
+            dropped: dropped.map((e) => e.hashKey)
+          })
           return block
-        }).pipe(
-          Effect.mapError(ledgerFailure),
-          Semaphore.withPermit(permit)
-        )
+        }).pipe(Effect.mapError(ledgerFailure), Semaphore.withPermit(permit))
 
       // A block in flight when the chain stops is committed and announced before the ledger closes.
       yield* Effect.addFinalizer(() => settled)
@@ -503,8 +514,7 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             })
           )
         )
-      }
-      else if (mining._tag === "Interval")
+      } else if (mining._tag === "Interval")
         yield* Effect.forkScoped(
           Effect.forever(Effect.andThen(Effect.sleep(mining.intervalMs), guarded(producer.produce)))
         )

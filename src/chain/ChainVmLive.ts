@@ -83,7 +83,13 @@ export const makeChainVm = (vm: MoveVm = new MoveVm(), impersonation?: Impersona
         vm,
         view,
         randomnessSeed === undefined
-          ? { module: BLOCK, function: "block_prologue", tyArgs: [], signers: [VM_SIGNER], args: prologueArgs(metadata) }
+          ? {
+              module: BLOCK,
+              function: "block_prologue",
+              tyArgs: [],
+              signers: [VM_SIGNER],
+              args: prologueArgs(metadata)
+            }
           : {
               module: BLOCK,
               function: "block_prologue_ext",
@@ -93,7 +99,12 @@ export const makeChainVm = (vm: MoveVm = new MoveVm(), impersonation?: Impersona
               args: [...prologueArgs(metadata), new BcsWriter(40).u8(1).bytesWithLength(randomnessSeed).toBytes()]
             },
         // The session id names the transaction kind (the reference's SessionId::BlockMeta / BlockMetaExt).
-        { id: randomnessSeed === undefined ? { _tag: "BlockMeta", id: metadata.id } : { _tag: "BlockMetaExt", id: metadata.id } }
+        {
+          id:
+            randomnessSeed === undefined
+              ? { _tag: "BlockMeta", id: metadata.id }
+              : { _tag: "BlockMetaExt", id: metadata.id }
+        }
       )
     ),
   executeUser: (view, transaction, index) => {
@@ -104,7 +115,8 @@ export const makeChainVm = (vm: MoveVm = new MoveVm(), impersonation?: Impersona
       })
     )
     // On a fork whose source is gone: this transaction needed state that cannot be fetched.
-    if (run.missed) return { _tag: "Discard", status: { code: BigInt(statusNumber("STORAGE_ERROR")), name: "STORAGE_ERROR" } }
+    if (run.missed)
+      return { _tag: "Discard", status: { code: BigInt(statusNumber("STORAGE_ERROR")), name: "STORAGE_ERROR" } }
     const out = run.value
     if (out.status._tag === "Discard")
       return { _tag: "Discard", status: { code: BigInt(statusNumber(out.status.status)), name: out.status.status } }

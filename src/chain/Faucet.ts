@@ -331,10 +331,12 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
               next = undefined
             }
             const edits = provisionEdits(state, address, provisionedSigner.publicKey, amount)
-            const problem = (message: string) => new FaucetError({ code: "FunderAccountProblem", message, txnHashes: [] })
+            const problem = (message: string) =>
+              new FaucetError({ code: "FunderAccountProblem", message, txnHashes: [] })
             if (typeof edits === "string") return yield* problem(edits)
             if (edits.length === 0) return
-            if (Option.isNone(producer)) return yield* problem("the faucet's funder needs APT and this chain takes no state edits")
+            if (Option.isNone(producer))
+              return yield* problem("the faucet's funder needs APT and this chain takes no state edits")
             yield* Effect.mapError(producer.value.commitChanges(writeSetOf(state, edits)), (e) =>
               problem(`cannot give the faucet's funder its APT: ${e.message}`)
             )
@@ -376,7 +378,16 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
             // The root mints; a provisioned funder transfers (creating the receiver's account as on the source).
             const signed =
               mode === "provisioned"
-                ? frameworkCall(config, funder, signer, sequenceNumber, yield* nowSecs, "transfer", [receiver, Bcs.encode(Bcs.u64, amount)], "aptos_account")
+                ? frameworkCall(
+                    config,
+                    funder,
+                    signer,
+                    sequenceNumber,
+                    yield* nowSecs,
+                    "transfer",
+                    [receiver, Bcs.encode(Bcs.u64, amount)],
+                    "aptos_account"
+                  )
                 : frameworkCall(config, funder, signer, sequenceNumber, yield* nowSecs, "mint", [
                     receiver,
                     Bcs.encode(Bcs.u64, amount)

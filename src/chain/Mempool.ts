@@ -148,13 +148,20 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
               (verdict) =>
                 verdict === undefined
                   ? inThread(transaction, signedBcs)
-                  : admitInBudget(transaction, signedBcs, { verdict, version: state.version, generation: state.generation })
+                  : admitInBudget(transaction, signedBcs, {
+                      verdict,
+                      version: state.version,
+                      generation: state.generation
+                    })
             )
           )
         return inThread(transaction, signedBcs)
       }
 
-      const inThread = (transaction: SignedTransaction, signedBcs: Uint8Array): Effect.Effect<PoolEntry, SubmitError> => {
+      const inThread = (
+        transaction: SignedTransaction,
+        signedBcs: Uint8Array
+      ): Effect.Effect<PoolEntry, SubmitError> => {
         // The signature's curve equation first, on the thread pool (see preverifySignature).
         const preverified = preverifySignature(transaction)
         return preverified === undefined
@@ -176,7 +183,11 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
        * the reference's own mempool validation allows too (its pool validates against the latest
        * state it has; the block decides). After a rewind it is validated again here.
        */
-      const workerValidation = (transaction: SignedTransaction, checked: WorkerChecked, state: StateReader): ValidationResult | undefined => {
+      const workerValidation = (
+        transaction: SignedTransaction,
+        checked: WorkerChecked,
+        state: StateReader
+      ): ValidationResult | undefined => {
         if (checked.generation !== state.generation || checked.version > state.version) return undefined
         const { status, signatureVerified } = checked.verdict
         // Pooled: the entry keeps this check (`knownSignatureCheck` below), and the block's execution of
@@ -227,50 +238,47 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
         checked: WorkerChecked | undefined
       ): Effect.Effect<PoolEntry, SubmitError> =>
         Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
-          Effect.flatMap(
-            latestState,
-            (state): Effect.Effect<PoolEntry, SubmitError> => {
-              const raw = transaction.rawTransaction
-              const replay = replayProtectorOf(raw)
-              let onChain = 0n
-              if (replay._tag === "SequenceNumber") {
-                onChain = accountSequenceNumber(state, raw.sender)
-                if (replay.sequenceNumber < onChain)
-                  return Effect.fail(
-                    new InvalidTransaction({
-                      statusCode: SEQUENCE_NUMBER_TOO_OLD.code,
-                      statusName: SEQUENCE_NUMBER_TOO_OLD.name
-                    })
-                  )
-              }
-              if (impersonation !== undefined) {
-                const verdict = impersonation.verdict(transaction)
-                if (verdict._tag === "Refused") return Effect.fail(new ImpersonationRefused({ message: verdict.message }))
-              }
-              const validation =
-                (checked === undefined ? undefined : workerValidation(transaction, checked, state)) ??
-                vm.validate(stateViewFromReader(state, state.version), transaction)
-              if (validation._tag === "Invalid" && validation.status.code !== SEQUENCE_NUMBER_TOO_NEW)
+          Effect.flatMap(latestState, (state): Effect.Effect<PoolEntry, SubmitError> => {
+            const raw = transaction.rawTransaction
+            const replay = replayProtectorOf(raw)
+            let onChain = 0n
+            if (replay._tag === "SequenceNumber") {
+              onChain = accountSequenceNumber(state, raw.sender)
+              if (replay.sequenceNumber < onChain)
                 return Effect.fail(
-                  new InvalidTransaction({ statusCode: validation.status.code, statusName: validation.status.name })
+                  new InvalidTransaction({
+                    statusCode: SEQUENCE_NUMBER_TOO_OLD.code,
+                    statusName: SEQUENCE_NUMBER_TOO_OLD.name
+                  })
                 )
-              // The signature check validation made (or the worker's, recorded above) goes with the bytes.
-              const entry = poolEntryOf(transaction, signedBcs, nowMs, knownSignatureCheck(transaction), replay)
-              const inserted = pool.insert(entry, onChain)
-              switch (inserted._tag) {
-                case "Accepted":
-                  if (inserted.ready) wake()
-                  return Effect.succeed(inserted.entry)
-                case "InvalidSeqNumber":
-                  return Effect.fail(new SequenceNumberTooOld({ message: inserted.message }))
-                case "InvalidUpdate":
-                  return Effect.fail(new InvalidTransactionUpdate({ message: inserted.message }))
-                case "MempoolIsFull":
-                case "TooManyTransactions":
-                  return Effect.fail(new MempoolFull({ message: inserted.message }))
-              }
             }
-          )
+            if (impersonation !== undefined) {
+              const verdict = impersonation.verdict(transaction)
+              if (verdict._tag === "Refused") return Effect.fail(new ImpersonationRefused({ message: verdict.message }))
+            }
+            const validation =
+              (checked === undefined ? undefined : workerValidation(transaction, checked, state)) ??
+              vm.validate(stateViewFromReader(state, state.version), transaction)
+            if (validation._tag === "Invalid" && validation.status.code !== SEQUENCE_NUMBER_TOO_NEW)
+              return Effect.fail(
+                new InvalidTransaction({ statusCode: validation.status.code, statusName: validation.status.name })
+              )
+            // The signature check validation made (or the worker's, recorded above) goes with the bytes.
+            const entry = poolEntryOf(transaction, signedBcs, nowMs, knownSignatureCheck(transaction), replay)
+            const inserted = pool.insert(entry, onChain)
+            switch (inserted._tag) {
+              case "Accepted":
+                if (inserted.ready) wake()
+                return Effect.succeed(inserted.entry)
+              case "InvalidSeqNumber":
+                return Effect.fail(new SequenceNumberTooOld({ message: inserted.message }))
+              case "InvalidUpdate":
+                return Effect.fail(new InvalidTransactionUpdate({ message: inserted.message }))
+              case "MempoolIsFull":
+              case "TooManyTransactions":
+                return Effect.fail(new MempoolFull({ message: inserted.message }))
+            }
+          })
         )
 
       /** Hashes clients wait for; an entry leaves when its transaction leaves the pool. */

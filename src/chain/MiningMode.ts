@@ -21,7 +21,11 @@ export type MiningMode =
 
 export const MiningMode = {
   /** `idleBlockMs` undefined: no idle blocks (a still chain). */
-  instant: (delayMs = 20, idleBlockMs: number | undefined = 1000): MiningMode => ({ _tag: "Instant", delayMs, idleBlockMs }),
+  instant: (delayMs = 20, idleBlockMs: number | undefined = 1000): MiningMode => ({
+    _tag: "Instant",
+    delayMs,
+    idleBlockMs
+  }),
   /** Instant mining without idle blocks: versions move only with transactions (tests that count them). */
   still: (delayMs = 20): MiningMode => ({ _tag: "Instant", delayMs, idleBlockMs: undefined }),
   interval: (intervalMs: number): MiningMode => ({ _tag: "Interval", intervalMs }),

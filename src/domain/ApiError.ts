@@ -58,7 +58,12 @@ export const ApiErrors = {
       ledger
     }),
   versionPruned: (version: bigint, ledger: LedgerInfo) =>
-    new ApiError({ status: 410, code: "version_pruned", message: `Ledger version(${version}) has been pruned`, ledger }),
+    new ApiError({
+      status: 410,
+      code: "version_pruned",
+      message: `Ledger version(${version}) has been pruned`,
+      ledger
+    }),
   moduleNotFound: (address: string, name: string, version: bigint, ledger: LedgerInfo) =>
     new ApiError({
       status: 404,

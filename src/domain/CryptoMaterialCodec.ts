@@ -117,7 +117,14 @@ export const readKeylessSignature = (r: BcsReader): KeylessSignature => {
   const overrideAudVal = readOption(r, (r) => r.string())
   const trainingWheelsSignature = readOption(r, readEphemeralSignature)
   return {
-    certificate: { _tag: "ZeroKnowledgeSig", proof, expHorizonSecs, extraField, overrideAudVal, trainingWheelsSignature },
+    certificate: {
+      _tag: "ZeroKnowledgeSig",
+      proof,
+      expHorizonSecs,
+      extraField,
+      overrideAudVal,
+      trainingWheelsSignature
+    },
     jwtHeaderJson: r.string(),
     expDateSecs: r.u64(),
     ephemeralPublicKey: readEphemeralPublicKey(r),

@@ -48,9 +48,23 @@ export interface MoveTypeParseOptions {
 }
 
 const PRIMITIVES: Record<string, PrimitiveTypeTag> = Object.fromEntries(
-  ["bool", "u8", "u16", "u32", "u64", "u128", "u256", "i8", "i16", "i32", "i64", "i128", "i256", "address", "signer"].map(
-    (n) => [n, { _tag: n } as PrimitiveTypeTag]
-  )
+  [
+    "bool",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "u256",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "i256",
+    "address",
+    "signer"
+  ].map((n) => [n, { _tag: n } as PrimitiveTypeTag])
 )
 
 class Fail {
@@ -177,7 +191,8 @@ export const parseMoveType = (
   try {
     return Result.succeed(p.top(options.allowReferences ?? false))
   } catch (e) {
-    if (e instanceof Fail) return Result.fail(new MoveTypeParseError(`Invalid Move type '${boundedPrefix(input)}': ${e.message}`))
+    if (e instanceof Fail)
+      return Result.fail(new MoveTypeParseError(`Invalid Move type '${boundedPrefix(input)}': ${e.message}`))
     return Result.fail(new MoveTypeParseError(`Invalid Move type '${boundedPrefix(input)}'`))
   }
 }

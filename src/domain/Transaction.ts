@@ -61,7 +61,11 @@ export type TransactionPayload =
       readonly multisigAddress: AccountAddress
       readonly entryFunction: EntryFunction | undefined
     }
-  | { readonly _tag: "PayloadV1"; readonly executable: TransactionExecutable; readonly extraConfig: TransactionExtraConfig }
+  | {
+      readonly _tag: "PayloadV1"
+      readonly executable: TransactionExecutable
+      readonly extraConfig: TransactionExtraConfig
+    }
 
 export interface RawTransaction {
   readonly sender: AccountAddress
@@ -168,7 +172,12 @@ export interface JwkMoveStruct {
  * 1 ObservedJWKUpdate(QuorumCertifiedUpdate).
  */
 export type ValidatorTransaction =
-  | { readonly _tag: "DKGResult"; readonly epoch: bigint; readonly author: AccountAddress; readonly transcriptBytes: Uint8Array }
+  | {
+      readonly _tag: "DKGResult"
+      readonly epoch: bigint
+      readonly author: AccountAddress
+      readonly transcriptBytes: Uint8Array
+    }
   | {
       readonly _tag: "ObservedJWKUpdate"
       readonly issuer: Uint8Array

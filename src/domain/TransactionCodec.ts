@@ -72,7 +72,12 @@ export const readTransaction = (r: BcsReader): Transaction => {
       const p = readBlockEpiloguePayload(r)
       return p.feeDistribution === undefined
         ? { _tag: "BlockEpilogue", blockId: p.blockId, blockEndInfo: p.blockEndInfo }
-        : { _tag: "BlockEpilogue", blockId: p.blockId, blockEndInfo: p.blockEndInfo, feeDistribution: p.feeDistribution }
+        : {
+            _tag: "BlockEpilogue",
+            blockId: p.blockId,
+            blockEndInfo: p.blockEndInfo,
+            feeDistribution: p.feeDistribution
+          }
     }
     default:
       r.offset = start

@@ -67,7 +67,9 @@ export const parseTypeTag = (input: string, maxDepth?: number): Result.Result<Ty
 
 export const parseStructTag = (input: string, maxDepth?: number): Result.Result<StructTag, MoveTypeParseError> =>
   Result.flatMap(parseTypeTag(input, maxDepth), (t) =>
-    t._tag === "struct" ? Result.succeed(t.struct) : Result.fail(new MoveTypeParseError(`'${boundedPrefix(input)}' is not a struct tag`))
+    t._tag === "struct"
+      ? Result.succeed(t.struct)
+      : Result.fail(new MoveTypeParseError(`'${boundedPrefix(input)}' is not a struct tag`))
   )
 
 const ABILITY_NAMES = ["copy", "drop", "store", "key"] as const

@@ -3,7 +3,12 @@ import type { StateKey } from "./StateKey.js"
 /** Storage deposit and creation time recorded with a state value (enum V0 / V1 in BCS). */
 export type StateValueMetadata =
   | { readonly _tag: "V0"; readonly deposit: bigint; readonly creationTimeUsecs: bigint }
-  | { readonly _tag: "V1"; readonly slotDeposit: bigint; readonly bytesDeposit: bigint; readonly creationTimeUsecs: bigint }
+  | {
+      readonly _tag: "V1"
+      readonly slotDeposit: bigint
+      readonly bytesDeposit: bigint
+      readonly creationTimeUsecs: bigint
+    }
 
 /**
  * The persisted write op, six variants in BCS order: 0 Creation, 1 Modification, 2 Deletion,

@@ -15,7 +15,16 @@ export interface GasEstimate {
 
 /** Mempool's default `broadcast_buckets`. */
 export const defaultBroadcastBuckets: ReadonlyArray<bigint> = [
-  0n, 150n, 300n, 500n, 1000n, 3000n, 5000n, 10000n, 100000n, 1000000n
+  0n,
+  150n,
+  300n,
+  500n,
+  1000n,
+  3000n,
+  5000n,
+  10000n,
+  100000n,
+  1000000n
 ]
 
 /**
@@ -73,7 +82,10 @@ const sorted = (xs: ReadonlyArray<bigint>): bigint[] => [...xs].sort((a, b) => (
  */
 export const estimateFromBlockPrices = (
   pricesNewestFirst: ReadonlyArray<bigint>,
-  config: Pick<GasEstimationConfig, "lowBlockHistory" | "marketBlockHistory" | "aggressiveBlockHistory"> = defaultGasEstimationConfig,
+  config: Pick<
+    GasEstimationConfig,
+    "lowBlockHistory" | "marketBlockHistory" | "aggressiveBlockHistory"
+  > = defaultGasEstimationConfig,
   buckets: ReadonlyArray<bigint> = defaultBroadcastBuckets
 ): GasEstimate | undefined => {
   if (pricesNewestFirst.length === 0) return undefined

@@ -60,7 +60,9 @@ export const Address = Schema.String.pipe(
   Schema.decodeTo(AddressBytes, {
     decode: SchemaGetter.transformEffect((s: string) => {
       const r = parseAddress(s)
-      return r._tag === "Success" ? Effect.succeed(r.success as AccountAddress) : Effect.fail(invalid(s, r.failure.message))
+      return r._tag === "Success"
+        ? Effect.succeed(r.success as AccountAddress)
+        : Effect.fail(invalid(s, r.failure.message))
     }),
     encode: SchemaGetter.transform((a: AccountAddress) => addressToShortString(a))
   })

@@ -6,7 +6,13 @@ import type { StructTag } from "../domain/TypeTag.js"
 import { isModuleWrite, type StateValueMetadata, type WriteOp, type WriteSet } from "../domain/WriteSet.js"
 import { writeStructTag } from "../domain/TypeTagCodec.js"
 import { bytesKey } from "../domain/mapKeys.js"
-import { accessPathKey, cachedAccessPathKey, moduleKeyBytes, type StateView, tableItemKey } from "../move/vm/StateView.js"
+import {
+  accessPathKey,
+  cachedAccessPathKey,
+  moduleKeyBytes,
+  type StateView,
+  tableItemKey
+} from "../move/vm/StateView.js"
 import type { CachedValue } from "../move/vm/StateCache.js"
 
 /** One layer of uncommitted writes and the ledger version they will be committed at. */
@@ -209,7 +215,8 @@ export class OverlayStateView implements StateView {
   }
 
   readonly resourceGroup = (address: AccountAddress, group: StructTag, bytes?: Uint8Array): Uint8Array | undefined => {
-    const key = bytes === undefined ? accessPathKey(address, 2, tagBytes(group)) : cachedAccessPathKey(address, 2, bytes)
+    const key =
+      bytes === undefined ? accessPathKey(address, 2, tagBytes(group)) : cachedAccessPathKey(address, 2, bytes)
     if (this.bottomAt !== undefined) return this.readKeyed(key)
     const w = this.write(key)
     if (w === undefined)

@@ -62,7 +62,9 @@ const abstractionSigners = (run: TransactionRun): Array<{ address: AccountAddres
   const n = Math.min(s.secondarySignerAddresses.length, s.secondarySigners.length)
   for (let i = 0; i < n; i++)
     all.push({ address: s.secondarySignerAddresses[i]!, authenticator: s.secondarySigners[i]!.authenticator })
-  return all.filter((x): x is { address: AccountAddress; authenticator: Abstraction } => x.authenticator._tag === "Abstraction")
+  return all.filter(
+    (x): x is { address: AccountAddress; authenticator: Abstraction } => x.authenticator._tag === "Abstraction"
+  )
 }
 
 export type AuthenticationOutcome =

@@ -55,7 +55,6 @@ const factsOf = (m: CompiledModule): GroupFacts | string => {
   return { groups, members }
 }
 
-
 /**
  * Why the bundle's resource groups are refused (the reference's message, without its
  * "metadata and code bundle mismatch: " prefix), or undefined. `previous(m)`: the module `m`
@@ -80,7 +79,8 @@ export const resourceGroupsError = (
       const newMembers = new Map(facts.members)
       for (const [member, group] of before.members) {
         const kept = newMembers.get(member)
-        if (kept === undefined || !structTagEquals(kept, group)) return "Invalid removal of resource_group_member attribute"
+        if (kept === undefined || !structTagEquals(kept, group))
+          return "Invalid removal of resource_group_member attribute"
         newMembers.delete(member)
         structs.delete(member)
       }
@@ -91,7 +91,8 @@ export const resourceGroupsError = (
         structs.delete(group)
       }
       for (const group of groups.keys()) if (structs.has(group)) return "Invalid addition of resource_group attribute"
-      for (const member of newMembers.keys()) if (structs.has(member)) return "Invalid addition of resource_group_member attribute"
+      for (const member of newMembers.keys())
+        if (structs.has(member)) return "Invalid addition of resource_group_member attribute"
     }
     groupsByModule.set(moduleIdOf(m, m.selfModuleHandleIndex), groups)
     for (const group of facts.members.values()) members.push({ module: m, group })
@@ -111,7 +112,10 @@ export const resourceGroupsError = (
     if (scope === undefined) return "Invalid resource_group attribute"
     const self = module.moduleHandles[module.selfModuleHandleIndex]!
     const sameAddress = addressEquals(module.addressIdentifiers[self.address]!, group.address)
-    if ((scope === "address" && !sameAddress) || (scope === "module_" && moduleIdOf(module, module.selfModuleHandleIndex) !== groupModule))
+    if (
+      (scope === "address" && !sameAddress) ||
+      (scope === "module_" && moduleIdOf(module, module.selfModuleHandleIndex) !== groupModule)
+    )
       return "Scope mismatch"
   }
   return undefined

@@ -50,7 +50,8 @@ export const squashChangeSets = (first: ChangeSet, second: ChangeSet): Result.Re
 
 /** Whether the entries are in strictly ascending key order (as a session's and a squash's are). */
 const ascending = (entries: ReadonlyArray<WriteSetEntry>): boolean => {
-  for (let i = 1; i < entries.length; i++) if (compareKeyBytes(entries[i - 1]!.keyBytes, entries[i]!.keyBytes) >= 0) return false
+  for (let i = 1; i < entries.length; i++)
+    if (compareKeyBytes(entries[i - 1]!.keyBytes, entries[i]!.keyBytes) >= 0) return false
   return true
 }
 

@@ -67,7 +67,9 @@ export const startChecksThread = (url: URL, log?: (line: string) => void): Check
     if (resolve === undefined) return
     open.delete(m.id)
     if (m._tag === "Failed")
-      resolve(m.error === "SourceDiverged" ? new SourceDiverged({ message: m.text }) : new SourceInvalid({ message: m.text }))
+      resolve(
+        m.error === "SourceDiverged" ? new SourceDiverged({ message: m.text }) : new SourceInvalid({ message: m.text })
+      )
     else {
       const leaves: Uint8Array[] = new Array(m.leaves.length / 32)
       for (let i = 0; i < leaves.length; i++) leaves[i] = m.leaves.subarray(32 * i, 32 * i + 32)

@@ -78,8 +78,8 @@ type AnswerHeaders = IncomingHttpHeaders | Headers
 const entriesOf = (h: AnswerHeaders): Iterable<[string, string]> =>
   h instanceof Headers
     ? h
-    : Object.entries(h).flatMap(([k, v]): Array<[string, string]> =>
-        v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]]
+    : Object.entries(h).flatMap(
+        ([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]])
       )
 
 const headerValue = (h: AnswerHeaders, name: string): string | null => {

@@ -90,7 +90,8 @@ export class Follower extends Context.Service<Follower, FollowerInfo>()("movenod
           syncedWithin: status.syncedWithin
         }
         const feed = makeFeedClient({ url: source })
-        const checksUrl = options.checksWorkerUrl === false ? undefined : (options.checksWorkerUrl ?? defaultChecksWorkerUrl())
+        const checksUrl =
+          options.checksWorkerUrl === false ? undefined : (options.checksWorkerUrl ?? defaultChecksWorkerUrl())
         const checks =
           checksUrl === undefined
             ? undefined

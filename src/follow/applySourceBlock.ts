@@ -80,7 +80,9 @@ export const sourceTransactionRecord = (t: SourceTransaction, block: SourceBlock
 
 /** Whether explaining a block's statuses names functions (from the state before the block). */
 const namesFunctions = (block: SourceBlock): boolean =>
-  (block.transactions ?? []).some((t) => t.info.status._tag === "ExecutionFailure" && t.info.status.location._tag === "Module")
+  (block.transactions ?? []).some(
+    (t) => t.info.status._tag === "ExecutionFailure" && t.info.status.location._tag === "Module"
+  )
 
 /**
  * Checks `block` as the block at `at`. `stateBefore` gives the state before the block, for the
@@ -131,7 +133,9 @@ const checkSourceBlock = (
     accumulator = checked.accumulator
     infoHashes = checked.infoHashes
   } else if (infoHashes.length !== transactions.length)
-    return new SourceInvalid({ message: `block ${block.height}: ${infoHashes.length} checked transactions for ${transactions.length}` })
+    return new SourceInvalid({
+      message: `block ${block.height}: ${infoHashes.length} checked transactions for ${transactions.length}`
+    })
   const toCommit: TransactionToCommit[] = transactions.map((t, i) => {
     const vmStatus = explainExecutionStatus(t.info.status, (module, index) => {
       const v = stateBefore()
@@ -148,7 +152,11 @@ const checkSourceBlock = (
         infoHash: infoHashes[i]!,
         // The ledger's record from the bytes received (the checks found them to be exactly what
         // this movenode encodes), for the height and timestamp this block is committed at.
-        record: { height: block.height, timestampUsec: block.timestampUsec, record: sourceTransactionRecord(t, block, vmStatus) }
+        record: {
+          height: block.height,
+          timestampUsec: block.timestampUsec,
+          record: sourceTransactionRecord(t, block, vmStatus)
+        }
       }
     }
   })
@@ -171,7 +179,9 @@ const checkSourceBlock = (
 }
 
 const refused = (what: string) => (e: { readonly _tag: string }) =>
-  new SourceInvalid({ message: `the ledger refused ${what}: ${e._tag}${"message" in e ? `: ${String(e.message)}` : ""}` })
+  new SourceInvalid({
+    message: `the ledger refused ${what}: ${e._tag}${"message" in e ? `: ${String(e.message)}` : ""}`
+  })
 
 /**
  * How many of `blocks` (from the first) `applySourceBlocks` checks and commits together: every

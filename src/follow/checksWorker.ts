@@ -25,10 +25,14 @@ const answer = (job: ChecksJob): ChecksAnswer => {
     return { id: job.id, _tag: "Failed", error: "SourceInvalid", text: "checks: a job continued no earlier job" }
   const decoded = decodeSourceTransactions(job.body)
   if (Result.isFailure(decoded))
-    return { id: job.id, _tag: "Failed", error: "SourceInvalid", text: `the source's transactions do not decode: ${decoded.failure.message}` }
+    return {
+      id: job.id,
+      _tag: "Failed",
+      error: "SourceInvalid",
+      text: `the source's transactions do not decode: ${decoded.failure.message}`
+    }
   const checked = checkTransactions(decoded.success, from.version, from.accumulator)
-  if (!("infoHashes" in checked))
-    return { id: job.id, _tag: "Failed", error: checked._tag, text: checked.message }
+  if (!("infoHashes" in checked)) return { id: job.id, _tag: "Failed", error: checked._tag, text: checked.message }
   next = { version: from.version + BigInt(decoded.success.length), accumulator: checked.accumulator }
   // One buffer of 32-byte leaves, copied to the main thread, not transferred: detaching a buffer
   // would cost this thread's compiled hashing code its fast path (docs/architecture.md).

@@ -41,7 +41,8 @@ const FLAGS: ReadonlyArray<FlagSpec> = [
   { name: "--header-prefix", value: "PREFIX", description: "ledger header prefix (default X-APTOS-, as the source's)" },
   {
     name: "--no-fsync",
-    description: "do not fsync each block (kill -9 stays safe; after a power loss the store may be lost: follow again from the source)"
+    description:
+      "do not fsync each block (kill -9 stays safe; after a power loss the store may be lost: follow again from the source)"
   },
   {
     name: "--visible-after-fsync",

@@ -66,7 +66,12 @@ const readSummary = (r: BcsReader): TransactionSummary => {
   const tag = r.uleb128()
   const n = r.u64()
   if (tag > 1) throw new Error(`replay protector variant ${tag}`)
-  return { sender, version, hash, replayProtector: tag === 0 ? { _tag: "Nonce", nonce: n } : { _tag: "SequenceNumber", sequenceNumber: n } }
+  return {
+    sender,
+    version,
+    hash,
+    replayProtector: tag === 0 ? { _tag: "Nonce", nonce: n } : { _tag: "SequenceNumber", sequenceNumber: n }
+  }
 }
 
 interface OnChainData {
@@ -106,7 +111,9 @@ export const makeForkHistory = (
     if (client === undefined) throw offline(path)
     const bytes = bcs
       ? await client.getBcs(path)
-      : await client.getJson(path).then((j) => (j === undefined ? undefined : new TextEncoder().encode(JSON.stringify(j))))
+      : await client
+          .getJson(path)
+          .then((j) => (j === undefined ? undefined : new TextEncoder().encode(JSON.stringify(j))))
     cache.meta.put(name, bytes === undefined ? "" : Buffer.from(bytes).toString("base64"))
     return bytes
   }
@@ -264,12 +271,17 @@ export const makeForkHistory = (
       const kept = first.filter((e) => e.version <= pinned.version)
       if (start !== undefined || kept.length === first.length || kept.length >= limit) return kept.slice(-limit)
       // The source's newest are later than V: the page just below the lowest of them.
-      const lowest = first.reduce((m, e) => (e.event.sequenceNumber < m ? e.event.sequenceNumber : m), first[0]!.event.sequenceNumber)
+      const lowest = first.reduce(
+        (m, e) => (e.event.sequenceNumber < m ? e.event.sequenceNumber : m),
+        first[0]!.event.sequenceNumber
+      )
       const from = lowest > BigInt(limit) ? lowest - BigInt(limit) : 0n
       return (await page(from)).filter((e) => e.version <= pinned.version).slice(-limit)
     },
     blockByHeight: (height) =>
-      height > pinned.height ? Promise.resolve(undefined) : blockAt(`/blocks/by_height/${height}?with_transactions=false`),
+      height > pinned.height
+        ? Promise.resolve(undefined)
+        : blockAt(`/blocks/by_height/${height}?with_transactions=false`),
     blockByVersion
   }
 }

@@ -61,8 +61,8 @@ export const baseAccumulator = (identity: { readonly chainId: number; readonly v
   const leaves = identity.version + 1n
   const frozen: Uint8Array[] = []
   for (let n = leaves, i = 0; n > 0n; n >>= 1n, i++)
-    if ((n & 1n) === 1n) frozen.push(sha3(new TextEncoder().encode(`movenode fork ${identity.chainId} ${identity.version} ${i}`)))
+    if ((n & 1n) === 1n)
+      frozen.push(sha3(new TextEncoder().encode(`movenode fork ${identity.chainId} ${identity.version} ${i}`)))
   // Leftmost (largest) subtree first.
   return { frozen: frozen.reverse(), leaves }
 }
-

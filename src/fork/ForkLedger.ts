@@ -23,11 +23,7 @@ import { makeLedgerService, type LedgerHandle } from "../ledger/makeLedgerServic
 import { makeMemoryBackend } from "../ledger/MemoryBackend.js"
 import { ConfigKeys, decodeConfiguration } from "../chain/onChainConfig.js"
 import type { ForkConfig } from "./ForkConfig.js"
-import {
-  COMMIT_HISTORY_KEY,
-  commitHistorySlotsAbsentAtSource,
-  commitHistorySlotsAhead
-} from "./commitHistoryAhead.js"
+import { COMMIT_HISTORY_KEY, commitHistorySlotsAbsentAtSource, commitHistorySlotsAhead } from "./commitHistoryAhead.js"
 import { forkBackend } from "./forkBackend.js"
 import { makeForkHistory } from "./ForkHistory.js"
 import { type ForkSourceClient, ForkSourceError, makeForkSourceClient } from "./ForkSourceClient.js"
@@ -42,7 +38,6 @@ import { baseAccumulator, type ForkIdentity, identityOf, identityText } from "./
 import { forkLedgerService } from "./ForkLedgerService.js"
 import { forkRewind } from "./forkRewind.js"
 import { PREFETCHED_CONFIGS } from "./prefetchedConfigs.js"
-
 
 export interface OpenedFork {
   readonly handle: LedgerHandle
@@ -98,9 +93,14 @@ export const openForkLedger = (
       timeoutMs: config.timeoutMs
     })
     const identityFile = dataDir === undefined ? undefined : join(dataDir, "fork.json")
-    const kept = identityFile !== undefined && existsSync(identityFile) ? identityOf(readFileSync(identityFile, "utf8")) : undefined
+    const kept =
+      identityFile !== undefined && existsSync(identityFile)
+        ? identityOf(readFileSync(identityFile, "utf8"))
+        : undefined
     const reuse =
-      kept !== undefined && kept.url === client.base && (config.version === undefined || config.version === kept.version)
+      kept !== undefined &&
+      kept.url === client.base &&
+      (config.version === undefined || config.version === kept.version)
     if (kept === undefined && dataDir !== undefined && existsSync(join(dataDir, "ledger")))
       return yield* Effect.fail(
         fail(
@@ -127,35 +127,36 @@ export const openForkLedger = (
       : cached !== undefined
         ? cached
         : yield* Effect.tryPromise({
-          try: async () => {
-            const info = await client.ledgerInfo()
-            const version = config.version ?? info.ledgerVersion
-            if (version > info.ledgerVersion)
-              throw fail(`--fork-version ${version} is above the source's latest version ${info.ledgerVersion}`)
-            if (version < info.oldestLedgerVersion)
-              throw fail(
-                `--fork-version ${version} is below the source's oldest version ${info.oldestLedgerVersion} (pruned there: fork from an archive node)`
-              )
-            // The block holding V and the epoch at V, asked together (one round trip, not two).
-            const [block, epochBytes] = await Promise.all([
-              client.blockByVersion(version),
-              client.rawStateValue(ConfigKeys.configuration, version)
-            ])
-            const epoch = decodeConfiguration(epochBytes?.data)?.epoch
-            if (epoch === undefined) throw fail(`the fork source has no readable 0x1::reconfiguration::Configuration at ${version}`)
-            return {
-              url: client.base,
-              chainId: info.chainId,
-              version,
-              height: block.height,
-              epoch,
-              timestampUsec: block.timestampUsec,
-              oldestVersion: info.oldestLedgerVersion,
-              oldestHeight: info.oldestBlockHeight
-            }
-          },
-          catch: (e) => (e instanceof ForkSourceError ? e : fail(String(e)))
-        })
+            try: async () => {
+              const info = await client.ledgerInfo()
+              const version = config.version ?? info.ledgerVersion
+              if (version > info.ledgerVersion)
+                throw fail(`--fork-version ${version} is above the source's latest version ${info.ledgerVersion}`)
+              if (version < info.oldestLedgerVersion)
+                throw fail(
+                  `--fork-version ${version} is below the source's oldest version ${info.oldestLedgerVersion} (pruned there: fork from an archive node)`
+                )
+              // The block holding V and the epoch at V, asked together (one round trip, not two).
+              const [block, epochBytes] = await Promise.all([
+                client.blockByVersion(version),
+                client.rawStateValue(ConfigKeys.configuration, version)
+              ])
+              const epoch = decodeConfiguration(epochBytes?.data)?.epoch
+              if (epoch === undefined)
+                throw fail(`the fork source has no readable 0x1::reconfiguration::Configuration at ${version}`)
+              return {
+                url: client.base,
+                chainId: info.chainId,
+                version,
+                height: block.height,
+                epoch,
+                timestampUsec: block.timestampUsec,
+                oldestVersion: info.oldestLedgerVersion,
+                oldestHeight: info.oldestBlockHeight
+              }
+            },
+            catch: (e) => (e instanceof ForkSourceError ? e : fail(String(e)))
+          })
     if (identityFile !== undefined) {
       mkdirSync(dataDir!, { recursive: true })
       writeFileSync(identityFile, identityText(identity))
@@ -164,13 +165,16 @@ export const openForkLedger = (
     const cacheDir = cacheRoot === undefined ? undefined : join(cacheRoot, `${identity.chainId}-${identity.version}`)
     const cache: RemoteStateCache = yield* Effect.acquireRelease(
       Effect.try({
-        try: () =>
-          cacheRoot === undefined
-            ? memoryRemoteStateCache()
-            : persistentRemoteStateCache(cacheDir!),
+        try: () => (cacheRoot === undefined ? memoryRemoteStateCache() : persistentRemoteStateCache(cacheDir!)),
         catch: (e) => new StorageError({ message: `cannot open the fork cache: ${String(e)}` })
       }),
-      (c) => Effect.promise(() => c.flushed().then(() => c.close(), () => c.close()))
+      (c) =>
+        Effect.promise(() =>
+          c.flushed().then(
+            () => c.close(),
+            () => c.close()
+          )
+        )
     )
     if (cacheDir !== undefined) writeFileSync(join(cacheDir, IDENTITY_FILE), identityText(identity))
     // Started from kept facts: the source is still asked for what the cache lacks, when it answers.
@@ -178,7 +182,9 @@ export const openForkLedger = (
 
     if (cache.meta.get(PREFETCH_DONE) === undefined) {
       const started = Date.now()
-      progress(`fork: prefetching on-chain configs and the framework (0x1, 0x3, 0x4) from ${client.base} at version ${identity.version}`)
+      progress(
+        `fork: prefetching on-chain configs and the framework (0x1, 0x3, 0x4) from ${client.base} at version ${identity.version}`
+      )
       // The configs (8 at a time) and the three module listings side by side: the start waits for
       // the slowest, not for their sum.
       const [, ...listed] = yield* Effect.all(
@@ -195,7 +201,8 @@ export const openForkLedger = (
     // A chain id of the fork's own: the base's ChainId resource says it (forkBackend's overrides).
     const chainId = config.chainId ?? identity.chainId
     const overrides = new Map<string, Uint8Array>()
-    if (chainId !== identity.chainId) overrides.set(Buffer.from(ConfigKeys.chainId).toString("latin1"), Uint8Array.of(chainId))
+    if (chainId !== identity.chainId)
+      overrides.set(Buffer.from(ConfigKeys.chainId).toString("latin1"), Uint8Array.of(chainId))
     const base: LedgerHead = {
       chainId,
       latestVersion: identity.version,
@@ -211,9 +218,7 @@ export const openForkLedger = (
     if (dataDir !== undefined) yield* Effect.promise(compressOnWriteThread)
     const localStore: LedgerBackend = yield* Effect.try({
       try: () =>
-        dataDir === undefined
-          ? makeMemoryBackend()
-          : openLmdbBackend({ path: join(dataDir, "ledger"), durability }),
+        dataDir === undefined ? makeMemoryBackend() : openLmdbBackend({ path: join(dataDir, "ledger"), durability }),
       catch: (e) => new StorageError({ message: `cannot open the fork's ledger: ${String(e)}` })
     })
     const backend = forkBackend(localStore, state, base, overrides)
@@ -230,7 +235,9 @@ export const openForkLedger = (
     }
     if (cache.meta.get(SLOTS_DERIVED) === undefined) {
       const atSource = cache.get(COMMIT_HISTORY_KEY)
-      for (const k of commitHistorySlotsAbsentAtSource(atSource === undefined || atSource === ABSENT ? undefined : atSource.data))
+      for (const k of commitHistorySlotsAbsentAtSource(
+        atSource === undefined || atSource === ABSENT ? undefined : atSource.data
+      ))
         if (cache.get(k) === undefined) cache.put(k, ABSENT)
       cache.meta.put(SLOTS_DERIVED, "1")
     }
@@ -266,6 +273,12 @@ export const openForkLedger = (
       // Back to the fork point (the controls' reset): forkRewind.ts.
       service: { ...service, rewind: service.rewind && forkRewind(service.rewind, base, backend) }
     }
-    return { handle, identity: { ...identity, chainId }, state, client, startedOffline: reuse || cached !== undefined, seenLocally }
+    return {
+      handle,
+      identity: { ...identity, chainId },
+      state,
+      client,
+      startedOffline: reuse || cached !== undefined,
+      seenLocally
+    }
   })
-

@@ -30,8 +30,7 @@ const remoteReader = (source: ForkStateSource): StateReader => ({
   metadata: (keyBytes) => source.read(keyBytes)?.metadata
 })
 
-const historyError = (e: unknown) =>
-  new StorageError({ message: e instanceof Error ? e.message : String(e) })
+const historyError = (e: unknown) => new StorageError({ message: e instanceof Error ? e.message : String(e) })
 
 /** The ledger service of a fork: history at or below V from the source; no commit from a run that missed. */
 export const forkLedgerService = (
@@ -106,7 +105,8 @@ export const forkLedgerService = (
               ? Effect.succeed(mine)
               : Effect.map(
                   Effect.tryPromise({
-                    try: () => history.eventsByKey(query.address, query.creationNumber, undefined, query.limit - mine.length),
+                    try: () =>
+                      history.eventsByKey(query.address, query.creationNumber, undefined, query.limit - mine.length),
                     catch: historyError
                   }),
                   (older) => [...older, ...mine]
@@ -149,14 +149,20 @@ export const forkLedgerService = (
           before.length >= limit || (end !== undefined && end <= V)
             ? Effect.succeed(before)
             : Effect.map(
-                service.summariesBySender(sender, { startVersion: V + 1n, endVersion: end, limit: limit - before.length }),
+                service.summariesBySender(sender, {
+                  startVersion: V + 1n,
+                  endVersion: end,
+                  limit: limit - before.length
+                }),
                 (mine) => [...before, ...mine]
               )
         )
       }
       if (end !== undefined && end <= V) return older(undefined, end, limit)
       return Effect.flatMap(service.summariesBySender(sender, query), (mine) =>
-        mine.length >= limit ? Effect.succeed(mine) : Effect.map(older(undefined, V, limit - mine.length), (before) => [...before, ...mine])
+        mine.length >= limit
+          ? Effect.succeed(mine)
+          : Effect.map(older(undefined, V, limit - mine.length), (before) => [...before, ...mine])
       )
     },
     transactionByVersion: (version) =>
@@ -193,7 +199,9 @@ export const forkLedgerService = (
     commitBlock: (block) =>
       hasMissed()
         ? Effect.fail(
-            new StorageError({ message: "fork: the block read state not fetched yet; it is executed again once fetched" })
+            new StorageError({
+              message: "fork: the block read state not fetched yet; it is executed again once fetched"
+            })
           )
         : Effect.tap(service.commitBlock(block), () => Effect.sync(afterCommit))
   }

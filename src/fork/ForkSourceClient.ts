@@ -99,7 +99,9 @@ export interface ForkSourceClient {
   /** A GET of `path` (under /v1) as BCS, or undefined on a 404. */
   readonly getBcs: (path: string) => Promise<Uint8Array | undefined>
   /** The same with the page's cursor (the `X-Aptos-Cursor` header), for paged listings. */
-  readonly getBcsPage: (path: string) => Promise<{ readonly bytes: Uint8Array | undefined; readonly cursor: string | undefined }>
+  readonly getBcsPage: (
+    path: string
+  ) => Promise<{ readonly bytes: Uint8Array | undefined; readonly cursor: string | undefined }>
 }
 
 export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClient => {
@@ -110,7 +112,11 @@ export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClie
   let requests = 0
 
   /** One call with retries; `what` names it in errors. Returns the final response (any status < 500 but 429). */
-  const call = async (what: string, path: string, init: RequestInit): Promise<{ status: number; body: Uint8Array; headers: Headers }> => {
+  const call = async (
+    what: string,
+    path: string,
+    init: RequestInit
+  ): Promise<{ status: number; body: Uint8Array; headers: Headers }> => {
     let last = ""
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (attempt > 0) await sleep(Math.min(5000, backoffMs * 2 ** (attempt - 1)))
@@ -125,7 +131,10 @@ export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClie
         if (!retryable(res.status)) return { status: res.status, body, headers: res.headers }
         last = `HTTP ${res.status} ${new TextDecoder().decode(body.subarray(0, 300))}`
       } catch (e) {
-        last = e instanceof Error ? `${e.name}: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}` : String(e)
+        last =
+          e instanceof Error
+            ? `${e.name}: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`
+            : String(e)
       }
     }
     throw new ForkSourceError(`the fork source ${base} could not answer ${what} after ${attempts} attempts: ${last}`)
@@ -180,7 +189,8 @@ export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClie
 
   const ledgerInfo = async (): Promise<SourceLedgerInfo> => {
     const j = (await getJson("")) as Record<string, unknown> | undefined
-    if (j === undefined || typeof j !== "object") throw new ForkSourceError(`the fork source ${base} has no ledger info (GET /v1)`)
+    if (j === undefined || typeof j !== "object")
+      throw new ForkSourceError(`the fork source ${base} has no ledger info (GET /v1)`)
     return {
       chainId: Number(bigintField(j, "chain_id", "GET /v1")),
       ledgerVersion: bigintField(j, "ledger_version", "GET /v1"),
@@ -214,7 +224,9 @@ export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClie
     if (r.status === 200) {
       const decoded = Bcs.decode(stateValueCodec, r.body)
       if (decoded._tag === "Failure")
-        throw new ForkSourceError(`the fork source ${base} answered ${what} with bytes that are not a StateValue: ${decoded.failure.message}`)
+        throw new ForkSourceError(
+          `the fork source ${base} answered ${what} with bytes that are not a StateValue: ${decoded.failure.message}`
+        )
       return decoded.success
     }
     // Absent at that version; pre-1.9 nodes said table_item_not_found.
@@ -242,12 +254,16 @@ export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClie
           const moduleAddress = address
           const bytes = reader.bytesWithLength()
           const w = new BcsWriter(64)
-          w.u8(0).fixed(moduleAddress).bytesWithLength(accessPathBytes({ _tag: "Code", module: { address: moduleAddress, name } }))
+          w.u8(0)
+            .fixed(moduleAddress)
+            .bytesWithLength(accessPathBytes({ _tag: "Code", module: { address: moduleAddress, name } }))
           out.push({ keyBytes: w.toBytes(), bytes })
         }
         reader.expectEnd()
       } catch (e) {
-        throw new ForkSourceError(`the fork source ${base} answered GET ${path} with bytes that are not a module map: ${String(e)}`)
+        throw new ForkSourceError(
+          `the fork source ${base} answered GET ${path} with bytes that are not a module map: ${String(e)}`
+        )
       }
       const cursor = r.headers.get("x-aptos-cursor")
       if (cursor === null || cursor === "") return out
@@ -256,5 +272,15 @@ export const makeForkSourceClient = (options: ForkSourceOptions): ForkSourceClie
     return out
   }
 
-  return { base, requests: () => requests, ledgerInfo, blockByVersion, rawStateValue, modules, getJson, getBcs, getBcsPage }
+  return {
+    base,
+    requests: () => requests,
+    ledgerInfo,
+    blockByVersion,
+    rawStateValue,
+    modules,
+    getJson,
+    getBcs,
+    getBcsPage
+  }
 }

@@ -72,7 +72,9 @@ export const makeForkStateSource = (
   const listingName = (address: AccountAddress) => `keys ${toHex(address)}`
   const fetchListing = async (address: AccountAddress): Promise<void> => {
     if (client === undefined)
-      throw new ForkSourceError(`fork: the keys of account 0x${toHex(address)} are not in the cache and the fork has no source`)
+      throw new ForkSourceError(
+        `fork: the keys of account 0x${toHex(address)} are not in the cache and the fork has no source`
+      )
     const keys = await fetchAccountKeys(client, address, version, async (a, name) => {
       const k = moduleKey(a, name)
       await fetchOne(k)
@@ -90,8 +92,7 @@ export const makeForkStateSource = (
       const held = listings.get(name)
       if (held !== undefined) return held
       const stored = cache.meta.get(name)
-      if (stored === undefined)
-        return recordMiss(Uint8Array.of(0xfe, ...address), version, () => fetchListing(address))
+      if (stored === undefined) return recordMiss(Uint8Array.of(0xfe, ...address), version, () => fetchListing(address))
       const keys = stored === "" ? [] : stored.split(",").map((h) => new Uint8Array(Buffer.from(h, "hex")))
       listings.set(name, keys)
       return keys

@@ -73,7 +73,8 @@ export const retryOnMiss =
     Effect.gen(function* () {
       const maxRounds = options.maxRounds ?? 10_000
       for (let round = 0; ; round++) {
-        if (round >= maxRounds) return yield* Effect.fail(toError(new Error(`fork: state still missing after ${round} rounds of fetching`)))
+        if (round >= maxRounds)
+          return yield* Effect.fail(toError(new Error(`fork: state still missing after ${round} rounds of fetching`)))
         const log = new MissLog()
         const exit = yield* Effect.exit(Effect.provideService(effect, CurrentMissLog, log))
         if (log.keys.size === 0) return yield* exit

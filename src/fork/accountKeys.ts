@@ -17,7 +17,6 @@ import { deserializeModule } from "../move/binary/deserialize.js"
 import { vmModuleMetadata } from "../move/vm/moduleMetadata.js"
 import { type ForkSourceClient, ForkSourceError } from "./ForkSourceClient.js"
 
-
 export const moduleKey = (address: AccountAddress, name: string): Uint8Array =>
   Bcs.encode(stateKeyCodec, { _tag: "AccessPath", address, path: { _tag: "Code", module: { address, name } } })
 const resourceKey = (address: AccountAddress, struct: StructTag): Uint8Array =>
@@ -54,7 +53,9 @@ export const fetchAccountKeys = async (
       }
       r.expectEnd()
     } catch (e) {
-      throw new ForkSourceError(`the fork source answered GET ${path} with bytes that are not a resource map: ${String(e)}`)
+      throw new ForkSourceError(
+        `the fork source answered GET ${path} with bytes that are not a resource map: ${String(e)}`
+      )
     }
     for (const s of structs) {
       const bytes = await moduleBytes(s.address, s.module)

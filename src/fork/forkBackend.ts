@@ -54,7 +54,8 @@ export const forkBackend = (
       const theirs = remote.accountKeys(query.address)
       const start = query.start
       const candidates = new Map<string, Uint8Array>()
-      for (const k of theirs) if (start === undefined || Buffer.compare(k, start) >= 0) candidates.set(Buffer.from(k).toString("hex"), k)
+      for (const k of theirs)
+        if (start === undefined || Buffer.compare(k, start) >= 0) candidates.set(Buffer.from(k).toString("hex"), k)
       for (const e of mine.entries) candidates.set(Buffer.from(e.keyBytes).toString("hex"), e.keyBytes)
       const sorted = [...candidates.values()].sort((a, b) => Buffer.compare(a, b))
       return pageOf(sorted, query, (keyBytes) => stateGet(keyBytes, version))

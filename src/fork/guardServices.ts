@@ -37,11 +37,7 @@ export const missGuard =
   <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     retryOnMiss((e) => toError(e instanceof ForkSourceError ? e : new ForkSourceError(String(e))), { degrade })(
       effect
-    ) as Effect.Effect<
-      A,
-      E,
-      R
-    >
+    ) as Effect.Effect<A, E, R>
 
 /** `tag`'s service, guarded, in place of the one below it. */
 export const guardLayer = <I, S, E2>(

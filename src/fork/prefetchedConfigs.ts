@@ -43,4 +43,3 @@ export const PREFETCHED_CONFIGS: ReadonlyArray<Uint8Array> = [
   resource(fw("block", "CommitHistory")),
   resource(fw("transaction_validation", "TransactionValidation"))
 ]
-

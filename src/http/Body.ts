@@ -68,7 +68,8 @@ export const readBody = (req: IncomingMessage, limit: number): Promise<Uint8Arra
     const onEnd = () => finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total))
     const onError = () => finish(ApiErrors.webFramework(400, "parse request payload error: the body could not be read"))
     // A client that goes away mid-body: settle, so nothing waits on a request that cannot end.
-    const onClose = () => finish(ApiErrors.webFramework(400, "parse request payload error: the connection closed before the body ended"))
+    const onClose = () =>
+      finish(ApiErrors.webFramework(400, "parse request payload error: the connection closed before the body ended"))
     req.on("data", onData)
     req.on("end", onEnd)
     req.on("error", onError)
@@ -89,7 +90,10 @@ export const parseJsonBody = (
   if (over !== undefined)
     return ApiErrors.webFramework(400, `parse request payload error: ${over} (a limit of this node)`)
   try {
-    return { ok: true, value: JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")) }
+    return {
+      ok: true,
+      value: JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"))
+    }
   } catch (e) {
     // V8's message quotes the text around the error: bounded like any quoted input.
     return ApiErrors.webFramework(

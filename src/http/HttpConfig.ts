@@ -98,7 +98,10 @@ export const defaultHttpConfig: HttpConfig = {
   acceptors: 0
 }
 
-export const makeHttpConfig = (overrides: Partial<HttpConfig> = {}): HttpConfig => ({ ...defaultHttpConfig, ...overrides })
+export const makeHttpConfig = (overrides: Partial<HttpConfig> = {}): HttpConfig => ({
+  ...defaultHttpConfig,
+  ...overrides
+})
 
 /** Parses `ADDR:PORT` (`127.0.0.1:8080`, `[::1]:8080`, `:8080`); undefined when malformed. */
 export const parseListenAddress = (s: string): ListenAddress | undefined => {

@@ -64,7 +64,10 @@ const CLASS = (() => {
  * (a message for the client). Linear in the bytes scanned (strings are skipped with the native
  * `indexOf`), and stops at the first limit passed.
  */
-export const scanJsonLimits = (bytes: Uint8Array, limits: JsonBodyLimits = defaultJsonBodyLimits): string | undefined => {
+export const scanJsonLimits = (
+  bytes: Uint8Array,
+  limits: JsonBodyLimits = defaultJsonBodyLimits
+): string | undefined => {
   const { maxDepth, maxValues, maxContainers } = limits
   let depth = 0
   let values = 0

@@ -139,7 +139,9 @@ export class MovenodeClient extends Context.Service<MovenodeClient, MovenodeClie
     Layer.effect(MovenodeClient, makeMovenodeClient(baseUrl)).pipe(Layer.provide(FetchHttpClient.layer))
 
   /** The client over whatever `HttpClient` the caller provides. */
-  static readonly layerWithoutHttpClient = (baseUrl: string | URL): Layer.Layer<MovenodeClient, never, HttpClient.HttpClient> =>
+  static readonly layerWithoutHttpClient = (
+    baseUrl: string | URL
+  ): Layer.Layer<MovenodeClient, never, HttpClient.HttpClient> =>
     Layer.effect(MovenodeClient, makeMovenodeClient(baseUrl))
 }
 

@@ -88,7 +88,8 @@ export const openApiDocument = (headers: LedgerHeaders): Json => {
           }
         if (path.endsWith("/resources") || path.endsWith("/modules"))
           response.headers[n.cursor] = {
-            description: "Cursor to be used for endpoints that support cursor-based pagination. Pass this to the `start` field of the endpoint on the next call to get the next page of results.",
+            description:
+              "Cursor to be used for endpoints that support cursor-based pagination. Pass this to the `start` field of the endpoint on the next call to get the next page of results.",
             schema: { type: "string" }
           }
         if (path.endsWith("/balance/{asset_type}")) response.content["application/json"].schema = u64
@@ -201,11 +202,13 @@ const knownParameters: Record<string, { readonly description: string; readonly s
     description: "A coin type (`0x1::aptos_coin::AptosCoin`) or the address of a fungible asset's metadata object"
   },
   start_version: {
-    description: "Transaction version to start list of transactions\n\nIf not provided, defaults to showing the latest transactions",
+    description:
+      "Transaction version to start list of transactions\n\nIf not provided, defaults to showing the latest transactions",
     schema: U64_REF
   },
   end_version: {
-    description: "Transaction version to end list of transactions\n\nIf not provided, defaults to showing the latest transactions",
+    description:
+      "Transaction version to end list of transactions\n\nIf not provided, defaults to showing the latest transactions",
     schema: U64_REF
   },
   limit: {
@@ -219,9 +222,13 @@ const knownParameters: Record<string, { readonly description: string; readonly s
   txn_version: { description: "Version of transaction to retrieve", schema: U64_REF },
   block_height: { description: "Block height to lookup. Starts at 0", schema: U64_REF },
   version: { description: "Ledger version to lookup block information for.", schema: U64_REF },
-  creation_number: { description: "Creation number corresponding to the event stream originating from the given account.", schema: U64_REF },
+  creation_number: {
+    description: "Creation number corresponding to the event stream originating from the given account.",
+    schema: U64_REF
+  },
   with_transactions: {
-    description: "If set to true, include all transactions in the block\n\nIf not provided, no transactions will be retrieved",
+    description:
+      "If set to true, include all transactions in the block\n\nIf not provided, no transactions will be retrieved",
     schema: { type: "boolean" }
   },
   resource_type: { description: "Name of struct to retrieve e.g. `0x1::account::Account`" },

@@ -109,10 +109,20 @@ const parseUnsigned = (name: string, type: string, max: bigint, s: string | unde
   if (s.length > 0 && s.length <= 40 && /^[0-9]+$/.test(s)) {
     const v = BigInt(s)
     if (v <= max) return Result.succeed(v)
-    return Result.fail(queryError(name, type, `Parsing ${type} string "${boundedPrefix(s, 100)}" failed, caused by error: number too large`))
+    return Result.fail(
+      queryError(
+        name,
+        type,
+        `Parsing ${type} string "${boundedPrefix(s, 100)}" failed, caused by error: number too large`
+      )
+    )
   }
   return Result.fail(
-    queryError(name, type, `Parsing ${type} string "${s.slice(0, 100)}" failed, caused by error: invalid digit found in string`)
+    queryError(
+      name,
+      type,
+      `Parsing ${type} string "${s.slice(0, 100)}" failed, caused by error: invalid digit found in string`
+    )
   )
 }
 

@@ -17,7 +17,8 @@ export const parseQuery = (qs: string): Map<string, string> | string => {
     let value: string
     try {
       name = rawName.includes("%") || rawName.includes("+") ? decodeURIComponent(rawName.replace(/\+/g, " ")) : rawName
-      value = rawValue.includes("%") || rawValue.includes("+") ? decodeURIComponent(rawValue.replace(/\+/g, " ")) : rawValue
+      value =
+        rawValue.includes("%") || rawValue.includes("+") ? decodeURIComponent(rawValue.replace(/\+/g, " ")) : rawValue
     } catch {
       return `failed to parse query: invalid percent-encoding in "${pair.slice(0, 100)}"`
     }

@@ -84,7 +84,8 @@ export class ReadinessServer extends Context.Service<ReadinessServer, { readonly
         // the checks' results sent to it four times a second: a prober's new connection is then
         // accepted and answered by a process that is not busy with the node's load.
         const front = yield* Effect.serviceOption(FrontProcess)
-        if (Option.isSome(front)) return { address: yield* front.value.serveReadiness(listen, () => readinessState(checks)) }
+        if (Option.isSome(front))
+          return { address: yield* front.value.serveReadiness(listen, () => readinessState(checks)) }
         return { address: yield* serveScoped(makeReadinessListener(checks), listen) }
       })
     )

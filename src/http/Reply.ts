@@ -21,7 +21,11 @@ export interface Reply {
 export const JSON_TYPE = "application/json"
 export const BCS_TYPE = "application/x-bcs"
 
-export const jsonReply = (body: string | Uint8Array, ledger: LedgerInfo | undefined, headers?: ReadonlyArray<string>): Reply => ({
+export const jsonReply = (
+  body: string | Uint8Array,
+  ledger: LedgerInfo | undefined,
+  headers?: ReadonlyArray<string>
+): Reply => ({
   status: 200,
   contentType: JSON_TYPE,
   body,

@@ -116,15 +116,30 @@ export const makeRequestListener = (
     }
   }
 
-  const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError, routeId: string, start: number, close = false) =>
-    send(req, res, errorReply(e, close ? CLOSE : undefined), routeId, start)
+  const fail = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    e: ApiError,
+    routeId: string,
+    start: number,
+    close = false
+  ) => send(req, res, errorReply(e, close ? CLOSE : undefined), routeId, start)
 
   const defect = (req: IncomingMessage, res: ServerResponse, cause: unknown, routeId: string, start: number) => {
-    log?.(`defect on ${req.method} ${(req.url ?? "").slice(0, 300)}: ${cause instanceof Error ? cause.stack : String(cause)}`)
+    log?.(
+      `defect on ${req.method} ${(req.url ?? "").slice(0, 300)}: ${cause instanceof Error ? cause.stack : String(cause)}`
+    )
     fail(req, res, ApiErrors.internal("Internal server error"), routeId, start)
   }
 
-  const run = (req: IncomingMessage, res: ServerResponse, spec: RouteSpec, input: RequestInput, id: string, start: number) => {
+  const run = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    spec: RouteSpec,
+    input: RequestInput,
+    id: string,
+    start: number
+  ) => {
     let effect: Effect.Effect<Reply, ApiError>
     try {
       // A request that names a ledger version this node may not hold yet (versionGate.ts).
@@ -146,7 +161,12 @@ export const makeRequestListener = (
   }
 
   /** A CORS preflight (any path): 200 with the allowed methods and headers, no body. */
-  const answerPreflight = (req: IncomingMessage, res: ServerResponse, corsHeaders: ReadonlyArray<string>, start: number) => {
+  const answerPreflight = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    corsHeaders: ReadonlyArray<string>,
+    start: number
+  ) => {
     res.writeHead(200, corsHeaders.concat("content-length", "0"))
     res.end()
     metrics?.observe("preflight", 200, (performance.now() - start) / 1000)
@@ -161,7 +181,14 @@ export const makeRequestListener = (
         if (preflight !== undefined) return answerPreflight(req, res, preflight, start)
       }
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
-        return fail(req, res, ApiErrors.webFramework(400, "Bad Request: an HTTP/1.1 request without a Host header"), "refused", start, true)
+        return fail(
+          req,
+          res,
+          ApiErrors.webFramework(400, "Bad Request: an HTTP/1.1 request without a Host header"),
+          "refused",
+          start,
+          true
+        )
       const url = req.url ?? "/"
       const q = url.indexOf("?")
       const pathname = q < 0 ? url : url.slice(0, q)
@@ -182,7 +209,14 @@ export const makeRequestListener = (
       if (typeof query === "string") return fail(req, res, ApiErrors.webFramework(400, query), id, start)
       const bcs = wantsBcs(req.headers.accept)
       if (spec.bodyTypes === undefined || (spec.bodyOptional === true && withoutBody(req)))
-        return run(req, res, spec, { params: match.params, query, bcs, body: undefined, mediaType: undefined }, id, start)
+        return run(
+          req,
+          res,
+          spec,
+          { params: match.params, query, bcs, body: undefined, mediaType: undefined },
+          id,
+          start
+        )
       const framing = checkFraming(req, config.maxBodyBytes)
       if (framing !== undefined) return fail(req, res, framing, id, start, true)
       const type = mediaType(req.headers["content-type"])

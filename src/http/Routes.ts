@@ -14,7 +14,9 @@ type IdsOf<G extends HttpApiGroup.Constraint> = {
 export type RouteId = IdsOf<GroupsOf<typeof Api>> | IdsOf<GroupsOf<typeof ControlsApi>>
 
 /** A literal segment has `literal`; a parameter has `param` (and `literal` undefined). One shape, so the router's check stays monomorphic. */
-type Segment = { readonly literal: string; readonly param: undefined } | { readonly literal: undefined; readonly param: string }
+type Segment =
+  | { readonly literal: string; readonly param: undefined }
+  | { readonly literal: undefined; readonly param: string }
 
 export interface Route {
   readonly id: RouteId
@@ -28,7 +30,9 @@ const compile = (path: string): ReadonlyArray<Segment> =>
   path
     .split("/")
     .slice(1)
-    .map((s): Segment => (s.startsWith(":") ? { literal: undefined, param: s.slice(1) } : { literal: s, param: undefined }))
+    .map(
+      (s): Segment => (s.startsWith(":") ? { literal: undefined, param: s.slice(1) } : { literal: s, param: undefined })
+    )
 
 const routesOf = (api: typeof Api | typeof ControlsApi): ReadonlyArray<Route> => {
   const out: Array<Route> = []

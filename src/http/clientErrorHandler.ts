@@ -57,9 +57,12 @@ export const makeClientErrorHandler =
       socket.destroy()
       return
     }
-    const status =
-      err.code === "HPE_HEADER_OVERFLOW" ? 431 : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400
-    refuseSocket(socket, ApiErrors.webFramework(status, `Malformed HTTP request (${err.code ?? "parse error"})`), metrics)
+    const status = err.code === "HPE_HEADER_OVERFLOW" ? 431 : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400
+    refuseSocket(
+      socket,
+      ApiErrors.webFramework(status, `Malformed HTTP request (${err.code ?? "parse error"})`),
+      metrics
+    )
   }
 
 /**
@@ -89,8 +92,15 @@ export const makeExpectationHandler =
   (req: IncomingMessage, res: ServerResponse): void => {
     metrics?.observe(REFUSED_ROUTE, 417, 0)
     const body = errorBodyJson(
-      ApiErrors.webFramework(417, `Expectation Failed: unsupported Expect header ${quoteString(req.headers.expect ?? "", 64)}`)
+      ApiErrors.webFramework(
+        417,
+        `Expectation Failed: unsupported Expect header ${quoteString(req.headers.expect ?? "", 64)}`
+      )
     )
-    res.writeHead(417, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" })
+    res.writeHead(417, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      connection: "close"
+    })
     res.end(body)
   }

@@ -7,7 +7,10 @@
 export const readinessAnswer = (
   ready: ReadonlyArray<unknown>,
   notReady: ReadonlyArray<unknown>
-): { readonly status: number; readonly body: { readonly ready: ReadonlyArray<unknown>; readonly not_ready: ReadonlyArray<unknown> } } => ({
+): {
+  readonly status: number
+  readonly body: { readonly ready: ReadonlyArray<unknown>; readonly not_ready: ReadonlyArray<unknown> }
+} => ({
   status: notReady.length === 0 ? 200 : 503,
   body: { ready, not_ready: notReady }
 })

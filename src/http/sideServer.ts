@@ -13,7 +13,6 @@ import { SIDE_CORS } from "./sideCors.js"
 
 export type SideListener = (req: IncomingMessage, res: ServerResponse) => void
 
-
 export const reply = (res: ServerResponse, status: number, contentType: string, body: string): void => {
   if (res.headersSent || res.destroyed) return
   const headers: Array<string> = ["content-type", contentType, "content-length", String(Buffer.byteLength(body))]

@@ -132,7 +132,9 @@ export interface LedgerBackend {
    * step: one write transaction, one fsync; the head moves to the last block's, or, on a failure,
    * stays where it was. Optional: without it, `makeLedgerService` commits them one at a time.
    */
-  readonly commitMany?: ((prepared: ReadonlyArray<PreparedBlock>, pruneBudget: number) => void | Promise<void>) | undefined
+  readonly commitMany?:
+    | ((prepared: ReadonlyArray<PreparedBlock>, pruneBudget: number) => void | Promise<void>)
+    | undefined
   /**
    * Deletes at most `budget` entries that lie below the head's oldest version/height.
    * Returns the number deleted (0 = nothing left to prune).

@@ -27,4 +27,10 @@ export class StorageError extends Schema.TaggedError<StorageError>()("StorageErr
   message: Schema.String
 }) {}
 
-export type LedgerError = VersionNotFound | VersionPruned | BlockPruned | TransactionNotFound | BlockNotFound | StorageError
+export type LedgerError =
+  | VersionNotFound
+  | VersionPruned
+  | BlockPruned
+  | TransactionNotFound
+  | BlockNotFound
+  | StorageError

@@ -346,8 +346,7 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const from = t.meta.getBinary(CODE_FROM_KEY)
     const through = t.meta.getBinary(CODE_THROUGH_KEY)
     const recorded =
-      from !== undefined &&
-      (head === undefined || (through !== undefined && readU64be(through) === head.latestVersion))
+      from !== undefined && (head === undefined || (through !== undefined && readU64be(through) === head.latestVersion))
     const last = t.meta.getBinary(CODE_LAST_KEY)
     const lastRecord = newestCodeWrite(U64_MAX)
     const lastAgrees = last === undefined ? lastRecord === undefined : readU64be(last) === lastRecord
@@ -668,7 +667,8 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     }
     let committed: Promise<boolean> | undefined
     // lmdb-js's `put` takes the same options as `putSync` (append), though its types name only versions.
-    for (const { db, key, value, flags } of puts) committed = (db as unknown as { readonly put: AsyncPut }).put(key, value, flags)
+    for (const { db, key, value, flags } of puts)
+      committed = (db as unknown as { readonly put: AsyncPut }).put(key, value, flags)
     return inFlight(committed!.then(durable))
   }
 
@@ -711,7 +711,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
   const olderWrite = (
     id: bigint,
     version: bigint
-  ): { readonly version: bigint; readonly op: WriteOp | undefined; readonly retained: Uint8Array | undefined } | undefined => {
+  ):
+    | { readonly version: bigint; readonly op: WriteOp | undefined; readonly retained: Uint8Array | undefined }
+    | undefined => {
     for (const entry of indexEntries(id, version, 1)) {
       const at = versionOfIndexEntry(entry)
       const k = indexKey(id, at)
@@ -731,7 +733,6 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     }
     return undefined
   }
-
 
   const readTruncations = (): number => {
     const b = t.meta.getBinary(TRUNCATIONS_KEY)
@@ -803,7 +804,8 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         if (replayProtector?._tag === "SequenceNumber")
           removeNaming(t.accountSeqs, accountSequenceKey(sender, replayProtector.sequenceNumber), version)
       }
-      for (const e of eventKeys) removeNaming(t.events, eventIndexKey(e.address, e.creationNumber, e.sequenceNumber), version)
+      for (const e of eventKeys)
+        removeNaming(t.events, eventIndexKey(e.address, e.creationNumber, e.sequenceNumber), version)
       // Only a large record's writes have their values in `state_values` (a pruned record's kept
       // values lie below the window, never above the head).
       const large = record.length >= LARGE_RECORD
@@ -818,7 +820,8 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       }
       t.txns.removeSync(key)
     }
-    for (const k of Array.from(t.blockEnds.getKeys({ start: u64be(lo), end: u64be(hi + 1n) }))) t.blockEnds.removeSync(k)
+    for (const k of Array.from(t.blockEnds.getKeys({ start: u64be(lo), end: u64be(hi + 1n) })))
+      t.blockEnds.removeSync(k)
     const blocks = fromTop
       ? t.blocks.getRange({ start: u64be(U64_MAX), end: u64be(liveHeight), reverse: true })
       : t.blocks.getRange({ start: u64be(liveHeight + 1n) })

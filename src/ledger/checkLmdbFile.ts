@@ -76,7 +76,8 @@ export const checkLmdbFile = (dir: string): void => {
     // LMDB uses the meta with the newer transaction id.
     const meta = first === undefined ? second! : second === undefined || first.txnid >= second.txnid ? first : second
     const needed = (meta.lastPage + 1n) * BigInt(meta.pageSize)
-    if (BigInt(size) < needed) throw damaged(`it has ${size} bytes, but its pages in use end at byte ${needed} (truncated)`)
+    if (BigInt(size) < needed)
+      throw damaged(`it has ${size} bytes, but its pages in use end at byte ${needed} (truncated)`)
   } finally {
     closeSync(fd)
   }

@@ -14,4 +14,5 @@
  * version) within the store's history generation (its truncations: after a rewind, versions are
  * reused by other writes).
  */
-export const codeSnapshotName = (truncations: number, codeVersion: bigint): string => `${truncations}/code@${codeVersion}`
+export const codeSnapshotName = (truncations: number, codeVersion: bigint): string =>
+  `${truncations}/code@${codeVersion}`

@@ -69,7 +69,8 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
             apiErrorFromLedger(e, info, "Failed to read the gas schedule")
           )
           const price = minGasUnitPrice(state)
-          if (price === undefined) return yield* Effect.fail(ApiErrors.internal("Failed to retrieve gas schedule", info))
+          if (price === undefined)
+            return yield* Effect.fail(ApiErrors.internal("Failed to retrieve gas schedule", info))
           schedule = { epoch: info.epoch, price }
           return price
         })
@@ -102,7 +103,8 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
           if (lookup < floor) return { blocks: [] as BlockInfo[], cacheHit: false, lookup }
           // The latest block may still be partial: skip it.
           const latest = yield* blockAt(lookup)
-          if (latest !== undefined && latest.epoch === epoch) lookup = latest.firstVersion > 0n ? latest.firstVersion - 1n : 0n
+          if (latest !== undefined && latest.epoch === epoch)
+            lookup = latest.firstVersion > 0n ? latest.firstVersion - 1n : 0n
           const blocks: BlockInfo[] = []
           let cacheHit = false
           for (let i = 0; i < config.aggressiveBlockHistory; i++) {
@@ -140,8 +142,11 @@ export class GasEstimator extends Context.Service<GasEstimator, GasEstimatorServ
             blockPrices.set(block.lastVersion, price)
           }
           if (cacheHit) {
-            const older = [...blockPrices.keys()].filter((k) => k <= lookup).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))
-            for (const k of older.slice(0, config.aggressiveBlockHistory - blocks.length)) prices.push(blockPrices.get(k)!)
+            const older = [...blockPrices.keys()]
+              .filter((k) => k <= lookup)
+              .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))
+            for (const k of older.slice(0, config.aggressiveBlockHistory - blocks.length))
+              prices.push(blockPrices.get(k)!)
           }
           const computed = estimateFromBlockPrices(prices, config, config.buckets)
           // Only possible if the cache were inconsistent; the reference answers the default, uncached.

@@ -18,7 +18,9 @@ export const checkLedgerVersion = (ledger: LedgerInfo, requested: bigint | undef
 
 /** The latest ledger info, as an API error when the ledger cannot give it (no ledger headers then). */
 export const readLedgerInfo = (ledgerService: Ledger["Service"]): Effect.Effect<LedgerInfo, ApiError> =>
-  Effect.mapError(ledgerService.ledgerInfo, (e) => apiErrorFromLedger(e, undefined, "Failed to read the latest ledger info"))
+  Effect.mapError(ledgerService.ledgerInfo, (e) =>
+    apiErrorFromLedger(e, undefined, "Failed to read the latest ledger info")
+  )
 
 export interface StateAtVersion {
   readonly ledger: LedgerInfo

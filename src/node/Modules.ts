@@ -73,10 +73,7 @@ export class Modules extends Context.Service<Modules, ModulesService>()("movenod
         // The HTTP layer validates the path too; checked here so no caller can build a bogus key.
         if (!isValidIdentifier(name))
           return Effect.fail(
-            ApiErrors.webFramework(
-              400,
-              `failed to parse path \`module_name\`: invalid identifier ${quoteString(name)}`
-            )
+            ApiErrors.webFramework(400, `failed to parse path \`module_name\`: invalid identifier ${quoteString(name)}`)
           )
         return Effect.flatMap(stateAt(ledgerVersion), ({ ledger: info, version, state }) => {
           const id = `${toHex(address)}::${name}`

@@ -47,9 +47,15 @@ export interface NodeService {
   /** The read endpoints' services (accounts, resources, transactions, blocks, events, tables). */
   readonly reads: ReadServices
   /** `POST /transactions/simulate`: a BCS signed transaction (invalid signature) run on the latest state. */
-  readonly simulate: (body: Uint8Array, options: SimulateOptions) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
+  readonly simulate: (
+    body: Uint8Array,
+    options: SimulateOptions
+  ) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
   /** The same with a JSON `SubmitTransactionRequest` (parsed JSON), converted as submissions convert it. */
-  readonly simulateJson: (body: unknown, options: SimulateOptions) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
+  readonly simulateJson: (
+    body: unknown,
+    options: SimulateOptions
+  ) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
   /** Submission and pending transactions: the local chain's (`Submissions`); undefined on a read-only node. */
   readonly submissions: SubmissionsService | undefined
   /** The local chain's test controls (`/__movenode/v1/…`); undefined on any other node. */

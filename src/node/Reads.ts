@@ -9,10 +9,13 @@ import { Tables } from "./Tables.js"
 import { Transactions } from "./Transactions.js"
 
 /** The services behind the read endpoints of issue 15, with their shared `Renderer`, over a `Ledger`. */
-export const ReadsLayer = Layer.mergeAll(Resources.layer, Blocks.layer, Events.layer, Tables.layer, StateValues.layer).pipe(
-  Layer.provideMerge(Transactions.layer),
-  Layer.provideMerge(Layer.mergeAll(Renderer.layer, Accounts.layer))
-)
+export const ReadsLayer = Layer.mergeAll(
+  Resources.layer,
+  Blocks.layer,
+  Events.layer,
+  Tables.layer,
+  StateValues.layer
+).pipe(Layer.provideMerge(Transactions.layer), Layer.provideMerge(Layer.mergeAll(Renderer.layer, Accounts.layer)))
 
 /** What the read endpoints' handlers use. */
 export interface ReadServices {

@@ -169,7 +169,8 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
           Effect.mapError(ledger.stateAt(info.ledgerVersion), (e) =>
             ApiErrors.internal(`Failed to read state: ${e._tag}`, info)
           ),
-          (state) => Effect.fromResult(signedTransactionFromJson(body, stateModuleSource(state, modules, snapshot), info))
+          (state) =>
+            Effect.fromResult(signedTransactionFromJson(body, stateModuleSource(state, modules, snapshot), info))
         )
 
       const submitBcs = (body: Uint8Array) =>

@@ -22,7 +22,10 @@ export interface ViewsService {
    * configured gas budget (`NodeConfig.viewGasBudget`), per contract item 6. The real
    * implementation applies the `ledger_version` rules with `stateAtLedgerVersion`.
    */
-  readonly view: (request: ViewRequest, ledgerVersion: bigint | undefined) => Effect.Effect<WithLedger<ViewAnswer>, ApiError>
+  readonly view: (
+    request: ViewRequest,
+    ledgerVersion: bigint | undefined
+  ) => Effect.Effect<WithLedger<ViewAnswer>, ApiError>
 }
 
 /** `POST /view`: implemented by `ViewsVmLayer` (`src/node/view`), the Move VM over the ledger. */

@@ -17,7 +17,10 @@ export interface BlockGasFacts {
  * and make its limit flag unreachable; we read the inclusive range so the epilogue counts, as the
  * contract says ("full at 250 user transactions or a block limit reached").
  */
-export const readBlockGasFacts = (ledger: LedgerService, block: BlockInfo): Effect.Effect<BlockGasFacts, LedgerError> =>
+export const readBlockGasFacts = (
+  ledger: LedgerService,
+  block: BlockInfo
+): Effect.Effect<BlockGasFacts, LedgerError> =>
   ledger.transactionsGasFacts === undefined
     ? readDecoded(ledger, block)
     : Effect.map(ledger.transactionsGasFacts(block.firstVersion, block.lastVersion), (facts) => {

@@ -134,8 +134,11 @@ export const balanceAt = (state: StateReader, keys: BalanceKeys): bigint | Balan
 }
 
 /** The `CoinStore<T>` value at `owner`, 0 without a store. */
-export const coinStoreBalance = (state: StateReader, owner: AccountAddress, coin: StructTag): bigint | BalanceDecodeError =>
-  coinStoreAt(state, coinBalanceKeys(owner, coin).coinStore!)
+export const coinStoreBalance = (
+  state: StateReader,
+  owner: AccountAddress,
+  coin: StructTag
+): bigint | BalanceDecodeError => coinStoreAt(state, coinBalanceKeys(owner, coin).coinStore!)
 
 /** The balance of `owner`'s primary store of the fungible asset `metadata`. */
 export const primaryStoreBalance = (

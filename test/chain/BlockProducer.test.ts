@@ -347,7 +347,10 @@ describe("BlockProducer", () => {
       assert.ok(event.committed.length === 0 || event.committed[0]!.hashKey === entry.hashKey)
     }).pipe(
       Effect.provide(
-        Layer.provideMerge(BlockProducer.loop, Layer.provideMerge(chain({}, makeFakeVm(), MiningMode.still(1)), ProductionGate.layer)).pipe(
+        Layer.provideMerge(
+          BlockProducer.loop,
+          Layer.provideMerge(chain({}, makeFakeVm(), MiningMode.still(1)), ProductionGate.layer)
+        ).pipe(
           Layer.provide(
             Layer.succeed(BlockProducerConfig, { ...defaultBlockProducerConfig, mining: MiningMode.still(1) })
           )
@@ -396,7 +399,12 @@ describe("BlockProducer", () => {
     () => {
       // The ledger's commits wait for `durable`: block 1 stays in flight while block 2 is made.
       const durable = Latch.makeUnsafe(false)
-      const layer = chain({}, makeFakeVm(), MiningMode.manual, (commit) => (b) => Effect.andThen(durable.await, commit(b)))
+      const layer = chain(
+        {},
+        makeFakeVm(),
+        MiningMode.manual,
+        (commit) => (b) => Effect.andThen(durable.await, commit(b))
+      )
       return Effect.gen(function* () {
         const producer = yield* BlockProducer
         const mempool = yield* Mempool
@@ -424,8 +432,18 @@ describe("BlockProducer", () => {
         yield* producer.produce
         const next = blockEvent(yield* take)
         assert.strictEqual(next.block.height, 2n)
-        assert.deepStrictEqual(kinds(yield* blockTransactions(1n)), ["BlockMetadata", "user:1", "user:2", "BlockEpilogue"])
-        assert.deepStrictEqual(kinds(yield* blockTransactions(2n)), ["BlockMetadata", "user:1", "user:3", "BlockEpilogue"])
+        assert.deepStrictEqual(kinds(yield* blockTransactions(1n)), [
+          "BlockMetadata",
+          "user:1",
+          "user:2",
+          "BlockEpilogue"
+        ])
+        assert.deepStrictEqual(kinds(yield* blockTransactions(2n)), [
+          "BlockMetadata",
+          "user:1",
+          "user:3",
+          "BlockEpilogue"
+        ])
         const rounds = []
         for (const h of [1n, 2n, 3n]) {
           const m = (yield* blockTransactions(h))[0]!.transaction
@@ -449,8 +467,11 @@ describe("BlockProducer", () => {
     "does not drop as expired, when the block in flight commits, what the block made over it took: that block commits it",
     () => {
       const durable = Latch.makeUnsafe(false)
-      const layer = chain({}, makeFakeVm(), MiningMode.manual, (commit) => (b) =>
-        Effect.andThen(durable.await, commit(b))
+      const layer = chain(
+        {},
+        makeFakeVm(),
+        MiningMode.manual,
+        (commit) => (b) => Effect.andThen(durable.await, commit(b))
       ).pipe(Layer.provide(Layer.succeed(MempoolConfig, { ...defaultMempoolConfig, systemTtlSecs: 1 })))
       return Effect.gen(function* () {
         const producer = yield* BlockProducer
@@ -480,32 +501,39 @@ describe("BlockProducer", () => {
     }
   )
 
-  it.effect("keeps a failed block in flight's transactions pooled; the next block fails with it, then they commit", () => {
-    let failures = 1
-    const layer = chain({}, makeFakeVm(), MiningMode.manual, (commit) => (b) =>
-      failures-- > 0 ? Effect.fail(new StorageError({ message: "disk full (a test's)" })) : commit(b)
-    )
-    return Effect.gen(function* () {
-      const producer = yield* BlockProducer
-      const mempool = yield* Mempool
-      yield* submit(1, 0n)
-      yield* submit(2, 0n)
-      yield* producer.produceNext
-      yield* submit(1, 1n)
-      const failed = yield* Effect.flip(producer.produceNext)
-      assert.include(failed.message, "disk full")
-      assert.strictEqual(producer.blockInFlight(), undefined)
-      assert.strictEqual(mempool.size(), 3)
-      const block = yield* producer.produce
-      assert.strictEqual(block.height, 1n)
-      assert.deepStrictEqual(kinds(yield* blockTransactions(1n)), [
-        "BlockMetadata",
-        "user:1",
-        "user:2",
-        "user:1",
-        "BlockEpilogue"
-      ])
-      assert.strictEqual(mempool.size(), 0)
-    }).pipe(Effect.provide(layer))
-  })
+  it.effect(
+    "keeps a failed block in flight's transactions pooled; the next block fails with it, then they commit",
+    () => {
+      let failures = 1
+      const layer = chain(
+        {},
+        makeFakeVm(),
+        MiningMode.manual,
+        (commit) => (b) =>
+          failures-- > 0 ? Effect.fail(new StorageError({ message: "disk full (a test's)" })) : commit(b)
+      )
+      return Effect.gen(function* () {
+        const producer = yield* BlockProducer
+        const mempool = yield* Mempool
+        yield* submit(1, 0n)
+        yield* submit(2, 0n)
+        yield* producer.produceNext
+        yield* submit(1, 1n)
+        const failed = yield* Effect.flip(producer.produceNext)
+        assert.include(failed.message, "disk full")
+        assert.strictEqual(producer.blockInFlight(), undefined)
+        assert.strictEqual(mempool.size(), 3)
+        const block = yield* producer.produce
+        assert.strictEqual(block.height, 1n)
+        assert.deepStrictEqual(kinds(yield* blockTransactions(1n)), [
+          "BlockMetadata",
+          "user:1",
+          "user:2",
+          "user:1",
+          "BlockEpilogue"
+        ])
+        assert.strictEqual(mempool.size(), 0)
+      }).pipe(Effect.provide(layer))
+    }
+  )
 })

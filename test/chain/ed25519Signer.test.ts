@@ -6,14 +6,18 @@ import { ed25519PublicKey, ed25519Signer } from "../../src/chain/ed25519Signer.j
 describe("ed25519Signer (node:crypto)", () => {
   it("gives the public keys and signatures @noble/curves gives (RFC 8032 is deterministic)", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 300 }), (seed, message) => {
-        const signer = ed25519Signer(seed)
-        expect(signer.publicKey).toEqual(ed25519.getPublicKey(seed))
-        expect(ed25519PublicKey(seed)).toEqual(signer.publicKey)
-        const signature = signer.sign(message)
-        expect(signature).toEqual(ed25519.sign(message, seed))
-        expect(ed25519.verify(signature, message, signer.publicKey)).toBe(true)
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ maxLength: 300 }),
+        (seed, message) => {
+          const signer = ed25519Signer(seed)
+          expect(signer.publicKey).toEqual(ed25519.getPublicKey(seed))
+          expect(ed25519PublicKey(seed)).toEqual(signer.publicKey)
+          const signature = signer.sign(message)
+          expect(signature).toEqual(ed25519.sign(message, seed))
+          expect(ed25519.verify(signature, message, signer.publicKey)).toBe(true)
+        }
+      ),
       { numRuns: 200 }
     )
   })

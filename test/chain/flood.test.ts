@@ -21,11 +21,7 @@ interface Answer {
   readonly body: string
 }
 
-const request = (
-  url: string,
-  options: http.RequestOptions,
-  body?: Uint8Array
-): Promise<Answer> =>
+const request = (url: string, options: http.RequestOptions, body?: Uint8Array): Promise<Answer> =>
   new Promise((resolve, reject) => {
     const req = http.request(url, options, (res) => {
       const chunks: Buffer[] = []
@@ -44,7 +40,9 @@ describe("a submission flood", () => {
       Effect.scoped(
         Effect.gen(function* () {
           const chain = yield* LocalChain.spawn({ accounts: CLIENTS, readiness: { host: "127.0.0.1", port: 0 } })
-          const info0 = yield* Effect.promise(() => fetch(chain.apiUrl).then((r) => r.json() as Promise<{ block_height: string }>))
+          const info0 = yield* Effect.promise(() =>
+            fetch(chain.apiUrl).then((r) => r.json() as Promise<{ block_height: string }>)
+          )
           const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS })
           const submitUrl = `${chain.apiUrl}/transactions`
           const post = (body: Uint8Array) =>
@@ -118,7 +116,10 @@ describe("a submission flood", () => {
           )
           assert.deepStrictEqual([...statuses.keys()].sort(), [202, 400])
           for (const body of refusals) assert.match(body, /"error_code":"invalid_input"/)
-          assert.strictEqual(accepted.reduce((a, b) => a + b, 0), CLIENTS * ROUNDS)
+          assert.strictEqual(
+            accepted.reduce((a, b) => a + b, 0),
+            CLIENTS * ROUNDS
+          )
           // Everything accepted is committed: each sender's sequence number reaches ROUNDS.
           for (let c = 0; c < CLIENTS; c++) {
             const who = addressToLongString(chain.accounts[c]!.address)
@@ -130,7 +131,9 @@ describe("a submission flood", () => {
             }
             assert.strictEqual(seq, ROUNDS)
           }
-          const info1 = yield* Effect.promise(() => fetch(chain.apiUrl).then((r) => r.json() as Promise<{ block_height: string }>))
+          const info1 = yield* Effect.promise(() =>
+            fetch(chain.apiUrl).then((r) => r.json() as Promise<{ block_height: string }>)
+          )
           assert.isAbove(Number(info1.block_height), Number(info0.block_height))
         })
       ),

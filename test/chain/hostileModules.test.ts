@@ -46,9 +46,18 @@ const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString("hex")}`
 const APT = 100_000_000n
 
 /** Publishes `modules` at `who` (package `name`); the refusal's message, or undefined when published. */
-const publish = async (who: Account, name: string, moduleNames: string[], modules: Uint8Array[]): Promise<string | undefined> => {
+const publish = async (
+  who: Account,
+  name: string,
+  moduleNames: string[],
+  modules: Uint8Array[]
+): Promise<string | undefined> => {
   try {
-    await chain.controls.publish(who.accountAddress.toString(), hex(packageMetadata(name, moduleNames)), modules.map(hex))
+    await chain.controls.publish(
+      who.accountAddress.toString(),
+      hex(packageMetadata(name, moduleNames)),
+      modules.map(hex)
+    )
     return undefined
   } catch (e) {
     if (e instanceof ControlsError && e.status === 400) return e.message
@@ -63,14 +72,22 @@ const call = async (who: Account, module: string, fn: string): Promise<string> =
     data: { function: `${who.accountAddress}::${module}::${fn}`, functionArguments: [] }
   })
   const pending = await aptos.signAndSubmitTransaction({ signer: who, transaction })
-  const done = await aptos.waitForTransaction({ transactionHash: pending.hash, options: { checkSuccess: false, timeoutSecs: 20 } })
+  const done = await aptos.waitForTransaction({
+    transactionHash: pending.hash,
+    options: { checkSuccess: false, timeoutSecs: 20 }
+  })
   return done.vm_status
 }
 
 it("a module naming the framework's private coin::mint_internal is refused at publish, and nothing is minted", async () => {
   const eve = Account.generate()
   await chain.controls.setBalance(eve.accountAddress.toString(), 10n * APT)
-  const refused = await publish(eve, "Steal", ["steal"], [serializeModule(stealModule(eve.accountAddress.toUint8Array()))])
+  const refused = await publish(
+    eve,
+    "Steal",
+    ["steal"],
+    [serializeModule(stealModule(eve.accountAddress.toUint8Array()))]
+  )
   expect(refused).toContain("LOOKUP_FAILED")
   expect((await fetch(`${chain.info.apiUrl}/accounts/${eve.accountAddress}/module/steal`)).status).toBe(404)
   // The refused publish is a committed, failed transaction: its gas is paid, nothing is gained.
@@ -80,7 +97,12 @@ it("a module naming the framework's private coin::mint_internal is refused at pu
 it("a module handing its own struct to coin::deposit as a Coin<AptosCoin> is refused at publish, and nothing is minted", async () => {
   const eve = Account.generate()
   await chain.controls.setBalance(eve.accountAddress.toString(), 10n * APT)
-  const refused = await publish(eve, "Forge", ["forge"], [serializeModule(forgeModule(eve.accountAddress.toUint8Array()))])
+  const refused = await publish(
+    eve,
+    "Forge",
+    ["forge"],
+    [serializeModule(forgeModule(eve.accountAddress.toUint8Array()))]
+  )
   expect(refused).toContain("CALL_TYPE_MISMATCH_ERROR")
   expect((await fetch(`${chain.info.apiUrl}/accounts/${eve.accountAddress}/module/forge`)).status).toBe(404)
   expect(await aptos.getAccountAPTAmount({ accountAddress: eve.accountAddress })).toBeLessThan(Number(10n * APT))
@@ -97,14 +119,41 @@ it("a module moving a coin away while a &mut to it lives is refused at publish, 
 
 /** Instructions a mutation may put into a body: each kind of operand, types that do not fit. */
 const foreign: ReadonlyArray<Instruction> = [
-  op(Opcode.Pop), op(Opcode.Ret), op(Opcode.LdTrue), op(Opcode.ReadRef), op(Opcode.WriteRef), op(Opcode.Add),
-  op(Opcode.CastU8), op(Opcode.FreezeRef), op(Opcode.Eq), op(Opcode.Not), op(Opcode.Abort), ldU64(5n),
-  { op: Opcode.LdU8, value: 3 } as Instruction, { op: Opcode.LdU128, value: 9n } as Instruction,
-  ix(Opcode.CopyLoc, 0), ix(Opcode.CopyLoc, 1), ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), ix(Opcode.StLoc, 0),
-  ix(Opcode.StLoc, 2), ix(Opcode.MutBorrowLoc, 0), ix(Opcode.ImmBorrowLoc, 1), ix(Opcode.Pack, 0), ix(Opcode.Unpack, 0),
-  ix(Opcode.MoveTo, 0), ix(Opcode.MoveFrom, 0), ix(Opcode.MutBorrowGlobal, 0), ix(Opcode.ImmBorrowGlobal, 0),
-  ix(Opcode.Exists, 0), ix(Opcode.MutBorrowField, 0), ix(Opcode.ImmBorrowField, 0), ix(Opcode.Call, 2), ix(Opcode.Call, 1),
-  { op: Opcode.BrTrue, offset: 0 } as Instruction, { op: Opcode.Branch, offset: 1 } as Instruction
+  op(Opcode.Pop),
+  op(Opcode.Ret),
+  op(Opcode.LdTrue),
+  op(Opcode.ReadRef),
+  op(Opcode.WriteRef),
+  op(Opcode.Add),
+  op(Opcode.CastU8),
+  op(Opcode.FreezeRef),
+  op(Opcode.Eq),
+  op(Opcode.Not),
+  op(Opcode.Abort),
+  ldU64(5n),
+  { op: Opcode.LdU8, value: 3 } as Instruction,
+  { op: Opcode.LdU128, value: 9n } as Instruction,
+  ix(Opcode.CopyLoc, 0),
+  ix(Opcode.CopyLoc, 1),
+  ix(Opcode.MoveLoc, 0),
+  ix(Opcode.MoveLoc, 1),
+  ix(Opcode.StLoc, 0),
+  ix(Opcode.StLoc, 2),
+  ix(Opcode.MutBorrowLoc, 0),
+  ix(Opcode.ImmBorrowLoc, 1),
+  ix(Opcode.Pack, 0),
+  ix(Opcode.Unpack, 0),
+  ix(Opcode.MoveTo, 0),
+  ix(Opcode.MoveFrom, 0),
+  ix(Opcode.MutBorrowGlobal, 0),
+  ix(Opcode.ImmBorrowGlobal, 0),
+  ix(Opcode.Exists, 0),
+  ix(Opcode.MutBorrowField, 0),
+  ix(Opcode.ImmBorrowField, 0),
+  ix(Opcode.Call, 2),
+  ix(Opcode.Call, 1),
+  { op: Opcode.BrTrue, offset: 0 } as Instruction,
+  { op: Opcode.Branch, offset: 1 } as Instruction
 ]
 
 const mutation = fc.record({
@@ -118,11 +167,17 @@ const mutation = fc.record({
 type Edit = typeof mutation extends fc.Arbitrary<infer T> ? T : never
 
 const mutate = (module: CompiledModule, edits: ReadonlyArray<Edit>): Uint8Array => {
-  const defs = module.functionDefs.map((d) => ({ ...d, code: d.code === undefined ? undefined : { ...d.code, code: [...d.code.code] } }))
+  const defs = module.functionDefs.map((d) => ({
+    ...d,
+    code: d.code === undefined ? undefined : { ...d.code, code: [...d.code.code] }
+  }))
   for (const e of edits) {
     const code = defs[e.fn % defs.length]!.code!.code
     const at = e.at % Math.max(1, code.length)
-    const ins = "offset" in e.instruction ? ({ ...e.instruction, offset: e.target % (code.length + 1) } as Instruction) : e.instruction
+    const ins =
+      "offset" in e.instruction
+        ? ({ ...e.instruction, offset: e.target % (code.length + 1) } as Instruction)
+        : e.instruction
     if (e.kind === "replace") code[at] = ins
     else if (e.kind === "insert") code.splice(at, 0, ins)
     else if (code.length > 1) code.splice(at, 1)
@@ -139,9 +194,11 @@ it("property: mutated modules never stop the chain; every publish and call is an
       await chain.controls.setBalance(who.accountAddress.toString(), 10n * APT)
       const honest = Result.getOrThrow(deserializeModule(counterModule(who.accountAddress.toUint8Array())))
       const refused = await publish(who, "Counter", ["counter"], [mutate(honest, edits)])
-      if (refused !== undefined) count(`publish refused: ${/\b[A-Z_]{6,}\b/.exec(refused)?.[0] ?? refused.slice(0, 60)}`)
+      if (refused !== undefined)
+        count(`publish refused: ${/\b[A-Z_]{6,}\b/.exec(refused)?.[0] ?? refused.slice(0, 60)}`)
       else
-        for (const fn of ["bump", "remove", "bump"]) count(`${fn}: ${(await call(who, "counter", fn)).replace(/0x[0-9a-f]+/g, "0x…").slice(0, 70)}`)
+        for (const fn of ["bump", "remove", "bump"])
+          count(`${fn}: ${(await call(who, "counter", fn)).replace(/0x[0-9a-f]+/g, "0x…").slice(0, 70)}`)
       // The account's pages still answer (whatever the code stored is readable).
       for (const page of ["resources", "modules", "transactions"])
         expect((await fetch(`${chain.info.apiUrl}/accounts/${who.accountAddress}/${page}`)).status).toBe(200)
@@ -159,10 +216,25 @@ it("property: mutated modules never stop the chain; every publish and call is an
 
 /** Instructions a mutated transfer script may gain (its locals: &signer, u64, address; handle 0: aptos_account::transfer). */
 const scriptForeign: Instruction[] = [
-  op(Opcode.Pop), op(Opcode.Ret), op(Opcode.Abort), op(Opcode.Add), op(Opcode.ReadRef), op(Opcode.FreezeRef),
-  op(Opcode.LdTrue), ldU64(10_000n * APT), ix(Opcode.CopyLoc, 0), ix(Opcode.CopyLoc, 1), ix(Opcode.CopyLoc, 2),
-  ix(Opcode.MoveLoc, 0), ix(Opcode.MoveLoc, 1), ix(Opcode.MoveLoc, 2), ix(Opcode.StLoc, 1), ix(Opcode.ImmBorrowLoc, 1),
-  ix(Opcode.Call, 0), { op: Opcode.BrTrue, offset: 0 } as Instruction, { op: Opcode.Branch, offset: 1 } as Instruction
+  op(Opcode.Pop),
+  op(Opcode.Ret),
+  op(Opcode.Abort),
+  op(Opcode.Add),
+  op(Opcode.ReadRef),
+  op(Opcode.FreezeRef),
+  op(Opcode.LdTrue),
+  ldU64(10_000n * APT),
+  ix(Opcode.CopyLoc, 0),
+  ix(Opcode.CopyLoc, 1),
+  ix(Opcode.CopyLoc, 2),
+  ix(Opcode.MoveLoc, 0),
+  ix(Opcode.MoveLoc, 1),
+  ix(Opcode.MoveLoc, 2),
+  ix(Opcode.StLoc, 1),
+  ix(Opcode.ImmBorrowLoc, 1),
+  ix(Opcode.Call, 0),
+  { op: Opcode.BrTrue, offset: 0 } as Instruction,
+  { op: Opcode.Branch, offset: 1 } as Instruction
 ]
 
 const scriptMutation = fc.record({
@@ -179,13 +251,17 @@ it("property: mutated transfer scripts are each answered and never leave the sen
   const sender = Account.generate()
   const to = Account.generate()
   await chain.controls.setBalance(sender.accountAddress.toString(), 100n * APT)
-  const balance = async () => BigInt((await aptos.getAccountAPTAmount({ accountAddress: sender.accountAddress })).toString())
+  const balance = async () =>
+    BigInt((await aptos.getAccountAPTAmount({ accountAddress: sender.accountAddress })).toString())
   await fc.assert(
     fc.asyncProperty(fc.array(scriptMutation, { minLength: 1, maxLength: 3 }), async (edits) => {
       const code = [...script.code.code]
       for (const e of edits) {
         const at = e.at % Math.max(1, code.length)
-        const ins = "offset" in e.instruction ? ({ ...e.instruction, offset: e.target % (code.length + 1) } as Instruction) : e.instruction
+        const ins =
+          "offset" in e.instruction
+            ? ({ ...e.instruction, offset: e.target % (code.length + 1) } as Instruction)
+            : e.instruction
         if (e.kind === "replace") code[at] = ins
         else if (e.kind === "insert") code.splice(at, 0, ins)
         else if (code.length > 1) code.splice(at, 1)
@@ -199,7 +275,10 @@ it("property: mutated transfer scripts are each answered and never leave the sen
           data: { bytecode, functionArguments: [new U64(1), to.accountAddress] }
         })
         const pending = await aptos.signAndSubmitTransaction({ signer: sender, transaction })
-        const done = await aptos.waitForTransaction({ transactionHash: pending.hash, options: { checkSuccess: false, timeoutSecs: 20 } })
+        const done = await aptos.waitForTransaction({
+          transactionHash: pending.hash,
+          options: { checkSuccess: false, timeoutSecs: 20 }
+        })
         count(`committed: ${done.vm_status.replace(/0x[0-9a-f]+/g, "0x…").slice(0, 60)}`)
       } catch (e) {
         // Refused at submission (the node's 4xx, as the SDK reports it): answered too.

@@ -70,7 +70,9 @@ describe("movenode as a library: in-memory node + typed client", () => {
         const tooNew = yield* Effect.flip(
           client.accounts.balance({ params: { address: "0x1", asset_type: "0xa" }, query: { ledger_version: "1" } })
         )
-        const malformed = yield* Effect.flip(client.accounts.balance({ params: { address: "0xnothex", asset_type: "0xa" } }))
+        const malformed = yield* Effect.flip(
+          client.accounts.balance({ params: { address: "0xnothex", asset_type: "0xa" } })
+        )
         return { tooNew, malformed }
       })
     )

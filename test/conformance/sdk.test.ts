@@ -23,7 +23,16 @@ const ROOT = "0xa550c18"
 const ROOT_LONG = `0x${"a550c18".padStart(64, "0")}`
 const APT = "0x1::aptos_coin::AptosCoin" as const
 /** The reference's `MoveStruct` keys in its order (aptos-core api/doc/spec.yaml). */
-const STRUCT_KEYS = ["name", "is_native", "is_event", "is_enum", "abilities", "generic_type_params", "fields", "variants"]
+const STRUCT_KEYS = [
+  "name",
+  "is_native",
+  "is_event",
+  "is_enum",
+  "abilities",
+  "generic_type_params",
+  "fields",
+  "variants"
+]
 
 let node: RunningNode
 let aptos: Aptos

@@ -233,7 +233,11 @@ describe("the endpoint's own rules", () => {
   })
 
   /** A JSON SubmitTransactionRequest (the reference's other simulate body) for a transfer from 0xa550c18. */
-  const jsonRequest = (to: string, amount: string, signature: Record<string, unknown> = { type: "no_account_signature" }) => ({
+  const jsonRequest = (
+    to: string,
+    amount: string,
+    signature: Record<string, unknown> = { type: "no_account_signature" }
+  ) => ({
     sender: ROOT_LONG,
     sequence_number: "0",
     max_gas_amount: "20000",
@@ -281,7 +285,11 @@ describe("the endpoint's own rules", () => {
       max_gas_amount: raw.max_gas_amount.toString(),
       gas_unit_price: raw.gas_unit_price.toString(),
       expiration_timestamp_secs: raw.expiration_timestamp_secs.toString(),
-      signature: { type: "ed25519_signature", public_key: auth.public_key.toString(), signature: auth.signature.toString() }
+      signature: {
+        type: "ed25519_signature",
+        public_key: auth.public_key.toString(),
+        signature: auth.signature.toString()
+      }
     }
     const refused = await postJson(valid)
     expect(((await refused.json()) as { message: string }).message).toBe(

@@ -42,7 +42,12 @@ const makeFake = () => {
     mine: (o) =>
       o.blocks < 1 || o.blocks > MAX_MINE_BLOCKS
         ? ApiErrors.badRequest(`blocks: expected 1..${MAX_MINE_BLOCKS}, got ${o.blocks}`)
-        : record("mine", [block, ...Array.from({ length: Math.min(o.blocks, 3) - 1 }, () => block)] as const, o.blocks, o.intervalUsec),
+        : record(
+            "mine",
+            [block, ...Array.from({ length: Math.min(o.blocks, 3) - 1 }, () => block)] as const,
+            o.blocks,
+            o.intervalUsec
+          ),
     time: Effect.succeed(time),
     increaseTime: (d, mine) => record("increaseTime", time, d, mine),
     setNextBlockTimestamp: (t) => record("setNextBlockTimestamp", time, t),
@@ -109,9 +114,27 @@ describe("control bodies", () => {
       fc
         .dictionary(
           fc.constantFrom(
-            "id", "blocks", "interval_secs", "secs", "mine", "timestamp_usecs", "x", "address", "amount", "asset",
-            "type", "value", "bcs", "delete", "handle", "key", "sequence_number", "authentication_key", "metadata",
-            "modules", "enabled"
+            "id",
+            "blocks",
+            "interval_secs",
+            "secs",
+            "mine",
+            "timestamp_usecs",
+            "x",
+            "address",
+            "amount",
+            "asset",
+            "type",
+            "value",
+            "bcs",
+            "delete",
+            "handle",
+            "key",
+            "sequence_number",
+            "authentication_key",
+            "metadata",
+            "modules",
+            "enabled"
           ),
           fc.oneof(
             fc.jsonValue(),
@@ -134,7 +157,13 @@ describe("control bodies", () => {
         // A failure, not a defect: the error is the ApiError the server renders as the error body.
         const e = Effect.runSync(
           Effect.flip(
-            handlers[route]!.handler({ params: {}, query: new Map(), bcs: false, body: bytes, mediaType: "application/json" })
+            handlers[route]!.handler({
+              params: {},
+              query: new Map(),
+              bcs: false,
+              body: bytes,
+              mediaType: "application/json"
+            })
           )
         )
         expect(e).toBeInstanceOf(ApiError)
@@ -164,9 +193,15 @@ describe("control bodies", () => {
           const { service, calls } = makeFake()
           const h = handlersWith(service)
           expect(Exit.isSuccess(run(h["controls.revert"]!, bytesOf(`{"id":"${u64}"}`)))).toBe(true)
-          expect(Exit.isSuccess(run(h["controls.setNextBlockTimestamp"]!, bytesOf(`{"timestamp_usecs":"${u64}"}`)))).toBe(true)
-          expect(Exit.isSuccess(run(h["controls.increaseTime"]!, bytesOf(`{"secs":${secs},"mine":${mine}}`)))).toBe(true)
-          expect(Exit.isSuccess(run(h["controls.mine"]!, bytesOf(`{"blocks":${blocks},"interval_secs":"${secs}"}`)))).toBe(true)
+          expect(
+            Exit.isSuccess(run(h["controls.setNextBlockTimestamp"]!, bytesOf(`{"timestamp_usecs":"${u64}"}`)))
+          ).toBe(true)
+          expect(Exit.isSuccess(run(h["controls.increaseTime"]!, bytesOf(`{"secs":${secs},"mine":${mine}}`)))).toBe(
+            true
+          )
+          expect(
+            Exit.isSuccess(run(h["controls.mine"]!, bytesOf(`{"blocks":${blocks},"interval_secs":"${secs}"}`)))
+          ).toBe(true)
           expect(Exit.isSuccess(run(h["controls.setBlockInterval"]!, bytesOf(`{"secs":null}`)))).toBe(true)
           expect(Exit.isSuccess(run(h["controls.snapshot"]!, undefined))).toBe(true)
           expect(calls).toEqual([
@@ -187,7 +222,9 @@ describe("control bodies", () => {
     const handlers = handlersWith(undefined)
     for (const [id, spec] of Object.entries(handlers)) {
       if (id === "controls.spec") continue
-      const e = Effect.runSync(Effect.flip(spec.handler({ params: {}, query: new Map(), bcs: false, body: undefined, mediaType: undefined })))
+      const e = Effect.runSync(
+        Effect.flip(spec.handler({ params: {}, query: new Map(), bcs: false, body: undefined, mediaType: undefined }))
+      )
       expect([id, e.status, e.code]).toEqual([id, 403, "api_disabled"])
     }
   })

@@ -14,9 +14,14 @@ import { describe, expect, it } from "vitest"
 import { MiningMode } from "../../src/chain/MiningMode.js"
 import { ControlsError, type RunningLocalChain, startLocalChain } from "../../src/testing/index.js"
 
-const sdk = (chain: RunningLocalChain) => new Aptos(new AptosConfig({ network: Network.LOCAL, fullnode: chain.info.apiUrl }))
+const sdk = (chain: RunningLocalChain) =>
+  new Aptos(new AptosConfig({ network: Network.LOCAL, fullnode: chain.info.apiUrl }))
 const info = async (chain: RunningLocalChain) =>
-  (await (await fetch(chain.info.apiUrl)).json()) as { ledger_version: string; block_height: string; ledger_timestamp: string }
+  (await (await fetch(chain.info.apiUrl)).json()) as {
+    ledger_version: string
+    block_height: string
+    ledger_timestamp: string
+  }
 
 /** Some history: transfers, a balance edit, a day of time travel. */
 const makeHistory = async (chain: RunningLocalChain) => {
@@ -59,7 +64,9 @@ describe("dump and load", () => {
         expect(tb).toEqual(ta)
       }
       const last = Number(ia.ledger_version)
-      const [la, lb] = await Promise.all([sdk(a), sdk(b)].map((s) => s.getTransactionByVersion({ ledgerVersion: last })))
+      const [la, lb] = await Promise.all(
+        [sdk(a), sdk(b)].map((s) => s.getTransactionByVersion({ ledgerVersion: last }))
+      )
       expect((lb as { accumulator_root_hash: string }).accumulator_root_hash).toBe(
         (la as { accumulator_root_hash: string }).accumulator_root_hash
       )
@@ -116,7 +123,12 @@ describe("dump and load", () => {
       const { hashes } = await makeHistory(a)
       const ia = await info(a)
       await a.stop()
-      const b = await startLocalChain({ accounts: 1, mining: MiningMode.still(), loadState: file, dataDir: join(dir, "data") })
+      const b = await startLocalChain({
+        accounts: 1,
+        mining: MiningMode.still(),
+        loadState: file,
+        dataDir: join(dir, "data")
+      })
       try {
         expect((await info(b)).ledger_version).toBe(ia.ledger_version)
         expect((await sdk(b).getTransactionByHash({ transactionHash: hashes[2]! })).hash).toBe(hashes[2])

@@ -76,10 +76,11 @@ describe("impersonation", () => {
       (await aptos.view({ payload: { function: "0x1::features::is_enabled", functionArguments: [flag] } }))[0]
     // A flag off in this genesis (found, not assumed), one no code path here reads.
     let flag = -1
-    for (const candidate of [119, 118, 117, 0]) if ((await isEnabled(candidate)) === false) {
-      flag = candidate
-      break
-    }
+    for (const candidate of [119, 118, 117, 0])
+      if ((await isEnabled(candidate)) === false) {
+        flag = candidate
+        break
+      }
     expect(flag).toBeGreaterThan(0)
     // 0x1 pays gas like any sender: give it some first.
     await chain.controls.setBalance("0x1", 10_000_000_000n)

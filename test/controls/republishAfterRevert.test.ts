@@ -34,9 +34,11 @@ it("a module published again at the same version after a revert runs its new cod
 
   /** Publishes the counter whose `bump` adds `step`, bumps it once (init_module made it 7); the value and where it was published. */
   const publishAndBump = async (step: bigint) => {
-    const published = await chain.controls.publish(dave.accountAddress.toString(), hex(packageMetadata("Counter", ["counter"])), [
-      hex(counterModule(address, step))
-    ])
+    const published = await chain.controls.publish(
+      dave.accountAddress.toString(),
+      hex(packageMetadata("Counter", ["counter"])),
+      [hex(counterModule(address, step))]
+    )
     const bump = await aptos.transaction.build.simple({
       sender: dave.accountAddress,
       data: { function: `${dave.accountAddress}::counter::bump`, functionArguments: [] }
@@ -47,7 +49,9 @@ it("a module published again at the same version after a revert runs its new cod
     ) as { data: { data: { value: string } } } | undefined
     const pending = await aptos.signAndSubmitTransaction({ signer: dave, transaction: bump })
     expect((await aptos.waitForTransaction({ transactionHash: pending.hash })).success).toBe(true)
-    const counter = (await aptos.getAccountResource({ accountAddress: dave.accountAddress, resourceType: type })) as { value: string }
+    const counter = (await aptos.getAccountResource({ accountAddress: dave.accountAddress, resourceType: type })) as {
+      value: string
+    }
     return { value: counter.value, simulated: simulatedCounter?.data.data.value, version: published.ledger_version }
   }
 

@@ -26,7 +26,11 @@ it("reads after a revert see the new history at reused versions", async () => {
   const bobStart = await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })
   const id = await chain.snapshot()
   const send = async (amount: number) => {
-    const txn = await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount })
+    const txn = await aptos.transferCoinTransaction({
+      sender: alice.accountAddress,
+      recipient: bob.accountAddress,
+      amount
+    })
     const pending = await aptos.signAndSubmitTransaction({ signer: alice, transaction: txn })
     return aptos.waitForTransaction({ transactionHash: pending.hash })
   }

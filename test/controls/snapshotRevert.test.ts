@@ -42,7 +42,11 @@ describe("snapshot and revert", () => {
     const before = await aptos.getAccountInfo({ accountAddress: alice.accountAddress })
     const bobBefore = await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })
 
-    const txn = await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount: 1234 })
+    const txn = await aptos.transferCoinTransaction({
+      sender: alice.accountAddress,
+      recipient: bob.accountAddress,
+      amount: 1234
+    })
     const signed = aptos.transaction.sign({ signer: alice, transaction: txn })
     const submitted = await aptos.transaction.submit.simple({ transaction: txn, senderAuthenticator: signed })
     const done = await aptos.waitForTransaction({ transactionHash: submitted.hash })
@@ -57,7 +61,9 @@ describe("snapshot and revert", () => {
     expect(byHash.status).toBe(404)
     expect(((await byHash.json()) as { error_code: string }).error_code).toBe("transaction_not_found")
     expect(await aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress })).toBe(bobBefore)
-    expect((await aptos.getAccountInfo({ accountAddress: alice.accountAddress })).sequence_number).toBe(before.sequence_number)
+    expect((await aptos.getAccountInfo({ accountAddress: alice.accountAddress })).sequence_number).toBe(
+      before.sequence_number
+    )
     // The snapshot id is used up.
     const again = await post("/revert", { id: snap.json.id })
     expect(again.status).toBe(400)
@@ -87,7 +93,11 @@ describe("snapshot and revert", () => {
     expect(BigInt(reset.json.block_height as string)).toBeLessThanOrEqual(6n)
     // Snapshots are gone with the history; the faucet works on the new chain.
     expect((await post("/revert", { id: before.json.id })).status).toBe(400)
-    const funded = await aptos.fundAccount({ accountAddress: Account.generate().accountAddress, amount: 1000, options: { waitForIndexer: false } })
+    const funded = await aptos.fundAccount({
+      accountAddress: Account.generate().accountAddress,
+      amount: 1000,
+      options: { waitForIndexer: false }
+    })
     expect(funded.success).toBe(true)
   }, 60_000)
 

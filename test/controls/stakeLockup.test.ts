@@ -21,7 +21,12 @@ afterAll(() => chain.stop())
 
 const APT = 100_000_000n
 
-type Pool = { active: { value: string }; inactive: { value: string }; pending_inactive: { value: string }; locked_until_secs: string }
+type Pool = {
+  active: { value: string }
+  inactive: { value: string }
+  pending_inactive: { value: string }
+  locked_until_secs: string
+}
 
 it("unlocked stake is withdrawable only after the lockup and an epoch change", async () => {
   const set = (await aptos.getAccountResource({ accountAddress: "0x1", resourceType: "0x1::stake::ValidatorSet" })) as {
@@ -30,7 +35,8 @@ it("unlocked stake is withdrawable only after the lockup and an epoch change", a
   const pool = set.active_validators[0]!.addr
   const owner = pool // the local genesis's validator owns its pool (OwnerCapability at the pool's address)
   await aptos.getAccountResource({ accountAddress: owner, resourceType: "0x1::stake::OwnerCapability" })
-  const stake = async () => (await aptos.getAccountResource({ accountAddress: pool, resourceType: "0x1::stake::StakePool" })) as Pool
+  const stake = async () =>
+    (await aptos.getAccountResource({ accountAddress: pool, resourceType: "0x1::stake::StakePool" })) as Pool
   const balance = async () => BigInt(await aptos.getAccountAPTAmount({ accountAddress: owner }))
 
   await chain.controls.setBalance(owner, 100n * APT) // gas for the owner's transactions

@@ -89,11 +89,15 @@ describe("state edits", () => {
     const pending = await aptos.signAndSubmitTransaction({ signer: dave, transaction: bump })
     expect((await aptos.waitForTransaction({ transactionHash: pending.hash })).success).toBe(true)
     const type = `${dave.accountAddress}::counter::Counter` as `${string}::${string}::${string}`
-    expect(await aptos.getAccountResource({ accountAddress: dave.accountAddress, resourceType: type })).toEqual({ value: "8" })
+    expect(await aptos.getAccountResource({ accountAddress: dave.accountAddress, resourceType: type })).toEqual({
+      value: "8"
+    })
 
     // A resource written from JSON, read back; the old value at the version before; then deleted.
     const written = await chain.controls.setResource(dave.accountAddress.toString(), type, { json: { value: "41" } })
-    expect(await aptos.getAccountResource({ accountAddress: dave.accountAddress, resourceType: type })).toEqual({ value: "41" })
+    expect(await aptos.getAccountResource({ accountAddress: dave.accountAddress, resourceType: type })).toEqual({
+      value: "41"
+    })
     expect(
       await aptos.getAccountResource({
         accountAddress: dave.accountAddress,
@@ -110,7 +114,11 @@ describe("state edits", () => {
     const alice = Account.fromPrivateKey({ privateKey: new Ed25519PrivateKey(chain.info.accounts[0]!.privateKey) })
     await chain.controls.setAccount(alice.accountAddress.toString(), { sequenceNumber: 100 })
     expect((await aptos.getAccountInfo({ accountAddress: alice.accountAddress })).sequence_number).toBe("100")
-    const t = await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: alice.accountAddress, amount: 1 })
+    const t = await aptos.transferCoinTransaction({
+      sender: alice.accountAddress,
+      recipient: alice.accountAddress,
+      amount: 1
+    })
     expect(t.rawTransaction.sequence_number).toBe(100n)
     const pending = await aptos.signAndSubmitTransaction({ signer: alice, transaction: t })
     expect((await aptos.waitForTransaction({ transactionHash: pending.hash })).success).toBe(true)

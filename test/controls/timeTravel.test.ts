@@ -39,7 +39,11 @@ describe("time travel", () => {
     expect(await nowSeconds(aptos)).toBeGreaterThanOrEqual(before + DAY)
 
     // Default-built: expiry = wall clock + 20 s, a day behind the chain: refused at submission.
-    const stale = await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount: 1 })
+    const stale = await aptos.transferCoinTransaction({
+      sender: alice.accountAddress,
+      recipient: bob.accountAddress,
+      amount: 1
+    })
     const refused = await aptos.signAndSubmitTransaction({ signer: alice, transaction: stale }).then(
       () => undefined,
       (e: { data?: { vm_error_code?: number; message?: string } }) => e.data
@@ -58,7 +62,11 @@ describe("time travel", () => {
 
     // Or a default expiry far enough out for every jump the suite makes.
     const patient = sdk({ transactionGenerationConfig: { defaultTxnExpirySecFromNow: 10 * 365 * DAY } })
-    const later = await patient.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount: 1 })
+    const later = await patient.transferCoinTransaction({
+      sender: alice.accountAddress,
+      recipient: bob.accountAddress,
+      amount: 1
+    })
     const ok2 = await patient.signAndSubmitTransaction({ signer: alice, transaction: later })
     expect((await patient.waitForTransaction({ transactionHash: ok2.hash })).success).toBe(true)
   }, 60_000)
@@ -66,16 +74,16 @@ describe("time travel", () => {
   it("advanceEpoch starts exactly one epoch; revert restores the clock; time never goes back", async () => {
     const t0 = await chain.controls.time()
     const id = await chain.snapshot()
-    const epoch = (await ledgerEpoch())
+    const epoch = await ledgerEpoch()
     await chain.advanceEpoch()
     await chain.mine() // the ledger info's epoch is the latest block's: the next block is in the new epoch
-    expect((await ledgerEpoch())).toBe(epoch + 1n)
+    expect(await ledgerEpoch()).toBe(epoch + 1n)
     await chain.controls.increaseTime(7 * DAY, { mine: true })
     await chain.revertTo(id)
     const t1 = await chain.controls.time()
     expect(t1.chain_timestamp_usecs).toBe(t0.chain_timestamp_usecs)
     expect(t1.offset_usecs).toBe(t0.offset_usecs)
-    expect((await ledgerEpoch())).toBe(epoch)
+    expect(await ledgerEpoch()).toBe(epoch)
     // A timestamp at or before the chain's is refused; blocks stay strictly increasing.
     const refused = await chain.controls.setNextBlockTimestamp(t1.chain_timestamp_usecs).catch((e: ControlsError) => e)
     expect(refused).toBeInstanceOf(ControlsError)

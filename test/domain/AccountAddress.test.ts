@@ -1,7 +1,12 @@
 import fc from "fast-check"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { addressFromNumber, addressToLongString, addressToShortString, parseAddress } from "../../src/domain/AccountAddress.js"
+import {
+  addressFromNumber,
+  addressToLongString,
+  addressToShortString,
+  parseAddress
+} from "../../src/domain/AccountAddress.js"
 
 const parsed = (s: string) => Result.getOrUndefined(parseAddress(s))
 

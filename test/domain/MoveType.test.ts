@@ -28,7 +28,8 @@ const canonical = (s: string, opts = { allowGenerics: true, allowReferences: tru
 
 describe("Identifier", () => {
   it("follows the Move rules, with $ allowed", () => {
-    for (const ok of ["a", "A1", "coin", "_x", "$x", "x$y", "a_b_c", "<SELF>"]) expect(isValidIdentifier(ok), ok).toBe(true)
+    for (const ok of ["a", "A1", "coin", "_x", "$x", "x$y", "a_b_c", "<SELF>"])
+      expect(isValidIdentifier(ok), ok).toBe(true)
     for (const bad of ["", "_", "$", "1a", "a-b", "a b", "a::b", "é"]) expect(isValidIdentifier(bad), bad).toBe(false)
     expect(Result.isFailure(parseIdentifier("a::b"))).toBe(true)
     expect(Result.isSuccess(parseIdentifier("transfer"))).toBe(true)
@@ -37,7 +38,9 @@ describe("Identifier", () => {
 
 describe("MoveType parser and printer", () => {
   it("prints canonically as the reference does", () => {
-    expect(canonical("0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>")).toBe("0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>")
+    expect(canonical("0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>")).toBe(
+      "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>"
+    )
     expect(canonical(" 0x0001 :: coin :: CoinStore < 0x01::aptos_coin::AptosCoin > ")).toBe(
       "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>"
     )
@@ -71,10 +74,18 @@ describe("MoveType parser and printer", () => {
       if (Result.isFailure(r)) expect(r.failure.message.length).toBeGreaterThan(0)
     }
     expect(Result.isFailure(parseMoveType("&u8"))).toBe(true)
-    fc.assert(fc.property(fc.string({ maxLength: 60 }), (s) => void parseMoveType(s, { allowGenerics: true, allowReferences: true })))
     fc.assert(
-      fc.property(fc.array(fc.constantFrom("vector", "<", ">", "0x1", "::", "m", "S", ",", " ", "u8", "&", "mut "), { maxLength: 40 }), (parts) =>
-        void parseMoveType(parts.join(""), { allowReferences: true })
+      fc.property(
+        fc.string({ maxLength: 60 }),
+        (s) => void parseMoveType(s, { allowGenerics: true, allowReferences: true })
+      )
+    )
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("vector", "<", ">", "0x1", "::", "m", "S", ",", " ", "u8", "&", "mut "), {
+          maxLength: 40
+        }),
+        (parts) => void parseMoveType(parts.join(""), { allowReferences: true })
       )
     )
   })
@@ -104,18 +115,28 @@ describe("MoveType parser and printer", () => {
 
   it("a struct tag equals its printed form with whitespace sprinkled between tokens", () => {
     fc.assert(
-      fc.property(A.structTag(4, false), fc.array(fc.constantFrom("", " ", "  ", "\t", "\n"), { minLength: 64, maxLength: 64 }), (st, spaces) => {
-        let i = 0
-        const printed = structTagToString(st).replace(/(::|<|>|,)/g, (m) => `${spaces[i++ % 64]}${m}${spaces[i++ % 64]}`)
-        expect(structTagEquals(printed, st)).toBe(true)
-      })
+      fc.property(
+        A.structTag(4, false),
+        fc.array(fc.constantFrom("", " ", "  ", "\t", "\n"), { minLength: 64, maxLength: 64 }),
+        (st, spaces) => {
+          let i = 0
+          const printed = structTagToString(st).replace(
+            /(::|<|>|,)/g,
+            (m) => `${spaces[i++ % 64]}${m}${spaces[i++ % 64]}`
+          )
+          expect(structTagEquals(printed, st)).toBe(true)
+        }
+      )
     )
   })
 
   it("compares struct tags ignoring whitespace and address spelling", () => {
-    expect(structTagEquals("0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>", "0x01::coin::CoinStore< 0x1::aptos_coin::AptosCoin >")).toBe(
-      true
-    )
+    expect(
+      structTagEquals(
+        "0x1::coin::CoinStore<0x1::aptos_coin::AptosCoin>",
+        "0x01::coin::CoinStore< 0x1::aptos_coin::AptosCoin >"
+      )
+    ).toBe(true)
     expect(structTagEquals("0x1::coin::CoinStore<u8>", "0x1::coin::CoinStore<u64>")).toBe(false)
     expect(structTagEquals("0x1::coin::CoinStore", "not a tag")).toBe(false)
     const parsed = parseStructTag("0x1::a::B<u8>")

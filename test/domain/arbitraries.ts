@@ -41,7 +41,23 @@ export const identifier = fc.oneof(
   fc.stringMatching(/^[_$][a-zA-Z0-9_$]{1,12}$/)
 )
 
-const primitives = ["bool", "u8", "u16", "u32", "u64", "u128", "u256", "i8", "i16", "i32", "i64", "i128", "i256", "address", "signer"] as const
+const primitives = [
+  "bool",
+  "u8",
+  "u16",
+  "u32",
+  "u64",
+  "u128",
+  "u256",
+  "i8",
+  "i16",
+  "i32",
+  "i64",
+  "i128",
+  "i256",
+  "address",
+  "signer"
+] as const
 export const primitiveTypeTag = fc.constantFrom(...primitives).map((t) => ({ _tag: t }) as TypeTag)
 
 /** Type tags nested at most `depth` boxes deep (the BCS limit is 8). */
@@ -105,7 +121,9 @@ export const writeOp: fc.Arbitrary<WriteOp> = fc.oneof(
   anyBytes.map((data) => ({ _tag: "Creation", data }) as WriteOp),
   anyBytes.map((data) => ({ _tag: "Modification", data }) as WriteOp),
   fc.constant({ _tag: "Deletion" } as WriteOp),
-  fc.record({ data: anyBytes, metadata: stateValueMetadata }).map((x) => ({ _tag: "CreationWithMetadata", ...x }) as WriteOp),
+  fc
+    .record({ data: anyBytes, metadata: stateValueMetadata })
+    .map((x) => ({ _tag: "CreationWithMetadata", ...x }) as WriteOp),
   fc
     .record({ data: anyBytes, metadata: stateValueMetadata })
     .map((x) => ({ _tag: "ModificationWithMetadata", ...x }) as WriteOp),
@@ -113,10 +131,13 @@ export const writeOp: fc.Arbitrary<WriteOp> = fc.oneof(
 )
 
 export const writeSet = fc
-  .uniqueArray(fc.tuple(stateKey, writeOp).map(([k, op]): WriteSetEntry => makeWriteSetEntry(k, op)), {
-    maxLength: 5,
-    selector: (e) => Buffer.from(e.keyBytes).toString("hex")
-  })
+  .uniqueArray(
+    fc.tuple(stateKey, writeOp).map(([k, op]): WriteSetEntry => makeWriteSetEntry(k, op)),
+    {
+      maxLength: 5,
+      selector: (e) => Buffer.from(e.keyBytes).toString("hex")
+    }
+  )
   .map((entries) => sortWriteSet({ entries }))
 
 export const contractEvent: fc.Arbitrary<ContractEvent> = fc.oneof(
@@ -145,9 +166,15 @@ export const transactionArgument: fc.Arbitrary<TransactionArgument> = fc.oneof(
   fc.integer({ min: -128, max: 127 }).map((value) => ({ _tag: "I8", value }) as TransactionArgument),
   fc.integer({ min: -32768, max: 32767 }).map((value) => ({ _tag: "I16", value }) as TransactionArgument),
   fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).map((value) => ({ _tag: "I32", value }) as TransactionArgument),
-  fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }).map((value) => ({ _tag: "I64", value }) as TransactionArgument),
-  fc.bigInt({ min: -(1n << 127n), max: (1n << 127n) - 1n }).map((value) => ({ _tag: "I128", value }) as TransactionArgument),
-  fc.bigInt({ min: -(1n << 255n), max: (1n << 255n) - 1n }).map((value) => ({ _tag: "I256", value }) as TransactionArgument)
+  fc
+    .bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n })
+    .map((value) => ({ _tag: "I64", value }) as TransactionArgument),
+  fc
+    .bigInt({ min: -(1n << 127n), max: (1n << 127n) - 1n })
+    .map((value) => ({ _tag: "I128", value }) as TransactionArgument),
+  fc
+    .bigInt({ min: -(1n << 255n), max: (1n << 255n) - 1n })
+    .map((value) => ({ _tag: "I256", value }) as TransactionArgument)
 )
 
 export const script: fc.Arbitrary<Script> = fc.record({
@@ -212,7 +239,9 @@ export const anyPublicKey: fc.Arbitrary<AnyPublicKey> = fc.oneof(
   bytes(65).map((publicKey) => ({ _tag: "Secp256k1Ecdsa", publicKey }) as AnyPublicKey),
   bytes(65).map((publicKey) => ({ _tag: "Secp256r1Ecdsa", publicKey }) as AnyPublicKey),
   keylessPublicKey.map((publicKey) => ({ _tag: "Keyless", publicKey }) as AnyPublicKey),
-  fc.record({ jwkAddress: address, publicKey: keylessPublicKey }).map((x) => ({ _tag: "FederatedKeyless", ...x }) as AnyPublicKey),
+  fc
+    .record({ jwkAddress: address, publicKey: keylessPublicKey })
+    .map((x) => ({ _tag: "FederatedKeyless", ...x }) as AnyPublicKey),
   anyBytes.map((publicKey) => ({ _tag: "SlhDsaSha2_128s", publicKey }) as AnyPublicKey)
 )
 
@@ -243,9 +272,15 @@ export const anySignature: fc.Arbitrary<AnySignature> = fc.oneof(
 )
 
 export const accountAuthenticator: fc.Arbitrary<AccountAuthenticator> = fc.oneof(
-  fc.record({ publicKey: bytes(32), signature: bytes(64) }).map((x) => ({ _tag: "Ed25519", ...x }) as AccountAuthenticator),
-  fc.record({ publicKey: anyBytes, signature: anyBytes }).map((x) => ({ _tag: "MultiEd25519", ...x }) as AccountAuthenticator),
-  fc.record({ publicKey: anyPublicKey, signature: anySignature }).map((x) => ({ _tag: "SingleKey", ...x }) as AccountAuthenticator),
+  fc
+    .record({ publicKey: bytes(32), signature: bytes(64) })
+    .map((x) => ({ _tag: "Ed25519", ...x }) as AccountAuthenticator),
+  fc
+    .record({ publicKey: anyBytes, signature: anyBytes })
+    .map((x) => ({ _tag: "MultiEd25519", ...x }) as AccountAuthenticator),
+  fc
+    .record({ publicKey: anyPublicKey, signature: anySignature })
+    .map((x) => ({ _tag: "SingleKey", ...x }) as AccountAuthenticator),
   fc
     .record({
       publicKeys: fc.array(anyPublicKey, { maxLength: 3 }),
@@ -259,7 +294,9 @@ export const accountAuthenticator: fc.Arbitrary<AccountAuthenticator> = fc.oneof
     .record({
       functionInfo: fc.record({ moduleAddress: address, moduleName: identifier, functionName: identifier }),
       authData: fc.oneof(
-        fc.record({ signingMessageDigest: anyBytes, authenticator: anyBytes }).map((x) => ({ _tag: "V1", ...x }) as const),
+        fc
+          .record({ signingMessageDigest: anyBytes, authenticator: anyBytes })
+          .map((x) => ({ _tag: "V1", ...x }) as const),
         fc
           .record({ signingMessageDigest: anyBytes, abstractSignature: anyBytes, abstractPublicKey: anyBytes })
           .map((x) => ({ _tag: "DerivableV1", ...x }) as const)
@@ -269,8 +306,12 @@ export const accountAuthenticator: fc.Arbitrary<AccountAuthenticator> = fc.oneof
 )
 
 export const transactionAuthenticator: fc.Arbitrary<TransactionAuthenticator> = fc.oneof(
-  fc.record({ publicKey: bytes(32), signature: bytes(64) }).map((x) => ({ _tag: "Ed25519", ...x }) as TransactionAuthenticator),
-  fc.record({ publicKey: anyBytes, signature: anyBytes }).map((x) => ({ _tag: "MultiEd25519", ...x }) as TransactionAuthenticator),
+  fc
+    .record({ publicKey: bytes(32), signature: bytes(64) })
+    .map((x) => ({ _tag: "Ed25519", ...x }) as TransactionAuthenticator),
+  fc
+    .record({ publicKey: anyBytes, signature: anyBytes })
+    .map((x) => ({ _tag: "MultiEd25519", ...x }) as TransactionAuthenticator),
   fc
     .record({
       sender: accountAuthenticator,
@@ -326,7 +367,9 @@ export const blockMetadataExt: fc.Arbitrary<BlockMetadataExt> = fc.oneof(
 )
 
 export const validatorTransaction: fc.Arbitrary<ValidatorTransaction> = fc.oneof(
-  fc.record({ epoch: u64, author: address, transcriptBytes: anyBytes }).map((x) => ({ _tag: "DKGResult", ...x }) as ValidatorTransaction),
+  fc
+    .record({ epoch: u64, author: address, transcriptBytes: anyBytes })
+    .map((x) => ({ _tag: "DKGResult", ...x }) as ValidatorTransaction),
   fc
     .record({
       issuer: anyBytes,
@@ -364,7 +407,10 @@ export const transaction: fc.Arbitrary<Transaction> = fc.oneof(
     .record({
       blockId: bytes(32),
       blockEndInfo,
-      feeDistribution: fc.array(fc.tuple(u64, u64).map(([a, b]) => [a, b] as const), { maxLength: 3 })
+      feeDistribution: fc.array(
+        fc.tuple(u64, u64).map(([a, b]) => [a, b] as const),
+        { maxLength: 3 }
+      )
     })
     .map((x) => ({ _tag: "BlockEpilogue", ...x }) as Transaction)
 )

@@ -41,7 +41,11 @@ const cases: ReadonlyArray<Case<unknown>> = [
   c("WriteOp", writeOpCodec, A.writeOp),
   c("WriteSet", writeSetCodec, A.writeSet),
   c("ContractEvent", contractEventCodec, A.contractEvent),
-  c("ChangeSet", changeSetCodec, fc.record({ writeSet: A.writeSet, events: fc.array(A.contractEvent, { maxLength: 3 }) })),
+  c(
+    "ChangeSet",
+    changeSetCodec,
+    fc.record({ writeSet: A.writeSet, events: fc.array(A.contractEvent, { maxLength: 3 }) })
+  ),
   c("WriteSetPayload", writeSetPayloadCodec, A.writeSetPayload),
   c("TransactionArgument", transactionArgumentCodec, A.transactionArgument),
   c("Script", scriptCodec, A.script),
@@ -81,7 +85,8 @@ describe.each(cases)("$name codec", ({ codec, arb }) => {
     fc.assert(
       fc.property(arb, (x) => {
         const bytes = Bcs.encode(codec, x)
-        for (let n = 0; n < bytes.length; n++) expect(Result.isFailure(Bcs.decode(codec, bytes.subarray(0, n)))).toBe(true)
+        for (let n = 0; n < bytes.length; n++)
+          expect(Result.isFailure(Bcs.decode(codec, bytes.subarray(0, n)))).toBe(true)
         const longer = new Uint8Array(bytes.length + 1)
         longer.set(bytes)
         expect(Result.isFailure(Bcs.decode(codec, longer))).toBe(true)
@@ -91,9 +96,12 @@ describe.each(cases)("$name codec", ({ codec, arb }) => {
   })
 
   it("never throws on garbage or on mutated encodings", () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => expectTypedOutcome(Bcs.decode(codec, bytes))), {
-      numRuns: 300
-    })
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => expectTypedOutcome(Bcs.decode(codec, bytes))),
+      {
+        numRuns: 300
+      }
+    )
     fc.assert(
       fc.property(arb, fc.nat(), fc.integer({ min: 0, max: 255 }), (x, at, value) => {
         const bytes = Bcs.encode(codec, x)

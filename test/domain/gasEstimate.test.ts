@@ -18,9 +18,11 @@ describe("gas estimate arithmetic", () => {
     expect(nextBucket(0n)).toBe(150n)
     expect(nextBucket(1_000_000n)).toBe(1_000_000n)
     expect(nextBucket(5_000_000n)).toBe(5_000_000n)
-    fc.assert(fc.property(price, (p) => {
-      expect(nextBucket(p) >= p).toBe(true)
-    }))
+    fc.assert(
+      fc.property(price, (p) => {
+        expect(nextBucket(p) >= p).toBe(true)
+      })
+    )
   })
 
   it("the default estimate matches the reference (mainnet minimum 100 → 100/100/150)", () => {

@@ -23,9 +23,14 @@ describe("hashing", () => {
   it("sha3Concat is the SHA3-256 of the parts joined, whatever sizes follow one another (scratch views by size, growth past 4 KB)", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.array(fc.oneof(fc.uint8Array({ maxLength: 200 }), fc.uint8Array({ minLength: 500, maxLength: 5000 })), { maxLength: 3 }), {
-          maxLength: 6
-        }),
+        fc.array(
+          fc.array(fc.oneof(fc.uint8Array({ maxLength: 200 }), fc.uint8Array({ minLength: 500, maxLength: 5000 })), {
+            maxLength: 3
+          }),
+          {
+            maxLength: 6
+          }
+        ),
         (calls) => {
           for (const parts of calls) {
             const joined = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
@@ -105,11 +110,14 @@ describe("object addresses", () => {
       const p = e.key.path
       if (p._tag === "ResourceGroup" && p.struct.module === "object" && p.struct.name === "ObjectGroup")
         objectGroups.add(toHex(e.key.address))
-      if (p._tag === "Resource" && p.struct.module === "account" && p.struct.name === "Account") accounts.add(toHex(e.key.address))
+      if (p._tag === "Resource" && p.struct.module === "account" && p.struct.name === "Account")
+        accounts.add(toHex(e.key.address))
     }
     const fa = addressFromNumber(0xa)
     objectGroups.delete(toHex(fa))
-    const stores = [...accounts].map((a) => toHex(primaryStoreAddress(Buffer.from(a, "hex"), fa))).filter((s) => objectGroups.has(s))
+    const stores = [...accounts]
+      .map((a) => toHex(primaryStoreAddress(Buffer.from(a, "hex"), fa)))
+      .filter((s) => objectGroups.has(s))
     expect(objectGroups.size).toBe(7)
     // Every store object belongs to some genesis account (the faucet and the validators' owners).
     expect(new Set(stores).size).toBeGreaterThanOrEqual(6)

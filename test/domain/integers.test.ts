@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import { Address, HexBytes, I64, I128, U8, U32, U64, U128, U256 } from "../../src/domain/integers.js"
 
-const decode = <S extends Schema.Top>(s: S, input: unknown) => Schema.decodeUnknownResult(s as any)(input) as Result.Result<S["Type"], unknown>
-const encode = <S extends Schema.Top>(s: S, value: S["Type"]) => Schema.encodeUnknownResult(s as any)(value) as Result.Result<unknown, unknown>
+const decode = <S extends Schema.Top>(s: S, input: unknown) =>
+  Schema.decodeUnknownResult(s as any)(input) as Result.Result<S["Type"], unknown>
+const encode = <S extends Schema.Top>(s: S, value: S["Type"]) =>
+  Schema.encodeUnknownResult(s as any)(value) as Result.Result<unknown, unknown>
 const ok = <A>(r: Result.Result<A, unknown>): A => {
   if (Result.isFailure(r)) throw new Error(String(r.failure))
   return r.success
@@ -31,9 +33,11 @@ describe("integer schemas", () => {
   })
 
   it("round-trip every value in range", () => {
-    fc.assert(fc.property(fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }), (n) => {
-      expect(ok(decode(U256, ok(encode(U256, n))))).toBe(n)
-    }))
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }), (n) => {
+        expect(ok(decode(U256, ok(encode(U256, n))))).toBe(n)
+      })
+    )
     fc.assert(
       fc.property(fc.bigInt({ min: -(2n ** 127n), max: 2n ** 127n - 1n }), (n) => {
         expect(ok(decode(I128, ok(encode(I128, n))))).toBe(n)
@@ -57,7 +61,8 @@ describe("Address and HexBytes schemas", () => {
     expect(ok(decode(Address, "A550C18"))).toEqual(addressFromNumber(0xa550c18))
     expect(ok(encode(Address, addressFromNumber(0xa550c18)))).toBe("0xa550c18")
     expect(ok(encode(Address, addressFromNumber(0)))).toBe("0x0")
-    for (const bad of ["", "0x", "0xg", "1".repeat(65), 1]) expect(Result.isFailure(decode(Address, bad)), String(bad)).toBe(true)
+    for (const bad of ["", "0x", "0xg", "1".repeat(65), 1])
+      expect(Result.isFailure(decode(Address, bad)), String(bad)).toBe(true)
   })
 
   it("hex bytes in either case, out as 0x + lowercase", () => {
@@ -65,8 +70,10 @@ describe("Address and HexBytes schemas", () => {
     expect(ok(decode(HexBytes, "abcd"))).toEqual(Uint8Array.of(0xab, 0xcd))
     expect(ok(encode(HexBytes, new Uint8Array()))).toBe("0x")
     expect(Result.isFailure(decode(HexBytes, "0xabc"))).toBe(true)
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
-      expect(ok(decode(HexBytes, ok(encode(HexBytes, b))))).toEqual(b)
-    }))
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
+        expect(ok(decode(HexBytes, ok(encode(HexBytes, b))))).toEqual(b)
+      })
+    )
   })
 })

@@ -29,17 +29,18 @@ const ok = <A>(r: Result.Result<A, { message: string }>): A => {
 }
 
 const typeTags = load<Array<{ type: string; bcs: string }>>("typeTags")
-const raws = load<
-  Array<{
-    name: string
-    bcs: string
-    signingMessage: string
-    secondarySigners: string[]
-    multiAgentSigningMessage: string
-    feePayer: string
-    feePayerSigningMessage: string
-  }>
->("rawTransactions")
+const raws =
+  load<
+    Array<{
+      name: string
+      bcs: string
+      signingMessage: string
+      secondarySigners: string[]
+      multiAgentSigningMessage: string
+      feePayer: string
+      feePayerSigningMessage: string
+    }>
+  >("rawTransactions")
 const signed = load<Array<{ name: string; bcs: string; hash: string }>>("signedTransactions")
 
 describe("SDK vectors: type tags", () => {
@@ -112,6 +113,15 @@ describe("SDK vectors: signed transactions", () => {
 
   it("decodes the authenticator variants the SDK produced", () => {
     const tags = signed.map(({ bcs }) => ok(Bcs.decode(signedTransactionCodec, bytes(bcs))).authenticator._tag)
-    expect(tags).toEqual(["Ed25519", "MultiEd25519", "SingleSender", "SingleSender", "SingleSender", "MultiAgent", "FeePayer", "FeePayer"])
+    expect(tags).toEqual([
+      "Ed25519",
+      "MultiEd25519",
+      "SingleSender",
+      "SingleSender",
+      "SingleSender",
+      "MultiAgent",
+      "FeePayer",
+      "FeePayer"
+    ])
   })
 })

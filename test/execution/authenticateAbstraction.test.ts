@@ -81,7 +81,10 @@ const sdkSigned = (raw: RawTransaction, signer: AbstractedAccount | SdkAccount):
     SdkRawTransaction.deserialize(new Deserializer(Bcs.encode(rawTransactionCodec, raw)))
   )
   return decodeSigned(
-    generateSignedTransaction({ transaction, senderAuthenticator: signer.signTransactionWithAuthenticator(transaction) })
+    generateSignedTransaction({
+      transaction,
+      senderAuthenticator: signer.signTransactionWithAuthenticator(transaction)
+    })
   )
 }
 
@@ -165,7 +168,9 @@ describe("registering an authentication function (function_info::check_dispatch_
         funded,
         bob.sign(signed(bob.address, registerPayload(module, fn, ONE)).rawTransaction)
       )
-      expect(explain(out)).toMatch(/^Move abort in 0x1::account_abstraction: EAUTH_FUNCTION_SIGNATURE_MISMATCH\(0x10003\)/)
+      expect(explain(out)).toMatch(
+        /^Move abort in 0x1::account_abstraction: EAUTH_FUNCTION_SIGNATURE_MISMATCH\(0x10003\)/
+      )
     }
   })
 })
@@ -191,7 +196,10 @@ describe("a transfer authenticated by the account's Move function (AbstractionAu
   })
 
   it("a digest over another transaction is INVALID_SIGNATURE (the AASigningData digest is checked first)", () => {
-    const other = sdkSigned(transferFrom(alice.address, 1n, { maxGasAmount: 99_999n }), abstracted(alice.address, anyFunction))
+    const other = sdkSigned(
+      transferFrom(alice.address, 1n, { maxGasAmount: 99_999n }),
+      abstracted(alice.address, anyFunction)
+    )
     const forged: SignedTransaction = { rawTransaction: txn.rawTransaction, authenticator: other.authenticator }
     expect(executeTransaction(vm, registered, forged).status).toEqual({ _tag: "Discard", status: "INVALID_SIGNATURE" })
     expect(validateTransaction(vm, registered, forged)).toMatchObject({ _tag: "Invalid", status: "INVALID_SIGNATURE" })
@@ -205,7 +213,7 @@ describe("a transfer authenticated by the account's Move function (AbstractionAu
     expect(out.writeSet.entries).toEqual([])
   })
 
-  it("the authentication function's abort discards the transaction (hello_world wants BCS(\"hello world\"))", () => {
+  it('the authentication function\'s abort discards the transaction (hello_world wants BCS("hello world"))', () => {
     // This package's build of hello_world_authenticator compares the authenticator with
     // bcs::to_bytes of the string (the other build, publishHelloWorldAAPackage's, with its bytes).
     const withHello = keep(
@@ -233,12 +241,17 @@ describe("a transfer authenticated by the account's Move function (AbstractionAu
 
   it("authentication is bounded by max gas (and txn.max_aa_gas): ACCOUNT_AUTHENTICATION_GAS_LIMIT_EXCEEDED", () => {
     // check_gas comes after authentication in the reference, so a tiny max gas fails here first.
-    const tiny = sdkSigned(transferFrom(alice.address, 1n, { maxGasAmount: 2n }), abstracted(alice.address, anyFunction))
+    const tiny = sdkSigned(
+      transferFrom(alice.address, 1n, { maxGasAmount: 2n }),
+      abstracted(alice.address, anyFunction)
+    )
     expect(executeTransaction(vm, registered, tiny).status).toEqual({
       _tag: "Discard",
       status: "ACCOUNT_AUTHENTICATION_GAS_LIMIT_EXCEEDED"
     })
-    expect(validateTransaction(vm, registered, tiny)).toMatchObject({ status: "ACCOUNT_AUTHENTICATION_GAS_LIMIT_EXCEEDED" })
+    expect(validateTransaction(vm, registered, tiny)).toMatchObject({
+      status: "ACCOUNT_AUTHENTICATION_GAS_LIMIT_EXCEEDED"
+    })
   })
 
   it("with the ACCOUNT_ABSTRACTION flag (85) off: FEATURE_UNDER_GATING", () => {
@@ -284,7 +297,10 @@ describe("derivable account abstraction (AbstractionAuthData::DerivableV1)", () 
       abstractPublicKey: solana.publicKey.toUint8Array()
     })
   const address = daa().accountAddress.toUint8Array()
-  const withDaa = keep(registered, simulate(registered, signed(ROOT, transferPayload(address, 1_000_000_000n), { sequenceNumber: 3n })))
+  const withDaa = keep(
+    registered,
+    simulate(registered, signed(ROOT, transferPayload(address, 1_000_000_000n), { sequenceNumber: 3n }))
+  )
 
   it("a transfer from the derived address executes, creating its Account resource", () => {
     const txn = sdkSigned(transferFrom(address, 0n), daa())
@@ -295,7 +311,10 @@ describe("derivable account abstraction (AbstractionAuthData::DerivableV1)", () 
   })
 
   it("a wrong abstract signature is refused by the Move function; the flag (88) off is FEATURE_UNDER_GATING", () => {
-    const bad = sdkSigned(transferFrom(address, 0n), daa(() => new Uint8Array(64)))
+    const bad = sdkSigned(
+      transferFrom(address, 0n),
+      daa(() => new Uint8Array(64))
+    )
     const out = executeTransaction(vm, withDaa, bad)
     expect(out.status).toEqual({ _tag: "Discard", status: "ABORTED" })
     const off = withFeature(withDaa, 88, false)

@@ -127,7 +127,10 @@ describe("an APT transfer from 0xa550c18 to a new account (simulated)", () => {
   })
 
   it("a later transfer's events share their type tags with this one's (one tag per event type)", () => {
-    const second = simulate(after, signed(ROOT, transferPayload(to, 1n), { sequenceNumber: sequenceNumber(after, ROOT) }))
+    const second = simulate(
+      after,
+      signed(ROOT, transferPayload(to, 1n), { sequenceNumber: sequenceNumber(after, ROOT) })
+    )
     expect(second.events.map((e) => stringify(e.typeTag))).toEqual(out.events.map((e) => stringify(e.typeTag)))
     for (const [i, e] of second.events.entries()) expect(e.typeTag).toBe(out.events[i]!.typeTag)
   })

@@ -64,44 +64,70 @@ describe("module metadata at publish", () => {
   })
 
   it("attributes: #[view] without results, #[randomness] on a public or non-entry function, unknown kinds are refused", () => {
-    expect(publishMetadataError(withAttrs([], [["bump", [[AttributeKind.View, []]]]]))).toBe("Unknown attribute (1) for key: bump")
-    expect(publishMetadataError(withAttrs([], [["init_module", [[AttributeKind.Randomness, []]]]]))).toBe("Unknown attribute (5) for key: init_module")
+    expect(publishMetadataError(withAttrs([], [["bump", [[AttributeKind.View, []]]]]))).toBe(
+      "Unknown attribute (1) for key: bump"
+    )
+    expect(publishMetadataError(withAttrs([], [["init_module", [[AttributeKind.Randomness, []]]]]))).toBe(
+      "Unknown attribute (5) for key: init_module"
+    )
     expect(publishMetadataError(withAttrs([], [["bump", [[AttributeKind.Randomness, []]]]]))).toBeUndefined()
-    expect(publishMetadataError(withAttrs([], [["missing", [[AttributeKind.Randomness, []]]]]))).toMatch(/Unknown attribute/)
+    expect(publishMetadataError(withAttrs([], [["missing", [[AttributeKind.Randomness, []]]]]))).toMatch(
+      /Unknown attribute/
+    )
     expect(publishMetadataError(withAttrs([["Counter", [[9, []]]]]))).toBe("Unknown attribute (9) for key: Counter")
     expect(publishMetadataError(withAttrs([["Counter", [[AttributeKind.Event, []]]]]))).toBeUndefined()
   })
 
   it("resource groups: a group must have no abilities and one field; a member must have key", () => {
     // Counter has key: not a group.
-    expect(publishMetadataError(withAttrs([["Counter", [[AttributeKind.ResourceGroup, ["global"]]]]]))).toMatch(/Unknown attribute/)
+    expect(publishMetadataError(withAttrs([["Counter", [[AttributeKind.ResourceGroup, ["global"]]]]]))).toMatch(
+      /Unknown attribute/
+    )
     // An unknown scope is not a group attribute at all.
-    expect(publishMetadataError(withAttrs([["Counter", [[AttributeKind.ResourceGroup, ["everywhere"]]]]]))).toBe("Unknown attribute (2) for key: Counter")
-    expect(publishMetadataError(withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["0x1::object::ObjectGroup"]]]]]))).toBeUndefined()
-    expect(publishMetadataError(withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["not a struct"]]]]]))).toBe("Unknown attribute (3) for key: Counter")
+    expect(publishMetadataError(withAttrs([["Counter", [[AttributeKind.ResourceGroup, ["everywhere"]]]]]))).toBe(
+      "Unknown attribute (2) for key: Counter"
+    )
+    expect(
+      publishMetadataError(
+        withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["0x1::object::ObjectGroup"]]]]])
+      )
+    ).toBeUndefined()
+    expect(
+      publishMetadataError(withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["not a struct"]]]]]))
+    ).toBe("Unknown attribute (3) for key: Counter")
   })
 
   it("format: unknown keys, two Aptos entries, entries that do not decode are refused", () => {
     expect(publishMetadataError(counter([entry("mine", Uint8Array.of(1))]))).toMatch(/^Unknown key found/)
     const v1 = metadataV1([], [])
-    expect(publishMetadataError(counter([entry("aptos::metadata_v0", Uint8Array.of(0)), entry("aptos::metadata_v1", v1)]))).toBe("Duplicate key for metadata")
-    expect(publishMetadataError(counter([entry("aptos::metadata_v1", Uint8Array.of(5, 1))]))).toMatch(/^Unable to deserialize/)
+    expect(
+      publishMetadataError(counter([entry("aptos::metadata_v0", Uint8Array.of(0)), entry("aptos::metadata_v1", v1)]))
+    ).toBe("Duplicate key for metadata")
+    expect(publishMetadataError(counter([entry("aptos::metadata_v1", Uint8Array.of(5, 1))]))).toMatch(
+      /^Unable to deserialize/
+    )
     expect(publishMetadataError(counter([entry("aptos::metadata_v1", v1)]))).toBeUndefined()
   })
 
   it("random metadata values are answered, never thrown", () => {
     fc.assert(
-      fc.property(fc.constantFrom("aptos::metadata_v0", "aptos::metadata_v1", "compilation_metadata", "x"), fc.uint8Array({ maxLength: 48 }), (key, value) => {
-        const why = publishMetadataError(counter([entry(key, value)]))
-        expect(why === undefined || typeof why === "string").toBe(true)
-      }),
+      fc.property(
+        fc.constantFrom("aptos::metadata_v0", "aptos::metadata_v1", "compilation_metadata", "x"),
+        fc.uint8Array({ maxLength: 48 }),
+        (key, value) => {
+          const why = publishMetadataError(counter([entry(key, value)]))
+          expect(why === undefined || typeof why === "string").toBe(true)
+        }
+      ),
       { numRuns: 2000, seed: 0x3e7a }
     )
   })
 })
 
 describe("resource groups across a bundle at publish", () => {
-  const framework = Result.getOrThrow(listGenesisModules(loadGenesisBytes("devnet"))).map((r) => Result.getOrThrow(deserializeModule(r.bytes)))
+  const framework = Result.getOrThrow(listGenesisModules(loadGenesisBytes("devnet"))).map((r) =>
+    Result.getOrThrow(deserializeModule(r.bytes))
+  )
   const published = resolverOf(framework)
   const none = () => undefined
 
@@ -115,9 +141,27 @@ describe("resource groups across a bundle at publish", () => {
   })
 
   it("a member of the object group (global scope) passes; of a group that does not exist is refused", () => {
-    expect(resourceGroupsError([withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["0x1::object::ObjectGroup"]]]]])], none, published)).toBeUndefined()
-    expect(resourceGroupsError([withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["0x1::object::Nope"]]]]])], none, published)).toBe("Invalid resource_group attribute")
-    expect(resourceGroupsError([withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["0x77::nowhere::Group"]]]]])], none, published)).toBe("No such resource_group")
+    expect(
+      resourceGroupsError(
+        [withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["0x1::object::ObjectGroup"]]]]])],
+        none,
+        published
+      )
+    ).toBeUndefined()
+    expect(
+      resourceGroupsError(
+        [withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["0x1::object::Nope"]]]]])],
+        none,
+        published
+      )
+    ).toBe("Invalid resource_group attribute")
+    expect(
+      resourceGroupsError(
+        [withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["0x77::nowhere::Group"]]]]])],
+        none,
+        published
+      )
+    ).toBe("No such resource_group")
   })
 
   it("a member outside its group's scope (another address for `address`, another module for `module_`) is refused", () => {
@@ -148,8 +192,12 @@ describe("resource groups across a bundle at publish", () => {
   it("an upgrade keeps memberships and groups: dropping a membership, or making an existing struct a member, is refused", () => {
     const member = withAttrs([["Counter", [[AttributeKind.ResourceGroupMember, ["0x1::object::ObjectGroup"]]]]])
     const plain = withAttrs([])
-    expect(resourceGroupsError([plain], () => member, published)).toBe("Invalid removal of resource_group_member attribute")
-    expect(resourceGroupsError([member], () => plain, published)).toBe("Invalid addition of resource_group_member attribute")
+    expect(resourceGroupsError([plain], () => member, published)).toBe(
+      "Invalid removal of resource_group_member attribute"
+    )
+    expect(resourceGroupsError([member], () => plain, published)).toBe(
+      "Invalid addition of resource_group_member attribute"
+    )
     expect(resourceGroupsError([member], () => member, published)).toBeUndefined()
     expect(resourceGroupsError([plain], () => plain, published)).toBeUndefined()
   })

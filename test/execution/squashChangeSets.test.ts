@@ -116,7 +116,10 @@ describe("squashChangeSets", () => {
             .map((e, i) => ({ e, r: ((i + 1) * 2654435761 + seed + salt) % 1000 }))
             .sort((x, y) => x.r - y.r)
             .map((x) => x.e)
-        const ordered = squashChangeSets({ writeSet: { entries: first }, events: [] }, { writeSet: { entries: second }, events: [] })
+        const ordered = squashChangeSets(
+          { writeSet: { entries: first }, events: [] },
+          { writeSet: { entries: second }, events: [] }
+        )
         const unordered = squashChangeSets(
           { writeSet: { entries: shuffled(first, 1) }, events: [] },
           { writeSet: { entries: shuffled(second, 2) }, events: [] }

@@ -94,11 +94,17 @@ describe("eventSize", () => {
 
   it("counts BCS(type tag) without writing it: the written length, for any tag", () => {
     fc.assert(
-      fc.property(fc.oneof(typeTag(5), typeTag(2).map((t) => withName(t, "é𝄞x".repeat(50)))), (t) => {
-        const w = new BcsWriter(64)
-        writeTypeTag(w, t)
-        expect(typeTagSize(t)).toBe(w.toBytes().length)
-      }),
+      fc.property(
+        fc.oneof(
+          typeTag(5),
+          typeTag(2).map((t) => withName(t, "é𝄞x".repeat(50)))
+        ),
+        (t) => {
+          const w = new BcsWriter(64)
+          writeTypeTag(w, t)
+          expect(typeTagSize(t)).toBe(w.toBytes().length)
+        }
+      ),
       { numRuns: 500 }
     )
   })

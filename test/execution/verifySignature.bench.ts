@@ -34,7 +34,11 @@ const distinct: Array<SignedTransaction> = Array.from({ length: 25_000 }, (_, i)
   const rawTransaction = { ...edTxn.rawTransaction, sequenceNumber: BigInt(i) }
   return {
     rawTransaction,
-    authenticator: { _tag: "Ed25519", publicKey: signer.publicKey, signature: signer.sign(signingMessage(rawTransaction)) }
+    authenticator: {
+      _tag: "Ed25519",
+      publicKey: signer.publicKey,
+      signature: signer.sign(signingMessage(rawTransaction))
+    }
   }
 })
 const distinctMessages = distinct.map((t) => signingMessage(t.rawTransaction))

@@ -313,7 +313,9 @@ describe("verifySignature (limits and special authenticators)", () => {
       }
     }
     expect(verifySignature(forged)._tag).toBe("Invalid")
-    expect(verifySignature({ ...good, rawTransaction: { ...good.rawTransaction, maxGasAmount: 1n } })._tag).toBe("Invalid")
+    expect(verifySignature({ ...good, rawTransaction: { ...good.rawTransaction, maxGasAmount: 1n } })._tag).toBe(
+      "Invalid"
+    )
     expect(optionalAuthKey({ _tag: "NoAccountAuthenticator" })).toBeUndefined()
   })
 

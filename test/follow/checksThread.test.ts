@@ -86,7 +86,9 @@ describe("the checks' worker", () => {
           // A changed byte of a write set: refused as the main thread refuses it.
           const bad = all.slice(1)
           bad[1] = tampered(bad[1]!)
-          const refused = yield* Effect.promise(() => worker.check(bad, { version: 1n, accumulator: genesis.accumulator }))
+          const refused = yield* Effect.promise(() =>
+            worker.check(bad, { version: 1n, accumulator: genesis.accumulator })
+          )
           assert.instanceOf(refused, SourceInvalid)
           assert.match((refused as SourceInvalid).message, /write set hashes to/)
           const inThread = checkTransactions(bad, 1n, genesis.accumulator)
@@ -94,7 +96,10 @@ describe("the checks' worker", () => {
 
           // Transactions that do not continue the given accumulator: another history.
           const diverged = yield* Effect.promise(() =>
-            worker.check(all.slice(1), { version: 1n, accumulator: { frozen: [new Uint8Array(32).fill(7)], leaves: 1n } })
+            worker.check(all.slice(1), {
+              version: 1n,
+              accumulator: { frozen: [new Uint8Array(32).fill(7)], leaves: 1n }
+            })
           )
           assert.instanceOf(diverged, SourceDiverged)
 

@@ -65,27 +65,35 @@ describe("follow: the feed client", () => {
     )
   )
 
-  it.live("5xx and 429 are SourceUnavailable (retried); 410 and other answers are SourceInvalid; garbage does not decode", () =>
-    Effect.scoped(
-      Effect.gen(function* () {
-        const { url } = yield* serve((req, res) => {
-          if (req.url!.includes("/by_height/1")) return aptosError(res, 503, "internal_error")
-          if (req.url!.includes("/by_height/2")) return aptosError(res, 429, "too_many_requests")
-          if (req.url!.includes("/by_height/3")) return aptosError(res, 410, "version_pruned")
-          if (req.url!.includes("/by_height/4")) return aptosError(res, 400, "invalid_input")
-          res.writeHead(200, { "content-type": "application/x-bcs" })
-          res.end(Buffer.from([1, 2, 3]))
+  it.live(
+    "5xx and 429 are SourceUnavailable (retried); 410 and other answers are SourceInvalid; garbage does not decode",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const { url } = yield* serve((req, res) => {
+            if (req.url!.includes("/by_height/1")) return aptosError(res, 503, "internal_error")
+            if (req.url!.includes("/by_height/2")) return aptosError(res, 429, "too_many_requests")
+            if (req.url!.includes("/by_height/3")) return aptosError(res, 410, "version_pruned")
+            if (req.url!.includes("/by_height/4")) return aptosError(res, 400, "invalid_input")
+            res.writeHead(200, { "content-type": "application/x-bcs" })
+            res.end(Buffer.from([1, 2, 3]))
+          })
+          const feed = makeFeedClient({ url })
+          const tags = []
+          for (const h of [1n, 2n, 3n, 4n, 5n]) tags.push((yield* Effect.flip(feed.blockAtHeight(h)))._tag)
+          assert.deepStrictEqual(tags, [
+            "SourceUnavailable",
+            "SourceUnavailable",
+            "SourceInvalid",
+            "SourceInvalid",
+            "SourceInvalid"
+          ])
+          const pruned = yield* Effect.flip(feed.blockAtHeight(3n))
+          assert.match(pruned.message, /pruned history/)
+          const garbage = yield* Effect.flip(feed.blockAtHeight(5n))
+          assert.match(garbage.message, /does not decode/)
         })
-        const feed = makeFeedClient({ url })
-        const tags = []
-        for (const h of [1n, 2n, 3n, 4n, 5n]) tags.push((yield* Effect.flip(feed.blockAtHeight(h)))._tag)
-        assert.deepStrictEqual(tags, ["SourceUnavailable", "SourceUnavailable", "SourceInvalid", "SourceInvalid", "SourceInvalid"])
-        const pruned = yield* Effect.flip(feed.blockAtHeight(3n))
-        assert.match(pruned.message, /pruned history/)
-        const garbage = yield* Effect.flip(feed.blockAtHeight(5n))
-        assert.match(garbage.message, /does not decode/)
-      })
-    )
+      )
   )
 
   it.live("a source that does not answer within the time limit, or cannot be reached, is SourceUnavailable", () =>

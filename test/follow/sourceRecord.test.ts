@@ -36,7 +36,9 @@ describe("a follower's records from the bytes received", () => {
               })
             )
           yield* Effect.sleep(150)
-          const head = BigInt(((yield* Effect.promise(() => fetch(chain.apiUrl).then((r) => r.json()))) as any).block_height)
+          const head = BigInt(
+            ((yield* Effect.promise(() => fetch(chain.apiUrl).then((r) => r.json()))) as any).block_height
+          )
           const blocks = []
           for (let h = 0n; h <= head; h++) {
             const body = yield* Effect.promise(() =>

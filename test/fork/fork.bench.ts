@@ -51,7 +51,11 @@ const delayProxy = async (target: string, delayMs: number) => {
 const source = await start({ accounts: 0, mining: MiningMode.instant(0) })
 const src = sdkFor(source.chain)
 const alice = Account.generate()
-await src.fundAccount({ accountAddress: alice.accountAddress, amount: 100_000_000_000, options: { waitForIndexer: false } })
+await src.fundAccount({
+  accountAddress: alice.accountAddress,
+  amount: 100_000_000_000,
+  options: { waitForIndexer: false }
+})
 const pinned = BigInt(((await (await fetch(source.chain.apiUrl)).json()) as { ledger_version: string }).ledger_version)
 const proxies = { 0: await delayProxy(source.chain.apiUrl, 0), 20: await delayProxy(source.chain.apiUrl, 20) }
 const dirs: string[] = []
@@ -69,7 +73,11 @@ const transfer = async (aptos: Aptos, recipient = Account.generate().accountAddr
   const sent = await aptos.signAndSubmitTransaction({ signer: alice, transaction: txn })
   await aptos.waitForTransaction({ transactionHash: sent.hash })
 }
-const balanceView = { function: "0x1::coin::balance" as const, typeArguments: ["0x1::aptos_coin::AptosCoin"], functionArguments: [alice.accountAddress] }
+const balanceView = {
+  function: "0x1::coin::balance" as const,
+  typeArguments: ["0x1::aptos_coin::AptosCoin"],
+  functionArguments: [alice.accountAddress]
+}
 
 /** Starts a fork through the proxy with `cacheDir`, makes one transfer; the requests it took. */
 const startAndTransfer = async (delay: 0 | 20, cacheDir: string, inMemory = false) => {
@@ -111,10 +119,14 @@ for (const delay of [0, 20] as const) {
   await transfer(aptos, bob)
   before = proxies[delay].count()
   for (let i = 0; i < 20; i++) await transfer(aptos, bob)
-  report.push(`+${delay} ms: warm fork, 20 transfers to an account it knows: ${proxies[delay].count() - before} source requests`)
+  report.push(
+    `+${delay} ms: warm fork, 20 transfers to an account it knows: ${proxies[delay].count() - before} source requests`
+  )
   before = proxies[delay].count()
   for (let i = 0; i < 20; i++) await transfer(aptos)
-  report.push(`+${delay} ms: warm fork, 20 transfers to new accounts: ${proxies[delay].count() - before} source requests`)
+  report.push(
+    `+${delay} ms: warm fork, 20 transfers to new accounts: ${proxies[delay].count() - before} source requests`
+  )
   before = proxies[delay].count()
   for (let i = 0; i < 50; i++) await aptos.view({ payload: balanceView })
   report.push(`+${delay} ms: warm fork, 50 views: ${proxies[delay].count() - before} source requests`)

@@ -35,10 +35,22 @@ describe("a fork of a local chain", () => {
           const src = sdkFor(source)
           const alice = Account.generate()
           const bob = Account.generate()
-          yield* Effect.promise(() => src.fundAccount({ accountAddress: alice.accountAddress, amount: 1_000_000_000, options: { waitForIndexer: false } }))
+          yield* Effect.promise(() =>
+            src.fundAccount({
+              accountAddress: alice.accountAddress,
+              amount: 1_000_000_000,
+              options: { waitForIndexer: false }
+            })
+          )
           const pinned = yield* Effect.promise(() => latestVersion(source.apiUrl))
           // Later on the source: bob gets funded; the fork pinned before must not see it.
-          yield* Effect.promise(() => src.fundAccount({ accountAddress: bob.accountAddress, amount: 5_000_000, options: { waitForIndexer: false } }))
+          yield* Effect.promise(() =>
+            src.fundAccount({
+              accountAddress: bob.accountAddress,
+              amount: 5_000_000,
+              options: { waitForIndexer: false }
+            })
+          )
 
           const progress: string[] = []
           const fork = yield* LocalChain.spawn({
@@ -59,7 +71,11 @@ describe("a fork of a local chain", () => {
 
           const carol = Account.generate()
           const txn = yield* Effect.promise(() =>
-            aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: carol.accountAddress, amount: 1234 })
+            aptos.transferCoinTransaction({
+              sender: alice.accountAddress,
+              recipient: carol.accountAddress,
+              amount: 1234
+            })
           )
           const sent = yield* Effect.promise(() => aptos.signAndSubmitTransaction({ signer: alice, transaction: txn }))
           const done = yield* Effect.promise(() => aptos.waitForTransaction({ transactionHash: sent.hash }))
@@ -74,11 +90,19 @@ describe("a fork of a local chain", () => {
           // A fork of the fork: its state at the fork's latest version is the source's with the
           // fork's transfer on top (the fork serves state_values/raw over its own lazy state).
           const forkAt = yield* Effect.promise(() => latestVersion(fork.apiUrl))
-          const second = yield* LocalChain.spawn({ accounts: 0, mining: MiningMode.instant(0), fork: { url: fork.apiUrl, version: forkAt } })
+          const second = yield* LocalChain.spawn({
+            accounts: 0,
+            mining: MiningMode.instant(0),
+            fork: { url: fork.apiUrl, version: forkAt }
+          })
           const third = sdkFor(second)
-          expect(yield* Effect.promise(() => third.getAccountAPTAmount({ accountAddress: carol.accountAddress }))).toBe(1234)
+          expect(yield* Effect.promise(() => third.getAccountAPTAmount({ accountAddress: carol.accountAddress }))).toBe(
+            1234
+          )
           expect(yield* Effect.promise(() => third.getAccountAPTAmount({ accountAddress: bob.accountAddress }))).toBe(0)
-          expect((yield* Effect.promise(() => third.getTransactionByVersion({ ledgerVersion: BigInt(done.version) }))).hash).toBe(done.hash)
+          expect(
+            (yield* Effect.promise(() => third.getTransactionByVersion({ ledgerVersion: BigInt(done.version) }))).hash
+          ).toBe(done.hash)
 
           // A fork with a chain id of its own: GET /v1 and the ChainId resource say it, transactions carry it.
           const renamed = yield* LocalChain.spawn({
@@ -87,17 +111,26 @@ describe("a fork of a local chain", () => {
             fork: { url: source.apiUrl, version: pinned, chainId: 77 }
           })
           const other = sdkFor(renamed)
-          expect(((yield* Effect.promise(() => fetch(renamed.apiUrl).then((r) => r.json()))) as { chain_id: number }).chain_id).toBe(77)
+          expect(
+            ((yield* Effect.promise(() => fetch(renamed.apiUrl).then((r) => r.json()))) as { chain_id: number })
+              .chain_id
+          ).toBe(77)
           const again = yield* Effect.promise(() =>
             other.transferCoinTransaction({ sender: alice.accountAddress, recipient: carol.accountAddress, amount: 5 })
           )
           // (The SDK remembers a custom network's chain id per process: 4, from the first fork.)
           ;(again.rawTransaction as { chain_id: ChainId }).chain_id = new ChainId(77)
           expect(
-            yield* Effect.promise(() => other.view({ payload: { function: "0x1::chain_id::get", functionArguments: [] } }))
+            yield* Effect.promise(() =>
+              other.view({ payload: { function: "0x1::chain_id::get", functionArguments: [] } })
+            )
           ).toEqual([77])
-          const sentAgain = yield* Effect.promise(() => other.signAndSubmitTransaction({ signer: alice, transaction: again }))
-          expect((yield* Effect.promise(() => other.waitForTransaction({ transactionHash: sentAgain.hash }))).success).toBe(true)
+          const sentAgain = yield* Effect.promise(() =>
+            other.signAndSubmitTransaction({ signer: alice, transaction: again })
+          )
+          expect(
+            (yield* Effect.promise(() => other.waitForTransaction({ transactionHash: sentAgain.hash }))).success
+          ).toBe(true)
         })
       ).pipe(Effect.provide(errorLogs))
     )

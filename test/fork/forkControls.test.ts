@@ -156,7 +156,8 @@ describe("the test controls on a fork", () => {
               options: { waitForIndexer: false }
             })
           )
-          while ((yield* Effect.promise(() => latestVersion(other.apiUrl))) < pinned) yield* other.controls.mine({ blocks: 1 })
+          while ((yield* Effect.promise(() => latestVersion(other.apiUrl))) < pinned)
+            yield* other.controls.mine({ blocks: 1 })
           const otherFork = yield* LocalChain.spawn({
             accounts: 0,
             mining: MiningMode.instant(0),
@@ -164,7 +165,9 @@ describe("the test controls on a fork", () => {
           })
           const intoOther = yield* into(otherFork)
           expect(intoOther.status).toBe(400)
-          expect(intoOther.message).toMatch(new RegExp(`a fork of another chain \\(its transaction at version ${pinned} differs\\)`))
+          expect(intoOther.message).toMatch(
+            new RegExp(`a fork of another chain \\(its transaction at version ${pinned} differs\\)`)
+          )
         })
       )
     )

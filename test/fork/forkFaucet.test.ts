@@ -32,7 +32,10 @@ const objectGroupKey = (address: Uint8Array) =>
   Bcs.encode(stateKeyCodec, {
     _tag: "AccessPath",
     address,
-    path: { _tag: "ResourceGroup", struct: { address: addressFromNumber(1), module: "object", name: "ObjectGroup", typeArgs: [] } }
+    path: {
+      _tag: "ResourceGroup",
+      struct: { address: addressFromNumber(1), module: "object", name: "ObjectGroup", typeArgs: [] }
+    }
   })
 
 describe("the faucet on a fork whose root key we do not hold", () => {
@@ -48,7 +51,11 @@ describe("the faucet on a fork whose root key we do not hold", () => {
           const src = sdkFor(source)
           const whale = Account.generate()
           yield* Effect.promise(() =>
-            src.fundAccount({ accountAddress: whale.accountAddress, amount: 5_000_000_000, options: { waitForIndexer: false } })
+            src.fundAccount({
+              accountAddress: whale.accountAddress,
+              amount: 5_000_000_000,
+              options: { waitForIndexer: false }
+            })
           )
           const pinned = yield* Effect.promise(() => latestVersion(source.apiUrl))
           // The fork's root key (default seed) is not the source's: the premise of this test.
@@ -58,7 +65,11 @@ describe("the faucet on a fork whose root key we do not hold", () => {
           const ourRoot = `0x${Buffer.from(ed25519AuthKey(ed25519Signer(derivedKey(defaultLocalChainConfig.seed, "root")).publicKey)).toString("hex")}`
           expect(sourceRoot).not.toBe(ourRoot)
 
-          const fork = yield* LocalChain.spawn({ accounts: 0, mining: MiningMode.instant(0), fork: { url: source.apiUrl, version: pinned } })
+          const fork = yield* LocalChain.spawn({
+            accounts: 0,
+            mining: MiningMode.instant(0),
+            fork: { url: source.apiUrl, version: pinned }
+          })
           const aptos = sdkFor(fork)
           expect((yield* Effect.promise(() => fetch(`${fork.faucetUrl}/`))).status).toBe(200)
           // The banner does not promise balances the source never gave the seed's accounts.
@@ -69,20 +80,34 @@ describe("the faucet on a fork whose root key we do not hold", () => {
           // The SDK's fundAccount: a user transaction, committed, the balance there.
           const alice = Account.generate()
           const funded = yield* Effect.promise(() =>
-            aptos.fundAccount({ accountAddress: alice.accountAddress, amount: 1_234_567_890, options: { waitForIndexer: false } })
+            aptos.fundAccount({
+              accountAddress: alice.accountAddress,
+              amount: 1_234_567_890,
+              options: { waitForIndexer: false }
+            })
           )
           expect(funded.success).toBe(true)
           expect(funded.type).toBe("user_transaction")
-          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: alice.accountAddress }))).toBe(1_234_567_890)
+          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: alice.accountAddress }))).toBe(
+            1_234_567_890
+          )
 
           // The funded account spends with its own key.
           const bob = Account.generate()
           const transaction = yield* Effect.promise(() =>
-            aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount: 1_000 })
+            aptos.transferCoinTransaction({
+              sender: alice.accountAddress,
+              recipient: bob.accountAddress,
+              amount: 1_000
+            })
           )
           const sent = yield* Effect.promise(() => aptos.signAndSubmitTransaction({ signer: alice, transaction }))
-          expect((yield* Effect.promise(() => aptos.waitForTransaction({ transactionHash: sent.hash }))).success).toBe(true)
-          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress }))).toBe(1_000)
+          expect((yield* Effect.promise(() => aptos.waitForTransaction({ transactionHash: sent.hash }))).success).toBe(
+            true
+          )
+          expect(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: bob.accountAddress }))).toBe(
+            1_000
+          )
 
           // The legacy /mint, to an account of the source: added to what it held at V.
           const minted = yield* Effect.promise(() =>
@@ -97,7 +122,11 @@ describe("the faucet on a fork whose root key we do not hold", () => {
           // Fundings at once (the SDK suites fund their accounts in parallel): consecutive sequence numbers, all committed.
           const many = Array.from({ length: 8 }, () => Account.generate().accountAddress)
           const all = yield* Effect.promise(() =>
-            Promise.all(many.map((accountAddress) => aptos.fundAccount({ accountAddress, amount: 5_000, options: { waitForIndexer: false } })))
+            Promise.all(
+              many.map((accountAddress) =>
+                aptos.fundAccount({ accountAddress, amount: 5_000, options: { waitForIndexer: false } })
+              )
+            )
           )
           expect(all.map((t) => t.success)).toEqual(many.map(() => true))
           for (const accountAddress of many)
@@ -121,10 +150,18 @@ describe("the faucet on a fork whose root key we do not hold", () => {
             new DataView(out.buffer).setBigUint64(out.length - 9, balance, true)
             return out
           }
-          const aliceBalance = BigInt(yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: alice.accountAddress })))
-          expect(Buffer.from(aliceStore!.data).toString("hex")).toBe(Buffer.from(withBalance(expected, aliceBalance)).toString("hex"))
-          const funder = ed25519AuthKey(ed25519Signer(derivedKey(defaultLocalChainConfig.seed, "fork-faucet")).publicKey)
-          const funderStore = yield* Effect.promise(() => client.rawStateValue(objectGroupKey(primaryStoreAddress(funder, APT)), at))
+          const aliceBalance = BigInt(
+            yield* Effect.promise(() => aptos.getAccountAPTAmount({ accountAddress: alice.accountAddress }))
+          )
+          expect(Buffer.from(aliceStore!.data).toString("hex")).toBe(
+            Buffer.from(withBalance(expected, aliceBalance)).toString("hex")
+          )
+          const funder = ed25519AuthKey(
+            ed25519Signer(derivedKey(defaultLocalChainConfig.seed, "fork-faucet")).publicKey
+          )
+          const funderStore = yield* Effect.promise(() =>
+            client.rawStateValue(objectGroupKey(primaryStoreAddress(funder, APT)), at)
+          )
           expect(funderStore).toBeDefined()
           const funderAccount = yield* Effect.promise(() =>
             aptos.getAccountInfo({ accountAddress: `0x${Buffer.from(funder).toString("hex")}` })

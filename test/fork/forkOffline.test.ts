@@ -36,7 +36,11 @@ describe("a fork without its source", () => {
     const source = await start({ accounts: 1, mining: MiningMode.instant(0) })
     const src = sdkFor(source.chain)
     const alice = Account.generate()
-    await src.fundAccount({ accountAddress: alice.accountAddress, amount: 1_000_000_000, options: { waitForIndexer: false } })
+    await src.fundAccount({
+      accountAddress: alice.accountAddress,
+      amount: 1_000_000_000,
+      options: { waitForIndexer: false }
+    })
     const pinned = await latestVersion(source.chain.apiUrl)
     const fork = { url: source.chain.apiUrl, version: pinned, attempts: 2, timeoutMs: 2000 }
 
@@ -45,7 +49,11 @@ describe("a fork without its source", () => {
     expect(await aptos.getAccountAPTAmount({ accountAddress: alice.accountAddress })).toBe(1_000_000_000)
     const bob = Account.generate()
     const transfer = async (amount: number) => {
-      const txn = await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount })
+      const txn = await aptos.transferCoinTransaction({
+        sender: alice.accountAddress,
+        recipient: bob.accountAddress,
+        amount
+      })
       const sent = await aptos.signAndSubmitTransaction({ signer: alice, transaction: txn })
       return aptos.waitForTransaction({ transactionHash: sent.hash })
     }

@@ -21,7 +21,10 @@ const ledger = async (apiUrl: string) => (await (await fetch(apiUrl)).json()) as
 
 /** `RandomnessConfig { variant: Any { type_name: "0x1::randomness_config::ConfigV1", data: BCS(ConfigV1 { 1/2, 2/3 }) } }`. */
 const configV1 = (): Uint8Array => {
-  const data = new BcsWriter(32).u128(1n << 63n).u128((2n << 64n) / 3n).toBytes()
+  const data = new BcsWriter(32)
+    .u128(1n << 63n)
+    .u128((2n << 64n) / 3n)
+    .toBytes()
   return new BcsWriter(96).string("0x1::randomness_config::ConfigV1").bytesWithLength(data).toBytes()
 }
 
@@ -35,14 +38,28 @@ describe("a fork of a chain with randomness on", () => {
           const [alice, bob, carol] = [Account.generate(), Account.generate(), Account.generate()]
           for (const a of [alice, bob, carol])
             yield* Effect.promise(() =>
-              src.fundAccount({ accountAddress: a.accountAddress, amount: 1_000_000_000, options: { waitForIndexer: false } })
+              src.fundAccount({
+                accountAddress: a.accountAddress,
+                amount: 1_000_000_000,
+                options: { waitForIndexer: false }
+              })
             )
-          const send = (aptos: Aptos, signer: Account, data: Parameters<Aptos["transaction"]["build"]["simple"]>[0]["data"]) =>
+          const send = (
+            aptos: Aptos,
+            signer: Account,
+            data: Parameters<Aptos["transaction"]["build"]["simple"]>[0]["data"]
+          ) =>
             Effect.promise(async () => {
               // Expiry from the chain's clock (an epoch change moves it past the wall clock's).
-              const { ledger_timestamp } = (await (await fetch(aptos.config.fullnode!)).json()) as { ledger_timestamp: string }
+              const { ledger_timestamp } = (await (await fetch(aptos.config.fullnode!)).json()) as {
+                ledger_timestamp: string
+              }
               const expireTimestamp = Number(BigInt(ledger_timestamp) / 1_000_000n) + 600
-              const transaction = await aptos.transaction.build.simple({ sender: signer.accountAddress, data, options: { expireTimestamp } })
+              const transaction = await aptos.transaction.build.simple({
+                sender: signer.accountAddress,
+                data,
+                options: { expireTimestamp }
+              })
               const sent = await aptos.signAndSubmitTransaction({ signer, transaction })
               return aptos.waitForTransaction({ transactionHash: sent.hash, options: { checkSuccess: false } })
             })
@@ -66,7 +83,11 @@ describe("a fork of a chain with randomness on", () => {
             { _tag: "Bcs", bytes: configV1() }
           )
           const pinned = BigInt((yield* Effect.promise(() => ledger(source.apiUrl))).ledger_version)
-          const fork = yield* LocalChain.spawn({ accounts: 0, mining: MiningMode.instant(0), fork: { url: source.apiUrl, version: pinned } })
+          const fork = yield* LocalChain.spawn({
+            accounts: 0,
+            mining: MiningMode.instant(0),
+            fork: { url: source.apiUrl, version: pinned }
+          })
           const aptos = sdkFor(fork)
 
           const rolled: bigint[] = []
@@ -83,7 +104,12 @@ describe("a fork of a chain with randomness on", () => {
             // The block's metadata carries the seed (BlockMetadataExt V1).
             const block = (yield* Effect.promise(() =>
               fetch(`${fork.apiUrl}/blocks/by_version/${done.version}?with_transactions=true`).then((r) => r.json())
-            )) as { transactions: Array<{ type: string; block_metadata_extension?: { type: string; randomness: string | null } }> }
+            )) as {
+              transactions: Array<{
+                type: string
+                block_metadata_extension?: { type: string; randomness: string | null }
+              }>
+            }
             expect(block.transactions[0]!.type).toBe("block_metadata_transaction")
             expect(block.transactions[0]!.block_metadata_extension?.type).toBe("v1")
             expect(block.transactions[0]!.block_metadata_extension?.randomness).toMatch(/^0x[0-9a-f]{64}$/)
@@ -95,7 +121,10 @@ describe("a fork of a chain with randomness on", () => {
           const epoch = () =>
             Effect.map(
               Effect.promise(() =>
-                aptos.getAccountResource<{ epoch: string }>({ accountAddress: "0x1", resourceType: "0x1::reconfiguration::Configuration" })
+                aptos.getAccountResource<{ epoch: string }>({
+                  accountAddress: "0x1",
+                  resourceType: "0x1::reconfiguration::Configuration"
+                })
               ),
               (c) => BigInt(c.epoch)
             )

@@ -21,10 +21,13 @@ const countingProxy = Effect.acquireRelease(
     let target = new URL("http://127.0.0.1:1")
     const server = createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`)
-      const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers)
-        r.pipe(res)
-      })
+      const up = request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers)
+          r.pipe(res)
+        }
+      )
       up.on("error", () => res.destroy())
       req.pipe(up)
     })
@@ -53,26 +56,47 @@ describe("a warm fork's requests to its source", () => {
           const bob = Account.generate()
           for (const a of [alice, bob])
             yield* Effect.promise(() =>
-              src.fundAccount({ accountAddress: a.accountAddress, amount: 1_000_000_000, options: { waitForIndexer: false } })
+              src.fundAccount({
+                accountAddress: a.accountAddress,
+                amount: 1_000_000_000,
+                options: { waitForIndexer: false }
+              })
             )
-          const pinned = BigInt(((yield* Effect.promise(() => fetch(source.apiUrl).then((r) => r.json()))) as { ledger_version: string }).ledger_version)
+          const pinned = BigInt(
+            ((yield* Effect.promise(() => fetch(source.apiUrl).then((r) => r.json()))) as { ledger_version: string })
+              .ledger_version
+          )
           const proxy = yield* countingProxy
           proxy.to(source.apiUrl)
-          const fork = yield* LocalChain.spawn({ accounts: 0, mining: MiningMode.instant(0), fork: { url: proxy.url, version: pinned } })
+          const fork = yield* LocalChain.spawn({
+            accounts: 0,
+            mining: MiningMode.instant(0),
+            fork: { url: proxy.url, version: pinned }
+          })
           const aptos = sdkFor(fork)
           const transfer = (recipient: Account) =>
             Effect.promise(async () => {
-              const transaction = await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: recipient.accountAddress, amount: 1 })
+              const transaction = await aptos.transferCoinTransaction({
+                sender: alice.accountAddress,
+                recipient: recipient.accountAddress,
+                amount: 1
+              })
               const sent = await aptos.signAndSubmitTransaction({ signer: alice, transaction })
               return aptos.waitForTransaction({ transactionHash: sent.hash })
             })
-          const view = { function: "0x1::coin::balance" as const, typeArguments: ["0x1::aptos_coin::AptosCoin"], functionArguments: [bob.accountAddress] }
+          const view = {
+            function: "0x1::coin::balance" as const,
+            typeArguments: ["0x1::aptos_coin::AptosCoin"],
+            functionArguments: [bob.accountAddress]
+          }
           // The first gas estimate of a new fork: the on-chain minimum (its own blocks: one, empty),
           // not a walk over the source's recent blocks.
           // (after the fork's first block: the producer reads the block holding V once, on its first block)
           yield* fork.controls.mine({ blocks: 1 })
           const started = proxy.seen.length
-          const estimate = (yield* Effect.promise(() => fetch(`${fork.apiUrl}/estimate_gas_price`).then((r) => r.json()))) as {
+          const estimate = (yield* Effect.promise(() =>
+            fetch(`${fork.apiUrl}/estimate_gas_price`).then((r) => r.json())
+          )) as {
             gas_estimate: number
           }
           expect(estimate.gas_estimate).toBe(100)
@@ -85,7 +109,8 @@ describe("a warm fork's requests to its source", () => {
           let before = asked()
           for (let i = 0; i < 5; i++) expect((yield* transfer(bob)).success).toBe(true)
           for (let i = 0; i < 10; i++) yield* Effect.promise(() => aptos.view({ payload: view }))
-          for (let i = 0; i < 3; i++) yield* Effect.promise(() => fetch(`${fork.apiUrl}/estimate_gas_price`).then((r) => r.json()))
+          for (let i = 0; i < 3; i++)
+            yield* Effect.promise(() => fetch(`${fork.apiUrl}/estimate_gas_price`).then((r) => r.json()))
           expect(proxy.seen.slice(before), "requests once warm").toEqual([])
 
           // A recipient the fork never read: one request (its state at the source), then none.

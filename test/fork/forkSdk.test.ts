@@ -56,17 +56,33 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
     const forked: Array<() => Promise<void>> = []
     try {
       const src = sdkFor(source.chain)
-      const [alice, bob, publisher, carol] = [Account.generate(), Account.generate(), Account.generate(), Account.generate()]
+      const [alice, bob, publisher, carol] = [
+        Account.generate(),
+        Account.generate(),
+        Account.generate(),
+        Account.generate()
+      ]
       for (const a of [alice, bob, publisher])
-        await src.fundAccount({ accountAddress: a.accountAddress, amount: 1_000_000_000, options: { waitForIndexer: false } })
-      const run = async (signer: Account, transaction: Awaited<ReturnType<typeof src.transaction.build.simple>>, aptos = src) => {
+        await src.fundAccount({
+          accountAddress: a.accountAddress,
+          amount: 1_000_000_000,
+          options: { waitForIndexer: false }
+        })
+      const run = async (
+        signer: Account,
+        transaction: Awaited<ReturnType<typeof src.transaction.build.simple>>,
+        aptos = src
+      ) => {
         const sent = await aptos.signAndSubmitTransaction({ signer, transaction })
         const done = await aptos.waitForTransaction({ transactionHash: sent.hash })
         expect(done.success, done.vm_status).toBe(true)
         return done
       }
       // History: a transfer, the SDK's transfer package, an NFT collection and a token.
-      await run(alice, await src.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount: 4242 }))
+      await run(
+        alice,
+        await src.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount: 4242 })
+      )
       const publishTransfer = (account: Account, aptos: Aptos) =>
         aptos.publishPackageTransaction({
           account: account.accountAddress,
@@ -76,19 +92,33 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       await run(publisher, await publishTransfer(publisher, src))
       const collectionTxn = await run(
         alice,
-        await src.createCollectionTransaction({ creator: alice, description: "fork test", name: "Forked", uri: "https://x" })
+        await src.createCollectionTransaction({
+          creator: alice,
+          description: "fork test",
+          name: "Forked",
+          uri: "https://x"
+        })
       )
       const collection = createdObject(collectionTxn, "0x4::collection::Collection")
       const mintTxn = await run(
         alice,
-        await src.mintDigitalAssetTransaction({ creator: alice, collection: "Forked", description: "t", name: "Token1", uri: "https://t" })
+        await src.mintDigitalAssetTransaction({
+          creator: alice,
+          collection: "Forked",
+          description: "t",
+          name: "Token1",
+          uri: "https://t"
+        })
       )
       const token = createdObject(mintTxn, "0x4::token::Token")
       // A coin of our own (a module declaring the type, the framework's managed_coin), minted to bob,
       // who sends some on: the framework pairs it with a fungible asset (primary stores, metadata object).
       const moon = `${publisher.accountAddress.toString()}::moon::Moon` as `${string}::${string}::${string}`
-      const call = async (signer: Account, data: Parameters<typeof src.transaction.build.simple>[0]["data"], aptos = src) =>
-        run(signer, await aptos.transaction.build.simple({ sender: signer.accountAddress, data }), aptos)
+      const call = async (
+        signer: Account,
+        data: Parameters<typeof src.transaction.build.simple>[0]["data"],
+        aptos = src
+      ) => run(signer, await aptos.transaction.build.simple({ sender: signer.accountAddress, data }), aptos)
       await call(publisher, {
         function: "0x1::code::publish_package_txn",
         functionArguments: [
@@ -99,21 +129,47 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       await call(publisher, {
         function: "0x1::managed_coin::initialize",
         typeArguments: [moon],
-        functionArguments: [MoveVector.U8(new TextEncoder().encode("Moon Coin")), MoveVector.U8(new TextEncoder().encode("MOON")), 6, true]
+        functionArguments: [
+          MoveVector.U8(new TextEncoder().encode("Moon Coin")),
+          MoveVector.U8(new TextEncoder().encode("MOON")),
+          6,
+          true
+        ]
       })
       await call(bob, { function: "0x1::managed_coin::register", typeArguments: [moon], functionArguments: [] })
-      await call(publisher, { function: "0x1::managed_coin::mint", typeArguments: [moon], functionArguments: [bob.accountAddress, 5_000] })
-      await call(bob, { function: "0x1::aptos_account::transfer_coins", typeArguments: [moon], functionArguments: [alice.accountAddress, 1_200] })
+      await call(publisher, {
+        function: "0x1::managed_coin::mint",
+        typeArguments: [moon],
+        functionArguments: [bob.accountAddress, 5_000]
+      })
+      await call(bob, {
+        function: "0x1::aptos_account::transfer_coins",
+        typeArguments: [moon],
+        functionArguments: [alice.accountAddress, 1_200]
+      })
       const pinned = await latestVersion(source.chain.apiUrl)
 
       // After the pin, on the source only: more APT to bob, a second token.
-      await run(alice, await src.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount: 1 }))
       await run(
         alice,
-        await src.mintDigitalAssetTransaction({ creator: alice, collection: "Forked", description: "t", name: "Token2", uri: "https://t" })
+        await src.transferCoinTransaction({ sender: alice.accountAddress, recipient: bob.accountAddress, amount: 1 })
+      )
+      await run(
+        alice,
+        await src.mintDigitalAssetTransaction({
+          creator: alice,
+          collection: "Forked",
+          description: "t",
+          name: "Token2",
+          uri: "https://t"
+        })
       )
 
-      const fork = await start({ accounts: 0, mining: MiningMode.instant(0), fork: { url: source.chain.apiUrl, version: pinned } })
+      const fork = await start({
+        accounts: 0,
+        mining: MiningMode.instant(0),
+        fork: { url: source.chain.apiUrl, version: pinned }
+      })
       forked.push(fork.stop)
       const aptos = sdkFor(fork.chain)
       const atPin = { ledgerVersion: pinned }
@@ -133,10 +189,22 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
           await (await fetch(`${source.chain.apiUrl}/accounts/${accountAddress}?ledger_version=${pinned}`)).json()
         )
       }
-      const views: Array<{ function: `${string}::${string}::${string}`; typeArguments?: string[]; functionArguments: AccountAddressInput[] }> = [
-        { function: "0x1::primary_fungible_store::balance", typeArguments: ["0x1::fungible_asset::Metadata"], functionArguments: [bob.accountAddress, "0xa"] },
+      const views: Array<{
+        function: `${string}::${string}::${string}`
+        typeArguments?: string[]
+        functionArguments: AccountAddressInput[]
+      }> = [
+        {
+          function: "0x1::primary_fungible_store::balance",
+          typeArguments: ["0x1::fungible_asset::Metadata"],
+          functionArguments: [bob.accountAddress, "0xa"]
+        },
         { function: "0x1::coin::supply", typeArguments: ["0x1::aptos_coin::AptosCoin"], functionArguments: [] },
-        { function: "0x4::collection::count", typeArguments: ["0x4::collection::Collection"], functionArguments: [collection] },
+        {
+          function: "0x4::collection::count",
+          typeArguments: ["0x4::collection::Collection"],
+          functionArguments: [collection]
+        },
         { function: "0x4::token::name", typeArguments: ["0x4::token::Token"], functionArguments: [token] },
         { function: "0x1::object::owner", typeArguments: ["0x4::token::Token"], functionArguments: [token] },
         { function: "0x1::coin::balance", typeArguments: [moon], functionArguments: [bob.accountAddress] },
@@ -160,11 +228,13 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
         [token, "0x4::token::Token"],
         [token, "0x1::object::ObjectCore"]
       ] as const)
-        expect(await aptos.getAccountResource({ accountAddress, resourceType }), `${resourceType} of ${accountAddress}`).toEqual(
-          await src.getAccountResource({ accountAddress, resourceType, options: atPin })
-        )
-      // Listings: the source's keys of the account, each read on the fork.
-      // (0x1's resources are not compared: the fork's own blocks have written some since)
+        expect(
+          await aptos.getAccountResource({ accountAddress, resourceType }),
+          `${resourceType} of ${accountAddress}`
+        ).toEqual(await src.getAccountResource({ accountAddress, resourceType, options: atPin }))
+      // Listings: the source's keys of the account, each read on the fork, by raw requests (the
+      // SDK's listing helpers do not pass ledger_version on). 0x1's resources are not compared:
+      // the fork's own blocks have written some since.
       for (const [accountAddress, kinds] of [
         [alice.accountAddress.toString(), ["resources", "modules"]],
         [publisher.accountAddress.toString(), ["resources", "modules"]],
@@ -173,35 +243,55 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
         ["0x1", ["modules"]]
       ] as const)
         for (const what of kinds)
-          // (raw requests: the SDK's listing helpers do not pass ledger_version on)
           expect(
             await (await fetch(`${fork.chain.apiUrl}/accounts/${accountAddress}/${what}?limit=9999`)).json(),
             `${what} of ${accountAddress}`
           ).toEqual(
-            await (await fetch(`${source.chain.apiUrl}/accounts/${accountAddress}/${what}?limit=9999&ledger_version=${pinned}`)).json()
+            await (
+              await fetch(
+                `${source.chain.apiUrl}/accounts/${accountAddress}/${what}?limit=9999&ledger_version=${pinned}`
+              )
+            ).json()
           )
-      const moduleAbi = await aptos.getAccountModule({ accountAddress: publisher.accountAddress, moduleName: "transfer" })
+      const moduleAbi = await aptos.getAccountModule({
+        accountAddress: publisher.accountAddress,
+        moduleName: "transfer"
+      })
       expect(moduleAbi).toEqual(
         await src.getAccountModule({ accountAddress: publisher.accountAddress, moduleName: "transfer", options: atPin })
       )
       // The source's later transactions are not there; history at or below the pin is.
       expect(await aptos.view({ payload: views[2]! })).toEqual([{ vec: ["1"] }])
       for (const ledgerVersion of [pinned, BigInt(mintTxn.version)])
-        expect(await aptos.getTransactionByVersion({ ledgerVersion })).toEqual(await src.getTransactionByVersion({ ledgerVersion }))
+        expect(await aptos.getTransactionByVersion({ ledgerVersion })).toEqual(
+          await src.getTransactionByVersion({ ledgerVersion })
+        )
       expect(await aptos.getTransactionByHash({ transactionHash: mintTxn.hash })).toEqual(mintTxn)
       // The SDK's waitForTransaction (wait_by_hash) on a transaction of the source's history.
       expect(await aptos.waitForTransaction({ transactionHash: mintTxn.hash })).toEqual(mintTxn)
       // Blocks at or below the pin, with their transactions, by version and by height.
-      const mintBlock = await src.getBlockByVersion({ ledgerVersion: BigInt(mintTxn.version), options: { withTransactions: true } })
-      expect(await aptos.getBlockByVersion({ ledgerVersion: BigInt(mintTxn.version), options: { withTransactions: true } })).toEqual(mintBlock)
-      expect(await aptos.getBlockByHeight({ blockHeight: BigInt(mintBlock.block_height), options: { withTransactions: true } })).toEqual(
-        mintBlock
-      )
+      const mintBlock = await src.getBlockByVersion({
+        ledgerVersion: BigInt(mintTxn.version),
+        options: { withTransactions: true }
+      })
+      expect(
+        await aptos.getBlockByVersion({ ledgerVersion: BigInt(mintTxn.version), options: { withTransactions: true } })
+      ).toEqual(mintBlock)
+      expect(
+        await aptos.getBlockByHeight({
+          blockHeight: BigInt(mintBlock.block_height),
+          options: { withTransactions: true }
+        })
+      ).toEqual(mintBlock)
       // An event stream (0x1's NewBlockEvent handle, creation number 3): the source's events at or
       // below the pin, then the fork's own blocks', their sequence numbers continuing.
       const stream = (api: string, query: string) =>
-        fetch(`${api}/accounts/0x1/events/3?${query}`).then((r) => r.json() as Promise<Array<{ version: string; sequence_number: string }>>)
-      const fromSource = (await stream(source.chain.apiUrl, "start=0&limit=100")).filter((e) => BigInt(e.version) <= pinned)
+        fetch(`${api}/accounts/0x1/events/3?${query}`).then(
+          (r) => r.json() as Promise<Array<{ version: string; sequence_number: string }>>
+        )
+      const fromSource = (await stream(source.chain.apiUrl, "start=0&limit=100")).filter(
+        (e) => BigInt(e.version) <= pinned
+      )
       expect(await stream(fork.chain.apiUrl, `start=0&limit=${fromSource.length}`)).toEqual(fromSource)
       const newest = await stream(fork.chain.apiUrl, "limit=100")
       expect(newest.slice(0, fromSource.length)).toEqual(fromSource)
@@ -214,28 +304,61 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       expect(await aptos.getAccountTransactions({ accountAddress: alice.accountAddress })).toEqual(atSourceBefore)
       // Transaction summaries (what wallets page through): the source's at or below the pin, every way of asking.
       const summaries = (api: string, who: Account, query: string) =>
-        fetch(`${api}/accounts/${who.accountAddress}/transaction_summaries?${query}`).then((r) => r.json() as Promise<Array<{ version: string }>>)
+        fetch(`${api}/accounts/${who.accountAddress}/transaction_summaries?${query}`).then(
+          (r) => r.json() as Promise<Array<{ version: string }>>
+        )
       const aliceAtPin = await summaries(source.chain.apiUrl, alice, `end_version=${pinned}`)
-      expect(aliceAtPin.map((x) => BigInt(x.version))).toEqual(atSourceBefore.map((t) => BigInt((t as { version: string }).version)))
+      expect(aliceAtPin.map((x) => BigInt(x.version))).toEqual(
+        atSourceBefore.map((t) => BigInt((t as { version: string }).version))
+      )
       expect(await summaries(fork.chain.apiUrl, alice, "")).toEqual(aliceAtPin)
       expect(await summaries(fork.chain.apiUrl, alice, "start_version=0&limit=2")).toEqual(aliceAtPin.slice(0, 2))
-      expect(await summaries(fork.chain.apiUrl, alice, `end_version=${aliceAtPin[1]!.version}&limit=1`)).toEqual([aliceAtPin[1]])
+      expect(await summaries(fork.chain.apiUrl, alice, `end_version=${aliceAtPin[1]!.version}&limit=1`)).toEqual([
+        aliceAtPin[1]
+      ])
 
       // The fork's own life: a transfer, a call of the published module, a publish, an NFT moved.
-      await run(alice, await aptos.transferCoinTransaction({ sender: alice.accountAddress, recipient: carol.accountAddress, amount: 777 }), aptos)
+      await run(
+        alice,
+        await aptos.transferCoinTransaction({
+          sender: alice.accountAddress,
+          recipient: carol.accountAddress,
+          amount: 777
+        }),
+        aptos
+      )
       await run(
         bob,
         await aptos.transaction.build.simple({
           sender: bob.accountAddress,
-          data: { function: `${publisher.accountAddress}::transfer::transfer`, functionArguments: [7, carol.accountAddress] }
+          data: {
+            function: `${publisher.accountAddress}::transfer::transfer`,
+            functionArguments: [7, carol.accountAddress]
+          }
         }),
         aptos
       )
       expect(await aptos.getAccountAPTAmount({ accountAddress: carol.accountAddress })).toBe(784)
       // The coin of our own moves on the fork (bob's store and the pairing read from the source).
-      await call(bob, { function: "0x1::aptos_account::transfer_coins", typeArguments: [moon], functionArguments: [carol.accountAddress, 300] }, aptos)
-      expect(await aptos.view({ payload: { function: "0x1::coin::balance", typeArguments: [moon], functionArguments: [carol.accountAddress] } })).toEqual(["300"])
-      expect(await aptos.view({ payload: { function: "0x1::coin::balance", typeArguments: [moon], functionArguments: [bob.accountAddress] } })).toEqual(["3500"])
+      await call(
+        bob,
+        {
+          function: "0x1::aptos_account::transfer_coins",
+          typeArguments: [moon],
+          functionArguments: [carol.accountAddress, 300]
+        },
+        aptos
+      )
+      expect(
+        await aptos.view({
+          payload: { function: "0x1::coin::balance", typeArguments: [moon], functionArguments: [carol.accountAddress] }
+        })
+      ).toEqual(["300"])
+      expect(
+        await aptos.view({
+          payload: { function: "0x1::coin::balance", typeArguments: [moon], functionArguments: [bob.accountAddress] }
+        })
+      ).toEqual(["3500"])
       // Alice's summaries now: the source's at or below the pin, then the fork's own transfer.
       const aliceNow = await summaries(fork.chain.apiUrl, alice, "")
       expect(aliceNow.slice(0, aliceAtPin.length)).toEqual(aliceAtPin)
@@ -244,14 +367,28 @@ describe("a fork of a local chain with history, through the TypeScript SDK", () 
       await run(bob, await publishTransfer(bob, aptos), aptos)
       // bob: at the source, the coin's register and a send; on the fork, the module call, a send and the publish.
       expect(
-        (await aptos.getAccountTransactions({ accountAddress: bob.accountAddress })).map((t) => BigInt((t as { version: string }).version) > pinned)
+        (await aptos.getAccountTransactions({ accountAddress: bob.accountAddress })).map(
+          (t) => BigInt((t as { version: string }).version) > pinned
+        )
       ).toEqual([false, false, true, true, true])
-      expect((await aptos.getAccountModule({ accountAddress: bob.accountAddress, moduleName: "transfer" })).abi?.name).toBe("transfer")
-      await run(alice, await aptos.transferDigitalAssetTransaction({ sender: alice, digitalAssetAddress: token, recipient: carol.accountAddress }), aptos)
+      expect(
+        (await aptos.getAccountModule({ accountAddress: bob.accountAddress, moduleName: "transfer" })).abi?.name
+      ).toBe("transfer")
+      await run(
+        alice,
+        await aptos.transferDigitalAssetTransaction({
+          sender: alice,
+          digitalAssetAddress: token,
+          recipient: carol.accountAddress
+        }),
+        aptos
+      )
       const ownerOn = async (on: Aptos) => AccountAddress.from((await on.view<[string]>({ payload: views[4]! }))[0])
       expect((await ownerOn(aptos)).equals(carol.accountAddress)).toBe(true)
       // Listings after local writes: the module bob published on the fork is listed with the source's keys.
-      expect((await aptos.getAccountModules({ accountAddress: bob.accountAddress })).map((m) => m.abi?.name)).toEqual(["transfer"])
+      expect((await aptos.getAccountModules({ accountAddress: bob.accountAddress })).map((m) => m.abi?.name)).toEqual([
+        "transfer"
+      ])
       expect((await aptos.getAccountResources({ accountAddress: bob.accountAddress })).map((r) => r.type)).toContain(
         "0x1::code::PackageRegistry"
       )

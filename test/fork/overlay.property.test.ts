@@ -25,7 +25,10 @@ import { checkpointTxn, keyOf, metadataOfValue, toCommit, type Write } from "../
 const KEYS = 12
 
 /** The base: per key, a value (with the metadata `metadataOfValue` gives it) or absent. */
-const base = fc.array(fc.option(fc.integer({ min: 0, max: 250 }), { nil: undefined }), { minLength: KEYS, maxLength: KEYS })
+const base = fc.array(fc.option(fc.integer({ min: 0, max: 250 }), { nil: undefined }), {
+  minLength: KEYS,
+  maxLength: KEYS
+})
 
 const write: fc.Arbitrary<Write> = fc.tuple(
   fc.integer({ min: 0, max: KEYS - 1 }),
@@ -45,16 +48,18 @@ describe("a fork's state over its source", () => {
         // The full copy: version 0 writes the base (with metadata, as the source holds it).
         const copy = makeLedgerService(makeMemoryBackend())
         const baseWrites: Write[] = values.flatMap((v, k) => (v === undefined ? [] : [[k, v] as const]))
-        run(copy.commitGenesis({ epoch: 1n, timestampUsec: 0n, transactions: [toCommit(checkpointTxn(0), baseWrites, [], true)] }, 4))
+        run(
+          copy.commitGenesis(
+            { epoch: 1n, timestampUsec: 0n, transactions: [toCommit(checkpointTxn(0), baseWrites, [], true)] },
+            4
+          )
+        )
 
         // The fork: the same base as the source's answers at V = 0, nothing local.
         const cache = memoryRemoteStateCache()
         for (let k = 0; k < KEYS; k++) {
           const v = values[k]
-          cache.put(
-            keyOf(k),
-            v === undefined ? ABSENT : { data: new Uint8Array([v, 7]), metadata: metadataOfValue(v) }
-          )
+          cache.put(keyOf(k), v === undefined ? ABSENT : { data: new Uint8Array([v, 7]), metadata: metadataOfValue(v) })
         }
         const remote = makeForkStateSource(undefined, cache, 0n)
         const head: LedgerHead = {
@@ -96,14 +101,24 @@ describe("a fork's state over its source", () => {
 
   it("with the fork's own store in LMDB and resets to the fork point between blocks, reads as a copy reset to its base", () => {
     const step = fc.oneof(
-      { weight: 4, arbitrary: fc.array(fc.array(write, { maxLength: 6 }), { minLength: 1, maxLength: 3 }).map((b) => ({ block: b })) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .array(fc.array(write, { maxLength: 6 }), { minLength: 1, maxLength: 3 })
+          .map((b) => ({ block: b }))
+      },
       { weight: 1, arbitrary: fc.constant({ reset: true as const }) }
     )
     fc.assert(
       fc.property(base, fc.array(step, { maxLength: 8 }), (values, steps) => {
         const copy = makeLedgerService(makeMemoryBackend())
         const baseWrites: Write[] = values.flatMap((v, k) => (v === undefined ? [] : [[k, v] as const]))
-        run(copy.commitGenesis({ epoch: 1n, timestampUsec: 0n, transactions: [toCommit(checkpointTxn(0), baseWrites, [], true)] }, 4))
+        run(
+          copy.commitGenesis(
+            { epoch: 1n, timestampUsec: 0n, transactions: [toCommit(checkpointTxn(0), baseWrites, [], true)] },
+            4
+          )
+        )
         const cache = memoryRemoteStateCache()
         for (let k = 0; k < KEYS; k++) {
           const v = values[k]
@@ -121,7 +136,11 @@ describe("a fork's state over its source", () => {
           accumulator: emptyAccumulator
         }
         const dir = mkdtempSync(join(tmpdir(), "movenode-fork-overlay-"))
-        const store = forkBackend(openLmdbBackend({ path: dir, sync: false }), makeForkStateSource(undefined, cache, 0n), head)
+        const store = forkBackend(
+          openLmdbBackend({ path: dir, sync: false }),
+          makeForkStateSource(undefined, cache, 0n),
+          head
+        )
         const fork = makeLedgerService(store)
         const forkBack = forkRewind(fork.service.rewind!, head, store)
         const copyBack = copy.service.rewind!

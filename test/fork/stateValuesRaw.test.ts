@@ -21,7 +21,10 @@ afterAll(() => n.close())
 const chainIdKey = Bcs.encode(stateKeyCodec, {
   _tag: "AccessPath",
   address: addressFromNumber(1),
-  path: { _tag: "Resource", struct: { address: addressFromNumber(1), module: "chain_id", name: "ChainId", typeArgs: [] } }
+  path: {
+    _tag: "Resource",
+    struct: { address: addressFromNumber(1), module: "chain_id", name: "ChainId", typeArgs: [] }
+  }
 })
 
 const post = (body: string, query = "", accept = "application/x-bcs") =>
@@ -62,7 +65,11 @@ describe("POST /v1/experimental/state_values/raw", () => {
   })
 
   it("an absent key is 404 state_value_not_found, naming the key and the version", async () => {
-    const absent = Bcs.encode(stateKeyCodec, { _tag: "TableItem", handle: addressFromNumber(0xabc), key: Uint8Array.of(1) })
+    const absent = Bcs.encode(stateKeyCodec, {
+      _tag: "TableItem",
+      handle: addressFromNumber(0xabc),
+      key: Uint8Array.of(1)
+    })
     const r = await post(JSON.stringify({ key: toHex(absent) }))
     expect(r.status).toBe(404)
     const e = await errorOf(r)
@@ -96,9 +103,9 @@ describe("POST /v1/experimental/state_values/raw", () => {
     const keys = fc.oneof(
       fc.uint8Array({ maxLength: 80 }),
       // Valid shapes with random contents: table items and raw keys decode.
-      fc.tuple(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 40 })).map(([h, k]) =>
-        Bcs.encode(stateKeyCodec, { _tag: "TableItem", handle: h, key: k })
-      )
+      fc
+        .tuple(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 40 }))
+        .map(([h, k]) => Bcs.encode(stateKeyCodec, { _tag: "TableItem", handle: h, key: k }))
     )
     await fc.assert(
       fc.asyncProperty(keys, async (key) => {

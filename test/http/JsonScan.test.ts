@@ -43,7 +43,8 @@ describe("scanJsonLimits", () => {
         (v, pretty, limits: JsonBodyLimits) => {
           const text = JSON.stringify(v, null, pretty ? 2 : undefined)
           const m = measure(JSON.parse(text))
-          const within = m.depth <= limits.maxDepth && m.values <= limits.maxValues && m.containers <= limits.maxContainers
+          const within =
+            m.depth <= limits.maxDepth && m.values <= limits.maxValues && m.containers <= limits.maxContainers
           expect(scanJsonLimits(bytes(text), limits) === undefined, text).toBe(within)
         }
       ),
@@ -71,13 +72,17 @@ describe("scanJsonLimits", () => {
 
 describe("parseJsonBody (the issue's 8 MB bodies)", () => {
   it("refuses 800,000 small nested arrays before parsing them, with a short 400", () => {
-    const body = bytes(`{"function":"0x1::coin::name","type_arguments":[],"arguments":[${Array(800_000).fill("[[[[1]]]]").join(",")}]}`)
+    const body = bytes(
+      `{"function":"0x1::coin::name","type_arguments":[],"arguments":[${Array(800_000).fill("[[[[1]]]]").join(",")}]}`
+    )
     const r = parseJsonBody(body)
     expect("ok" in r).toBe(false)
     if (!("ok" in r)) {
       expect(r.status).toBe(400)
       expect(r.code).toBe("web_framework_error")
-      expect(r.message).toBe("parse request payload error: JSON with more than 16384 arrays and objects (a limit of this node)")
+      expect(r.message).toBe(
+        "parse request payload error: JSON with more than 16384 arrays and objects (a limit of this node)"
+      )
     }
   })
   it("refuses 4,000,000 flat numbers and 100 levels of nesting", () => {

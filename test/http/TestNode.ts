@@ -10,8 +10,7 @@ import type { ReadServices } from "../../src/node/Reads.js"
 const notServed = new Proxy(
   {},
   {
-    get: () =>
-      new Proxy({}, { get: () => () => Effect.fail(ApiErrors.badRequest("not served by the test node")) })
+    get: () => new Proxy({}, { get: () => () => Effect.fail(ApiErrors.badRequest("not served by the test node")) })
   }
 ) as ReadServices
 

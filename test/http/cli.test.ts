@@ -102,20 +102,30 @@ describe("movenode command line", () => {
         node: { maxPageSize: 5 }
       }
     })
-    expect(err(["run", "--config", "c.json"], { "c.json": `{"maxConnections": 0}` })).toContain(`"maxConnections" must be a positive integer`)
+    expect(err(["run", "--config", "c.json"], { "c.json": `{"maxConnections": 0}` })).toContain(
+      `"maxConnections" must be a positive integer`
+    )
     expect(err(["run", "--config", "c.json"], { "c.json": `{"cors": "yes"}` })).toContain(`"cors" must be`)
-    expect(ok(["run", "--config", "c.json"], { "c.json": `{"cors": true}` })).toMatchObject({ options: { cors: "any" } })
+    expect(ok(["run", "--config", "c.json"], { "c.json": `{"cors": true}` })).toMatchObject({
+      options: { cors: "any" }
+    })
   })
   it("refuses unknown config keys by name, at every level", () => {
     const e = err(["run", "--config", "c.json"], { "c.json": `{"datadir": "/x"}` })
     expect(e).toContain(`unknown key "datadir"`)
     expect(e).toContain("dataDir")
     expect(e).toContain("c.json")
-    expect(err(["run", "--config", "c.json"], { "c.json": `{"node": {"maxPagesize": 5}}` })).toContain(`unknown key "maxPagesize" in "node"`)
+    expect(err(["run", "--config", "c.json"], { "c.json": `{"node": {"maxPagesize": 5}}` })).toContain(
+      `unknown key "maxPagesize" in "node"`
+    )
     expect(
       err(["run", "--config", "c.json"], { "c.json": `{"node": {"gasEstimation": {"full_block_txns": 5}}}` })
     ).toContain(`unknown key "full_block_txns" in "node.gasEstimation"`)
-    expect(ok(["run", "--config", "c.json"], { "c.json": `{"node": {"viewFilter": {"allowlist": []}, "viewDeadlineMs": 5}}` })).toMatchObject({
+    expect(
+      ok(["run", "--config", "c.json"], {
+        "c.json": `{"node": {"viewFilter": {"allowlist": []}, "viewDeadlineMs": 5}}`
+      })
+    ).toMatchObject({
       _tag: "Run"
     })
   })
@@ -154,7 +164,14 @@ describe("movenode command line", () => {
     expect(overview).toContain("movenode --version")
     const run = helpOf(["run", "--help"])
     expect(run).toMatch(/^usage: movenode run \[options\]/)
-    for (const flag of ["--genesis FILE", "--data-dir DIR", "--listen ADDR:PORT", "--config FILE.json", "--quiet", "--no-cors"])
+    for (const flag of [
+      "--genesis FILE",
+      "--data-dir DIR",
+      "--listen ADDR:PORT",
+      "--config FILE.json",
+      "--quiet",
+      "--no-cors"
+    ])
       expect(run).toContain(flag)
     expect(helpOf(["help", "run"])).toBe(run)
     expect(helpOf(["run", "--data-dir", "x", "-h"])).toBe(run)
@@ -162,8 +179,11 @@ describe("movenode command line", () => {
     expect(helpOf(["help", "module"])).toContain("movenode module abi")
     expect(helpOf(["module", "abi", "--help"])).toMatch(/^usage: movenode module abi FILE.mv/)
     expect(helpOf(["module", "list", "--help"])).toContain("--genesis FILE")
-    for (const argv of [["--version"], ["-V"], ["version"]]) expect(Result.getOrThrow(parse(argv))).toEqual({ _tag: "Version" })
-    expect(versionLine()).toBe(`movenode ${JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version}`)
+    for (const argv of [["--version"], ["-V"], ["version"]])
+      expect(Result.getOrThrow(parse(argv))).toEqual({ _tag: "Version" })
+    expect(versionLine()).toBe(
+      `movenode ${JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version}`
+    )
   })
 })
 

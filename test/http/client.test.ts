@@ -73,7 +73,12 @@ describe("typed client against the in-process server", () => {
   it("fails with the HTTP status and the error body", async () => {
     const err = await run((c) => Effect.flip(c.accounts.module({ params: { address: "0x1", module_name: "nope" } })))
     expect(err).toBeInstanceOf(MovenodeApiError)
-    expect(err).toMatchObject({ _tag: "MovenodeApiError", status: 404, error_code: "module_not_found", vm_error_code: null })
+    expect(err).toMatchObject({
+      _tag: "MovenodeApiError",
+      status: 404,
+      error_code: "module_not_found",
+      vm_error_code: null
+    })
     expect(JSON.parse((err as MovenodeApiError).body)).toMatchObject({ error_code: "module_not_found" })
     const pruned = await run((c) =>
       Effect.flip(c.accounts.balance({ params: { address: "0x1", asset_type: "0xa" }, query: { ledger_version: "1" } }))

@@ -43,7 +43,9 @@ describe("configuration", () => {
     const m = await (await fetch(`http://127.0.0.1:${server.info.metricsAddress!.port}/metrics`)).text()
     const count = /movenode_http_requests_total\{route="transactions.estimateGasPrice",status="200"\} (\d+)/.exec(m)
     expect(Number(count?.[1])).toBeGreaterThanOrEqual(2)
-    expect(m).toContain(`movenode_http_request_duration_seconds_bucket{route="transactions.estimateGasPrice",status="200",le="+Inf"}`)
+    expect(m).toContain(
+      `movenode_http_request_duration_seconds_bucket{route="transactions.estimateGasPrice",status="200",le="+Inf"}`
+    )
     expect(m).toContain(`movenode_http_requests_total{route="unmatched",status="404"}`)
     // The API port does not serve metrics.
     expect((await fetch(server.url + "/metrics")).status).toBe(404)

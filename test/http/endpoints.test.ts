@@ -82,7 +82,9 @@ describe("balance", () => {
   it("reads a bare address as a fungible-asset metadata address, a struct tag as a coin", async () => {
     calls.balance.length = 0
     expect(await (await get("/v1/accounts/2/balance/a")).text()).toBe("12345")
-    expect(await (await get("/v1/accounts/2/balance/0x1%3A%3Acoin%3A%3AFoo%3C0x1%3A%3Aa%3A%3AB%3E")).text()).toBe("12345")
+    expect(await (await get("/v1/accounts/2/balance/0x1%3A%3Acoin%3A%3AFoo%3C0x1%3A%3Aa%3A%3AB%3E")).text()).toBe(
+      "12345"
+    )
     const [fa, coin] = calls.balance as Array<{ asset: any }>
     expect(fa!.asset._tag).toBe("FungibleAsset")
     expect(fa!.asset.metadata[31]).toBe(10)
@@ -243,10 +245,17 @@ describe("view", () => {
     }
   })
   it("maps a node failure with vm_error_code and ledger headers", async () => {
-    const r = await post("/v1/view", JSON.stringify({ function: "0x1::test::abort", type_arguments: [], arguments: [] }))
+    const r = await post(
+      "/v1/view",
+      JSON.stringify({ function: "0x1::test::abort", type_arguments: [], arguments: [] })
+    )
     expect(r.status).toBe(400)
     expectLedgerHeaders(r)
-    expect(await j(r.clone())).toEqual({ message: "Move abort in 0x1::test: 0x10001", error_code: "invalid_input", vm_error_code: 4016 })
+    expect(await j(r.clone())).toEqual({
+      message: "Move abort in 0x1::test: 0x10001",
+      error_code: "invalid_input",
+      vm_error_code: 4016
+    })
     expectGolden("view_abort", await record(r))
   })
   it("turns a defect into 500 internal_error", async () => {
@@ -279,7 +288,12 @@ describe("encode_submission", () => {
     max_gas_amount: "2000",
     gas_unit_price: "100",
     expiration_timestamp_secs: "9999999999",
-    payload: { type: "entry_function_payload", function: "0x1::aptos_account::transfer", type_arguments: [], arguments: ["0x2", "1"] }
+    payload: {
+      type: "entry_function_payload",
+      function: "0x1::aptos_account::transfer",
+      type_arguments: [],
+      arguments: ["0x2", "1"]
+    }
   }
   it("returns the signing message as a hex JSON string and hands the JSON to the node", async () => {
     calls.encode.length = 0
@@ -290,7 +304,12 @@ describe("encode_submission", () => {
     expect((calls.encode[0] as any).payload.function).toBe("0x1::aptos_account::transfer")
   })
   it("400 bcs_not_supported for Accept: application/x-bcs, without ledger headers", async () => {
-    const r = await post("/v1/transactions/encode_submission", JSON.stringify(body), "application/json", "application/x-bcs")
+    const r = await post(
+      "/v1/transactions/encode_submission",
+      JSON.stringify(body),
+      "application/json",
+      "application/x-bcs"
+    )
     expect(r.status).toBe(400)
     expectNoLedgerHeaders(r)
     expect((await j(r)).error_code).toBe("bcs_not_supported")

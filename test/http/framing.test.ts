@@ -49,7 +49,11 @@ const chunked = (total: number): Promise<{ status: number; body: string }> =>
         res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
       }
     )
-    req.on("error", (e) => ((e as NodeJS.ErrnoException).code === "EPIPE" || (e as NodeJS.ErrnoException).code === "ECONNRESET" ? undefined : reject(e)))
+    req.on("error", (e) =>
+      (e as NodeJS.ErrnoException).code === "EPIPE" || (e as NodeJS.ErrnoException).code === "ECONNRESET"
+        ? undefined
+        : reject(e)
+    )
     const piece = Buffer.alloc(256, 0x20)
     let sent = 0
     const pump = () => {
@@ -67,10 +71,16 @@ const chunked = (total: number): Promise<{ status: number; body: string }> =>
 
 describe("POST framing", () => {
   it("411 without Content-Length", async () => {
-    const res = await raw("POST /v1/view HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n")
+    const res = await raw(
+      "POST /v1/view HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
+    )
     expect(statusOf(res)).toBe(411)
     const body = JSON.parse(bodyOf(res))
-    expect(body).toEqual({ message: "Missing Content-Length header", error_code: "web_framework_error", vm_error_code: null })
+    expect(body).toEqual({
+      message: "Missing Content-Length header",
+      error_code: "web_framework_error",
+      vm_error_code: null
+    })
     expectGolden("post_without_content_length", { status: 411, headers: {}, body: bodyOf(res) })
   })
   it("413 from Content-Length above the limit, before any body byte is read", async () => {
@@ -90,7 +100,11 @@ describe("POST framing", () => {
   })
   it("an exact-limit body is read", async () => {
     const body = JSON.stringify({ function: "0x1::a::b", type_arguments: [], arguments: [] }).padEnd(LIMIT, " ")
-    const r = await fetch(server.url + "/v1/view", { method: "POST", body, headers: { "content-type": "application/json" } })
+    const r = await fetch(server.url + "/v1/view", {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json" }
+    })
     expect(r.status).toBe(200)
   })
   it("415 for a missing Content-Type", async () => {

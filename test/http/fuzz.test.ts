@@ -11,7 +11,12 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 /** One raw request through node:http (so arbitrary paths are sent as given); resolves the status. */
-const send = (method: string, path: string, body?: Buffer, contentType?: string): Promise<{ status: number; body: string }> =>
+const send = (
+  method: string,
+  path: string,
+  body?: Buffer,
+  contentType?: string
+): Promise<{ status: number; body: string }> =>
   new Promise((resolve, reject) => {
     const headers: Record<string, string> = {}
     if (contentType !== undefined) headers["content-type"] = contentType
@@ -27,12 +32,27 @@ const send = (method: string, path: string, body?: Buffer, contentType?: string)
   })
 
 const segment = fc.oneof(
-  fc.constantFrom("v1", "accounts", "module", "balance", "transaction_summaries", "view", "-", "healthy", "0x1", "guid", "%", "%zz", "%E0%A4%A", ".."),
+  fc.constantFrom(
+    "v1",
+    "accounts",
+    "module",
+    "balance",
+    "transaction_summaries",
+    "view",
+    "-",
+    "healthy",
+    "0x1",
+    "guid",
+    "%",
+    "%zz",
+    "%E0%A4%A",
+    ".."
+  ),
   fc.stringMatching(/^[A-Za-z0-9_:%<>,.~!$&'()*+;=@-]{0,40}$/)
 )
-const pathArb = fc.tuple(fc.array(segment, { maxLength: 7 }), fc.option(fc.stringMatching(/^[A-Za-z0-9_=&%.+-]{0,60}$/))).map(
-  ([segs, q]) => "/" + segs.join("/") + (q === null ? "" : "?" + q)
-)
+const pathArb = fc
+  .tuple(fc.array(segment, { maxLength: 7 }), fc.option(fc.stringMatching(/^[A-Za-z0-9_=&%.+-]{0,60}$/)))
+  .map(([segs, q]) => "/" + segs.join("/") + (q === null ? "" : "?" + q))
 
 /** Every body the error contract allows: a JSON object with the three fields. */
 const expectErrorBody = (status: number, text: string) => {
@@ -68,16 +88,24 @@ describe("hostile requests", () => {
       "text/plain"
     )
     await fc.assert(
-      fc.asyncProperty(bodyArb, types, fc.constantFrom("/v1/view", "/v1/transactions/encode_submission"), async (body, type, path) => {
-        const r = await send("POST", path, body, type)
-        expect(r.status, `${path} ${type}`).toBeLessThan(500)
-        expectErrorBody(r.status, r.body)
-      }),
+      fc.asyncProperty(
+        bodyArb,
+        types,
+        fc.constantFrom("/v1/view", "/v1/transactions/encode_submission"),
+        async (body, type, path) => {
+          const r = await send("POST", path, body, type)
+          expect(r.status, `${path} ${type}`).toBeLessThan(500)
+          expectErrorBody(r.status, r.body)
+        }
+      ),
       { numRuns: 300 }
     )
   })
   it("a body over the limit is a 413 whatever its content", async () => {
-    const r = await send("POST", "/v1/view", Buffer.alloc(5000, 0x41), "application/json").catch(() => ({ status: 413, body: "{}" }))
+    const r = await send("POST", "/v1/view", Buffer.alloc(5000, 0x41), "application/json").catch(() => ({
+      status: 413,
+      body: "{}"
+    }))
     expect(r.status).toBe(413)
   })
 })

@@ -25,13 +25,17 @@ const MANY_ARGS = `{"function":"0x1::coin::name","type_arguments":["0x1::aptos_c
 describe("hostile bodies (issue 11)", () => {
   it("answer a small 400 each, while normal views and health checks answer as usual", async () => {
     const normal = async () => {
-      const r = await post("/view", '{"function":"0x1::coin::name","type_arguments":["0x1::aptos_coin::AptosCoin"],"arguments":[]}')
+      const r = await post(
+        "/view",
+        '{"function":"0x1::coin::name","type_arguments":["0x1::aptos_coin::AptosCoin"],"arguments":[]}'
+      )
       return [r.status, await r.text()] as const
     }
     const health = async () => (await fetch(`${node.url}/-/healthy`)).status
     const hostile = [post("/view", VIEW_8MB), post("/view", FLAT), post("/transactions/encode_submission", ENCODE_8MB)]
     const others = await Promise.all([normal(), health(), normal(), health(), normal()])
-    for (const o of others) expect(o === 200 || (Array.isArray(o) && o[0] === 200 && o[1] === '["Aptos Coin"]'), String(o)).toBe(true)
+    for (const o of others)
+      expect(o === 200 || (Array.isArray(o) && o[0] === 200 && o[1] === '["Aptos Coin"]'), String(o)).toBe(true)
     for (const r of await Promise.all(hostile)) {
       expect(r.status).toBe(400)
       const text = await r.text()

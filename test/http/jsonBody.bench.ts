@@ -7,13 +7,19 @@ import { scanJsonLimits } from "../../src/http/JsonScan.js"
 // largest bodies it admits, parsed. Figures in docs/benchmarks.md ("JSON body scan").
 
 const enc = (s: string) => Buffer.from(s)
-const arrays800k = enc(`{"function":"0x1::coin::name","type_arguments":[],"arguments":[${Array(800_000).fill("[[[[1]]]]").join(",")}]}`)
+const arrays800k = enc(
+  `{"function":"0x1::coin::name","type_arguments":[],"arguments":[${Array(800_000).fill("[[[[1]]]]").join(",")}]}`
+)
 const flat4m = enc(`[${Array(4_000_000).fill("1").join(",")}]`)
 const maxContainers = enc(`[${Array(16_383).fill("[1]").join(",")}]`)
 const maxValues = enc(`[${Array(32_767).fill("1").join(",")}]`)
-const hex8mb = enc(JSON.stringify({ function: "0x1::m::f", type_arguments: [], arguments: [`0x${"ab".repeat(4_194_000)}`] }))
+const hex8mb = enc(
+  JSON.stringify({ function: "0x1::m::f", type_arguments: [], arguments: [`0x${"ab".repeat(4_194_000)}`] })
+)
 const spaces8mb = enc(`[${" ".repeat(8 * 1024 * 1024 - 2)}]`)
-const view = enc(JSON.stringify({ function: "0x1::coin::balance", type_arguments: ["0x1::aptos_coin::AptosCoin"], arguments: ["0x1"] }))
+const view = enc(
+  JSON.stringify({ function: "0x1::coin::balance", type_arguments: ["0x1::aptos_coin::AptosCoin"], arguments: ["0x1"] })
+)
 
 test("refused before JSON.parse (8-10 MB bodies)", async ({ bench }) => {
   await bench.compare(

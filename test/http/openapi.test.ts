@@ -52,11 +52,20 @@ describe("OpenAPI document", () => {
     const server = await startServer(makeTestNode())
     try {
       const served: Array<string> = []
-      const samples: Record<string, string> = { address: "0x1", module_name: "guid", asset_type: "0xa", txn_hash: `0x${"ab".repeat(32)}` }
+      const samples: Record<string, string> = {
+        address: "0x1",
+        module_name: "guid",
+        asset_type: "0xa",
+        txn_hash: `0x${"ab".repeat(32)}`
+      }
       for (const r of apiRoutes) {
         const url = server.url + r.path.replace(/:([A-Za-z_]+)/g, (_, n) => samples[n]!)
-        const res = await fetch(url, { method: r.method, ...(r.method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {}) })
-        if (res.status !== 404 || (await j(res)).error_code !== "web_framework_error") served.push(toOpenApiPath(r.path))
+        const res = await fetch(url, {
+          method: r.method,
+          ...(r.method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {})
+        })
+        if (res.status !== 404 || (await j(res)).error_code !== "web_framework_error")
+          served.push(toOpenApiPath(r.path))
       }
       // A path served with two methods (GET and POST /transactions) is one entry of the document.
       expect([...new Set(served)].sort()).toEqual(Object.keys(doc.paths).sort())
@@ -73,7 +82,9 @@ describe("OpenAPI document", () => {
     }
   })
   it("names operations as the reference does, with a summary and a description on each", () => {
-    const ids = Object.fromEntries(operationsOf(doc).map(({ path, method, op }) => [`${method.toUpperCase()} ${path}`, op.operationId]))
+    const ids = Object.fromEntries(
+      operationsOf(doc).map(({ path, method, op }) => [`${method.toUpperCase()} ${path}`, op.operationId])
+    )
     expect(ids).toMatchObject({
       "GET /": "get_ledger_info",
       "GET /-/healthy": "healthy",
@@ -94,11 +105,22 @@ describe("OpenAPI document", () => {
     }
   })
   it("every operation's answers carry the ledger headers: required on success, documented on errors", () => {
-    const names = ["CHAIN-ID", "LEDGER-VERSION", "LEDGER-OLDEST-VERSION", "LEDGER-TIMESTAMPUSEC", "EPOCH", "BLOCK-HEIGHT", "OLDEST-BLOCK-HEIGHT"]
+    const names = [
+      "CHAIN-ID",
+      "LEDGER-VERSION",
+      "LEDGER-OLDEST-VERSION",
+      "LEDGER-TIMESTAMPUSEC",
+      "EPOCH",
+      "BLOCK-HEIGHT",
+      "OLDEST-BLOCK-HEIGHT"
+    ]
     for (const { path, op } of operationsOf(doc)) {
       if (path === "/spec.json") continue
       const statuses = Object.keys(op.responses)
-      expect(statuses.some((s) => s.startsWith("4")), path).toBe(true)
+      expect(
+        statuses.some((s) => s.startsWith("4")),
+        path
+      ).toBe(true)
       for (const status of statuses) {
         const response = op.responses[status]
         for (const name of names) {
@@ -108,7 +130,9 @@ describe("OpenAPI document", () => {
           expect(header.schema).toEqual({ type: "integer", format: name === "CHAIN-ID" ? "uint8" : "uint64" })
         }
         if (!status.startsWith("2"))
-          expect(response.content["application/json"].schema, `${path} ${status}`).toEqual({ $ref: "#/components/schemas/AptosError" })
+          expect(response.content["application/json"].schema, `${path} ${status}`).toEqual({
+            $ref: "#/components/schemas/AptosError"
+          })
       }
     }
   })
@@ -134,7 +158,10 @@ describe("OpenAPI document", () => {
       schema: { $ref: "#/components/schemas/U64" }
     })
     const summaries = doc.paths["/accounts/{address}/transaction_summaries"].get
-    expect(summaries.parameters.find((p: any) => p.name === "limit").schema).toEqual({ type: "integer", format: "uint16" })
+    expect(summaries.parameters.find((p: any) => p.name === "limit").schema).toEqual({
+      type: "integer",
+      format: "uint16"
+    })
   })
   it("documents the ledger headers with the configured prefix, the integer balance and BCS", () => {
     const aptos = openApiDocument(makeLedgerHeaders("X-APTOS-"))
@@ -145,7 +172,9 @@ describe("OpenAPI document", () => {
     expect(aptos.paths["/view"].post.requestBody.content["application/x.aptos.view_function+bcs"]).toBeDefined()
     const balance = aptos.paths["/accounts/{address}/balance/{asset_type}"].get.responses["200"]
     expect(balance.content["application/json"].schema).toEqual({ type: "integer", format: "uint64" })
-    expect(aptos.paths["/accounts/{address}/transaction_summaries"].get.responses["200"].headers["X-APTOS-CURSOR"]).toBeDefined()
+    expect(
+      aptos.paths["/accounts/{address}/transaction_summaries"].get.responses["200"].headers["X-APTOS-CURSOR"]
+    ).toBeDefined()
   })
   it("requires all eight MoveStruct keys in the reference's order (variants: [] on plain structs)", () => {
     const moveStruct = (doc as any).components.schemas.MoveStruct

@@ -40,24 +40,41 @@ describe("path parameters", () => {
   })
   it("round-trips any 32-byte address in any of its accepted spellings", () =>
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.boolean(), fc.boolean(), (bytes, prefix, upper) => {
-        let hex = toHex(bytes).replace(/^0+(?=.)/, "")
-        if (upper) hex = hex.toUpperCase()
-        const r = parseAddressParam("address", (prefix ? "0x" : "") + hex)
-        return Result.isSuccess(r) && toHex(r.success) === toHex(bytes)
-      })
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.boolean(),
+        fc.boolean(),
+        (bytes, prefix, upper) => {
+          let hex = toHex(bytes).replace(/^0+(?=.)/, "")
+          if (upper) hex = hex.toUpperCase()
+          const r = parseAddressParam("address", (prefix ? "0x" : "") + hex)
+          return Result.isSuccess(r) && toHex(r.success) === toHex(bytes)
+        }
+      )
     ))
   it("identifiers", () => {
-    for (const ok of ["guid", "a", "_a", "A_1", "coin"]) expect(Result.isSuccess(parseIdentifierParam("m", ok)), ok).toBe(true)
+    for (const ok of ["guid", "a", "_a", "A_1", "coin"])
+      expect(Result.isSuccess(parseIdentifierParam("m", ok)), ok).toBe(true)
     for (const bad of ["", "_", "1a", "a-b", "a::b", "a b", "x".repeat(256)])
       expect(Result.isFailure(parseIdentifierParam("m", bad)), bad).toBe(true)
   })
   it("asset types: an address first, else a struct tag", () => {
     const p = (s: string) => parseAssetTypeParam(s)
     expect(Result.getOrThrow(p("a"))._tag).toBe("FungibleAsset")
-    expect(Result.getOrThrow(p("0x1::aptos_coin::AptosCoin"))).toEqual({ _tag: "Coin", structTag: "0x1::aptos_coin::AptosCoin" })
+    expect(Result.getOrThrow(p("0x1::aptos_coin::AptosCoin"))).toEqual({
+      _tag: "Coin",
+      structTag: "0x1::aptos_coin::AptosCoin"
+    })
     expect(Result.getOrThrow(p("0x1::m::S<0x1::m::T<u8>, vector<u64>>"))._tag).toBe("Coin")
-    for (const bad of ["0x1::m", "0x1::m::S<", "0x1::m::S>", "0x1::m::S<u8>x", "zz::m::S", "0x1::m::S<a;b>", `0x1::m::S${"<u8".repeat(9)}${">".repeat(9)}`])
+    for (const bad of [
+      "0x1::m",
+      "0x1::m::S<",
+      "0x1::m::S>",
+      "0x1::m::S<u8>x",
+      "zz::m::S",
+      "0x1::m::S<a;b>",
+      `0x1::m::S${"<u8".repeat(9)}${">".repeat(9)}`
+    ])
       expect(Result.isFailure(p(bad)), bad).toBe(true)
     expect(isStructTagText("0x1::a::B<" + "x".repeat(5000) + ">")).toBe(false)
   })
@@ -92,10 +109,16 @@ describe("query values", () => {
     expect(Result.isFailure(parseU64Query("v", "18446744073709551616"))).toBe(true)
     expect(Result.getOrThrow(parseU64Query("v", undefined))).toBeUndefined()
     expect(Result.getOrThrow(parseU16Query("limit", "65535"))).toBe(65535)
-    for (const bad of ["", "-1", "1e3", " 1", "0x10", "65536"]) expect(Result.isFailure(parseU16Query("limit", bad)), bad).toBe(true)
+    for (const bad of ["", "-1", "1e3", " 1", "0x10", "65536"])
+      expect(Result.isFailure(parseU16Query("limit", bad)), bad).toBe(true)
   })
   it("round-trips any u64 and never throws on garbage", () => {
-    fc.assert(fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (v) => Result.getOrThrow(parseU64Query("v", v.toString())) === v))
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+        (v) => Result.getOrThrow(parseU64Query("v", v.toString())) === v
+      )
+    )
     fc.assert(
       fc.property(fc.string(), (s) => {
         parseU64Query("v", s)
@@ -153,12 +176,18 @@ describe("rendering", () => {
     const { summariesJson } = await import("../../src/http/Render.js")
     const { addressToShortString } = await import("../../src/domain/AccountAddress.js")
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (sender, hash) => {
-        const [s] = JSON.parse(
-          summariesJson([{ sender, version: 7n, hash, replayProtector: { _tag: "SequenceNumber", sequenceNumber: 3n } }])
-        )
-        return s.sender === addressToShortString(sender) && s.transaction_hash === "0x" + toHex(hash)
-      })
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (sender, hash) => {
+          const [s] = JSON.parse(
+            summariesJson([
+              { sender, version: 7n, hash, replayProtector: { _tag: "SequenceNumber", sequenceNumber: 3n } }
+            ])
+          )
+          return s.sender === addressToShortString(sender) && s.transaction_hash === "0x" + toHex(hash)
+        }
+      )
     )
   })
 })

@@ -1,6 +1,12 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { summariesBcs, summariesJson, summariesJsonBytes, summariesPageBcs, summariesPageJson } from "../../src/http/Render.js"
+import {
+  summariesBcs,
+  summariesJson,
+  summariesJsonBytes,
+  summariesPageBcs,
+  summariesPageJson
+} from "../../src/http/Render.js"
 import type { TransactionSummary } from "../../src/ledger/Ledger.js"
 
 // The byte-level page renderer against the API's shape built with JSON.stringify: short sender

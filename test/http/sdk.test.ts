@@ -21,7 +21,11 @@ describe("the TypeScript SDK", () => {
   it("calls a view function with a JSON body (viewJson)", async () => {
     calls.view.length = 0
     const out = await aptos.viewJson({
-      payload: { function: "0x1::coin::balance", typeArguments: ["0x1::aptos_coin::AptosCoin"], functionArguments: ["0x1"] }
+      payload: {
+        function: "0x1::coin::balance",
+        typeArguments: ["0x1::aptos_coin::AptosCoin"],
+        functionArguments: ["0x1"]
+      }
     })
     expect(out).toEqual(["100", 8])
     const sent = calls.view[0] as { _tag: string; body: { function: string; type_arguments: Array<string> } }
@@ -36,7 +40,11 @@ describe("the TypeScript SDK", () => {
         function: "0x1::coin::balance",
         typeArguments: ["0x1::aptos_coin::AptosCoin"],
         functionArguments: ["0x1"],
-        abi: { typeParameters: [{ constraints: [] }], parameters: [new TypeTagAddress()], returnTypes: [new TypeTagU64()] }
+        abi: {
+          typeParameters: [{ constraints: [] }],
+          parameters: [new TypeTagAddress()],
+          returnTypes: [new TypeTagU64()]
+        }
       }
     })
     expect(out).toEqual(["100", 8])

@@ -52,7 +52,9 @@ describe("refused sockets", () => {
   it("silent clients get a 408 JSON body and their sockets are destroyed, not left half-open", async () => {
     const server = await startServer(makeTestNode(), { requestTimeoutMs: 300 })
     try {
-      const responses = await Promise.all(Array.from({ length: 40 }, () => rawClient(server.info.address.port, undefined)))
+      const responses = await Promise.all(
+        Array.from({ length: 40 }, () => rawClient(server.info.address.port, undefined))
+      )
       for (const r of responses) {
         expect(r.startsWith("HTTP/1.1 408 Request Timeout\r\n")).toBe(true)
         expect(bodyOf(r)).toEqual({
@@ -84,7 +86,10 @@ describe("refused sockets", () => {
     const metricsServer = await startServer(makeTestNode(), { metricsListen: { host: "127.0.0.1", port: 0 } })
     try {
       const port = metricsServer.info.address.port
-      const expect417 = await rawClient(port, "POST /v1/view HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Length: 2\r\n\r\n")
+      const expect417 = await rawClient(
+        port,
+        "POST /v1/view HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Length: 2\r\n\r\n"
+      )
       expect(expect417.startsWith("HTTP/1.1 417 ")).toBe(true)
       expect(bodyOf(expect417)).toEqual({
         message: 'Expectation Failed: unsupported Expect header "bogus"',
@@ -137,7 +142,10 @@ describe("connectionLimit", () => {
 describe("graceful shutdown", () => {
   it("a response finished during the grace period carries Connection: close (the server's own close)", async () => {
     const base = makeTestNode()
-    const slow = { ...base, view: (request: never, version: never) => Effect.delay(base.view(request, version), "300 millis") }
+    const slow = {
+      ...base,
+      view: (request: never, version: never) => Effect.delay(base.view(request, version), "300 millis")
+    }
     const server = await startServer(slow as typeof base)
     const response = fetch(`${server.url}/v1/view`, {
       method: "POST",

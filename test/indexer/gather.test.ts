@@ -106,14 +106,17 @@ describe("the indexer gathering blocks under a flood", () => {
     }))
 
   // Full blocks (250) and blocks below a full one (100): each regime's wait ends for a waiter.
-  it.each([250, 100])("a query waiting for a version (read-after-write) is answered without gathering (blocks of %i)", (size) =>
-    withHarness(size, 5_000, async (h) => {
-      await until(() => h.commits.length === 1)
-      h.addBlock()
-      const reached = await Effect.runPromise(h.follower.waitFor(h.head(), 3_000))
-      expect(reached).toBe(true)
-      expect(h.commits).toEqual([size, size])
-    }))
+  it.each([250, 100])(
+    "a query waiting for a version (read-after-write) is answered without gathering (blocks of %i)",
+    (size) =>
+      withHarness(size, 5_000, async (h) => {
+        await until(() => h.commits.length === 1)
+        h.addBlock()
+        const reached = await Effect.runPromise(h.follower.waitFor(h.head(), 3_000))
+        expect(reached).toBe(true)
+        expect(h.commits).toEqual([size, size])
+      })
+  )
 
   it("hurry (a wait on the chain's thread, for a worker) indexes at once, until that version", () =>
     withHarness(250, 5_000, async (h) => {
@@ -168,7 +171,10 @@ describe("gatherPlan", () => {
         const plan = gatherPlan(last, max)
         if (last <= 0) expect(plan).toBeUndefined()
         else if (last >= GATHER_FROM_BATCH)
-          expect(plan).toEqual({ versions: BigInt(Math.min(max, Math.ceil(last * 1.5))), maxWaitMs: GATHER_MAX_WAIT_MS })
+          expect(plan).toEqual({
+            versions: BigInt(Math.min(max, Math.ceil(last * 1.5))),
+            maxWaitMs: GATHER_MAX_WAIT_MS
+          })
         else expect(plan).toEqual({ versions: BigInt(max), maxWaitMs: TRICKLE_GATHER_MS })
       })
     ))

@@ -73,7 +73,8 @@ const answer = async (query: string) => JSON.parse(await Effect.runPromise(engin
 const cycle = (levels: number): string => {
   let inner = "owner_address"
   for (let i = 0; i < levels; i++)
-    inner = i === 0 ? `current_token_ownerships { ${inner} }` : `current_token_ownerships { current_token_data { ${inner} } }`
+    inner =
+      i === 0 ? `current_token_ownerships { ${inner} }` : `current_token_ownerships { current_token_data { ${inner} } }`
   return `{ current_token_datas_v2 { token_data_id ${inner} } }`
 }
 

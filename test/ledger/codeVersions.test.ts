@@ -35,7 +35,11 @@ const moduleStateKey = (i: number): StateKey => ({
   address: addressFromNumber(1),
   path: { _tag: "Code", module: { address: addressFromNumber(1), name: `m${i}` } }
 })
-const otherStateKey = (i: number): StateKey => ({ _tag: "TableItem", handle: addressFromNumber(0xabc), key: new Uint8Array([i]) })
+const otherStateKey = (i: number): StateKey => ({
+  _tag: "TableItem",
+  handle: addressFromNumber(0xabc),
+  key: new Uint8Array([i])
+})
 const moduleKey = (i: number) => keyBytesOf(moduleStateKey(i))
 
 describe("writesModule", () => {
@@ -71,7 +75,10 @@ type Txn = { readonly modules: ReadonlyArray<readonly [number, number | undefine
 const txnArb: fc.Arbitrary<Txn> = fc.record({
   modules: fc.oneof(
     { weight: 3, arbitrary: fc.constant([]) },
-    { weight: 1, arbitrary: fc.array(fc.tuple(fc.nat(MODULES - 1), fc.option(fc.nat(255), { nil: undefined })), { maxLength: 2 }) }
+    {
+      weight: 1,
+      arbitrary: fc.array(fc.tuple(fc.nat(MODULES - 1), fc.option(fc.nat(255), { nil: undefined })), { maxLength: 2 })
+    }
   ),
   other: fc.boolean()
 })
@@ -100,7 +107,10 @@ const blocksOf = (timestampUsec: bigint, blocks: ReadonlyArray<ReadonlyArray<Txn
         .map(({ key, keyBytes, value }) => ({
           key,
           keyBytes,
-          op: value === undefined ? ({ _tag: "Deletion" } as const) : ({ _tag: "Modification", data: new Uint8Array([value, 1]) } as const)
+          op:
+            value === undefined
+              ? ({ _tag: "Deletion" } as const)
+              : ({ _tag: "Modification", data: new Uint8Array([value, 1]) } as const)
         }))
       return {
         transaction: checkpoint(),
@@ -127,8 +137,9 @@ const codeByVersion = (l: LedgerService) =>
       const t = yield* l.transactionByVersion(v)
       out.push({
         name: state.codeSnapshotId,
-        modules: JSON.stringify(Array.from({ length: MODULES }, (_, i) => state.getVersioned(moduleKey(i)) ?? null), (_, x) =>
-          typeof x === "bigint" ? String(x) : x instanceof Uint8Array ? Array.from(x) : x
+        modules: JSON.stringify(
+          Array.from({ length: MODULES }, (_, i) => state.getVersioned(moduleKey(i)) ?? null),
+          (_, x) => (typeof x === "bigint" ? String(x) : x instanceof Uint8Array ? Array.from(x) : x)
         ),
         wrote: writesModule(t.writeSet)
       })
@@ -137,7 +148,9 @@ const codeByVersion = (l: LedgerService) =>
   })
 
 /** Equal names ⇒ equal modules; and where the record covers two neighbours, no module write ⇒ the same name. */
-const checkNames = (rows: ReadonlyArray<{ readonly name: string | undefined; readonly modules: string; readonly wrote: boolean }>) => {
+const checkNames = (
+  rows: ReadonlyArray<{ readonly name: string | undefined; readonly modules: string; readonly wrote: boolean }>
+) => {
   const byName = new Map<string, string>()
   for (const r of rows) {
     if (r.name === undefined) continue
@@ -186,7 +199,11 @@ describe.each(kinds)("module writes recorded by the $name store", (kind) => {
               return h
             }
             // Names seen before every rewind: a name is never reused for other modules.
-            const seen: Array<{ readonly name: string | undefined; readonly modules: string; readonly wrote: boolean }> = []
+            const seen: Array<{
+              readonly name: string | undefined
+              readonly modules: string
+              readonly wrote: boolean
+            }> = []
             try {
               let handle = reopen()
               let l = handle.service
@@ -232,18 +249,18 @@ describe.each(kinds)("module writes recorded by the $name store", (kind) => {
 })
 
 /** The store's `meta` and `code_writes` tables through a second handle (as another program would). */
-const editStore = (path: string, edit: (meta: { put: (k: string, v: Buffer) => void; remove: (k: string) => void }, clearWrites: () => void) => void) => {
+const editStore = (
+  path: string,
+  edit: (meta: { put: (k: string, v: Buffer) => void; remove: (k: string) => void }, clearWrites: () => void) => void
+) => {
   const root = open({ path, keyEncoding: "binary", encoding: "binary", maxDbs: 16, noSubdir: false })
   try {
     const meta = root.openDB<Buffer, Buffer>({ name: "meta", keyEncoding: "binary", encoding: "binary" })
     const writes = root.openDB<Buffer, Buffer>({ name: "code_writes", keyEncoding: "binary", encoding: "binary" })
     root.transactionSync(() =>
-      edit(
-        { put: (k, v) => meta.putSync(Buffer.from(k), v), remove: (k) => meta.removeSync(Buffer.from(k)) },
-        () => {
-          for (const k of Array.from(writes.getKeys())) writes.removeSync(k)
-        }
-      )
+      edit({ put: (k, v) => meta.putSync(Buffer.from(k), v), remove: (k) => meta.removeSync(Buffer.from(k)) }, () => {
+        for (const k of Array.from(writes.getKeys())) writes.removeSync(k)
+      })
     )
   } finally {
     void root.close()
@@ -256,7 +273,9 @@ const u64be = (v: bigint) => {
 }
 
 describe("an LMDB store without the record", () => {
-  const withStore = (body: (dir: string, reopen: () => LedgerService, close: () => void) => Effect.Effect<void, unknown>) =>
+  const withStore = (
+    body: (dir: string, reopen: () => LedgerService, close: () => void) => Effect.Effect<void, unknown>
+  ) =>
     Effect.gen(function* () {
       const dir = mkdtempSync(join(tmpdir(), "movenode-code-old-"))
       const opened: LedgerHandle[] = []
@@ -301,7 +320,13 @@ describe("an LMDB store without the record", () => {
           })
           const l = reopen()
           for (let v = 0n; v <= head; v++) expect((yield* l.stateAt(v)).codeSnapshotId).toBeUndefined()
-          yield* commitAll(l, [[{ modules: [], other: true }], [{ modules: [[1, 5]], other: false }, { modules: [], other: true }]])
+          yield* commitAll(l, [
+            [{ modules: [], other: true }],
+            [
+              { modules: [[1, 5]], other: false },
+              { modules: [], other: true }
+            ]
+          ])
           const rows = (yield* codeByVersion(l)).slice(Number(head) + 1)
           expect(rows.every((r) => r.name !== undefined)).toBe(true)
           checkNames(rows)

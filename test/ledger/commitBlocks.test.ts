@@ -52,7 +52,8 @@ const blocksOf = (blocks: ReadonlyArray<ReadonlyArray<Txn>>): ReadonlyArray<Bloc
             }
           ]
         : []
-      const transaction = t.sender === undefined ? checkpointTxn(checkpoint++) : userTxn(0x100 + t.sender, next(`s${t.sender}`))
+      const transaction =
+        t.sender === undefined ? checkpointTxn(checkpoint++) : userTxn(0x100 + t.sender, next(`s${t.sender}`))
       return toCommit(transaction, t.writes as Write[], events, true)
     })
   }))
@@ -77,13 +78,20 @@ const fingerprint = (l: LedgerService) =>
     const senders: unknown[] = []
     for (let s = 0; s < SENDERS; s++)
       senders.push((yield* l.accountTransactions(addressFromNumber(0x100 + s), 0n, 1000)).map((x) => x.version))
-    const events = (yield* l.eventsByKey({ address: addressFromNumber(0x200), creationNumber: 1n, start: 0n, limit: 1000 })).map(
-      (e) => [e.version, e.event.sequenceNumber]
-    )
+    const events = (yield* l.eventsByKey({
+      address: addressFromNumber(0x200),
+      creationNumber: 1n,
+      start: 0n,
+      limit: 1000
+    })).map((e) => [e.version, e.event.sequenceNumber])
     return { info, versions, senders, events }
   })
 
-const genesisBlock: BlockToCommit = { epoch: 0n, timestampUsec: 0n, transactions: [toCommit(checkpointTxn(255), [[0, 1]])] }
+const genesisBlock: BlockToCommit = {
+  epoch: 0n,
+  timestampUsec: 0n,
+  transactions: [toCommit(checkpointTxn(255), [[0, 1]])]
+}
 
 describe.each(storeKinds)("commitBlocks on the $name store", (kind) => {
   it("reads as the same blocks committed one at a time", () =>
@@ -123,10 +131,15 @@ describe.each(storeKinds)("commitBlocks on the $name store", (kind) => {
         Effect.gen(function* () {
           const l = (yield* kind.open()).handle
           yield* l.commitGenesis(genesisBlock, 4)
-          const [a, b] = blocksOf([[{ sender: 0, writes: [[1, 2]], event: true }], [{ sender: 1, writes: [[2, 3]], event: false }]])
+          const [a, b] = blocksOf([
+            [{ sender: 0, writes: [[1, 2]], event: true }],
+            [{ sender: 1, writes: [[2, 3]], event: false }]
+          ])
           const before = l.head()
           // An empty block (a block holds at least one transaction) after a good one.
-          const refused = yield* Effect.flip(l.commitBlocks([a!, { epoch: 1n, timestampUsec: 5000n, transactions: [] }]))
+          const refused = yield* Effect.flip(
+            l.commitBlocks([a!, { epoch: 1n, timestampUsec: 5000n, transactions: [] }])
+          )
           expect(refused._tag).toBe("StorageError")
           expect(l.head()).toEqual(before)
           expect((yield* l.service.ledgerInfo).ledgerVersion).toBe(0n)
@@ -145,7 +158,16 @@ describe("commitBlocks on an fsync'd LMDB store", () => {
           const dir = yield* tempDir()
           const blocks = blocksOf([
             [{ sender: 0, writes: [[1, 2]], event: true }],
-            [{ sender: 1, writes: [[1, 3], [2, 4]], event: false }],
+            [
+              {
+                sender: 1,
+                writes: [
+                  [1, 3],
+                  [2, 4]
+                ],
+                event: false
+              }
+            ],
             [{ sender: undefined, writes: [], event: true }]
           ])
           const first = makeLedgerService(openLmdbBackend({ path: dir, sync: true }))
@@ -180,13 +202,16 @@ describe("writing blocks ahead on an fsync'd LMDB store", () => {
                 const blocks = blocksOf(model)
                 const aheadDir = yield* tempDir()
                 const ahead = makeLedgerService(openLmdbBackend({ path: aheadDir, sync: true }))
-                const inside = makeLedgerService(openLmdbBackend({ path: yield* tempDir(), sync: true, writeAhead: false }))
+                const inside = makeLedgerService(
+                  openLmdbBackend({ path: yield* tempDir(), sync: true, writeAhead: false })
+                )
                 for (const l of [ahead, inside]) yield* l.commitGenesis(genesisBlock, 4)
                 // Half the blocks one at a time (`commit`), the rest in groups (`commitMany`).
                 const half = Math.ceil(blocks.length / 2)
                 for (const l of [ahead, inside]) {
                   for (const b of blocks.slice(0, half)) yield* l.service.commitBlock(b)
-                  for (let i = half; i < blocks.length; i += groupSize) yield* l.commitBlocks(blocks.slice(i, i + groupSize))
+                  for (let i = half; i < blocks.length; i += groupSize)
+                    yield* l.commitBlocks(blocks.slice(i, i + groupSize))
                 }
                 const expected = yield* fingerprint(inside.service)
                 expect(yield* fingerprint(ahead.service)).toEqual(expected)
@@ -212,8 +237,17 @@ describe("writing blocks ahead on an fsync'd LMDB store", () => {
           const l = makeLedgerService(backend)
           yield* l.commitGenesis(genesisBlock, 4)
           // The failing block: its first transaction alone writes key 3; its second cannot be encoded.
-          const [failing] = blocksOf([[{ sender: 1, writes: [[3, 9]], event: true }, { sender: 0, writes: [[2, 5]], event: false }]])
-          const prepared = prepareBlock(backend.head(), failing!, { chainId: 4, window: undefined, blockOfVersion: backend.blockOfVersion })
+          const [failing] = blocksOf([
+            [
+              { sender: 1, writes: [[3, 9]], event: true },
+              { sender: 0, writes: [[2, 5]], event: false }
+            ]
+          ])
+          const prepared = prepareBlock(backend.head(), failing!, {
+            chainId: 4,
+            window: undefined,
+            blockOfVersion: backend.blockOfVersion
+          })
           const [first, second] = prepared.transactions
           const broken = { ...second!, accumulatorRootHash: undefined as unknown as Uint8Array }
           const before = backend.head()

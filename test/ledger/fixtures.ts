@@ -18,8 +18,7 @@ import { makeMemoryBackend } from "../../src/ledger/MemoryBackend.js"
 import { type LedgerHandle, type LedgerServiceOptions, makeLedgerService } from "../../src/ledger/makeLedgerService.js"
 import { loadGenesisBytes } from "../support/genesis.js"
 
-export const genesisBlob = (network: "devnet" | "mainnet"): Uint8Array =>
-  loadGenesisBytes(network)
+export const genesisBlob = (network: "devnet" | "mainnet"): Uint8Array => loadGenesisBytes(network)
 
 /**
  * A second, different genesis that needs nothing beside the checkout: the devnet genesis with its

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest"
 import { addressFromNumber } from "../../src/domain/AccountAddress.js"
 import { knownRecord } from "../../src/ledger/knownRecords.js"
-import { decodeTransactionRecordKeepingBytes, encodeTransactionRecordWithOffsets } from "../../src/ledger/lmdbRecords.js"
+import {
+  decodeTransactionRecordKeepingBytes,
+  encodeTransactionRecordWithOffsets
+} from "../../src/ledger/lmdbRecords.js"
 import { prepareBlock } from "../../src/ledger/prepareBlock.js"
 import { toCommit, userTxn } from "./fixtures.js"
 
@@ -17,9 +20,21 @@ describe("a record kept from a dump", () => {
     const block = {
       epoch: 1n,
       timestampUsec: 5n,
-      transactions: [toCommit(userTxn(0x100, 3n), [[1, 7], [2, undefined], [3, 9]], events, true)]
+      transactions: [
+        toCommit(
+          userTxn(0x100, 3n),
+          [
+            [1, 7],
+            [2, undefined],
+            [3, 9]
+          ],
+          events,
+          true
+        )
+      ]
     }
-    const t = prepareBlock(undefined, block, { chainId: 4, window: undefined, blockOfVersion: () => undefined }).transactions[0]!
+    const t = prepareBlock(undefined, block, { chainId: 4, window: undefined, blockOfVersion: () => undefined })
+      .transactions[0]!
     const encoded = encodeTransactionRecordWithOffsets(t)
     // The record in the middle of a larger buffer (a dump's body).
     const container = new Uint8Array(encoded.bytes.length + 37)

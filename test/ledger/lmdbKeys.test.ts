@@ -1,6 +1,13 @@
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { accountSequenceKey, eventIndexKey, indexKey, summaryKey, u64be, versionOfIndexKey } from "../../src/ledger/lmdbKeys.js"
+import {
+  accountSequenceKey,
+  eventIndexKey,
+  indexKey,
+  summaryKey,
+  u64be,
+  versionOfIndexKey
+} from "../../src/ledger/lmdbKeys.js"
 
 /** The keys' integers are written without BigInt arithmetic below 2^53: the bytes are Node's BigInt writes all the same. */
 const reference = (v: bigint): Buffer => {

@@ -178,7 +178,10 @@ describe("LMDB records", () => {
           ])
           // With metadata (format 3): kept with a value, dropped with a deletion; the value intact.
           const withMetadata = plain(encodeStateValue(value, { version, id }, metadata))
-          expect([readU64be(withMetadata), decodeStateValue(withMetadata, LATEST_RECORD_OFFSET)]).toEqual([version, value])
+          expect([readU64be(withMetadata), decodeStateValue(withMetadata, LATEST_RECORD_OFFSET)]).toEqual([
+            version,
+            value
+          ])
           expect(decodeStateValueMetadata(withMetadata, LATEST_RECORD_OFFSET)).toEqual(
             value === undefined ? undefined : metadata
           )

@@ -84,7 +84,10 @@ const pointOnly = (ks: ReadonlyArray<Uint8Array>) => () => {
 test("StateReader.get, 1000 reads per iteration", async ({ bench }) => {
   await bench.compare(
     bench("lmdb: at the latest version (latest-table hit)", readAll(reader(lmdb, latest), keys)),
-    bench("lmdb: at version 1 (index seek + the op in its record: every key rewritten later)", readAll(reader(lmdb, 1n), keys)),
+    bench(
+      "lmdb: at version 1 (index seek + the op in its record: every key rewritten later)",
+      readAll(reader(lmdb, 1n), keys)
+    ),
     bench("lmdb: at the middle version (mixed)", readAll(reader(lmdb, latest / 2n), keys)),
     bench("lmdb: absent keys", readAll(reader(lmdb, latest), absent)),
     bench("raw handle: state_latest point read only", pointOnly(keys)),

@@ -22,7 +22,11 @@ describe("an LMDB ledger closed with a commit in flight", () => {
       const scope = Effect.runSync(Scope.make())
       const handle = await Effect.runPromise(Scope.provide(LedgerLmdb.open({ path: dir, chainId: 4 }), scope))
       // The commit is started, not awaited: the scope closes while it is on the write thread.
-      const block = { epoch: 1n, timestampUsec: BigInt(round + 1), transactions: [toCommit(checkpointTxn(round), [[round, round]])] }
+      const block = {
+        epoch: 1n,
+        timestampUsec: BigInt(round + 1),
+        transactions: [toCommit(checkpointTxn(round), [[round, round]])]
+      }
       const pending = Effect.runPromise(Effect.exit(handle.service.commitBlock(block)))
       await Effect.runPromise(Scope.close(scope, Exit.void))
       pendings.push(pending)

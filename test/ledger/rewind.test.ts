@@ -76,7 +76,12 @@ describe.each(storeKinds)("rewinding the $name store", (kind) => {
               // Rewound past: a mark of the dropped history is refused, the ledger untouched.
               if (c.length > 0) {
                 const before = yield* rewound.ledgerInfo
-                const stale = yield* Effect.flip(rewound.rewind!.rewindTo({ ...mark, head: { ...(mark.head as object), latestVersion: before.ledgerVersion + 1n } }))
+                const stale = yield* Effect.flip(
+                  rewound.rewind!.rewindTo({
+                    ...mark,
+                    head: { ...(mark.head as object), latestVersion: before.ledgerVersion + 1n }
+                  })
+                )
                 expect(stale._tag).toBe("VersionNotFound")
               }
             })
@@ -94,7 +99,12 @@ describe.each(storeKinds)("rewinding the $name store", (kind) => {
           const counters = new Map<string, bigint>()
           yield* commitAll(l, [[{ sender: 0, writes: [[1, 2]], event: true }]], counters, 1)
           const mark = yield* l.rewind!.mark
-          yield* commitAll(l, [[{ sender: 1, writes: [[1, 3]], event: false }], [{ sender: undefined, writes: [], event: false }]], counters, 2)
+          yield* commitAll(
+            l,
+            [[{ sender: 1, writes: [[1, 3]], event: false }], [{ sender: undefined, writes: [], event: false }]],
+            counters,
+            2
+          )
           const rebuilt = yield* l.rewind!.markAtHeight(mark.height)
           expect(rebuilt.head).toEqual(mark.head)
           yield* l.rewind!.rewindTo(rebuilt)

@@ -75,7 +75,12 @@ export const blocksToCommit = (
 }
 
 /** Commits `blocks` one by one after the ledger's last (see `blocksToCommit`). */
-export const commitAll = (l: LedgerService, blocks: ReadonlyArray<ReadonlyArray<Txn>>, counters: Map<string, bigint>, tag: number) =>
+export const commitAll = (
+  l: LedgerService,
+  blocks: ReadonlyArray<ReadonlyArray<Txn>>,
+  counters: Map<string, bigint>,
+  tag: number
+) =>
   Effect.gen(function* () {
     const info = yield* Effect.orElseSucceed(l.ledgerInfo, () => ({ ledgerVersion: -1n, ledgerTimestampUsec: 0n }))
     for (const block of blocksToCommit(info.ledgerTimestampUsec, blocks, counters, tag)) yield* l.commitBlock(block)

@@ -34,13 +34,19 @@ type Op =
   | { readonly _tag: "collect"; readonly budget: number }
   | { readonly _tag: "reopen" }
 
-const blocksArb = fc.array(fc.array(txnArb(KEYS, SENDERS, 3), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 })
+const blocksArb = fc.array(fc.array(txnArb(KEYS, SENDERS, 3), { minLength: 1, maxLength: 3 }), {
+  minLength: 1,
+  maxLength: 3
+})
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ _tag: fc.constant("commit" as const), blocks: blocksArb }) },
   { weight: 1, arbitrary: fc.record({ _tag: fc.constant("replace" as const), pick: fc.nat(), blocks: blocksArb }) },
   { weight: 2, arbitrary: fc.record({ _tag: fc.constant("mark" as const) }) },
   { weight: 2, arbitrary: fc.record({ _tag: fc.constant("rewind" as const), pick: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ _tag: fc.constant("collect" as const), budget: fc.integer({ min: 1, max: 6 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ _tag: fc.constant("collect" as const), budget: fc.integer({ min: 1, max: 6 }) })
+  },
   { weight: 1, arbitrary: fc.record({ _tag: fc.constant("reopen" as const) }) }
 )
 
@@ -75,7 +81,16 @@ const fingerprint = (l: LedgerService) =>
     )
     const newest = (yield* l.eventsByKey({ address: EVENT_STREAM, creationNumber: 1n, limit: 2 })).map((e) => e.version)
     const gone = yield* Effect.result(l.blockByHeight(info.blockHeight + 1n))
-    return { info, versions, heights, senders, events, newest, gone: gone._tag, mark: (({ head: _, ...m }) => m)(yield* l.rewind!.mark) }
+    return {
+      info,
+      versions,
+      heights,
+      senders,
+      events,
+      newest,
+      gone: gone._tag,
+      mark: (({ head: _, ...m }) => m)(yield* l.rewind!.mark)
+    }
   })
 
 /** Entries per LMDB table, read with a second handle on the store's files. */
@@ -90,7 +105,11 @@ const tableSizes = (path: string) => {
       blockEnds: count("block_ends"),
       hashes: count("txn_hashes"),
       // A sorted-duplicates table: its entry count is one per value (one per write).
-      stateIndex: (root.openDB({ name: "state_index", keyEncoding: "binary", encoding: "binary", dupSort: true }).getStats() as { entryCount: number }).entryCount,
+      stateIndex: (
+        root.openDB({ name: "state_index", keyEncoding: "binary", encoding: "binary", dupSort: true }).getStats() as {
+          entryCount: number
+        }
+      ).entryCount,
       garbage: meta.getBinary(Buffer.from("garbage_top")) !== undefined
     }
   } finally {
@@ -125,9 +144,16 @@ describe.each(kinds)("sequences of rewinds on the $name store", (kind) => {
               const counters = new Map<string, bigint>()
               // What survived: the commits in order, each with its tag (the model replays them).
               let live: Array<{ readonly blocks: Op & { _tag: "commit" }; readonly tag: number }> = []
-              const marks: Array<{ readonly mark: LedgerMark; readonly live: number; readonly counters: Map<string, bigint> }> = []
+              const marks: Array<{
+                readonly mark: LedgerMark
+                readonly live: number
+                readonly counters: Map<string, bigint>
+              }> = []
               yield* commitAll(l, [[{ sender: undefined, writes: [[0, 1]], event: false }]], counters, 0)
-              live.push({ blocks: { _tag: "commit", blocks: [[{ sender: undefined, writes: [[0, 1]], event: false }]] }, tag: 0 })
+              live.push({
+                blocks: { _tag: "commit", blocks: [[{ sender: undefined, writes: [[0, 1]], event: false }]] },
+                tag: 0
+              })
               for (const [i, op] of ops.entries()) {
                 if (op._tag === "commit") {
                   yield* commitAll(l, op.blocks, counters, i + 1)
@@ -150,7 +176,10 @@ describe.each(kinds)("sequences of rewinds on the $name store", (kind) => {
                   marks.length = at
                   counters.clear()
                   for (const [k, v] of m.counters) counters.set(k, v)
-                  yield* l.rewind!.replaceAfter(m.mark, blocksToCommit(m.mark.timestampUsec, op.blocks, counters, i + 1))
+                  yield* l.rewind!.replaceAfter(
+                    m.mark,
+                    blocksToCommit(m.mark.timestampUsec, op.blocks, counters, i + 1)
+                  )
                   live = [...live.slice(0, m.live), { blocks: { _tag: "commit", blocks: op.blocks }, tag: i + 1 }]
                 } else if (op._tag === "collect") {
                   yield* l.rewind!.collectGarbage(op.budget)
@@ -174,7 +203,8 @@ describe.each(kinds)("sequences of rewinds on the $name store", (kind) => {
                 const info = yield* l.ledgerInfo
                 const sizes = tableSizes(dir)
                 let writes = 0
-                for (let v = 0n; v <= info.ledgerVersion; v++) writes += (yield* l.transactionByVersion(v)).writeSet.entries.length
+                for (let v = 0n; v <= info.ledgerVersion; v++)
+                  writes += (yield* l.transactionByVersion(v)).writeSet.entries.length
                 expect(sizes).toEqual({
                   txns: Number(info.ledgerVersion) + 1,
                   blocks: Number(info.blockHeight) + 1,
@@ -217,9 +247,13 @@ describe("the LMDB store's garbage", () => {
           expect(live.version).toBe(mark.version + 1n)
           while ((yield* l.rewind!.collectGarbage(1)) > 0) {}
           expect((yield* l.transactionByHash(forgotten.hash)).version).toBe(mark.version + 1n)
-          expect((yield* l.accountTransactions(addressFromNumber(0x100), 0n, 10)).map((t) => t.version)).toEqual([mark.version + 1n])
+          expect((yield* l.accountTransactions(addressFromNumber(0x100), 0n, 10)).map((t) => t.version)).toEqual([
+            mark.version + 1n
+          ])
           expect(
-            (yield* l.eventsByKey({ address: EVENT_STREAM, creationNumber: 1n, start: 0n, limit: 10 })).map((e) => e.version)
+            (yield* l.eventsByKey({ address: EVENT_STREAM, creationNumber: 1n, start: 0n, limit: 10 })).map(
+              (e) => e.version
+            )
           ).toEqual([mark.version + 1n])
         } finally {
           handle.close()

@@ -146,14 +146,22 @@ describe("the LMDB format", () => {
           const dir = yield* tempDir()
           yield* Effect.scoped(
             Effect.flatMap(storeKinds[1]!.open({}, dir), ({ handle }) =>
-              Effect.andThen(importGenesis(handle, genesisBlob("devnet")), () => executeAndCommit(handle.service, publish))
+              Effect.andThen(importGenesis(handle, genesisBlob("devnet")), () =>
+                executeAndCommit(handle.service, publish)
+              )
             )
           )
           expect(setFormat(dir, 3)).toBe(LEDGER_FORMAT)
           for (const [format, message] of [
-            [2, /ledger format 2, this movenode reads format 6 \(format 4 stores .*\): open a new data directory, or start the local chain with --fresh/],
+            [
+              2,
+              /ledger format 2, this movenode reads format 6 \(format 4 stores .*\): open a new data directory, or start the local chain with --fresh/
+            ],
             [3, /ledger format 3, this movenode reads format 6 \(format 4 stores/],
-            [4, /ledger format 4, this movenode reads format 6 \(format 4 stores a transfer .*, formats 5 and 6 an idle block in less; nothing is migrated\)/],
+            [
+              4,
+              /ledger format 4, this movenode reads format 6 \(format 4 stores a transfer .*, formats 5 and 6 an idle block in less; nothing is migrated\)/
+            ],
             [5, /ledger format 5, this movenode reads format 6 \(format 4 stores/],
             [9, /ledger format 9, this movenode reads format 6: open a new data directory/]
           ] as const) {

@@ -38,7 +38,11 @@ const CONCURRENT = struct(ONE, "fungible_asset", "ConcurrentFungibleBalance")
 const OBJECT_CORE = struct(ONE, "object", "ObjectCore")
 
 const eventHandle = (addr: AccountAddress, n: bigint) =>
-  Bcs.encode(Bcs.struct({ counter: Bcs.u64, creation: Bcs.u64, addr: Bcs.fixedBytes(32) }), { counter: 0n, creation: n, addr })
+  Bcs.encode(Bcs.struct({ counter: Bcs.u64, creation: Bcs.u64, addr: Bcs.fixedBytes(32) }), {
+    counter: 0n,
+    creation: n,
+    addr
+  })
 
 /** `CoinStore<T> { coin: Coin<T> { value }, frozen, deposit_events, withdraw_events }`. */
 const coinStoreBytes = (owner: AccountAddress, value: bigint): Uint8Array => {
@@ -46,10 +50,18 @@ const coinStoreBytes = (owner: AccountAddress, value: bigint): Uint8Array => {
   return Uint8Array.from(w.flatMap((b) => [...b]))
 }
 const coinStore = (owner: AccountAddress, coinType: StructTag, value: bigint) =>
-  writeResource(owner, struct(ONE, "coin", "CoinStore", [{ _tag: "struct", struct: coinType }]), coinStoreBytes(owner, value))
+  writeResource(
+    owner,
+    struct(ONE, "coin", "CoinStore", [{ _tag: "struct", struct: coinType }]),
+    coinStoreBytes(owner, value)
+  )
 
 const fungibleStoreBytes = (metadata: AccountAddress, balance: bigint) =>
-  Bcs.encode(Bcs.struct({ metadata: Bcs.fixedBytes(32), balance: Bcs.u64, frozen: Bcs.bool }), { metadata, balance, frozen: false })
+  Bcs.encode(Bcs.struct({ metadata: Bcs.fixedBytes(32), balance: Bcs.u64, frozen: Bcs.bool }), {
+    metadata,
+    balance,
+    frozen: false
+  })
 
 /** The primary store object's resource group: ObjectCore, the store and, optionally, a concurrent balance. */
 const primaryStore = (
@@ -63,11 +75,18 @@ const primaryStore = (
     [FUNGIBLE_STORE, typeof balance === "bigint" ? fungibleStoreBytes(metadata, balance) : balance]
   ]
   if (concurrent !== undefined)
-    members.push([CONCURRENT, Bcs.encode(Bcs.struct({ value: Bcs.u64, max: Bcs.u64 }), { value: concurrent, max: U64_MAX })])
+    members.push([
+      CONCURRENT,
+      Bcs.encode(Bcs.struct({ value: Bcs.u64, max: Bcs.u64 }), { value: concurrent, max: U64_MAX })
+    ])
   // BCS maps are sorted by the keys' bytes.
   const enc = (t: StructTag) => Bcs.encode(structTagCodec, t)
   members.sort(([a], [b]) => Buffer.compare(enc(a), enc(b)))
-  return writeResourceGroup(primaryStoreOf(owner, metadata), OBJECT_GROUP, Bcs.encode(Bcs.map(structTagCodec, Bcs.bytes), members))
+  return writeResourceGroup(
+    primaryStoreOf(owner, metadata),
+    OBJECT_GROUP,
+    Bcs.encode(Bcs.map(structTagCodec, Bcs.bytes), members)
+  )
 }
 
 /** Independent derivations (the SDK's named object; the primary store's hash written out here). */
@@ -94,16 +113,21 @@ describe("Balances at devnet genesis", () => {
       assert.strictEqual(byCoin.ledger.chainId, 243)
       assert.strictEqual((yield* balances.balance(ROOT, fa(FA_APT), undefined)).value, U64_MAX)
       assert.strictEqual((yield* balances.balance(ROOT, coin("0x01::aptos_coin::AptosCoin"), 0n)).value, U64_MAX)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("an unknown account, an unknown coin type and an unknown asset are 0", () =>
     Effect.gen(function* () {
       const balances = yield* Balances
       const nobody = addressFromNumber(0x5eed5eed)
       assert.strictEqual((yield* balances.balance(nobody, coin("0x1::aptos_coin::AptosCoin"), undefined)).value, 0n)
-      assert.strictEqual((yield* balances.balance(ROOT, coin("0x1::no_such::Coin<u8, vector<address>>"), undefined)).value, 0n)
+      assert.strictEqual(
+        (yield* balances.balance(ROOT, coin("0x1::no_such::Coin<u8, vector<address>>"), undefined)).value,
+        0n
+      )
       assert.strictEqual((yield* balances.balance(ROOT, fa(addressFromNumber(0xb)), undefined)).value, 0n)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("every APT primary store in the genesis write set is read back at its owner's balance", () =>
     Effect.gen(function* () {
@@ -130,14 +154,16 @@ describe("Balances at devnet genesis", () => {
         stores++
       }
       assert.isAtLeast(stores, 2) // root and the validator accounts
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("a coin type that is not a struct is a 400", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip((yield* Balances).balance(ROOT, coin("0x1::aptos_coin::"), undefined))
       assert.strictEqual(error.status, 400)
       assert.strictEqual(error.code, "web_framework_error")
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 })
 
 describeWithGenesis("mainnet", "Balances at mainnet genesis (coin stores only)", () => {
@@ -155,12 +181,16 @@ describeWithGenesis("mainnet", "Balances at mainnet genesis (coin stores only)",
         if (t.name !== "CoinStore" || t.typeArgs.length !== 1) continue
         // The SDK's deserializer as the oracle for `coin.value`, the store's first field.
         const expected = new Deserializer(op.data).deserializeU64()
-        assert.strictEqual((yield* balances.balance(key.address, coin("0x1::aptos_coin::AptosCoin"), 0n)).value, expected)
+        assert.strictEqual(
+          (yield* balances.balance(key.address, coin("0x1::aptos_coin::AptosCoin"), 0n)).value,
+          expected
+        )
         assert.strictEqual((yield* balances.balance(key.address, fa(FA_APT), 0n)).value, 0n)
         stores++
       }
       assert.strictEqual(stores, 424)
-    }).pipe(Effect.provide(servicesLayer({ genesis: mainnetGenesis() }))))
+    }).pipe(Effect.provide(servicesLayer({ genesis: mainnetGenesis() })))
+  )
 })
 
 describe("Balances after committed writes", () => {
@@ -179,35 +209,40 @@ describe("Balances after committed writes", () => {
       assert.strictEqual((yield* balances.balance(ALICE, myCoin, 0n)).value, 0n)
       // By the paired metadata address only the store counts.
       assert.strictEqual((yield* balances.balance(ALICE, fa(MY_COIN_PAIRED), undefined)).value, 300n)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
-  it.effect("a repeated read answers its own version, across commits and back (the last balance is kept per version)", () =>
-    Effect.gen(function* () {
-      const balances = yield* Balances
-      const myCoin = coin("0xc0de::my_coin::MyCoin")
-      yield* commitWrites([coinStore(ALICE, MY_COIN, 500n)], 0n)
-      const first = yield* balances.balance(ALICE, myCoin, undefined)
-      assert.strictEqual(first.value, 500n)
-      assert.strictEqual((yield* balances.balance(ALICE, myCoin, undefined)).value, 500n)
-      yield* commitWrites([coinStore(ALICE, MY_COIN, 7n)], 1n)
-      const latest = yield* balances.balance(ALICE, myCoin, undefined)
-      assert.strictEqual(latest.value, 7n)
-      assert.isTrue(latest.ledger.ledgerVersion > first.ledger.ledgerVersion)
-      const v1 = first.ledger.ledgerVersion
-      assert.strictEqual((yield* balances.balance(ALICE, myCoin, v1)).value, 500n)
-      assert.strictEqual((yield* balances.balance(ALICE, myCoin, v1)).value, 500n)
-      assert.strictEqual((yield* balances.balance(ALICE, myCoin, undefined)).value, 7n)
-      assert.strictEqual((yield* balances.balance(ALICE, myCoin, 0n)).value, 0n)
-      // The same owner by another asset has its own entry.
-      assert.strictEqual((yield* balances.balance(ALICE, fa(MY_COIN_PAIRED), undefined)).value, 0n)
-    }).pipe(Effect.provide(servicesLayer())))
+  it.effect(
+    "a repeated read answers its own version, across commits and back (the last balance is kept per version)",
+    () =>
+      Effect.gen(function* () {
+        const balances = yield* Balances
+        const myCoin = coin("0xc0de::my_coin::MyCoin")
+        yield* commitWrites([coinStore(ALICE, MY_COIN, 500n)], 0n)
+        const first = yield* balances.balance(ALICE, myCoin, undefined)
+        assert.strictEqual(first.value, 500n)
+        assert.strictEqual((yield* balances.balance(ALICE, myCoin, undefined)).value, 500n)
+        yield* commitWrites([coinStore(ALICE, MY_COIN, 7n)], 1n)
+        const latest = yield* balances.balance(ALICE, myCoin, undefined)
+        assert.strictEqual(latest.value, 7n)
+        assert.isTrue(latest.ledger.ledgerVersion > first.ledger.ledgerVersion)
+        const v1 = first.ledger.ledgerVersion
+        assert.strictEqual((yield* balances.balance(ALICE, myCoin, v1)).value, 500n)
+        assert.strictEqual((yield* balances.balance(ALICE, myCoin, v1)).value, 500n)
+        assert.strictEqual((yield* balances.balance(ALICE, myCoin, undefined)).value, 7n)
+        assert.strictEqual((yield* balances.balance(ALICE, myCoin, 0n)).value, 0n)
+        // The same owner by another asset has its own entry.
+        assert.strictEqual((yield* balances.balance(ALICE, fa(MY_COIN_PAIRED), undefined)).value, 0n)
+      }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("sums past 2^64 exactly (no number rounding anywhere)", () =>
     Effect.gen(function* () {
       yield* commitWrites([coinStore(ROOT, APTOS_COIN, U64_MAX)], 0n)
       const answer = yield* (yield* Balances).balance(ROOT, coin("0x1::aptos_coin::AptosCoin"), undefined)
       assert.strictEqual(answer.value, 2n * U64_MAX)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("reads an FA-only balance by its metadata address", () =>
     Effect.gen(function* () {
@@ -216,7 +251,8 @@ describe("Balances after committed writes", () => {
       assert.strictEqual((yield* balances.balance(ALICE, fa(MY_FA), undefined)).value, 9_007_199_254_740_993n)
       assert.strictEqual((yield* balances.balance(ALICE, fa(FA_APT), undefined)).value, 0n)
       assert.strictEqual((yield* balances.balance(addressFromNumber(0xb0b), fa(MY_FA), undefined)).value, 0n)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("uses the concurrent balance only when the store's own balance is 0", () =>
     Effect.gen(function* () {
@@ -225,7 +261,8 @@ describe("Balances after committed writes", () => {
       assert.strictEqual((yield* balances.balance(ALICE, fa(MY_FA), undefined)).value, 77n)
       yield* commitWrites([primaryStore(ALICE, MY_FA, 5n, 77n)], 1n)
       assert.strictEqual((yield* balances.balance(ALICE, fa(MY_FA), undefined)).value, 5n)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("an undecodable store is a 500; an undecodable group is ignored", () =>
     Effect.gen(function* () {
@@ -237,8 +274,18 @@ describe("Balances after committed writes", () => {
       assert.isDefined(error.ledger)
       yield* commitWrites([writeResourceGroup(primaryStoreOf(ALICE, MY_FA), OBJECT_GROUP, Uint8Array.of(9, 9))], 1n)
       assert.strictEqual((yield* balances.balance(ALICE, fa(MY_FA), undefined)).value, 0n)
-      yield* commitWrites([writeResource(ALICE, struct(ONE, "coin", "CoinStore", [{ _tag: "struct", struct: MY_COIN }]), Uint8Array.of(1))], 2n)
+      yield* commitWrites(
+        [
+          writeResource(
+            ALICE,
+            struct(ONE, "coin", "CoinStore", [{ _tag: "struct", struct: MY_COIN }]),
+            Uint8Array.of(1)
+          )
+        ],
+        2n
+      )
       const coinError = yield* Effect.flip(balances.balance(ALICE, coin("0xc0de::my_coin::MyCoin"), undefined))
       assert.strictEqual(coinError.status, 500)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 })

@@ -41,7 +41,8 @@ describe("GasEstimator", () => {
   it.effect("answers 100 / 100 / 150 at devnet genesis (on-chain minimum, next bucket)", () =>
     Effect.gen(function* () {
       assert.deepStrictEqual(yield* estimateNow, [100n, 100n, 150n])
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("prices eleven full blocks (250 user transactions) at the next bucket, skipping the latest", () =>
     Effect.gen(function* () {
@@ -49,19 +50,22 @@ describe("GasEstimator", () => {
       yield* commitAll(Array.from({ length: 11 }, (_, i) => block(1n, BigInt(i), userTransactions(250, 150n))))
       // Ten full blocks at min price 150 → 300 each; aggressive = next bucket of 300.
       assert.deepStrictEqual(yield* estimateNow, [300n, 300n, 500n])
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("treats blocks below 250 user transactions as priced at the on-chain minimum", () =>
     Effect.gen(function* () {
       yield* commitAll(Array.from({ length: 11 }, (_, i) => block(1n, BigInt(i), userTransactions(249, 5000n))))
       assert.deepStrictEqual(yield* estimateNow, [100n, 100n, 150n])
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("treats empty blocks as priced at the on-chain minimum", () =>
     Effect.gen(function* () {
       yield* commitAll(Array.from({ length: 10 }, (_, i) => block(1n, BigInt(i), [])))
       assert.deepStrictEqual(yield* estimateNow, [100n, 100n, 150n])
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("mixes full, empty and epilogue-limited blocks into low / market / aggressive", () =>
     Effect.gen(function* () {
@@ -79,7 +83,8 @@ describe("GasEstimator", () => {
       // low = min(3000, 100); market = upper median of the first four (300);
       // aggressive = next bucket of max(market, p90 of all = 1,000,000) = 1,000,000 (no higher bucket).
       assert.deepStrictEqual(yield* estimateNow, [100n, 300n, 1_000_000n])
-    }).pipe(Effect.provide(servicesLayer(undefined, small))))
+    }).pipe(Effect.provide(servicesLayer(undefined, small)))
+  )
 
   it.effect("uses only the current epoch's blocks", () =>
     Effect.gen(function* () {
@@ -90,7 +95,8 @@ describe("GasEstimator", () => {
       // Two more epoch-2 blocks: the two below the latest (full at 5000 → 10,000) count, epoch 1 does not.
       yield* commitAll([block(2n, 1n, userTransactions(3, 5000n)), block(2n, 2n, [])])
       assert.deepStrictEqual(yield* estimateFresh, [10_000n, 10_000n, 100_000n])
-    }).pipe(Effect.provide(servicesLayer(undefined, small))))
+    }).pipe(Effect.provide(servicesLayer(undefined, small)))
+  )
 
   it.effect("caches the estimate for 500 ms of the clock", () =>
     Effect.gen(function* () {
@@ -103,7 +109,8 @@ describe("GasEstimator", () => {
       assert.deepStrictEqual(yield* estimateNow, first)
       yield* TestClock.adjust(1)
       assert.deepStrictEqual(yield* estimateNow, [10_000n, 10_000n, 100_000n])
-    }).pipe(Effect.provide(servicesLayer(undefined, small))))
+    }).pipe(Effect.provide(servicesLayer(undefined, small)))
+  )
 
   it.effect("peek answers without a ledger read only what estimate would answer (fresh, same epoch)", () =>
     Effect.gen(function* () {
@@ -117,7 +124,8 @@ describe("GasEstimator", () => {
       assert.strictEqual(gas.peek(info, 499), first)
       assert.isUndefined(gas.peek(info, 500))
       assert.isUndefined(gas.peek({ ...info, epoch: info.epoch + 1n }, 0))
-    }).pipe(Effect.provide(servicesLayer(undefined, small))))
+    }).pipe(Effect.provide(servicesLayer(undefined, small)))
+  )
 
   it.effect("keeps at most the aggressive history of block prices and reuses them consistently", () =>
     Effect.gen(function* () {
@@ -137,7 +145,8 @@ describe("GasEstimator", () => {
       assert.deepStrictEqual(second, [300n, 3000n, 1_000_000n])
       assert.deepStrictEqual(second, yield* estimateFresh)
       assert.strictEqual(yield* gas.cachedBlockPrices, 6)
-    }).pipe(Effect.provide(servicesLayer(undefined, small))))
+    }).pipe(Effect.provide(servicesLayer(undefined, small)))
+  )
 
   it.effect("drops cached block prices when the epoch changes", () =>
     Effect.gen(function* () {
@@ -148,7 +157,8 @@ describe("GasEstimator", () => {
       yield* commitAll([block(2n, 0n, []), block(2n, 1n, []), block(2n, 2n, [])])
       assert.deepStrictEqual(yield* estimateNow, [100n, 100n, 150n])
       assert.strictEqual(yield* gas.cachedBlockPrices, 2)
-    }).pipe(Effect.provide(servicesLayer(undefined, small))))
+    }).pipe(Effect.provide(servicesLayer(undefined, small)))
+  )
 
   it.effect("reads the blocks once for a burst of concurrent requests on a cold cache", () =>
     Effect.gen(function* () {
@@ -170,16 +180,22 @@ describe("GasEstimator", () => {
       const results = yield* Effect.all(
         Array.from({ length: 8 }, () => estimateNow),
         { concurrency: "unbounded" }
-      ).pipe(Effect.provide(GasEstimator.layer), Effect.provideService(Ledger, counted), Effect.provide(nodeConfigLayer(small)))
+      ).pipe(
+        Effect.provide(GasEstimator.layer),
+        Effect.provideService(Ledger, counted),
+        Effect.provide(nodeConfigLayer(small))
+      )
       for (const r of results) assert.deepStrictEqual(r, [300n, 300n, 500n])
       // Six blocks of the window (the latest skipped), four transactions each, read once in all.
       assert.strictEqual(reads, 24)
-    }))
+    })
+  )
 
   it.effect.skipIf(!hasGenesis("mainnet"))("answers 100 / 100 / 150 at mainnet genesis too", () =>
     Effect.gen(function* () {
       assert.deepStrictEqual(yield* estimateNow, [100n, 100n, 150n])
-    }).pipe(Effect.provide(servicesLayer({ genesis: mainnetGenesis() }))))
+    }).pipe(Effect.provide(servicesLayer({ genesis: mainnetGenesis() })))
+  )
 
   it.effect("reads the minimum price from the legacy GasSchedule, once per epoch", () =>
     Effect.gen(function* () {
@@ -201,22 +217,30 @@ describe("GasEstimator", () => {
       assert.deepStrictEqual(yield* estimateNow, [42n, 42n, 150n])
       yield* commitAll([block(2n, 0n, [])])
       assert.deepStrictEqual(yield* estimateNow, [77n, 77n, 150n])
-    }).pipe(Effect.provide(servicesLayer({ chainId: 4 }))))
+    }).pipe(Effect.provide(servicesLayer({ chainId: 4 })))
+  )
 
   it.effect("answers the default when disabled, whatever the blocks", () =>
     Effect.gen(function* () {
       yield* commitAll(Array.from({ length: 5 }, (_, i) => block(1n, BigInt(i), userTransactions(3, 5000n))))
       assert.deepStrictEqual(yield* estimateNow, [100n, 100n, 150n])
-    }).pipe(Effect.provide(servicesLayer(undefined, makeNodeConfig({ gasEstimation: { enabled: false, fullBlockTxns: 3 } })))))
+    }).pipe(
+      Effect.provide(servicesLayer(undefined, makeNodeConfig({ gasEstimation: { enabled: false, fullBlockTxns: 3 } })))
+    )
+  )
 
   it.effect("answers a static override verbatim", () =>
     Effect.gen(function* () {
       assert.deepStrictEqual(yield* estimateNow, [7n, 8n, 9n])
     }).pipe(
       Effect.provide(
-        servicesLayer(undefined, makeNodeConfig({ gasEstimation: { staticOverride: { low: 7n, market: 8n, aggressive: 9n } } }))
+        servicesLayer(
+          undefined,
+          makeNodeConfig({ gasEstimation: { staticOverride: { low: 7n, market: 8n, aggressive: 9n } } })
+        )
       )
-    ))
+    )
+  )
 
   it.effect("is a 500 when the state holds no gas schedule", () =>
     Effect.gen(function* () {
@@ -227,5 +251,6 @@ describe("GasEstimator", () => {
       assert.strictEqual(error.status, 500)
       assert.strictEqual(error.code, "internal_error")
       assert.isDefined(error.ledger)
-    }).pipe(Effect.provide(servicesLayer({ chainId: 4 }))))
+    }).pipe(Effect.provide(servicesLayer({ chainId: 4 })))
+  )
 })

@@ -57,7 +57,8 @@ describe("ledger_version rules", () => {
       assert.deepStrictEqual(moduleError.ledger, latest)
       // Version 0 itself is served.
       assert.strictEqual((yield* (yield* Balances).balance(ROOT, APT, 0n)).ledger.ledgerVersion, 0n)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("a version below the pruning window is 410 version_pruned for balance and module", () =>
     Effect.gen(function* () {
@@ -74,7 +75,8 @@ describe("ledger_version rules", () => {
       // The oldest retained version itself is served.
       const ok = yield* (yield* Balances).balance(ROOT, APT, latest.oldestLedgerVersion)
       assert.strictEqual(ok.value, 0n)
-    }).pipe(Effect.provide(servicesLayer({ chainId: 4, pruneWindow: 10 }))))
+    }).pipe(Effect.provide(servicesLayer({ chainId: 4, pruneWindow: 10 })))
+  )
 
   it.effect("the cached state open is reused at an unchanged head and reopened after a commit", () =>
     Effect.gen(function* () {
@@ -94,5 +96,6 @@ describe("ledger_version rules", () => {
       assert.strictEqual(c.ledger.ledgerVersion, c.version)
       const again = yield* Effect.flip(stateAt(c.version + 1n))
       assert.strictEqual(again.code, "version_not_found")
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 })

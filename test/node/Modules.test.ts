@@ -16,7 +16,11 @@ const commitModule = (name: string, bytes: Uint8Array, round: bigint) =>
 interface Abi {
   readonly address: string
   readonly name: string
-  readonly exposed_functions: ReadonlyArray<{ readonly name: string; readonly is_view: boolean; readonly is_entry: boolean }>
+  readonly exposed_functions: ReadonlyArray<{
+    readonly name: string
+    readonly is_view: boolean
+    readonly is_entry: boolean
+  }>
   readonly structs: ReadonlyArray<{ readonly name: string }>
 }
 
@@ -33,7 +37,8 @@ describe("Modules", () => {
       assert.isDefined(balance)
       assert.isTrue(balance!.is_view)
       assert.isTrue(abi.structs.some((s) => s.name === "CoinStore"))
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("an absent module, even of an unknown account, is 404 module_not_found with the ledger", () =>
     Effect.gen(function* () {
@@ -49,7 +54,8 @@ describe("Modules", () => {
         assert.include(error.message, `Module name(${name})`)
         assert.include(error.message, "Ledger version(0)")
       }
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("a module name that is not an identifier is a 400", () =>
     Effect.gen(function* () {
@@ -57,7 +63,8 @@ describe("Modules", () => {
         const error = yield* Effect.flip((yield* Modules).module(ONE, name, undefined))
         assert.strictEqual(error.status, 400)
       }
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("computes the ABI once per stored module version and serves each version its own", () =>
     Effect.gen(function* () {
@@ -82,7 +89,8 @@ describe("Modules", () => {
       const before = yield* modules.module(ONE, "guid", later.ledger.ledgerVersion)
       assert.strictEqual(before.value.abiJson, atGenesis.value.abiJson)
       assert.strictEqual(yield* modules.cachedAbis, 3)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("a repeated read answers its own version, across commits and back (found and not found alike)", () =>
     Effect.gen(function* () {
@@ -103,7 +111,8 @@ describe("Modules", () => {
       assert.include(atGenesis.message, "Ledger version(0)")
       assert.deepStrictEqual((yield* modules.module(ONE, "late", undefined)).value.bytecode, guid.bytecode)
       assert.strictEqual((yield* Effect.flip(modules.module(ONE, "late", 0n))).code, "module_not_found")
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("answers abi null for stored bytes that are not a module", () =>
     Effect.gen(function* () {
@@ -111,18 +120,28 @@ describe("Modules", () => {
       const { value } = yield* (yield* Modules).module(ONE, "broken", undefined)
       assert.strictEqual(value.abiJson, "null")
       assert.deepStrictEqual([...value.bytecode], [0xa1, 0x1c, 0xeb, 0x0b, 0xff])
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 
   it.effect("serves every genesis module with a parsable ABI naming it", () =>
     Effect.gen(function* () {
       const modules = yield* Modules
       let count = 0
-      for (const name of ["account", "aptos_account", "coin", "fungible_asset", "object", "primary_fungible_store", "gas_schedule"]) {
+      for (const name of [
+        "account",
+        "aptos_account",
+        "coin",
+        "fungible_asset",
+        "object",
+        "primary_fungible_store",
+        "gas_schedule"
+      ]) {
         const { value } = yield* modules.module(ONE, name, 0n)
         const abi = JSON.parse(value.abiJson) as Abi
         assert.strictEqual(abi.name, name)
         count++
       }
       assert.strictEqual(count, 7)
-    }).pipe(Effect.provide(servicesLayer())))
+    }).pipe(Effect.provide(servicesLayer()))
+  )
 })

@@ -28,7 +28,8 @@ describe("Node.layer", () => {
       assert.deepStrictEqual(summaries.value, { summaries: [], cursor: undefined })
       const module = yield* node.module(ONE, "aptos_account", undefined)
       assert.strictEqual(JSON.parse(module.value.abiJson).name, "aptos_account")
-    }).pipe(Effect.provide(nodeLayer)))
+    }).pipe(Effect.provide(nodeLayer))
+  )
 
   it.effect("runs views on the Move VM and encodes transactions by the on-chain ABI", () =>
     Effect.gen(function* () {
@@ -64,19 +65,26 @@ describe("Node.layer", () => {
       assert.strictEqual(encoded.value.length > 32 + 32 + 8, true)
       assert.strictEqual(encoded.value[encoded.value.length - 1], 243)
       const notView = yield* Effect.flip(
-        node.view({ _tag: "Json", body: { function: "0x1::aptos_account::transfer", type_arguments: [], arguments: [] } }, undefined)
+        node.view(
+          { _tag: "Json", body: { function: "0x1::aptos_account::transfer", type_arguments: [], arguments: [] } },
+          undefined
+        )
       )
       assert.strictEqual(notView.status, 400)
       assert.strictEqual(notView.ledger?.chainId, 243)
-    }).pipe(Effect.provide(nodeLayer)))
+    }).pipe(Effect.provide(nodeLayer))
+  )
 
   it.effect("a ledger with nothing committed is a 500 without ledger info", () =>
     Effect.gen(function* () {
       const node = yield* Node
-      const error = yield* Effect.flip(node.balance(addressFromNumber(1), { _tag: "FungibleAsset", metadata: ONE }, undefined))
+      const error = yield* Effect.flip(
+        node.balance(addressFromNumber(1), { _tag: "FungibleAsset", metadata: ONE }, undefined)
+      )
       assert.strictEqual(error.status, 500)
       assert.isUndefined(error.ledger)
-    }).pipe(Effect.provide(Node.layer.pipe(Layer.provide(LedgerMemory.layer({ chainId: 4 }))))))
+    }).pipe(Effect.provide(Node.layer.pipe(Layer.provide(LedgerMemory.layer({ chainId: 4 })))))
+  )
 })
 
 describe("NodeConfig", () => {
@@ -85,7 +93,14 @@ describe("NodeConfig", () => {
     assert.strictEqual(defaultNodeConfig.viewGasBudget, 2_000_000n)
     const g = defaultNodeConfig.gasEstimation
     assert.deepStrictEqual(
-      [g.enabled, g.fullBlockTxns, g.lowBlockHistory, g.marketBlockHistory, g.aggressiveBlockHistory, g.cacheExpirationMs],
+      [
+        g.enabled,
+        g.fullBlockTxns,
+        g.lowBlockHistory,
+        g.marketBlockHistory,
+        g.aggressiveBlockHistory,
+        g.cacheExpirationMs
+      ],
       [true, 250, 10, 30, 120, 500]
     )
     assert.isUndefined(g.staticOverride)

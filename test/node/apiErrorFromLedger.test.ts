@@ -39,7 +39,13 @@ describe("apiErrorFromLedger", () => {
       assert.strictEqual(without.status, status)
       assert.isUndefined(without.ledger)
     }
-    assert.strictEqual(apiErrorFromLedger(new VersionPruned({ version: 1n }), info, "x").message, "Ledger version(1) has been pruned")
-    assert.include(apiErrorFromLedger(new StorageError({ message: "disk on fire" }), info, "Reading").message, "Reading: disk on fire")
+    assert.strictEqual(
+      apiErrorFromLedger(new VersionPruned({ version: 1n }), info, "x").message,
+      "Ledger version(1) has been pruned"
+    )
+    assert.include(
+      apiErrorFromLedger(new StorageError({ message: "disk on fire" }), info, "Reading").message,
+      "Reading: disk on fire"
+    )
   })
 })

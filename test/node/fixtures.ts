@@ -24,7 +24,12 @@ export const mainnetGenesis = (): Uint8Array => loadGenesisBytes("mainnet")
 export const ONE = addressFromNumber(1)
 export const ROOT = addressFromNumber(0xa550c18)
 
-export const struct = (address: AccountAddress, module: string, name: string, typeArgs: ReadonlyArray<TypeTag> = []): StructTag => ({
+export const struct = (
+  address: AccountAddress,
+  module: string,
+  name: string,
+  typeArgs: ReadonlyArray<TypeTag> = []
+): StructTag => ({
   address,
   module,
   name,
@@ -93,7 +98,11 @@ export const blockEpilogue = (limitReached: boolean): Transaction => {
   return { _tag: "BlockEpilogue", blockId: new Uint8Array(32).fill(3), blockEndInfo }
 }
 
-export const entry = (key: StateKey, op: WriteOp): WriteSetEntry => ({ key, keyBytes: Bcs.encode(stateKeyCodec, key), op })
+export const entry = (key: StateKey, op: WriteOp): WriteSetEntry => ({
+  key,
+  keyBytes: Bcs.encode(stateKeyCodec, key),
+  op
+})
 
 /** A write set entry putting `data` at a resource (Modification: the ledger does not care which). */
 export const writeResource = (address: AccountAddress, tag: StructTag, data: Uint8Array): WriteSetEntry =>
@@ -131,7 +140,9 @@ export const block = (
 /** `count` user transactions from distinct senders, all at `gasUnitPrice` (the cheapest first when `cheapest` is given). */
 export const userTransactions = (count: number, gasUnitPrice: bigint, cheapest?: bigint): TransactionToCommit[] =>
   Array.from({ length: count }, (_, i) =>
-    toCommit(userTransaction(addressFromNumber(0x1000 + i), 0n, i === 0 && cheapest !== undefined ? cheapest : gasUnitPrice))
+    toCommit(
+      userTransaction(addressFromNumber(0x1000 + i), 0n, i === 0 && cheapest !== undefined ? cheapest : gasUnitPrice)
+    )
   )
 
 export const commitAll = (blocks: ReadonlyArray<BlockToCommit>) =>
@@ -144,7 +155,10 @@ export const commitAll = (blocks: ReadonlyArray<BlockToCommit>) =>
  * The node's per-concern services over a fresh in-memory ledger; the ledger (for commits) and the
  * configuration (for services a test builds itself) stay reachable.
  */
-export const servicesLayer = (options: LedgerMemoryOptions = { genesis: devnetGenesis }, config: NodeConfigShape = defaultNodeConfig) =>
+export const servicesLayer = (
+  options: LedgerMemoryOptions = { genesis: devnetGenesis },
+  config: NodeConfigShape = defaultNodeConfig
+) =>
   Layer.mergeAll(Balances.layer, GasEstimator.layer, Summaries.layer, Modules.layer).pipe(
     Layer.provideMerge(Layer.merge(LedgerMemory.layer(options), nodeConfigLayer(config)))
   )

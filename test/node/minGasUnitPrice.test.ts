@@ -31,15 +31,39 @@ const V1_KEY = resourceKey(ONE, frameworkStruct("gas_schedule", "GasSchedule"))
 
 describe("minGasUnitPrice", () => {
   it("reads txn.min_price_per_gas_unit from GasScheduleV2", () => {
-    const state = stateOf([[V2_KEY, v2([{ key: "instr.nop", val: 1n }, { key: MIN_PRICE_PER_GAS_UNIT, val: 100n }])]])
+    const state = stateOf([
+      [
+        V2_KEY,
+        v2([
+          { key: "instr.nop", val: 1n },
+          { key: MIN_PRICE_PER_GAS_UNIT, val: 100n }
+        ])
+      ]
+    ])
     assert.strictEqual(minGasUnitPrice(state), 100n)
   })
 
   it("falls back to the legacy GasSchedule when V2 is absent, undecodable or lacks the entry", () => {
     const legacy = v1([{ key: MIN_PRICE_PER_GAS_UNIT, val: 42n }])
     assert.strictEqual(minGasUnitPrice(stateOf([[V1_KEY, legacy]])), 42n)
-    assert.strictEqual(minGasUnitPrice(stateOf([[V2_KEY, Uint8Array.of(1, 2)], [V1_KEY, legacy]])), 42n)
-    assert.strictEqual(minGasUnitPrice(stateOf([[V2_KEY, v2([{ key: "instr.nop", val: 1n }])], [V1_KEY, legacy]])), 42n)
+    assert.strictEqual(
+      minGasUnitPrice(
+        stateOf([
+          [V2_KEY, Uint8Array.of(1, 2)],
+          [V1_KEY, legacy]
+        ])
+      ),
+      42n
+    )
+    assert.strictEqual(
+      minGasUnitPrice(
+        stateOf([
+          [V2_KEY, v2([{ key: "instr.nop", val: 1n }])],
+          [V1_KEY, legacy]
+        ])
+      ),
+      42n
+    )
   })
 
   it("is undefined without a usable schedule", () => {
@@ -50,7 +74,12 @@ describe("minGasUnitPrice", () => {
   it("never throws on garbage schedules", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), fc.uint8Array({ maxLength: 64 }), (a, b) => {
-        const p = minGasUnitPrice(stateOf([[V2_KEY, a], [V1_KEY, b]]))
+        const p = minGasUnitPrice(
+          stateOf([
+            [V2_KEY, a],
+            [V1_KEY, b]
+          ])
+        )
         return p === undefined || typeof p === "bigint"
       })
     )
@@ -64,7 +93,11 @@ describe("balance readers on hostile stored bytes", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 96 }), (bytes) => {
         // The same garbage under every key either reader may look at.
-        const state: StateReader = { version: 0n, get: () => bytes, getVersioned: () => ({ value: bytes, version: 0n }) }
+        const state: StateReader = {
+          version: 0n,
+          get: () => bytes,
+          getVersioned: () => ({ value: bytes, version: 0n })
+        }
         for (const answer of [primaryStoreBalance(state, owner, metadata), coinBalance(state, owner, APTOS_COIN)])
           if (typeof answer !== "bigint" && answer._tag !== "BalanceDecodeError") return false
         return true

@@ -53,7 +53,10 @@ test("balance", async ({ bench }) => {
 test("gas estimate", async ({ bench }) => {
   await bench.compare(
     bench("cached (within 500 ms)", () => void runtime.runSync(estimate)),
-    bench("cold: 120 blocks of 250 user transactions walked", async () => void (await runtime.runPromise(coldEstimate))),
+    bench(
+      "cold: 120 blocks of 250 user transactions walked",
+      async () => void (await runtime.runPromise(coldEstimate))
+    ),
     { time: 3_000 }
   )
 })

@@ -190,8 +190,9 @@ describeEachGenesis(genesisNamesPresent(), "reads over the %s genesis", (name) =
           hash,
           check: (c) => expect(c.data).toEqual({ type, data: decodeAll(type, w.bytes, abiOf) })
         })
-      } else
-        // Members in the reference's struct-tag order, not their stored (BCS) order.
+      }
+      // Members in the reference's struct-tag order, not their stored (BCS) order.
+      else
         for (const m of inTagOrder(w.path.members))
           expected.push({
             type: "write_resource",

@@ -17,7 +17,21 @@ export const startApiOnly = async (
 ): Promise<{ readonly child: ChildProcess; readonly port: number; readonly api: string }> => {
   const child = spawn(
     process.execPath,
-    [bin, "--data-dir", dataDir, "--listen", "127.0.0.1:0", "--faucet-listen", "off", "--ready-listen", "off", "--graphql-listen", "off", "--no-indexer", "--quiet"],
+    [
+      bin,
+      "--data-dir",
+      dataDir,
+      "--listen",
+      "127.0.0.1:0",
+      "--faucet-listen",
+      "off",
+      "--ready-listen",
+      "off",
+      "--graphql-listen",
+      "off",
+      "--no-indexer",
+      "--quiet"
+    ],
     { stdio: ["ignore", "pipe", "pipe"] }
   )
   try {
@@ -38,7 +52,9 @@ export const frontsOf = (parent: number): number[] =>
         try {
           const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
           const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-          return ppid === parent && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("frontMain.js") ? [Number(pid)] : []
+          return ppid === parent && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("frontMain.js")
+            ? [Number(pid)]
+            : []
         } catch {
           return []
         }

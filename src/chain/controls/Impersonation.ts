@@ -95,7 +95,10 @@ export const makeImpersonation = (options: { readonly auto?: boolean } = {}): Im
         }
       for (const s of without) {
         if (s.address.every((b) => b === 0))
-          return { _tag: "Refused", message: "impersonation: 0x0 cannot sign (a fee payer of 0x0 means an unpaid simulation)" }
+          return {
+            _tag: "Refused",
+            message: "impersonation: 0x0 cannot sign (a fee payer of 0x0 means an unpaid simulation)"
+          }
         if (!isImpersonated(s.address))
           return {
             _tag: "Refused",

@@ -75,7 +75,10 @@ export const resourcePlace = (
     return { key: { _tag: "AccessPath", address, path: { _tag: "Resource", struct } }, group: undefined }
   const group = parseStructTag(groupName)
   if (Result.isFailure(group)) return `the module names an unreadable resource group ${groupName}`
-  return { key: { _tag: "AccessPath", address, path: { _tag: "ResourceGroup", struct: group.success } }, group: group.success }
+  return {
+    key: { _tag: "AccessPath", address, path: { _tag: "ResourceGroup", struct: group.success } },
+    group: group.success
+  }
 }
 
 const tagBytes = (s: StructTag) => Bcs.encode(structTagCodec, s)

@@ -247,7 +247,8 @@ export class TxPool {
         }
         if (run.length > 0) lanes.push({ entries: run, next: 0 })
       }
-      for (const e of sender.byNonce.values()) if (after?.hashKeys.has(e.hashKey) !== true) lanes.push({ entries: [e], next: 0 })
+      for (const e of sender.byNonce.values())
+        if (after?.hashKeys.has(e.hashKey) !== true) lanes.push({ entries: [e], next: 0 })
     }
     // A binary max-heap of lanes keyed by their next entry.
     const heap = lanes

@@ -39,9 +39,7 @@ export const deriveValidatorConsensusKey = (seed: Uint8Array): ValidatorConsensu
  */
 export const ZERO_SEED_CONSENSUS_KEY: ValidatorConsensusKey = {
   secretKey: hex("0x1371d60bbb2c9745a497485828591f8a1970ded2db673446d360fc557c8d637d"),
-  publicKey: hex(
-    "0x981e35ec66afe48c2f9baa58348365d380c27309c86e02eaffa1c89ddfaf5cd318f272aad3513cac051245cee92d5a94"
-  ),
+  publicKey: hex("0x981e35ec66afe48c2f9baa58348365d380c27309c86e02eaffa1c89ddfaf5cd318f272aad3513cac051245cee92d5a94"),
   proofOfPossession: hex(
     "0x846f7be1e68e046a935c21d81f7820178c9578410aba128dadb828e8943bad7f6fbeb9493810ae2f641f4ebb7615ed8c" +
       "151c1484eb80738f8af33e9678975af8adc16db314e02495257942a36535c711ab1970e503057a06e309e05e71e15758"

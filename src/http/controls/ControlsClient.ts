@@ -153,7 +153,8 @@ export class ControlsClient {
       body: dump
     })
     const json = (await response.json()) as ChainPositionJson & { message?: string; error_code?: string }
-    if (!response.ok) throw new ControlsError(response.status, json.error_code, json.message ?? `HTTP ${response.status}`)
+    if (!response.ok)
+      throw new ControlsError(response.status, json.error_code, json.message ?? `HTTP ${response.status}`)
     return json
   }
 
@@ -172,7 +173,11 @@ export class ControlsClient {
     return this.call("POST", "/balance", { address, amount: u64(amount), ...(asset === undefined ? {} : { asset }) })
   }
   /** Writes a resource from its JSON (as the API renders it) or BCS (`{ bcs: "0x…" }`); `null` deletes it. */
-  setResource(address: string, type: string, value: { readonly json: unknown } | { readonly bcs: string } | null): Promise<EditJson> {
+  setResource(
+    address: string,
+    type: string,
+    value: { readonly json: unknown } | { readonly bcs: string } | null
+  ): Promise<EditJson> {
     return this.call("POST", "/resource", {
       address,
       type,
@@ -196,7 +201,11 @@ export class ControlsClient {
     })
   }
   /** Publishes a package at `address` without its key (hex metadata and modules). */
-  publish(address: string, metadata: string, modules: ReadonlyArray<string>): Promise<EditJson & { readonly hash: string }> {
+  publish(
+    address: string,
+    metadata: string,
+    modules: ReadonlyArray<string>
+  ): Promise<EditJson & { readonly hash: string }> {
     return this.call("POST", "/publish", { address, metadata, modules })
   }
 }

@@ -30,7 +30,9 @@ export const objectBody = (body: Uint8Array | undefined, allowed: ReadonlyArray<
     return invalid(`expected a JSON object with the fields ${allowed.join(", ") || "(none)"}`)
   for (const k of Object.keys(v))
     if (!allowed.includes(k))
-      return invalid(`unknown field "${boundedPrefix(k)}": expected ${allowed.length === 0 ? "no fields" : allowed.join(", ")}`)
+      return invalid(
+        `unknown field "${boundedPrefix(k)}": expected ${allowed.length === 0 ? "no fields" : allowed.join(", ")}`
+      )
   return v as Fields
 }
 
@@ -39,11 +41,13 @@ export const u64Field = (fields: Fields, name: string): bigint | undefined | Api
   const v = fields[name]
   if (v === undefined || v === null) return undefined
   if (typeof v === "number") {
-    if (!Number.isSafeInteger(v) || v < 0) return invalid(`${name}: expected a u64 (a decimal string or a non-negative safe integer), got ${v}`)
+    if (!Number.isSafeInteger(v) || v < 0)
+      return invalid(`${name}: expected a u64 (a decimal string or a non-negative safe integer), got ${v}`)
     return BigInt(v)
   }
   if (typeof v === "string") {
-    if (!/^[0-9]{1,20}$/.test(v)) return invalid(`${name}: expected a u64 as a decimal string, got "${boundedPrefix(v)}"`)
+    if (!/^[0-9]{1,20}$/.test(v))
+      return invalid(`${name}: expected a u64 as a decimal string, got "${boundedPrefix(v)}"`)
     const n = BigInt(v)
     return n > U64_MAX ? invalid(`${name}: ${v} is above u64`) : n
   }
@@ -91,7 +95,8 @@ export const secsToUsec = (secs: bigint, name: string): bigint | ApiError =>
 /** An account address field (`0x1`, a long or short hex address). */
 export const addressField = (fields: Fields, name: string): AccountAddress | ApiError => {
   const v = fields[name]
-  if (typeof v !== "string") return invalid(`${name}: expected an address string, got ${v === undefined ? "nothing" : typeof v}`)
+  if (typeof v !== "string")
+    return invalid(`${name}: expected an address string, got ${v === undefined ? "nothing" : typeof v}`)
   const parsed = parseAddress(v)
   return Result.isSuccess(parsed) ? parsed.success : invalid(`${name}: ${parsed.failure.message}`)
 }

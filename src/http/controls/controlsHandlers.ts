@@ -70,7 +70,12 @@ const impersonationJson = (c: ChainControlsService) => {
   return { auto_impersonate: i.auto, impersonated: i.addresses }
 }
 
-const editJson = (e: { readonly version: bigint; readonly height: bigint; readonly supply?: string; readonly hash?: string }) => ({
+const editJson = (e: {
+  readonly version: bigint
+  readonly height: bigint
+  readonly supply?: string
+  readonly hash?: string
+}) => ({
   ledger_version: e.version,
   block_height: e.height,
   ...(e.supply === undefined ? {} : { supply: e.supply }),
@@ -229,17 +234,30 @@ const ownControlsHandlers = (env: HandlerEnv) => {
     "controls.advanceEpoch": control([], (c) => Effect.andThen(c.advanceEpoch, Effect.map(c.position, positionJson))),
     "edits.impersonate": control(["address"], (c, f) => {
       const a = addressField(f, "address")
-      return a instanceof ApiError ? fail(a) : Effect.andThen(c.impersonate(a), Effect.sync(() => impersonationJson(c)))
+      return a instanceof ApiError
+        ? fail(a)
+        : Effect.andThen(
+            c.impersonate(a),
+            Effect.sync(() => impersonationJson(c))
+          )
     }),
     "edits.stopImpersonating": control(["address"], (c, f) => {
       const a = addressField(f, "address")
-      return a instanceof ApiError ? fail(a) : Effect.andThen(c.stopImpersonating(a), Effect.sync(() => impersonationJson(c)))
+      return a instanceof ApiError
+        ? fail(a)
+        : Effect.andThen(
+            c.stopImpersonating(a),
+            Effect.sync(() => impersonationJson(c))
+          )
     }),
     "edits.autoImpersonate": control(["enabled"], (c, f) => {
       const enabled = booleanField(f, "enabled")
       if (enabled instanceof ApiError) return fail(enabled)
       if (enabled === undefined) return fail(ApiErrors.badRequest("enabled: required (true or false)"))
-      return Effect.andThen(c.setAutoImpersonate(enabled), Effect.sync(() => impersonationJson(c)))
+      return Effect.andThen(
+        c.setAutoImpersonate(enabled),
+        Effect.sync(() => impersonationJson(c))
+      )
     }),
     "edits.setBalance": control(["address", "amount", "asset"], (c, f) => {
       const d = decode(() => ({
@@ -260,7 +278,11 @@ const ownControlsHandlers = (env: HandlerEnv) => {
         return {
           address,
           type,
-          value: del ? undefined : bcs !== undefined ? { _tag: "Bcs" as const, bytes: bcs } : { _tag: "Json" as const, value: f.value }
+          value: del
+            ? undefined
+            : bcs !== undefined
+              ? { _tag: "Bcs" as const, bytes: bcs }
+              : { _tag: "Json" as const, value: f.value }
         }
       })
       return d instanceof ApiError ? fail(d) : Effect.map(c.setResource(d.address, d.type, d.value), editJson)

@@ -154,7 +154,10 @@ const makeFront = (script: string, log: (line: string) => void, count: number, r
         if (site.onListening !== undefined) {
           site.onListening({ error })
           site.onListening = undefined
-        } else log(`movenode: a front process could not listen on ${site.address?.host}:${site.address?.port} again: ${m.message}`)
+        } else
+          log(
+            `movenode: a front process could not listen on ${site.address?.host}:${site.address?.port} again: ${m.message}`
+          )
         return
       }
       case "SiteClosed":
@@ -207,7 +210,11 @@ const makeFront = (script: string, log: (line: string) => void, count: number, r
         const timer = setTimeout(() => {
           const site = sites.get(id)
           if (site?.onListening === undefined) return
-          site.onListening({ error: new Error(`the front process did not listen on ${options.host}:${options.port} within ${LISTEN_WAIT_MS} ms`) })
+          site.onListening({
+            error: new Error(
+              `the front process did not listen on ${options.host}:${options.port} within ${LISTEN_WAIT_MS} ms`
+            )
+          })
           site.onListening = undefined
         }, LISTEN_WAIT_MS)
         sites.set(id, {
@@ -307,10 +314,19 @@ export class FrontProcess extends Context.Service<FrontProcess, FrontProcessServ
       Effect.gen(function* () {
         const url = options.scriptUrl ?? defaultFrontProcessUrl()
         if (url === undefined)
-          return yield* Effect.fail(new Error("the front process's program (frontMain.js) is not built: run `npm run build`"))
+          return yield* Effect.fail(
+            new Error("the front process's program (frontMain.js) is not built: run `npm run build`")
+          )
         const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
         const front = yield* Effect.acquireRelease(
-          Effect.sync(() => makeFront(fileURLToPath(url), log, Math.max(1, options.processes ?? DEFAULT_FRONT_PROCESSES), options.readsFrom)),
+          Effect.sync(() =>
+            makeFront(
+              fileURLToPath(url),
+              log,
+              Math.max(1, options.processes ?? DEFAULT_FRONT_PROCESSES),
+              options.readsFrom
+            )
+          ),
           (f) => Effect.promise(() => f.close())
         )
         return FrontProcess.of({ serveApi: front.serveApi, serveReadiness: front.serveReadiness })

@@ -42,7 +42,8 @@ const CLOSE_GRACE_MS = 2000
 /** How long a port in use is tried again (see `listen`). */
 const PORT_BUSY_MS = 3000
 
-if (process.send === undefined) throw new Error("frontMain.ts runs as a child process with an IPC channel (FrontProcess.ts)")
+if (process.send === undefined)
+  throw new Error("frontMain.ts runs as a child process with an IPC channel (FrontProcess.ts)")
 /** A message to the node; one the closed channel cannot take is dropped (with a callback, the failure is its, not the process's 'error'). */
 const send = (m: FromFront) => {
   try {
@@ -127,9 +128,14 @@ const handOver = () => {
       setImmediate(handOver)
     }
     try {
-      process.send!({ _tag: "Connection", site: next.site, head: next.head } satisfies FromFront, next.socket, { keepOpen: false }, (e) => {
-        if (e) failed()
-      })
+      process.send!(
+        { _tag: "Connection", site: next.site, head: next.head } satisfies FromFront,
+        next.socket,
+        { keepOpen: false },
+        (e) => {
+          if (e) failed()
+        }
+      )
     } catch {
       failed()
     }
@@ -149,7 +155,10 @@ const keptOf = (site: number) => {
 }
 
 /** Per API site that serves reads: its read-only node once loaded (undefined while loading, or after it failed). */
-const reading = new Map<number, { readonly spec: FrontReadsSpec; reads: FrontReads | undefined; state: "idle" | "loading" | "ready" | "failed" }>()
+const reading = new Map<
+  number,
+  { readonly spec: FrontReadsSpec; reads: FrontReads | undefined; state: "idle" | "loading" | "ready" | "failed" }
+>()
 
 /** The site's read-only node, started on the first call (until it is ready, undefined: the node serves). */
 const readsOf = (site: number): FrontReads | undefined => {
@@ -167,7 +176,9 @@ const readsOf = (site: number): FrontReads | undefined => {
         },
         (e: unknown) => {
           r.state = "failed"
-          process.stderr.write(`movenode: a front process cannot serve reads (the node serves them): ${e instanceof Error ? e.message : String(e)}\n`)
+          process.stderr.write(
+            `movenode: a front process cannot serve reads (the node serves them): ${e instanceof Error ? e.message : String(e)}\n`
+          )
         }
       )
   }
@@ -228,7 +239,9 @@ const handOverLater = (site: number, socket: Socket, bytes: Buffer) => {
   // new client is refused at once, with the API's error body, rather than held without bound.
   if (waiting.first.length + waiting.rest.length >= MAX_WAITING) {
     const body = `{"message":"Service Unavailable: ${MAX_WAITING} new connections wait for the node; retry later","error_code":"web_framework_error","vm_error_code":null}`
-    socket.write(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`)
+    socket.write(
+      `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`
+    )
     return closeSoon(socket)
   }
   const head = bytes.toString("latin1")
@@ -282,7 +295,10 @@ const readinessConnection = (site: number) => (socket: Socket) => {
         const { status, body } =
           last !== undefined && Date.now() - last.at <= READINESS_STALE_MS
             ? readinessAnswer(last.state.ready, last.state.notReady)
-            : { status: 503, body: { ready: [], not_ready: [...(last?.state.ready ?? []), ...(last?.state.notReady ?? [])] } }
+            : {
+                status: 503,
+                body: { ready: [], not_ready: [...(last?.state.ready ?? []), ...(last?.state.notReady ?? [])] }
+              }
         answer(socket, status, "application/json", JSON.stringify(body), close)
       }
       if (!close) next()
@@ -313,7 +329,8 @@ const listen = (site: number, options: FrontSiteOptions, shared?: unknown) => {
   }
   let busySince: number | undefined
   server.on("error", onError)
-  if (options.reads !== undefined && !reading.has(site)) reading.set(site, { spec: options.reads, reads: undefined, state: "idle" })
+  if (options.reads !== undefined && !reading.has(site))
+    reading.set(site, { spec: options.reads, reads: undefined, state: "idle" })
   const listening = () => {
     server.off("error", onError)
     // A failed accept (EMFILE) drops that client; it must not end the process.
@@ -370,7 +387,9 @@ process.on("message", (m: ToFront, handle: unknown) => {
       const gone = [...(held?.keys() ?? [])].map((socket) =>
         socket.closed ? undefined : new Promise<void>((resolve) => socket.once("close", () => resolve()))
       )
-      void Promise.all([reads?.close().catch(() => undefined), ...gone]).then(() => send({ _tag: "SiteClosed", site: m.site }))
+      void Promise.all([reads?.close().catch(() => undefined), ...gone]).then(() =>
+        send({ _tag: "SiteClosed", site: m.site })
+      )
     }
   }
 })

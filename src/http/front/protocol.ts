@@ -43,7 +43,11 @@ export const gasEstimationToWire = (c: GasEstimationConfig): GasEstimationWire =
   staticOverride:
     c.staticOverride === undefined
       ? undefined
-      : { low: String(c.staticOverride.low), market: String(c.staticOverride.market), aggressive: String(c.staticOverride.aggressive) }
+      : {
+          low: String(c.staticOverride.low),
+          market: String(c.staticOverride.market),
+          aggressive: String(c.staticOverride.aggressive)
+        }
 })
 
 export const gasEstimationFromWire = (w: GasEstimationWire): GasEstimationConfig => ({
@@ -52,12 +56,21 @@ export const gasEstimationFromWire = (w: GasEstimationWire): GasEstimationConfig
   staticOverride:
     w.staticOverride === undefined
       ? undefined
-      : { low: BigInt(w.staticOverride.low), market: BigInt(w.staticOverride.market), aggressive: BigInt(w.staticOverride.aggressive) }
+      : {
+          low: BigInt(w.staticOverride.low),
+          market: BigInt(w.staticOverride.market),
+          aggressive: BigInt(w.staticOverride.aggressive)
+        }
 })
 
 export type FrontPages = Pick<
   NodeConfigShape,
-  "maxPageSize" | "maxResourcesPageSize" | "maxModulesPageSize" | "maxEventsPageSize" | "moduleAbiCacheSize" | "summaryPageCache"
+  | "maxPageSize"
+  | "maxResourcesPageSize"
+  | "maxModulesPageSize"
+  | "maxEventsPageSize"
+  | "moduleAbiCacheSize"
+  | "summaryPageCache"
 >
 
 /** What the readiness server answers (`ReadinessServer.ts`), as the node last computed it. */
@@ -79,7 +92,12 @@ export type FromFront =
   | { readonly _tag: "Listening"; readonly site: number; readonly host: string; readonly port: number }
   /** The API's listening socket (comes with the message), for the other front processes to accept on too. */
   | { readonly _tag: "Shared"; readonly site: number }
-  | { readonly _tag: "ListenFailed"; readonly site: number; readonly message: string; readonly code: string | undefined }
+  | {
+      readonly _tag: "ListenFailed"
+      readonly site: number
+      readonly message: string
+      readonly code: string | undefined
+    }
   /** A connection (the descriptor travels with the message) and the bytes already read from it, latin1. */
   | { readonly _tag: "Connection"; readonly site: number; readonly head: string }
   | { readonly _tag: "SiteClosed"; readonly site: number }

@@ -48,7 +48,14 @@ export const parseRequestHead = (bytes: Uint8Array): RequestHead | undefined => 
   }
   const target = line[2]!
   const q = target.indexOf("?")
-  return { method: line[1]!, path: q < 0 ? target : target.slice(0, q), target, version: line[3]!, headers, length: end }
+  return {
+    method: line[1]!,
+    path: q < 0 ? target : target.slice(0, q),
+    target,
+    version: line[3]!,
+    headers,
+    length: end
+  }
 }
 
 /** Whether the request says a body follows (which the front does not read). */

@@ -110,5 +110,3 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     )
   )
   .annotateMerge(OpenApi.annotations({ title: "Accounts" })) {}
-
-

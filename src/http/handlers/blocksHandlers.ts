@@ -16,7 +16,9 @@ export const blocksHandlers = (env: HandlerEnv) => {
       // BCS (the followers' feed) is built without rendering the JSON.
       if (input.bcs)
         return Effect.map(readBcs(at.success, withTransactions.success), ({ ledger, value }) => bcsReply(value, ledger))
-      return Effect.map(read(at.success, withTransactions.success), ({ ledger, value }) => jsonReply(value.json, ledger))
+      return Effect.map(read(at.success, withTransactions.success), ({ ledger, value }) =>
+        jsonReply(value.json, ledger)
+      )
     }
   })
   return {

@@ -31,7 +31,8 @@ export const generalHandlers = (env: HandlerEnv) => {
   const replica = env.config.replica
   const infoJson = (info: LedgerInfo) => {
     // A replica's answer carries its follow state, which changes without the ledger changing.
-    if (replica !== undefined) return JSON.stringify({ ...ledgerInfoToJson(info, env.config.gitHash), follow: replica.status() })
+    if (replica !== undefined)
+      return JSON.stringify({ ...ledgerInfoToJson(info, env.config.gitHash), follow: replica.status() })
     if (info !== lastInfo) {
       lastJson = JSON.stringify(ledgerInfoToJson(info, env.config.gitHash))
       lastInfo = info
@@ -51,7 +52,8 @@ export const generalHandlers = (env: HandlerEnv) => {
       if (duration instanceof ApiError) return Effect.fail(duration)
       return env.node.ledgerInfo.pipe(
         Effect.mapError(
-          (e) => new ApiError({ status: 503, code: "health_check_failed", message: `Health check failed: ${e.message}` })
+          (e) =>
+            new ApiError({ status: 503, code: "health_check_failed", message: `Health check failed: ${e.message}` })
         ),
         Effect.flatMap((info) => {
           if (duration === undefined) return Effect.succeed(jsonReply(HEALTHY, info))

@@ -93,7 +93,9 @@ export const postHandlers = (env: HandlerEnv) => {
       }
       return Effect.map(node.view(request, version.success), ({ ledger, value }) => {
         const extra = [headers.names.gasUsed, value.gasUsed.toString()]
-        return input.bcs ? bcsReply(viewBcs(value.bcsValues), ledger, extra) : jsonReply(JSON.stringify(value.json), ledger, extra)
+        return input.bcs
+          ? bcsReply(viewBcs(value.bcsValues), ledger, extra)
+          : jsonReply(JSON.stringify(value.json), ledger, extra)
       })
     }
   }

@@ -43,13 +43,10 @@ export const simulateHandlers = (env: HandlerEnv) => {
         if (!("ok" in parsed)) return Effect.fail(parsed)
         simulated = node.simulateJson(parsed.value, options)
       } else simulated = node.simulate(body, options)
-      return Effect.map(
-        simulated,
-        ({ ledger, value }) => {
-          const extra = [headers.names.gasUsed, value.gasUsed.toString()]
-          return input.bcs ? bcsReply(value.bcs, ledger, extra) : jsonReply(value.json, ledger, extra)
-        }
-      )
+      return Effect.map(simulated, ({ ledger, value }) => {
+        const extra = [headers.names.gasUsed, value.gasUsed.toString()]
+        return input.bcs ? bcsReply(value.bcs, ledger, extra) : jsonReply(value.json, ledger, extra)
+      })
     }
   }
   return { "simulation.simulate": simulate } as const

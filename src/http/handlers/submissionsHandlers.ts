@@ -67,7 +67,8 @@ export const submissionsHandlers = (env: HandlerEnv) => {
   const submit: RouteSpec = {
     bodyTypes: [JSON_TYPE, SIGNED_TRANSACTION_BCS],
     handler: (input) => {
-      if (submissions === undefined) return replica === undefined ? Effect.fail(disabled) : forward("/v1/transactions", input)
+      if (submissions === undefined)
+        return replica === undefined ? Effect.fail(disabled) : forward("/v1/transactions", input)
       const pooled =
         input.mediaType === SIGNED_TRANSACTION_BCS
           ? submissions.submitBcs(input.body ?? new Uint8Array())
@@ -105,9 +106,7 @@ export const submissionsHandlers = (env: HandlerEnv) => {
       return Effect.flatMap(submissions.ledgerInfo, (ledger) =>
         bcs
           ? Effect.succeed(withStatus(200, BCS_TYPE, pendingTransactionDataBcs(pending.signedBcs), ledger))
-          : Effect.map(submissions.pendingJson(pending, ledger), (text) =>
-              withStatus(200, JSON_TYPE, text, ledger)
-            )
+          : Effect.map(submissions.pendingJson(pending, ledger), (text) => withStatus(200, JSON_TYPE, text, ledger))
       )
     return Effect.map(committed.byHash(hash), ({ ledger, value }) =>
       bcs

@@ -15,7 +15,9 @@ export interface GenesisModuleRow {
  * Every module a genesis blob writes (write-set order, i.e. BCS key order): the entries whose key
  * is an access path with a `Code` path and whose op carries data. Pure.
  */
-export const listGenesisModules = (genesisBytes: Uint8Array): Result.Result<ReadonlyArray<GenesisModuleRow>, BcsError> =>
+export const listGenesisModules = (
+  genesisBytes: Uint8Array
+): Result.Result<ReadonlyArray<GenesisModuleRow>, BcsError> =>
   Result.map(decodeGenesisTransaction(genesisBytes), (tx) => {
     if (tx.payload._tag !== "Direct") return []
     const rows: GenesisModuleRow[] = []

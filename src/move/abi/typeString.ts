@@ -11,7 +11,8 @@ const ABILITIES: ReadonlyArray<readonly [number, MoveAbility]> = [
 ]
 
 /** An ability set as names, in the reference's iteration order: copy, drop, store, key. */
-export const abilityNames = (set: number): MoveAbility[] => ABILITIES.filter(([bit]) => (set & bit) !== 0).map(([, n]) => n)
+export const abilityNames = (set: number): MoveAbility[] =>
+  ABILITIES.filter(([bit]) => (set & bit) !== 0).map(([, n]) => n)
 
 const primitiveNames: Record<string, string> = {
   Bool: "bool",

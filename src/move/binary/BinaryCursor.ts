@@ -23,7 +23,8 @@ export class BinaryCursor extends ByteCursor {
   }
 
   protected need(n: number): void {
-    if (this.end - this.offset < n) fail("UnexpectedEof", `needed ${n} bytes, ${this.end - this.offset} left`, this.offset)
+    if (this.end - this.offset < n)
+      fail("UnexpectedEof", `needed ${n} bytes, ${this.end - this.offset} left`, this.offset)
   }
 
   fixed(n: number): Uint8Array {

@@ -119,13 +119,7 @@ export type IndexOpcode =
 export type SmallLoadOpcode = Opcode.LdU8 | Opcode.LdU16 | Opcode.LdU32 | Opcode.LdI8 | Opcode.LdI16 | Opcode.LdI32
 
 /** Loads whose immediate is a bigint: u64, u128, u256, i64, i128, i256. */
-export type BigLoadOpcode =
-  | Opcode.LdU64
-  | Opcode.LdU128
-  | Opcode.LdU256
-  | Opcode.LdI64
-  | Opcode.LdI128
-  | Opcode.LdI256
+export type BigLoadOpcode = Opcode.LdU64 | Opcode.LdU128 | Opcode.LdU256 | Opcode.LdI64 | Opcode.LdI128 | Opcode.LdI256
 
 export type VecCountOpcode = Opcode.VecPack | Opcode.VecUnpack
 export type ClosureOpcode = Opcode.PackClosure | Opcode.PackClosureGeneric

@@ -16,7 +16,8 @@ import { opcodeInfo } from "./opcodeInfo.js"
 import type { SignatureToken } from "./SignatureToken.js"
 
 const within = (i: number | undefined, length: number, what: string): void => {
-  if (i !== undefined && !(i < length)) fail("IndexOutOfBounds", `${what} index ${i} out of bounds (table size ${length})`)
+  if (i !== undefined && !(i < length))
+    fail("IndexOutOfBounds", `${what} index ${i} out of bounds (table size ${length})`)
 }
 
 /** Walks a token (depth ≤ 256, guaranteed by the reader) checking struct handles and type parameters. */
@@ -68,11 +69,13 @@ const checkAccess = (t: CommonTables, specs: ReadonlyArray<AccessSpecifier> | un
     const r = s.resource
     if (r._tag === "DeclaredAtAddress") within(r.address, t.addressIdentifiers.length, "address identifier")
     if (r._tag === "DeclaredInModule") within(r.module, t.moduleHandles.length, "module handle")
-    if (r._tag === "Resource" || r._tag === "ResourceInstantiation") within(r.structHandle, t.structHandles.length, "struct handle")
+    if (r._tag === "Resource" || r._tag === "ResourceInstantiation")
+      within(r.structHandle, t.structHandles.length, "struct handle")
     if (r._tag === "ResourceInstantiation") within(r.typeArgs, t.signatures.length, "signature")
     const a = s.address
     if (a._tag === "Literal") within(a.address, t.addressIdentifiers.length, "address identifier")
-    if (a._tag === "Parameter") within(a.functionInstantiation, t.functionInstantiations.length, "function instantiation")
+    if (a._tag === "Parameter")
+      within(a.functionInstantiation, t.functionInstantiations.length, "function instantiation")
   }
 }
 
@@ -162,7 +165,8 @@ export const checkModuleBounds = (m: CompiledModule): void => {
     within(d.structHandle, m.structHandles.length, "struct handle")
     const typeParams = m.structHandles[d.structHandle]!.typeParameters.length
     const fi = d.fieldInformation
-    const fieldLists = fi._tag === "Declared" ? [fi.fields] : fi._tag === "DeclaredVariants" ? fi.variants.map((v) => v.fields) : []
+    const fieldLists =
+      fi._tag === "Declared" ? [fi.fields] : fi._tag === "DeclaredVariants" ? fi.variants.map((v) => v.fields) : []
     if (fi._tag === "DeclaredVariants") for (const v of fi.variants) within(v.name, m.identifiers.length, "identifier")
     for (const fields of fieldLists)
       for (const f of fields) {

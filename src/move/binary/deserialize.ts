@@ -112,7 +112,8 @@ const readTables = (bytes: Uint8Array, layout: Layout, isScript: boolean, maxIde
       }
       return items
     }
-    if (isScript && !TableKind.isCommon(t.kind)) fail("Malformed", `table kind 0x${t.kind.toString(16)} in a script`, start)
+    if (isScript && !TableKind.isCommon(t.kind))
+      fail("Malformed", `table kind 0x${t.kind.toString(16)} in a script`, start)
     if (TableKind.isVariant(t.kind) && layout.version < 7)
       fail("FeatureNotInVersion", "enum tables need bytecode v7", start)
     switch (t.kind) {

@@ -48,10 +48,7 @@ const def = (ops: ReadonlyArray<Opcode>, operand: OperandKind, since = 1): void 
 }
 
 const O = Opcode
-def(
-  [O.Pop, O.Ret, O.LdTrue, O.LdFalse, O.ReadRef, O.WriteRef, O.Add, O.Sub, O.Mul, O.Mod, O.Div, O.BitOr],
-  "none"
-)
+def([O.Pop, O.Ret, O.LdTrue, O.LdFalse, O.ReadRef, O.WriteRef, O.Add, O.Sub, O.Mul, O.Mod, O.Div, O.BitOr], "none")
 def([O.BitAnd, O.Xor, O.Or, O.And, O.Not, O.Eq, O.Neq, O.Lt, O.Gt, O.Le, O.Ge, O.Abort, O.Nop], "none")
 def([O.FreezeRef, O.Shl, O.Shr, O.CastU8, O.CastU64, O.CastU128], "none")
 def([O.BrTrue, O.BrFalse, O.Branch], "branch")

@@ -241,8 +241,11 @@ export const readFunctionDef = (c: BinaryCursor): FunctionDefinition => {
     fail("Malformed", `invalid visibility byte ${vis}`, at)
   const flagsAt = c.offset
   const flags = c.u8()
-  if ((flags & ~(NATIVE | ENTRY)) !== 0) fail("InvalidFlagBits", `invalid function flags 0x${flags.toString(16)}`, flagsAt)
-  const acquiresGlobalResources = list(c, ACQUIRES_COUNT_MAX, "acquires count", (c) => idx(c, "struct definition index"))
+  if ((flags & ~(NATIVE | ENTRY)) !== 0)
+    fail("InvalidFlagBits", `invalid function flags 0x${flags.toString(16)}`, flagsAt)
+  const acquiresGlobalResources = list(c, ACQUIRES_COUNT_MAX, "acquires count", (c) =>
+    idx(c, "struct definition index")
+  )
   const code = (flags & NATIVE) !== 0 ? undefined : readCodeUnit(c)
   return {
     function: fn,

@@ -27,7 +27,8 @@ const frameRef: Frame = { k: "Reference" }
 const frameMutRef: Frame = { k: "MutableReference" }
 
 const since = (c: BinaryCursor, version: number, what: string, at: number): void => {
-  if (c.version < version) fail("FeatureNotInVersion", `${what} needs bytecode v${version}, module is v${c.version}`, at)
+  if (c.version < version)
+    fail("FeatureNotInVersion", `${what} needs bytecode v${version}, module is v${c.version}`, at)
 }
 
 /** Reads one token's head: either a complete token or a frame needing arguments. */

@@ -2,12 +2,7 @@ import { BcsWriter } from "../../bcs/index.js"
 import type { CommonTables, CompiledModule, CompiledScript, FieldDefinition, ModuleHandle } from "./CompiledModule.js"
 import { APTOS_BYTECODE_VERSION_MASK, MAGIC } from "./limits.js"
 import { TableKind } from "./TableKind.js"
-import {
-  writeAccessSpecifiers,
-  writeAttribute,
-  writeCodeUnit,
-  writeSignatureToken
-} from "./writeEntries.js"
+import { writeAccessSpecifiers, writeAttribute, writeCodeUnit, writeSignatureToken } from "./writeEntries.js"
 
 type Table = readonly [kind: number, write: (w: BcsWriter) => void, count: number]
 

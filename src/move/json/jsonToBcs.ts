@@ -155,8 +155,20 @@ type Field = { readonly name: string; readonly layout: MoveTypeLayout }
  * Option counts its struct and its inner vector, as the recursive walk did).
  */
 type Frame =
-  | { readonly kind: "vector"; readonly items: ReadonlyArray<unknown>; readonly element: MoveTypeLayout; i: number; readonly cost: number }
-  | { readonly kind: "fields"; readonly obj: Record<string, unknown>; readonly fields: ReadonlyArray<Field>; i: number; readonly cost: number }
+  | {
+      readonly kind: "vector"
+      readonly items: ReadonlyArray<unknown>
+      readonly element: MoveTypeLayout
+      i: number
+      readonly cost: number
+    }
+  | {
+      readonly kind: "fields"
+      readonly obj: Record<string, unknown>
+      readonly fields: ReadonlyArray<Field>
+      i: number
+      readonly cost: number
+    }
 
 const enter = (s: Walk, cost: number): void => {
   s.depth += cost

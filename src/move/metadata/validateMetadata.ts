@@ -73,7 +73,8 @@ const tooComplex = (m: CompiledModule): boolean => {
   for (const h of m.structHandles) if (ident(h.name)) return true
   for (const d of m.structDefs) {
     const fi = d.fieldInformation
-    const variants = fi._tag === "Declared" ? [{ name: -1, fields: fi.fields }] : fi._tag === "DeclaredVariants" ? fi.variants : []
+    const variants =
+      fi._tag === "Declared" ? [{ name: -1, fields: fi.fields }] : fi._tag === "DeclaredVariants" ? fi.variants : []
     for (const v of variants) {
       if (v.name >= 0 && ident(v.name)) return true
       for (const f of v.fields) if (ident(f.name) || token(f.type)) return true

@@ -57,7 +57,10 @@ const readConstant = (r: BcsReader, t: SignatureToken): void => {
 export const verifyConstants = (m: Pick<CompiledModule, "constantPool">): VerifyFailure | undefined => {
   for (const [i, c] of m.constantPool.entries()) {
     if (!isConstantType(c.type))
-      return { status: "INVALID_CONSTANT_TYPE", message: `constant ${i} is of a type constants may not have (${c.type._tag})` }
+      return {
+        status: "INVALID_CONSTANT_TYPE",
+        message: `constant ${i} is of a type constants may not have (${c.type._tag})`
+      }
     try {
       const r = new BcsReader(c.data)
       readConstant(r, c.type)

@@ -22,7 +22,8 @@ export const verifyControlFlow = (m: CompiledModule, isScript = false): VerifyFa
   for (let i = 0; i < m.functionDefs.length; i++) {
     const code = m.functionDefs[i]!.code?.code
     if (code === undefined) continue
-    if (code.length === 0) return { status: "EMPTY_CODE_UNIT", message: "a function body without instructions", functionDef: i }
+    if (code.length === 0)
+      return { status: "EMPTY_CODE_UNIT", message: "a function body without instructions", functionDef: i }
     if (!ENDS_A_BODY.has(code[code.length - 1]!.op))
       return {
         status: "INVALID_FALL_THROUGH",

@@ -92,7 +92,8 @@ interface Definitions {
 
 const definitionsOf = (module: CompiledModule): Definitions => {
   const structs = new Map<string, number>()
-  for (const d of module.structDefs) structs.set(module.identifiers[module.structHandles[d.structHandle]!.name]!, d.structHandle)
+  for (const d of module.structDefs)
+    structs.set(module.identifiers[module.structHandles[d.structHandle]!.name]!, d.structHandle)
   const functions = new Map<string, { readonly handle: number; readonly visibility: number }>()
   for (const d of module.functionDefs)
     functions.set(module.identifiers[module.functionHandles[d.function]!.name]!, {
@@ -122,8 +123,7 @@ export const verifyDependencies = (
     if (i === self) continue
     const h = m.moduleHandles[i]!
     const module = resolve(m.addressIdentifiers[h.address]!, m.identifiers[h.name]!)
-    if (module === undefined)
-      return { status: "LINKER_ERROR", message: `module ${moduleIdOf(m, i)} not found` }
+    if (module === undefined) return { status: "LINKER_ERROR", message: `module ${moduleIdOf(m, i)} not found` }
     deps.set(i, definitionsOf(module))
   }
   for (let i = 0; i < m.structHandles.length; i++) {
@@ -132,16 +132,21 @@ export const verifyDependencies = (
     if (dep === undefined) continue
     const name = m.identifiers[h.name]!
     const defined = dep.structs.get(name)
-    if (defined === undefined) return { status: "LOOKUP_FAILED", message: `struct ${moduleIdOf(m, h.module)}::${name} not found` }
+    if (defined === undefined)
+      return { status: "LOOKUP_FAILED", message: `struct ${moduleIdOf(m, h.module)}::${name} not found` }
     const d = dep.module.structHandles[defined]!
     const compatible =
       subset(h.abilities, d.abilities) &&
       h.typeParameters.length === d.typeParameters.length &&
       h.typeParameters.every(
-        (p, k) => (!p.isPhantom || d.typeParameters[k]!.isPhantom) && subset(d.typeParameters[k]!.constraints, p.constraints)
+        (p, k) =>
+          (!p.isPhantom || d.typeParameters[k]!.isPhantom) && subset(d.typeParameters[k]!.constraints, p.constraints)
       )
     if (!compatible)
-      return { status: "TYPE_MISMATCH", message: `struct ${moduleIdOf(m, h.module)}::${name}: abilities or type parameters differ from its definition` }
+      return {
+        status: "TYPE_MISMATCH",
+        message: `struct ${moduleIdOf(m, h.module)}::${name}: abilities or type parameters differ from its definition`
+      }
   }
   for (let i = 0; i < m.functionHandles.length; i++) {
     const h = m.functionHandles[i]!
@@ -161,7 +166,8 @@ export const verifyDependencies = (
       h.typeParameters.every((c, k) => subset(d.typeParameters[k]!, c)) &&
       sameTypes(m, m.signatures[h.parameters]!, dep.module, dep.module.signatures[d.parameters]!) &&
       sameTypes(m, m.signatures[h.returns]!, dep.module, dep.module.signatures[d.returns]!)
-    if (!compatible) return { status: "TYPE_MISMATCH", message: `function ${where}: the signature differs from its definition` }
+    if (!compatible)
+      return { status: "TYPE_MISMATCH", message: `function ${where}: the signature differs from its definition` }
   }
   return undefined
 }

@@ -33,4 +33,3 @@ export const verifyFriends = (m: CompiledModule): VerifyFailure | undefined => {
   }
   return undefined
 }
-

@@ -96,7 +96,10 @@ const guarded = (verify: () => VerifyFailure | undefined): VerifyFailure | undef
   try {
     return verify()
   } catch (e) {
-    return { status: "VERIFIER_INVARIANT_VIOLATION", message: `the verifier failed: ${e instanceof Error ? e.message : String(e)}` }
+    return {
+      status: "VERIFIER_INVARIANT_VIOLATION",
+      message: `the verifier failed: ${e instanceof Error ? e.message : String(e)}`
+    }
   }
 }
 

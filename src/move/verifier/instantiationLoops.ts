@@ -62,7 +62,9 @@ export const verifyInstantiationLoops = (m: CompiledModule): VerifyFailure | und
         const to = firstNode[callee]! + j
         if (a._tag === "TypeParameter") {
           if (a.index < own) edges[firstNode[d]! + a.index]!.push({ to, grows: false })
-        } else for (const p of typeParametersIn(a, new Set())) if (p < own) edges[firstNode[d]! + p]!.push({ to, grows: true })
+        } else
+          for (const p of typeParametersIn(a, new Set()))
+            if (p < own) edges[firstNode[d]! + p]!.push({ to, grows: true })
       }
     }
   }

@@ -34,7 +34,10 @@ export const typeLimitFailure = (token: SignatureToken): VerifyFailure | undefin
     const [t, depth] = top
     if (depth > MAX_TYPE_DEPTH)
       return { status: "TOO_MANY_TYPE_NODES", message: `a type nested more than ${MAX_TYPE_DEPTH} deep` }
-    if (t._tag === "Function" && (t.args.length > MAX_FUNCTION_PARAMETERS || t.results.length > MAX_FUNCTION_RETURN_VALUES))
+    if (
+      t._tag === "Function" &&
+      (t.args.length > MAX_FUNCTION_PARAMETERS || t.results.length > MAX_FUNCTION_RETURN_VALUES)
+    )
       return { status: "TOO_MANY_PARAMETERS", message: "a function type with too many parameters or results" }
     const expands = t._tag === "Struct" || t._tag === "StructInstantiation" || t._tag === "TypeParameter"
     size += expands ? EXPANDING_NODE_WEIGHT : 1
@@ -49,11 +52,20 @@ export const verifyLimits = (m: CompiledModule): VerifyFailure | undefined => {
   for (const h of m.functionHandles) {
     const name = m.identifiers[h.name]
     if (h.typeParameters.length > MAX_GENERIC_INSTANTIATION_LENGTH)
-      return { status: "TOO_MANY_TYPE_PARAMETERS", message: `function ${name} declares ${h.typeParameters.length} type parameters` }
+      return {
+        status: "TOO_MANY_TYPE_PARAMETERS",
+        message: `function ${name} declares ${h.typeParameters.length} type parameters`
+      }
     if (m.signatures[h.parameters]!.length > MAX_FUNCTION_PARAMETERS)
-      return { status: "TOO_MANY_PARAMETERS", message: `function ${name} takes ${m.signatures[h.parameters]!.length} parameters` }
+      return {
+        status: "TOO_MANY_PARAMETERS",
+        message: `function ${name} takes ${m.signatures[h.parameters]!.length} parameters`
+      }
     if (m.signatures[h.returns]!.length > MAX_FUNCTION_RETURN_VALUES)
-      return { status: "TOO_MANY_PARAMETERS", message: `function ${name} returns ${m.signatures[h.returns]!.length} values` }
+      return {
+        status: "TOO_MANY_PARAMETERS",
+        message: `function ${name} returns ${m.signatures[h.returns]!.length} values`
+      }
   }
   for (const h of m.structHandles)
     if (h.typeParameters.length > MAX_GENERIC_INSTANTIATION_LENGTH)

@@ -58,7 +58,11 @@ export const verifyLocalsSafety = (m: CompiledModule): VerifyFailure | undefined
     const params = handle === undefined ? undefined : m.signatures[handle.parameters]
     const locals = m.signatures[def.code.locals]
     if (handle === undefined || params === undefined || locals === undefined)
-      return { status: "VERIFIER_INVARIANT_VIOLATION", message: "function without handle or signatures", functionDef: f }
+      return {
+        status: "VERIFIER_INVARIANT_VIOLATION",
+        message: "function without handle or signatures",
+        functionDef: f
+      }
     try {
       verifyFunction(m, handle.typeParameters, params.length, [...params, ...locals], def.code.code)
     } catch (e) {
@@ -80,7 +84,8 @@ const verifyFunction = (
 ): void => {
   const n = localTypes.length
   const droppable = new Uint8Array(n)
-  for (let i = 0; i < n; i++) droppable[i] = (abilitiesOf(m, localTypes[i]!, typeParameters) & Ability.Drop) !== 0 ? 1 : 0
+  for (let i = 0; i < n; i++)
+    droppable[i] = (abilitiesOf(m, localTypes[i]!, typeParameters) & Ability.Drop) !== 0 ? 1 : 0
   const initial = new Uint8Array(n)
   for (let i = 0; i < parameterCount; i++) initial[i] = LocalState.Available
   const cfg = buildControlFlowGraph(code)

@@ -50,7 +50,8 @@ const walk = (
   return { seen }
 }
 
-const dependenciesOf = (t: CompiledModule): ReadonlyArray<Handle> => t.moduleHandles.filter((_, i) => i !== t.selfModuleHandleIndex)
+const dependenciesOf = (t: CompiledModule): ReadonlyArray<Handle> =>
+  t.moduleHandles.filter((_, i) => i !== t.selfModuleHandleIndex)
 const friendsOf = (t: CompiledModule): ReadonlyArray<Handle> => t.friendDecls
 
 export const verifyNoCycles = (m: CompiledModule, resolve: ModuleResolver): VerifyFailure | undefined => {
@@ -75,7 +76,10 @@ export const verifyNoCycles = (m: CompiledModule, resolve: ModuleResolver): Veri
       id === self
         ? { status: "CYCLIC_MODULE_FRIENDSHIP", message: `module ${self} is its own friend through ${through(from)}` }
         : deps.has(id)
-          ? { status: "INVALID_FRIEND_DECL_WITH_MODULES_IN_DEPENDENCIES", message: `module ${id} is both a dependency and a friend` }
+          ? {
+              status: "INVALID_FRIEND_DECL_WITH_MODULES_IN_DEPENDENCIES",
+              message: `module ${id} is both a dependency and a friend`
+            }
           : undefined,
     resolve
   )

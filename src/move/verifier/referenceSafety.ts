@@ -81,9 +81,18 @@ export const verifyReferenceSafety = (m: CompiledModule): VerifyFailure | undefi
       const locals = m.signatures[def.code.locals]
       if (params === undefined || returns === undefined || locals === undefined)
         throw new Refused("VERIFIER_INVARIANT_VIOLATION", "function without handle or signatures")
-      verifyFunction(m, acquiresByHandle, meter, params, returns.length, params.length + locals.length, def.code.code, (o) => {
-        offset = o
-      })
+      verifyFunction(
+        m,
+        acquiresByHandle,
+        meter,
+        params,
+        returns.length,
+        params.length + locals.length,
+        def.code.code,
+        (o) => {
+          offset = o
+        }
+      )
     } catch (e) {
       if (e instanceof Refused) return { status: e.status, message: e.message, functionDef: f, offset }
       if (e instanceof TooComplex) return { status: "CONSTRAINT_NOT_SATISFIED", message: e.message, functionDef: f }
@@ -115,7 +124,12 @@ const verifyFunction = (
   }
   const popValue = (s: AbstractState): void => s.release(pop())
 
-  const call = (s: AbstractState, argCount: number, acquires: ReadonlyArray<number>, results: ReadonlyArray<SignatureToken>) => {
+  const call = (
+    s: AbstractState,
+    argCount: number,
+    acquires: ReadonlyArray<number>,
+    results: ReadonlyArray<SignatureToken>
+  ) => {
     meter.add(CALL_PER_ACQUIRES_COST * acquires.length)
     const args = new Array<number>(argCount)
     for (let i = argCount - 1; i >= 0; i--) args[i] = pop()
@@ -233,13 +247,15 @@ const verifyFunction = (
         const handle = h === undefined ? undefined : m.functionHandles[h]
         const params = handle === undefined ? undefined : m.signatures[handle.parameters]
         const results = handle === undefined ? undefined : m.signatures[handle.returns]
-        if (params === undefined || results === undefined) throw new Refused("VERIFIER_INVARIANT_VIOLATION", "no such function")
+        if (params === undefined || results === undefined)
+          throw new Refused("VERIFIER_INVARIANT_VIOLATION", "no such function")
         call(s, params.length, acquiresByHandle.get(h!) ?? [], results)
         return
       }
       case O.CallClosure: {
         const t = m.signatures[ins.index]?.[0]
-        if (t?._tag !== "Function") throw new Refused("VERIFIER_INVARIANT_VIOLATION", "CallClosure without a function type")
+        if (t?._tag !== "Function")
+          throw new Refused("VERIFIER_INVARIANT_VIOLATION", "CallClosure without a function type")
         popValue(s) // the closure
         call(s, t.args.length, [], t.results)
         return

@@ -66,19 +66,33 @@ export const verifyAcquires = (m: CompiledModule): VerifyFailure | undefined => 
       }
       if (direct !== undefined) {
         if (!annotated.has(direct))
-          return { status: "MISSING_ACQUIRES_ANNOTATION", message: `struct ${direct} is acquired but not listed`, functionDef: f, offset }
+          return {
+            status: "MISSING_ACQUIRES_ANNOTATION",
+            message: `struct ${direct} is acquired but not listed`,
+            functionDef: f,
+            offset
+          }
         actual.add(direct)
       }
       if (callee === undefined || m.functionHandles[callee]?.module !== m.selfModuleHandleIndex) continue
       for (const r of byHandle.get(callee) ?? []) {
         if (!annotated.has(r))
-          return { status: "MISSING_ACQUIRES_ANNOTATION", message: `the callee acquires struct ${r}, not listed`, functionDef: f, offset }
+          return {
+            status: "MISSING_ACQUIRES_ANNOTATION",
+            message: `the callee acquires struct ${r}, not listed`,
+            functionDef: f,
+            offset
+          }
         actual.add(r)
       }
     }
     for (const r of annotated) {
       if (!actual.has(r))
-        return { status: "EXTRANEOUS_ACQUIRES_ANNOTATION", message: `struct ${r} is listed but never acquired`, functionDef: f }
+        return {
+          status: "EXTRANEOUS_ACQUIRES_ANNOTATION",
+          message: `struct ${r} is listed but never acquired`,
+          functionDef: f
+        }
       const def = m.structDefs[r]
       const handle = def === undefined ? undefined : m.structHandles[def.structHandle]
       if (handle === undefined || (handle.abilities & Ability.Key) === 0)

@@ -211,7 +211,8 @@ export class BorrowGraph {
       const mine = this.nodes.get(parent)?.borrowedBy
       for (const [child, s] of on.borrowedBy) {
         const candidates = mine?.get(child)?.edges
-        for (const e of s.edges) if (candidates === undefined || !candidates.some((c) => covers(c, e))) out.push([parent, e, child])
+        for (const e of s.edges)
+          if (candidates === undefined || !candidates.some((c) => covers(c, e))) out.push([parent, e, child])
       }
     }
     return out
@@ -226,7 +227,8 @@ export class BorrowGraph {
   join(other: BorrowGraph): BorrowGraph {
     const joined = this.clone()
     for (const [parent, e, child] of this.unmatched(other)) {
-      if (!joined.nodes.has(parent) || !joined.nodes.has(child)) throw new GraphInvariant("joined graphs differ in nodes")
+      if (!joined.nodes.has(parent) || !joined.nodes.has(child))
+        throw new GraphInvariant("joined graphs differ in nodes")
       joined.addEdge(parent, e, child)
     }
     return joined

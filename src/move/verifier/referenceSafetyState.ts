@@ -148,7 +148,8 @@ export class AbstractState {
     this.local(i)
     // A mutable borrow needs no check here: a mutable borrow of a borrowed local is caught where
     // either reference is next used.
-    if (!mutable && this.localBorrowed(i, true)) refuse("BORROWLOC_EXISTS_BORROW_ERROR", `local ${i} is mutably borrowed`)
+    if (!mutable && this.localBorrowed(i, true))
+      refuse("BORROWLOC_EXISTS_BORROW_ERROR", `local ${i} is mutably borrowed`)
     const id = this.newRef(mutable)
     this.graph.addStrong(this.root, [localLabel(i)], id)
     return id
@@ -176,7 +177,8 @@ export class AbstractState {
   /** ReadRef and TestVariant. */
   readRef(value: number): number {
     const id = this.ref(value, "ReadRef")
-    if (!this.isReadable(id, undefined)) refuse("READREF_EXISTS_MUTABLE_BORROW_ERROR", "reading through a mutably borrowed reference")
+    if (!this.isReadable(id, undefined))
+      refuse("READREF_EXISTS_MUTABLE_BORROW_ERROR", "reading through a mutably borrowed reference")
     this.graph.release(id)
     return VALUE
   }
@@ -244,14 +246,14 @@ export class AbstractState {
     results: ReadonlyArray<boolean | undefined>
   ): { values: number[]; edges: number } {
     for (const d of acquires)
-      if (this.globalBorrowed(d, false)) refuse("GLOBAL_REFERENCE_ERROR", `calling a function acquiring borrowed global ${d}`)
+      if (this.globalBorrowed(d, false))
+        refuse("GLOBAL_REFERENCE_ERROR", `calling a function acquiring borrowed global ${d}`)
     const all: number[] = []
     const mutables: number[] = []
     for (const a of args) {
       if (a === VALUE || all.includes(a)) continue
       if (this.graph.isMutable(a)) {
-        if (!this.isWritable(a))
-          refuse("CALL_BORROWED_MUTABLE_REFERENCE_ERROR", "passing a borrowed mutable reference")
+        if (!this.isWritable(a)) refuse("CALL_BORROWED_MUTABLE_REFERENCE_ERROR", "passing a borrowed mutable reference")
         mutables.push(a)
       }
       all.push(a)

@@ -34,7 +34,11 @@ const problem = (
 }
 
 /** Every struct instantiation in `t` (depth first) has type arguments meeting its constraints. */
-const instantiations = (m: CompiledModule, t: SignatureToken, constraints: ReadonlyArray<number>): VerifyFailure | undefined => {
+const instantiations = (
+  m: CompiledModule,
+  t: SignatureToken,
+  constraints: ReadonlyArray<number>
+): VerifyFailure | undefined => {
   switch (t._tag) {
     case "Reference":
     case "MutableReference":
@@ -44,12 +48,18 @@ const instantiations = (m: CompiledModule, t: SignatureToken, constraints: Reado
     case "StructInstantiation": {
       const params = m.structHandles[t.handle]!.typeParameters
       if (params.length !== t.typeArgs.length)
-        return { status: "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH", message: `${m.identifiers[m.structHandles[t.handle]!.name]}: ${t.typeArgs.length} type arguments for ${params.length}` }
+        return {
+          status: "NUMBER_OF_TYPE_ARGUMENTS_MISMATCH",
+          message: `${m.identifiers[m.structHandles[t.handle]!.name]}: ${t.typeArgs.length} type arguments for ${params.length}`
+        }
       for (let i = 0; i < t.typeArgs.length; i++) {
         const need = params[i]!.constraints
         const arg = t.typeArgs[i]!
         if ((abilitiesOf(m, arg, constraints) & need) !== need)
-          return { status: "CONSTRAINT_NOT_SATISFIED", message: `${m.identifiers[m.structHandles[t.handle]!.name]}: type argument ${i} lacks abilities its parameter requires` }
+          return {
+            status: "CONSTRAINT_NOT_SATISFIED",
+            message: `${m.identifiers[m.structHandles[t.handle]!.name]}: type argument ${i} lacks abilities its parameter requires`
+          }
         const inner = instantiations(m, arg, constraints)
         if (inner !== undefined) return inner
       }
@@ -72,7 +82,8 @@ export const verifySignatures = (m: CompiledModule): VerifyFailure | undefined =
     const constraints = h.typeParameters.map((p) => p.constraints)
     for (const f of fieldsOf(d)) {
       const p = problem(m, f.type, constraints, false)
-      if (p !== undefined) return { ...p, message: `struct ${m.identifiers[h.name]}, field ${m.identifiers[f.name]}: ${p.message}` }
+      if (p !== undefined)
+        return { ...p, message: `struct ${m.identifiers[h.name]}, field ${m.identifiers[f.name]}: ${p.message}` }
     }
   }
   for (const h of m.functionHandles) {
@@ -88,7 +99,8 @@ export const verifySignatures = (m: CompiledModule): VerifyFailure | undefined =
     const h = m.functionHandles[d.function]!
     for (const t of m.signatures[d.code.locals]!) {
       const p = problem(m, t, h.typeParameters, true)
-      if (p !== undefined) return { ...p, message: `function ${m.identifiers[h.name]}, locals: ${p.message}`, functionDef: i }
+      if (p !== undefined)
+        return { ...p, message: `function ${m.identifiers[h.name]}, locals: ${p.message}`, functionDef: i }
     }
   }
   return undefined

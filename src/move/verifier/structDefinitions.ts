@@ -29,7 +29,9 @@ export const fieldsOf = (d: StructDefinition): ReadonlyArray<FieldDefinition> =>
 
 /** What declaring `abilities` requires of each field: copy → copy, drop → drop, store and key → store. */
 const requiredOfFields = (abilities: number): number =>
-  (abilities & Ability.Copy) | (abilities & Ability.Drop) | (abilities & (Ability.Store | Ability.Key) ? Ability.Store : 0)
+  (abilities & Ability.Copy) |
+  (abilities & Ability.Drop) |
+  (abilities & (Ability.Store | Ability.Key) ? Ability.Store : 0)
 
 const ALL = Ability.Copy | Ability.Drop | Ability.Store | Ability.Key
 

@@ -26,12 +26,7 @@ export const MAX_PUSH_SIZE = 10_000
 
 /** Ends a basic block: the next instruction (if any) starts one. */
 export const endsBlock = (op: Opcode): boolean =>
-  op === O.Branch ||
-  op === O.BrTrue ||
-  op === O.BrFalse ||
-  op === O.Ret ||
-  op === O.Abort ||
-  op === O.AbortMsg
+  op === O.Branch || op === O.BrTrue || op === O.BrFalse || op === O.Ret || op === O.Abort || op === O.AbortMsg
 
 /**
  * Block leaders, one flag per instruction: offset 0, every branch target and every instruction after

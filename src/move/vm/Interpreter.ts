@@ -6,7 +6,16 @@ import type { NativeContext } from "./natives/NativeContext.js"
 import * as A from "./ops/arith.js"
 import type { Session } from "./Session.js"
 import { K, type StructKind, substitute, substituteAll, type Type } from "./Type.js"
-import { Closure, copyValue, generalArray, generalArrayOfLength, Ref, StructValue, type Value, valueEquals } from "./Value.js"
+import {
+  Closure,
+  copyValue,
+  generalArray,
+  generalArrayOfLength,
+  Ref,
+  StructValue,
+  type Value,
+  valueEquals
+} from "./Value.js"
 import { MoveAbort, VmError, vmError } from "./VmError.js"
 
 /** Reference limits: call depth 1024 (`CALL_STACK_SIZE_LIMIT`), operand stack 1024 × 1024 slots. */

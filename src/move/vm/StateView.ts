@@ -119,7 +119,11 @@ export const accessPathKey = (address: AccountAddress, kind: number, tagBytes: U
 /** Keys per tag kept at most (one per address touched; cleared when full). */
 const MAX_KEYS_PER_TAG = 4096
 /** By path kind (1 resource, 2 group), then by the tag's bytes object, then by address. */
-const keysByTag = [undefined, new WeakMap<Uint8Array, Map<string, Uint8Array>>(), new WeakMap<Uint8Array, Map<string, Uint8Array>>()]
+const keysByTag = [
+  undefined,
+  new WeakMap<Uint8Array, Map<string, Uint8Array>>(),
+  new WeakMap<Uint8Array, Map<string, Uint8Array>>()
+]
 
 /**
  * `accessPathKey` for a `tagBytes` object that lives on (a loaded type's BCS tag, shared by every

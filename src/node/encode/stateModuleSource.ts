@@ -46,7 +46,12 @@ interface SnapshotEntry {
   readonly module: CompiledModule | null
 }
 
-export const makeSnapshotModules = (): SnapshotModules => ({ at: undefined, size: 0, byName: new Map(), layouts: new Map() })
+export const makeSnapshotModules = (): SnapshotModules => ({
+  at: undefined,
+  size: 0,
+  byName: new Map(),
+  layouts: new Map()
+})
 
 const SNAPSHOT_MODULES_MAX = 1024
 /**

@@ -192,7 +192,8 @@ export class ViewWorkerPool {
           job.done(failure(this.closed ? 503 : 500, "the view worker stopped before running this view"))
           continue
         }
-        if (!this.send({ ...job, retries: job.retries + 1 })) job.done(failure(500, "the view worker stopped before running this view"))
+        if (!this.send({ ...job, retries: job.retries + 1 }))
+          job.done(failure(500, "the view worker stopped before running this view"))
       }
     })
     return worker
@@ -202,7 +203,9 @@ export class ViewWorkerPool {
   async close(timeoutMs = 2_000): Promise<void> {
     this.closed = true
     await Promise.all(
-      this.slots.map((slot) => (slot.worker === undefined ? undefined : closeWorker(slot.worker, WORKER_CLOSE, timeoutMs)))
+      this.slots.map((slot) =>
+        slot.worker === undefined ? undefined : closeWorker(slot.worker, WORKER_CLOSE, timeoutMs)
+      )
     )
   }
 }

@@ -108,10 +108,7 @@ export const ViewsWorkerLayer = (options: ViewsWorkerOptions) =>
           ? onWorkers(request, ledgerVersion)
           : mode === "thread"
             ? inThread(request, ledgerVersion)
-            : Effect.flatMap(
-                Effect.promise(start),
-                () => view(request, ledgerVersion)
-              )
+            : Effect.flatMap(Effect.promise(start), () => view(request, ledgerVersion))
       return Views.of({ view })
     })
   )

@@ -109,7 +109,9 @@ export const runView = (
     // By name through the VM's loaded module (a map lookup, not a scan of the definitions).
     const def = vm.resolveFunction(view, call.module, call.function)?.def
     if (def === undefined)
-      return Result.fail(invalid(`could not find view function by ${moduleName(call.module)}::${boundedPrefix(call.function)}`))
+      return Result.fail(
+        invalid(`could not find view function by ${moduleName(call.module)}::${boundedPrefix(call.function)}`)
+      )
     const handle = unit.functionHandles[def.function]!
     if (handle.typeParameters.length !== call.tyArgs.length)
       return Result.fail(

@@ -156,15 +156,26 @@ export const generate = () => {
     secondarySigners: secondary.map((a) => a.toString()),
     multiAgentSigningMessage: hex(generateSigningMessageForTransaction(new MultiAgentTransaction(txn, secondary))),
     feePayer: feePayer.toString(),
-    feePayerSigningMessage: hex(generateSigningMessageForTransaction(new MultiAgentTransaction(txn, secondary, feePayer)))
+    feePayerSigningMessage: hex(
+      generateSigningMessageForTransaction(new MultiAgentTransaction(txn, secondary, feePayer))
+    )
   }))
 
   const base = rawTransactions()[0]!.txn
   const msg = generateSigningMessageForTransaction(new SimpleTransaction(base))
   const ed = (n: number) => new AccountAuthenticatorEd25519(key(n).publicKey(), key(n).sign(msg))
-  const single = new AccountAuthenticatorSingleKey(new AnyPublicKey(key(1).publicKey()), new AnySignature(key(1).sign(msg)))
-  const singleSecp = new AccountAuthenticatorSingleKey(new AnyPublicKey(secpKey.publicKey()), new AnySignature(secpKey.sign(msg)))
-  const multiKey = new MultiKey({ publicKeys: [key(1).publicKey(), secpKey.publicKey(), key(2).publicKey()], signaturesRequired: 2 })
+  const single = new AccountAuthenticatorSingleKey(
+    new AnyPublicKey(key(1).publicKey()),
+    new AnySignature(key(1).sign(msg))
+  )
+  const singleSecp = new AccountAuthenticatorSingleKey(
+    new AnyPublicKey(secpKey.publicKey()),
+    new AnySignature(secpKey.sign(msg))
+  )
+  const multiKey = new MultiKey({
+    publicKeys: [key(1).publicKey(), secpKey.publicKey(), key(2).publicKey()],
+    signaturesRequired: 2
+  })
   const multiKeyAuth = new AccountAuthenticatorMultiKey(
     multiKey,
     new MultiKeySignature({
@@ -172,7 +183,10 @@ export const generate = () => {
       bitmap: MultiKeySignature.createBitmap({ bits: [0, 1] })
     })
   )
-  const multiEdPk = new MultiEd25519PublicKey({ publicKeys: [key(1).publicKey(), key(2).publicKey(), key(3).publicKey()], threshold: 2 })
+  const multiEdPk = new MultiEd25519PublicKey({
+    publicKeys: [key(1).publicKey(), key(2).publicKey(), key(3).publicKey()],
+    threshold: 2
+  })
   const multiEdSig = new MultiEd25519Signature({
     signatures: [key(1).sign(msg) as never, key(3).sign(msg) as never],
     bitmap: MultiEd25519Signature.createBitmap({ bits: [0, 2] })
@@ -213,6 +227,7 @@ export const generate = () => {
 const outDir = process.argv[2]
 if (outDir !== undefined) {
   const v = generate()
-  for (const [name, data] of Object.entries(v)) writeFileSync(join(outDir, `${name}.json`), JSON.stringify(data, null, 2) + "\n")
+  for (const [name, data] of Object.entries(v))
+    writeFileSync(join(outDir, `${name}.json`), JSON.stringify(data, null, 2) + "\n")
   console.log(`wrote ${Object.keys(v).length} vector files to ${outDir}`)
 }

@@ -1,6 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import { frontRequestKind, hasBody, headEnd, keepsAlive, parseRequestHead } from "../../../src/http/front/requestHead.js"
+import {
+  frontRequestKind,
+  hasBody,
+  headEnd,
+  keepsAlive,
+  parseRequestHead
+} from "../../../src/http/front/requestHead.js"
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, "latin1"))
 const token = fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/)
@@ -21,7 +27,21 @@ describe("the front's reading of a request head", () => {
   })
 
   it("never throws on text that looks almost like a head", () => {
-    const piece = fc.constantFrom("GET ", "POST ", "/", "/v1", "?a=b", " HTTP/1.1", " HTTP/1.0", "\r\n", ":", "Host", " x", "\n", "\r")
+    const piece = fc.constantFrom(
+      "GET ",
+      "POST ",
+      "/",
+      "/v1",
+      "?a=b",
+      " HTTP/1.1",
+      " HTTP/1.0",
+      "\r\n",
+      ":",
+      "Host",
+      " x",
+      "\n",
+      "\r"
+    )
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), (ps) => {
         parseRequestHead(bytes(ps.join("")))
@@ -75,19 +95,43 @@ describe("the front's reading of a request head", () => {
   })
 
   it("classifies every head it reads, whatever the bytes: never the front's unless a bodiless GET or HEAD under /v1", () => {
-    const piece = fc.constantFrom("GET ", "HEAD ", "POST ", "/v1", "/v1/", "transactions/", "by_hash/", "wait_by_hash/", "0xab", "?x=1", " HTTP/1.1", "\r\n", "Content-Length: 3\r\n", "Transfer-Encoding: chunked\r\n", "Host: x\r\n", "%2F", "//")
+    const piece = fc.constantFrom(
+      "GET ",
+      "HEAD ",
+      "POST ",
+      "/v1",
+      "/v1/",
+      "transactions/",
+      "by_hash/",
+      "wait_by_hash/",
+      "0xab",
+      "?x=1",
+      " HTTP/1.1",
+      "\r\n",
+      "Content-Length: 3\r\n",
+      "Transfer-Encoding: chunked\r\n",
+      "Host: x\r\n",
+      "%2F",
+      "//"
+    )
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.array(piece, { maxLength: 20 }).map((ps) => bytes(`${ps.join("")}\r\n\r\n`))), (b) => {
-        const head = parseRequestHead(b)
-        if (head === undefined) return
-        const kind = frontRequestKind(head)
-        assert.include(["read", "lookup", "node"], kind)
-        if (kind !== "node") {
-          assert.include(["GET", "HEAD"], head.method)
-          assert.isFalse(hasBody(head))
-          assert.isTrue(head.path === "/v1" || head.path.startsWith("/v1/"))
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }),
+          fc.array(piece, { maxLength: 20 }).map((ps) => bytes(`${ps.join("")}\r\n\r\n`))
+        ),
+        (b) => {
+          const head = parseRequestHead(b)
+          if (head === undefined) return
+          const kind = frontRequestKind(head)
+          assert.include(["read", "lookup", "node"], kind)
+          if (kind !== "node") {
+            assert.include(["GET", "HEAD"], head.method)
+            assert.isFalse(hasBody(head))
+            assert.isTrue(head.path === "/v1" || head.path.startsWith("/v1/"))
+          }
         }
-      }),
+      ),
       { numRuns: 2000 }
     )
   })

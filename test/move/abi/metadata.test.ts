@@ -67,10 +67,14 @@ describe("decodeModuleMetadata", () => {
 
   it("never throws on garbage metadata values", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), fc.constantFrom("aptos::metadata_v0", METADATA_V1_KEY, "compilation_metadata"), (bytes, key) => {
-        const r = decodeModuleMetadata(withMetadata(guid, key, bytes))
-        expect(Result.isSuccess(r) || Result.isFailure(r)).toBe(true)
-      })
+      fc.property(
+        fc.uint8Array({ maxLength: 200 }),
+        fc.constantFrom("aptos::metadata_v0", METADATA_V1_KEY, "compilation_metadata"),
+        (bytes, key) => {
+          const r = decodeModuleMetadata(withMetadata(guid, key, bytes))
+          expect(Result.isSuccess(r) || Result.isFailure(r)).toBe(true)
+        }
+      )
     )
   })
 })

@@ -42,36 +42,50 @@ const structOf = (abis: ReadonlyMap<string, MoveModuleAbi>, module: string, name
   abis.get(module)!.structs.find((s) => s.name === name)!
 
 /** The reference's `MoveStruct` keys, in its order (aptos-core api/doc/spec.yaml; all required). */
-const STRUCT_KEYS = ["name", "is_native", "is_event", "is_enum", "abilities", "generic_type_params", "fields", "variants"]
+const STRUCT_KEYS = [
+  "name",
+  "is_native",
+  "is_event",
+  "is_enum",
+  "abilities",
+  "generic_type_params",
+  "fields",
+  "variants"
+]
 
 describe("moduleAbi", () => {
   it("gives a native struct no fields, no variants (golden)", () => {
     const m = Result.getOrThrow(deserializeModule(fromHex(golden.bytecode)!))
     // No genesis module declares a native struct: the guid module's GUID, made native.
-    const structDefs = m.structDefs.map((d, i) => (i === 0 ? { ...d, fieldInformation: { _tag: "Native" as const } } : d))
+    const structDefs = m.structDefs.map((d, i) =>
+      i === 0 ? { ...d, fieldInformation: { _tag: "Native" as const } } : d
+    )
     const native = moduleAbi({ ...m, structDefs }).structs[0]!
     expectStructGolden("native_struct", native)
   })
 
   for (const name of ALL_GENESIS)
-    it.skipIf(!hasGenesis(name))(`gives every struct of every ${name} module all eight keys in the reference's order`, () => {
-      const rows = Result.getOrThrow(listGenesisModules(loadGenesisBytes(name)))
-      let structs = 0
-      for (const r of rows) {
-        const abi = JSON.parse(moduleAbiJson(Result.getOrThrow(deserializeModule(r.bytes)))) as MoveModuleAbi
-        for (const s of abi.structs) {
-          structs++
-          expect(Object.keys(s), `${r.address}::${r.name}::${s.name}`).toEqual(STRUCT_KEYS)
-          expect(Array.isArray(s.variants)).toBe(true)
-          if (!s.is_enum) expect(s.variants).toEqual([])
-          else expect(s.fields).toEqual([])
-          if (s.is_native) expect(s.fields).toEqual([])
+    it.skipIf(!hasGenesis(name))(
+      `gives every struct of every ${name} module all eight keys in the reference's order`,
+      () => {
+        const rows = Result.getOrThrow(listGenesisModules(loadGenesisBytes(name)))
+        let structs = 0
+        for (const r of rows) {
+          const abi = JSON.parse(moduleAbiJson(Result.getOrThrow(deserializeModule(r.bytes)))) as MoveModuleAbi
+          for (const s of abi.structs) {
+            structs++
+            expect(Object.keys(s), `${r.address}::${r.name}::${s.name}`).toEqual(STRUCT_KEYS)
+            expect(Array.isArray(s.variants)).toBe(true)
+            if (!s.is_enum) expect(s.variants).toEqual([])
+            else expect(s.fields).toEqual([])
+            if (s.is_native) expect(s.fields).toEqual([])
+          }
+          const option = abi.structs.find((s) => r.address === "0x1" && r.name === "option" && s.name === "Option")
+          if (option !== undefined) expectStructGolden("option", option)
         }
-        const option = abi.structs.find((s) => r.address === "0x1" && r.name === "option" && s.name === "Option")
-        if (option !== undefined) expectStructGolden("option", option)
+        expect(structs).toBeGreaterThan(name === "devnet" ? 700 : 200)
       }
-      expect(structs).toBeGreaterThan(name === "devnet" ? 700 : 200)
-    })
+    )
 
   it("matches the reference golden for 0x1::guid field by field", () => {
     const m = Result.getOrThrow(deserializeModule(fromHex(golden.bytecode)!))

@@ -43,9 +43,9 @@ describe("typeString", () => {
   })
 
   it("prints function types as the reference does: |args|results, comma-joined, no abilities", () => {
-    expect(show({ _tag: "Function", args: [P.U64, { _tag: "Reference", to: P.Address }], results: [P.Bool], abilities: 0 })).toBe(
-      "|u64,&address|bool"
-    )
+    expect(
+      show({ _tag: "Function", args: [P.U64, { _tag: "Reference", to: P.Address }], results: [P.Bool], abilities: 0 })
+    ).toBe("|u64,&address|bool")
     expect(show({ _tag: "Function", args: [], results: [], abilities: 0x3 })).toBe("||")
     expect(show({ _tag: "Function", args: [P.U8], results: [P.U8, P.U16], abilities: 0x4 })).toBe("|u8|u8,u16")
   })
@@ -68,7 +68,8 @@ describe("typeString against the TypeScript SDK's type parser (independent oracl
     for (const r of Result.getOrThrow(listGenesisModules(loadGenesisBytes("devnet")))) {
       const abi = moduleAbi(Result.getOrThrow(deserializeModule(r.bytes)))
       for (const f of abi.exposed_functions) for (const t of [...f.params, ...f.return]) strings.add(t)
-      for (const s of abi.structs) for (const f of [...s.fields, ...(s.variants ?? []).flatMap((v) => v.fields)]) strings.add(f.type)
+      for (const s of abi.structs)
+        for (const f of [...s.fields, ...(s.variants ?? []).flatMap((v) => v.fields)]) strings.add(f.type)
     }
     // The SDK models `&T` but not `&mut T` nor function types; strip references and skip closures.
     const checked = [...strings].map((s) => s.replace(/^&(mut )?/, "")).filter((s) => !s.includes("|"))

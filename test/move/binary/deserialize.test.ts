@@ -53,7 +53,11 @@ describe("deserializeModule header checks", () => {
     expect(errorKind(b)).toBe("BadMagic")
     expect(errorKind(new Uint8Array())).toBe("BadMagic")
     const r = deserializeModule(b)
-    expect(Result.isFailure(r) && [r.failure._tag, r.failure.message, r.failure.offset]).toEqual(["BinaryError", "bad magic", 0])
+    expect(Result.isFailure(r) && [r.failure._tag, r.failure.message, r.failure.offset]).toEqual([
+      "BinaryError",
+      "bad magic",
+      0
+    ])
   })
 
   it("strips the Aptos mask and bounds the version", () => {
@@ -180,7 +184,12 @@ describe("function handles", () => {
         : {
             ...h,
             accessSpecifiers: [
-              { kind: "Reads" as const, negated: false, resource: { _tag: "Any" as const }, address: { _tag: "Any" as const } },
+              {
+                kind: "Reads" as const,
+                negated: false,
+                resource: { _tag: "Any" as const },
+                address: { _tag: "Any" as const }
+              },
               {
                 kind: "Writes" as const,
                 negated: true,
@@ -199,7 +208,12 @@ describe("function handles", () => {
                 resource: { _tag: "DeclaredAtAddress" as const, address: 0 },
                 address: { _tag: "Parameter" as const, local: 0, functionInstantiation: undefined }
               },
-              { kind: "Reads" as const, negated: false, resource: { _tag: "Resource" as const, structHandle: 0 }, address: { _tag: "Any" as const } }
+              {
+                kind: "Reads" as const,
+                negated: false,
+                resource: { _tag: "Resource" as const, structHandle: 0 },
+                address: { _tag: "Any" as const }
+              }
             ],
             attributes: [
               { _tag: "Persistent" as const },

@@ -8,7 +8,16 @@ import { serializeModule } from "../../../src/move/binary/serialize.js"
 import { ALL_GENESIS, describeEachGenesis, loadGenesisBytes } from "../../support/genesis.js"
 
 const expected = {
-  devnet: { modules: 190, version: 10, functions: 2965, structs: 746, enums: 110, natives: 168, exposedViews: 212, events: 163 },
+  devnet: {
+    modules: 190,
+    version: 10,
+    functions: 2965,
+    structs: 746,
+    enums: 110,
+    natives: 168,
+    exposedViews: 212,
+    events: 163
+  },
   mainnet: { modules: 70, version: 5, functions: 804, structs: 202, enums: 0, natives: 83, exposedViews: 0, events: 0 }
 } as const
 

@@ -37,46 +37,51 @@ const token: fc.Arbitrary<SignatureToken> = fc.letrec<{ tok: SignatureToken }>((
 
 const cursorOver = (bytes: Uint8Array) => new BinaryCursor(bytes, 0, bytes.length, 10)
 
-const bigint = (bits: number, signed: boolean) => (signed ? fc.bigInt({ min: -(1n << BigInt(bits - 1)), max: (1n << BigInt(bits - 1)) - 1n }) : fc.bigInt({ min: 0n, max: (1n << BigInt(bits)) - 1n }))
+const bigint = (bits: number, signed: boolean) =>
+  signed
+    ? fc.bigInt({ min: -(1n << BigInt(bits - 1)), max: (1n << BigInt(bits - 1)) - 1n })
+    : fc.bigInt({ min: 0n, max: (1n << BigInt(bits)) - 1n })
 
-const instruction: fc.Arbitrary<Instruction> = fc.integer({ min: 1, max: OPCODE_MAX }).chain((op): fc.Arbitrary<Instruction> => {
-  const o = op as any
-  const kind = opcodeInfo[op]!.operand
-  switch (kind) {
-    case "none":
-      return fc.constant({ op: o })
-    case "branch":
-      return index.map((offset) => ({ op: o, offset }))
-    case "local":
-      return fc.integer({ min: 0, max: 255 }).map((i) => ({ op: o, index: i }))
-    case "u8":
-      return fc.integer({ min: 0, max: 255 }).map((value) => ({ op: o, value }))
-    case "u16":
-      return fc.integer({ min: 0, max: 65_535 }).map((value) => ({ op: o, value }))
-    case "u32":
-      return fc.integer({ min: 0, max: 0xffff_ffff }).map((value) => ({ op: o, value }))
-    case "i8":
-      return fc.integer({ min: -128, max: 127 }).map((value) => ({ op: o, value }))
-    case "i16":
-      return fc.integer({ min: -32_768, max: 32_767 }).map((value) => ({ op: o, value }))
-    case "i32":
-      return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).map((value) => ({ op: o, value }))
-    case "u64":
-    case "u128":
-    case "u256":
-    case "i64":
-    case "i128":
-    case "i256":
-      return bigint(Number(kind.slice(1)), kind[0] === "i").map((value) => ({ op: o, value }))
-    case "vecCount":
-      return fc.tuple(index, bigint(64, false)).map(([i, count]) => ({ op: o, index: i, count }))
-    case "closure":
-    case "closureGeneric":
-      return fc.tuple(index, bigint(64, false)).map(([i, mask]) => ({ op: o, index: i, mask }))
-    default:
-      return index.map((i) => ({ op: o, index: i }))
-  }
-})
+const instruction: fc.Arbitrary<Instruction> = fc
+  .integer({ min: 1, max: OPCODE_MAX })
+  .chain((op): fc.Arbitrary<Instruction> => {
+    const o = op as any
+    const kind = opcodeInfo[op]!.operand
+    switch (kind) {
+      case "none":
+        return fc.constant({ op: o })
+      case "branch":
+        return index.map((offset) => ({ op: o, offset }))
+      case "local":
+        return fc.integer({ min: 0, max: 255 }).map((i) => ({ op: o, index: i }))
+      case "u8":
+        return fc.integer({ min: 0, max: 255 }).map((value) => ({ op: o, value }))
+      case "u16":
+        return fc.integer({ min: 0, max: 65_535 }).map((value) => ({ op: o, value }))
+      case "u32":
+        return fc.integer({ min: 0, max: 0xffff_ffff }).map((value) => ({ op: o, value }))
+      case "i8":
+        return fc.integer({ min: -128, max: 127 }).map((value) => ({ op: o, value }))
+      case "i16":
+        return fc.integer({ min: -32_768, max: 32_767 }).map((value) => ({ op: o, value }))
+      case "i32":
+        return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).map((value) => ({ op: o, value }))
+      case "u64":
+      case "u128":
+      case "u256":
+      case "i64":
+      case "i128":
+      case "i256":
+        return bigint(Number(kind.slice(1)), kind[0] === "i").map((value) => ({ op: o, value }))
+      case "vecCount":
+        return fc.tuple(index, bigint(64, false)).map(([i, count]) => ({ op: o, index: i, count }))
+      case "closure":
+      case "closureGeneric":
+        return fc.tuple(index, bigint(64, false)).map(([i, mask]) => ({ op: o, index: i, mask }))
+      default:
+        return index.map((i) => ({ op: o, index: i }))
+    }
+  })
 
 describe("entry-level round trips", () => {
   it("signature tokens: write then read gives the same token", () => {

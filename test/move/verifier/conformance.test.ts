@@ -24,7 +24,15 @@ import { verifyStructDefinitions } from "../../../src/move/verifier/structDefini
 import { verifyTypeSafety } from "../../../src/move/verifier/typeSafety.js"
 import type { VerifyFailure } from "../../../src/move/verifier/VerifyFailure.js"
 import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
-import { describeRefusal, frameworkOf, keyOf, moduleFrom, ownBytecode, resolverOf, scriptModuleFrom } from "./support.js"
+import {
+  describeRefusal,
+  frameworkOf,
+  keyOf,
+  moduleFrom,
+  ownBytecode,
+  resolverOf,
+  scriptModuleFrom
+} from "./support.js"
 
 const passes: ReadonlyArray<readonly [string, (m: CompiledModule) => VerifyFailure | undefined]> = [
   ["limits", verifyLimits],
@@ -40,7 +48,10 @@ const passes: ReadonlyArray<readonly [string, (m: CompiledModule) => VerifyFailu
   ["acquires", verifyAcquires]
 ]
 
-const refusals = (modules: ReadonlyArray<{ readonly name: string; readonly m: CompiledModule }>, pass: (m: CompiledModule) => VerifyFailure | undefined) =>
+const refusals = (
+  modules: ReadonlyArray<{ readonly name: string; readonly m: CompiledModule }>,
+  pass: (m: CompiledModule) => VerifyFailure | undefined
+) =>
   modules.flatMap(({ name, m }) => {
     const f = pass(m)
     return f === undefined ? [] : [`${name}: ${describeRefusal(m, f)}`]
@@ -51,7 +62,12 @@ describeEachGenesis(ALL_GENESIS, "%s genesis: the verifier accepts the framework
   const resolve = resolverOf(modules)
 
   it.each(passes)("%s: every module", (_, pass) => {
-    expect(refusals(modules.map((m) => ({ name: keyOf(m), m })), pass)).toEqual([])
+    expect(
+      refusals(
+        modules.map((m) => ({ name: keyOf(m), m })),
+        pass
+      )
+    ).toEqual([])
     expect(modules.length).toBeGreaterThan(60)
   })
 
@@ -83,7 +99,10 @@ describeEachGenesis(ALL_GENESIS, "%s genesis: the verifier accepts the framework
 })
 
 describe("every pass accepts the SDK's and the tests' own bytecode", () => {
-  const own = ownBytecode().map((o) => ({ name: o.name, m: o.kind === "module" ? moduleFrom(o.bytes) : scriptModuleFrom(o.bytes) }))
+  const own = ownBytecode().map((o) => ({
+    name: o.name,
+    m: o.kind === "module" ? moduleFrom(o.bytes) : scriptModuleFrom(o.bytes)
+  }))
 
   it.each(passes)("%s", (_, pass) => {
     expect(refusals(own, pass)).toEqual([])

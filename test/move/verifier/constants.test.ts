@@ -54,8 +54,12 @@ describe("the constants pass", () => {
     fc.assert(
       fc.property(typedValue, fc.integer({ min: 0, max: 255 }), ({ type, bytes }, extra) => {
         expect(verifyConstants(pool(type, bytes))).toBeUndefined()
-        expect(verifyConstants(pool(type, bytes.subarray(0, bytes.length - 1)))).toMatchObject({ status: "MALFORMED_CONSTANT_DATA" })
-        expect(verifyConstants(pool(type, Uint8Array.of(...bytes, extra)))).toMatchObject({ status: "MALFORMED_CONSTANT_DATA" })
+        expect(verifyConstants(pool(type, bytes.subarray(0, bytes.length - 1)))).toMatchObject({
+          status: "MALFORMED_CONSTANT_DATA"
+        })
+        expect(verifyConstants(pool(type, Uint8Array.of(...bytes, extra)))).toMatchObject({
+          status: "MALFORMED_CONSTANT_DATA"
+        })
       }),
       { numRuns: 1000, seed: 0xc0 }
     )
@@ -64,7 +68,9 @@ describe("the constants pass", () => {
   it("a bool other than 0 or 1, and a vector claiming more elements than its bytes hold, are malformed", () => {
     expect(verifyConstants(pool(P.Bool, Uint8Array.of(2)))).toMatchObject({ status: "MALFORMED_CONSTANT_DATA" })
     const many = new BcsWriter(8).uleb128(1_000_000).u8(0).toBytes()
-    expect(verifyConstants(pool({ _tag: "Vector", element: P.U8 }, many))).toMatchObject({ status: "MALFORMED_CONSTANT_DATA" })
+    expect(verifyConstants(pool({ _tag: "Vector", element: P.U8 }, many))).toMatchObject({
+      status: "MALFORMED_CONSTANT_DATA"
+    })
   })
 
   it("signer, struct, reference, type-parameter and function constants are INVALID_CONSTANT_TYPE", () => {
@@ -76,7 +82,8 @@ describe("the constants pass", () => {
       { _tag: "TypeParameter", index: 0 },
       { _tag: "Function", args: [], results: [], abilities: 0 }
     ]
-    for (const t of refused) expect(verifyConstants(pool(t, Uint8Array.of(0)))).toMatchObject({ status: "INVALID_CONSTANT_TYPE" })
+    for (const t of refused)
+      expect(verifyConstants(pool(t, Uint8Array.of(0)))).toMatchObject({ status: "INVALID_CONSTANT_TYPE" })
   })
 
   it("garbage bytes under random constant types are answered, never thrown", () => {

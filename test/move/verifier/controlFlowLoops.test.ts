@@ -42,7 +42,9 @@ const withBody = (code: Instruction[]) =>
     signatures: [[]],
     identifiers: ["m", "f"],
     addressIdentifiers: [USER],
-    functionDefs: [{ function: 0, visibility: 0, isEntry: false, acquiresGlobalResources: [], code: { locals: 0, code } }]
+    functionDefs: [
+      { function: 0, visibility: 0, isEntry: false, acquiresGlobalResources: [], code: { locals: 0, code } }
+    ]
   })
 
 /** T1/T2 reduction of the blocks reachable from the entry: reducible iff only the entry is left. */

@@ -8,7 +8,12 @@ import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
-import { Ability, type CompiledModule, type FunctionHandle, type SignatureToken } from "../../../src/move/binary/CompiledModule.js"
+import {
+  Ability,
+  type CompiledModule,
+  type FunctionHandle,
+  type SignatureToken
+} from "../../../src/move/binary/CompiledModule.js"
 import { deserializeModule } from "../../../src/move/binary/deserialize.js"
 import { Opcode } from "../../../src/move/binary/Opcode.js"
 import { serializeModule } from "../../../src/move/binary/serialize.js"
@@ -32,7 +37,14 @@ const coinOfApt: SignatureToken = { _tag: "StructInstantiation", handle: 1, type
  * with `coinAbilities`, and one imported function handle (function handle 1) named `name` with the
  * parameter and return signatures given; one function `f()` that returns.
  */
-const evil = (o: { name: string; params: SignatureToken[]; returns: SignatureToken[]; typeParameters?: number[]; coinAbilities?: number; coinPhantom?: boolean }) => {
+const evil = (o: {
+  name: string
+  params: SignatureToken[]
+  returns: SignatureToken[]
+  typeParameters?: number[]
+  coinAbilities?: number
+  coinPhantom?: boolean
+}) => {
   // Each table entry once (the verifier refuses a repeated one): equal signatures and names share an index.
   const signatures: SignatureToken[][] = [[]]
   const sig = (s: SignatureToken[]): number => {
@@ -44,18 +56,38 @@ const evil = (o: { name: string; params: SignatureToken[]; returns: SignatureTok
   const identifiers = ["evil", "coin", "aptos_coin", "Fake", "Coin", "AptosCoin", "f", "value"]
   const name = identifiers.includes(o.name) ? identifiers.indexOf(o.name) : identifiers.push(o.name) - 1
   return moduleOf({
-    moduleHandles: [{ address: 0, name: 0 }, { address: 1, name: 1 }, { address: 1, name: 2 }],
+    moduleHandles: [
+      { address: 0, name: 0 },
+      { address: 1, name: 1 },
+      { address: 1, name: 2 }
+    ],
     structHandles: [
       { module: 0, name: 3, abilities: Ability.Drop, typeParameters: [] },
-      { module: 1, name: 4, abilities: o.coinAbilities ?? Ability.Store, typeParameters: [{ constraints: 0, isPhantom: o.coinPhantom ?? true }] },
+      {
+        module: 1,
+        name: 4,
+        abilities: o.coinAbilities ?? Ability.Store,
+        typeParameters: [{ constraints: 0, isPhantom: o.coinPhantom ?? true }]
+      },
       { module: 2, name: 5, abilities: Ability.Key, typeParameters: [] }
     ],
-    functionHandles: [functionHandle(0, 6, 0, 0), { ...functionHandle(1, name, params, returns), typeParameters: o.typeParameters ?? [] } as FunctionHandle],
+    functionHandles: [
+      functionHandle(0, 6, 0, 0),
+      { ...functionHandle(1, name, params, returns), typeParameters: o.typeParameters ?? [] } as FunctionHandle
+    ],
     signatures,
     identifiers,
     addressIdentifiers: [EVIL, addressFromNumber(1)],
     structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 7, type: P.U64 }] } }],
-    functionDefs: [{ function: 0, visibility: 0, isEntry: false, acquiresGlobalResources: [], code: { locals: 0, code: [op(Opcode.Ret)] } }]
+    functionDefs: [
+      {
+        function: 0,
+        visibility: 0,
+        isEntry: false,
+        acquiresGlobalResources: [],
+        code: { locals: 0, code: [op(Opcode.Ret)] }
+      }
+    ]
   })
 }
 
@@ -64,27 +96,49 @@ const coinOfT: SignatureToken = { _tag: "StructInstantiation", handle: 1, typeAr
 
 describe.runIf(framework.length > 0)("the dependency pass against the devnet framework", () => {
   it("the honest handles verify: coin::deposit<T>(address, Coin<T>) and coin::value<T>(&Coin<T>): u64", () => {
-    expect(verifyModule(evil({ name: "deposit", params: [P.Address, coinOfT], returns: [], typeParameters: [0] }), resolve)).toBeUndefined()
-    expect(verifyModule(evil({ name: "value", params: [{ _tag: "Reference", to: coinOfT }], returns: [P.U64], typeParameters: [0] }), resolve)).toBeUndefined()
+    expect(
+      verifyModule(evil({ name: "deposit", params: [P.Address, coinOfT], returns: [], typeParameters: [0] }), resolve)
+    ).toBeUndefined()
+    expect(
+      verifyModule(
+        evil({ name: "value", params: [{ _tag: "Reference", to: coinOfT }], returns: [P.U64], typeParameters: [0] }),
+        resolve
+      )
+    ).toBeUndefined()
   })
 
   it("a private function of another module (coin::mint_internal) cannot be named: LOOKUP_FAILED", () => {
-    const f = verifyModule(evil({ name: "mint_internal", params: [P.U64], returns: [coinOfT], typeParameters: [0] }), resolve)
+    const f = verifyModule(
+      evil({ name: "mint_internal", params: [P.U64], returns: [coinOfT], typeParameters: [0] }),
+      resolve
+    )
     expect(f).toMatchObject({ status: "LOOKUP_FAILED" })
     expect(f?.message).toContain("mint_internal")
   })
 
   it("a friend function from a module that is not a friend (coin::deposit_for_gas_fee): LOOKUP_FAILED", () => {
-    expect(verifyModule(evil({ name: "deposit_for_gas_fee", params: [P.Address, coinOfT], returns: [], typeParameters: [0] }), resolve)).toMatchObject({ status: "LOOKUP_FAILED" })
+    expect(
+      verifyModule(
+        evil({ name: "deposit_for_gas_fee", params: [P.Address, coinOfT], returns: [], typeParameters: [0] }),
+        resolve
+      )
+    ).toMatchObject({ status: "LOOKUP_FAILED" })
   })
 
   it("a function that does not exist: LOOKUP_FAILED", () => {
-    expect(verifyModule(evil({ name: "print_money", params: [], returns: [] }), resolve)).toMatchObject({ status: "LOOKUP_FAILED" })
+    expect(verifyModule(evil({ name: "print_money", params: [], returns: [] }), resolve)).toMatchObject({
+      status: "LOOKUP_FAILED"
+    })
   })
 
   it("a signature other than the definition's: TYPE_MISMATCH (deposit taking the module's own struct; a u64 for a Coin; a return added; a type parameter dropped)", () => {
     for (const o of [
-      { name: "deposit", params: [P.Address, { _tag: "Struct", handle: 0 } as SignatureToken], returns: [], typeParameters: [0] },
+      {
+        name: "deposit",
+        params: [P.Address, { _tag: "Struct", handle: 0 } as SignatureToken],
+        returns: [],
+        typeParameters: [0]
+      },
       { name: "deposit", params: [P.Address, P.U64], returns: [], typeParameters: [0] },
       { name: "deposit", params: [P.Address, coinOfT], returns: [P.U64], typeParameters: [0] },
       { name: "deposit", params: [P.Address, coinOfApt], returns: [] }
@@ -93,15 +147,29 @@ describe.runIf(framework.length > 0)("the dependency pass against the devnet fra
   })
 
   it("a struct declared with an ability its definition lacks (Coin with copy or drop), or phantom where it is not: TYPE_MISMATCH", () => {
-    const honest = { name: "value", params: [{ _tag: "Reference", to: coinOfT } as SignatureToken], returns: [P.U64], typeParameters: [0] }
-    expect(verifyModule(evil({ ...honest, coinAbilities: Ability.Store | Ability.Copy }), resolve)).toMatchObject({ status: "TYPE_MISMATCH" })
-    expect(verifyModule(evil({ ...honest, coinAbilities: Ability.Store | Ability.Drop }), resolve)).toMatchObject({ status: "TYPE_MISMATCH" })
+    const honest = {
+      name: "value",
+      params: [{ _tag: "Reference", to: coinOfT } as SignatureToken],
+      returns: [P.U64],
+      typeParameters: [0]
+    }
+    expect(verifyModule(evil({ ...honest, coinAbilities: Ability.Store | Ability.Copy }), resolve)).toMatchObject({
+      status: "TYPE_MISMATCH"
+    })
+    expect(verifyModule(evil({ ...honest, coinAbilities: Ability.Store | Ability.Drop }), resolve)).toMatchObject({
+      status: "TYPE_MISMATCH"
+    })
     // Fewer abilities than defined only limit the module itself (the reference allows it).
     expect(verifyModule(evil({ ...honest, coinAbilities: 0 }), resolve)).toBeUndefined()
   })
 
   it("a verifier that throws refuses (VERIFIER_INVARIANT_VIOLATION) instead of failing the transaction's execution", () => {
-    const m = evil({ name: "value", params: [{ _tag: "Reference", to: coinOfT }], returns: [P.U64], typeParameters: [0] })
+    const m = evil({
+      name: "value",
+      params: [{ _tag: "Reference", to: coinOfT }],
+      returns: [P.U64],
+      typeParameters: [0]
+    })
     const throwing = () => {
       throw new Error("a resolver that breaks")
     }
@@ -110,7 +178,9 @@ describe.runIf(framework.length > 0)("the dependency pass against the devnet fra
 
   it("a module that does not exist: LINKER_ERROR", () => {
     const m = evil({ name: "value", params: [], returns: [] })
-    expect(verifyModule({ ...m, identifiers: m.identifiers.map((x) => (x === "coin" ? "coin_of_nobody" : x)) }, resolve)).toMatchObject({ status: "LINKER_ERROR" })
+    expect(
+      verifyModule({ ...m, identifiers: m.identifiers.map((x) => (x === "coin" ? "coin_of_nobody" : x)) }, resolve)
+    ).toMatchObject({ status: "LINKER_ERROR" })
   })
 
   it("property: an imported function handle pointed at another signature is refused by the dependency pass unless the two are the same types; nothing throws", () => {
@@ -125,7 +195,9 @@ describe.runIf(framework.length > 0)("the dependency pass against the devnet fra
         const from = returns ? h.returns : h.parameters
         const mutated: CompiledModule = {
           ...m,
-          functionHandles: m.functionHandles.map((x, i) => (i === k ? { ...x, [returns ? "returns" : "parameters"]: to } : x))
+          functionHandles: m.functionHandles.map((x, i) =>
+            i === k ? { ...x, [returns ? "returns" : "parameters"]: to } : x
+          )
         }
         const f = verifyDependencies(mutated, mutated.selfModuleHandleIndex, resolve)
         const same = JSON.stringify(m.signatures[to]) === JSON.stringify(m.signatures[from])
@@ -151,7 +223,10 @@ describe("the control-flow pass", () => {
   })
 
   it("an empty body: EMPTY_CODE_UNIT", () => {
-    expect(verifyModule(withCode({ locals: 0, code: [] }), resolve)).toMatchObject({ status: "EMPTY_CODE_UNIT", functionDef: 1 })
+    expect(verifyModule(withCode({ locals: 0, code: [] }), resolve)).toMatchObject({
+      status: "EMPTY_CODE_UNIT",
+      functionDef: 1
+    })
   })
 
   it("the same module serialized and read back verifies (the counter the tests publish)", () => {

@@ -29,7 +29,15 @@ const moduleWith = (typeParameters: ReadonlyArray<number>, calls: ReadonlyArray<
   for (const [k, c] of calls.entries()) code[c.from]!.push(ix(Opcode.CallGeneric, k))
   return moduleOf({
     moduleHandles: [{ address: 0, name: 0 }],
-    functionHandles: typeParameters.map((n, i) => functionHandle(0, 1 + i, 0, 0, Array.from({ length: n }, () => 0))),
+    functionHandles: typeParameters.map((n, i) =>
+      functionHandle(
+        0,
+        1 + i,
+        0,
+        0,
+        Array.from({ length: n }, () => 0)
+      )
+    ),
     functionInstantiations: calls.map((c, k) => ({ handle: c.to, typeParameters: 1 + k })),
     signatures: [[], ...calls.map((c) => [...c.args])],
     identifiers: ["m", ...typeParameters.map((_, i) => `f${i}`)],
@@ -75,7 +83,11 @@ describe("instantiation loops", () => {
         .array(
           fc
             .tuple(fc.integer({ min: 0, max: tps.length - 1 }), fc.integer({ min: 0, max: tps.length - 1 }))
-            .chain(([from, to]) => fc.array(arg(tps[from]!), { minLength: tps[to]!, maxLength: tps[to]! }).map((args) => ({ from, to, args }))),
+            .chain(([from, to]) =>
+              fc
+                .array(arg(tps[from]!), { minLength: tps[to]!, maxLength: tps[to]! })
+                .map((args) => ({ from, to, args }))
+            ),
           { maxLength: 6 }
         )
         .map((calls) => ({ tps, calls }))
@@ -89,7 +101,8 @@ describe("instantiation loops", () => {
           c.args.forEach((a, j) => {
             const to = `${c.to}/${j}`
             if (a._tag === "TypeParameter") edges.push({ from: `${c.from}/${a.index}`, to, grows: false })
-            else if (a._tag === "Vector" && a.element._tag === "TypeParameter") edges.push({ from: `${c.from}/${a.element.index}`, to, grows: true })
+            else if (a._tag === "Vector" && a.element._tag === "TypeParameter")
+              edges.push({ from: `${c.from}/${a.element.index}`, to, grows: true })
           })
         const reaches = (from: string, to: string): boolean => {
           const seen = new Set([from])

@@ -29,7 +29,12 @@ const structOf = (args: number): SignatureToken => ({
 })
 
 /** A module with one struct handle (`typeParameters` of them) and one function handle. */
-const moduleWith = (o: { structTypeParameters?: number; fnTypeParameters?: number; parameters?: SignatureToken[]; constant?: SignatureToken }) =>
+const moduleWith = (o: {
+  structTypeParameters?: number
+  fnTypeParameters?: number
+  parameters?: SignatureToken[]
+  constant?: SignatureToken
+}) =>
   moduleOf({
     moduleHandles: [{ address: 0, name: 0 }],
     structHandles: [
@@ -37,10 +42,21 @@ const moduleWith = (o: { structTypeParameters?: number; fnTypeParameters?: numbe
         module: 0,
         name: 1,
         abilities: 0,
-        typeParameters: Array.from({ length: o.structTypeParameters ?? 0 }, () => ({ constraints: 0, isPhantom: false }))
+        typeParameters: Array.from({ length: o.structTypeParameters ?? 0 }, () => ({
+          constraints: 0,
+          isPhantom: false
+        }))
       }
     ],
-    functionHandles: [functionHandle(0, 2, 0, 1, Array.from({ length: o.fnTypeParameters ?? 0 }, () => 0))],
+    functionHandles: [
+      functionHandle(
+        0,
+        2,
+        0,
+        1,
+        Array.from({ length: o.fnTypeParameters ?? 0 }, () => 0)
+      )
+    ],
     signatures: [o.parameters ?? [], []],
     identifiers: ["m", "S", "f"],
     addressIdentifiers: [USER],
@@ -72,10 +88,19 @@ const measure = (t: SignatureToken, depth = 1): { size: number; depth: number } 
 const token: fc.Arbitrary<SignatureToken> = fc.letrec<{ t: SignatureToken }>((tie) => ({
   t: fc.oneof(
     { depthSize: "large", withCrossShrink: true },
-    fc.constantFrom<SignatureToken>(P.U8, P.U64, P.Address, P.Bool, { _tag: "Struct", handle: 0 }, { _tag: "TypeParameter", index: 0 }),
+    fc.constantFrom<SignatureToken>(
+      P.U8,
+      P.U64,
+      P.Address,
+      P.Bool,
+      { _tag: "Struct", handle: 0 },
+      { _tag: "TypeParameter", index: 0 }
+    ),
     tie("t").map((element) => ({ _tag: "Vector", element }) as SignatureToken),
     tie("t").map((to) => ({ _tag: "Reference", to }) as SignatureToken),
-    fc.array(tie("t"), { minLength: 1, maxLength: 6 }).map((typeArgs) => ({ _tag: "StructInstantiation", handle: 0, typeArgs }) as SignatureToken),
+    fc
+      .array(tie("t"), { minLength: 1, maxLength: 6 })
+      .map((typeArgs) => ({ _tag: "StructInstantiation", handle: 0, typeArgs }) as SignatureToken),
     fc
       .tuple(fc.array(tie("t"), { maxLength: 3 }), fc.array(tie("t"), { maxLength: 2 }))
       .map(([args, results]) => ({ _tag: "Function", args, results, abilities: 0 }) as SignatureToken)
@@ -91,17 +116,23 @@ describe("the limits pass", () => {
     expect(typeLimitFailure(structOf(32))).toMatchObject({ status: "TOO_MANY_TYPE_NODES" })
     // Wherever the type is: a parameter list, a constant.
     expect(verifyLimits(moduleWith({ parameters: [structOf(32)] }))).toMatchObject({ status: "TOO_MANY_TYPE_NODES" })
-    expect(verifyLimits(moduleWith({ constant: vectorsDeep(MAX_TYPE_DEPTH + 1) }))).toMatchObject({ status: "TOO_MANY_TYPE_NODES" })
+    expect(verifyLimits(moduleWith({ constant: vectorsDeep(MAX_TYPE_DEPTH + 1) }))).toMatchObject({
+      status: "TOO_MANY_TYPE_NODES"
+    })
   })
 
   it("handles: 32 type parameters and 128 parameters verify; one more of either is refused", () => {
     const n = MAX_GENERIC_INSTANTIATION_LENGTH
     expect(verifyLimits(moduleWith({ structTypeParameters: n, fnTypeParameters: n }))).toBeUndefined()
-    expect(verifyLimits(moduleWith({ structTypeParameters: n + 1 }))).toMatchObject({ status: "TOO_MANY_TYPE_PARAMETERS" })
+    expect(verifyLimits(moduleWith({ structTypeParameters: n + 1 }))).toMatchObject({
+      status: "TOO_MANY_TYPE_PARAMETERS"
+    })
     expect(verifyLimits(moduleWith({ fnTypeParameters: n + 1 }))).toMatchObject({ status: "TOO_MANY_TYPE_PARAMETERS" })
     const params = (k: number) => Array.from({ length: k }, () => P.U8)
     expect(verifyLimits(moduleWith({ parameters: params(MAX_FUNCTION_PARAMETERS) }))).toBeUndefined()
-    expect(verifyLimits(moduleWith({ parameters: params(MAX_FUNCTION_PARAMETERS + 1) }))).toMatchObject({ status: "TOO_MANY_PARAMETERS" })
+    expect(verifyLimits(moduleWith({ parameters: params(MAX_FUNCTION_PARAMETERS + 1) }))).toMatchObject({
+      status: "TOO_MANY_PARAMETERS"
+    })
   })
 
   it("on random types the verdict is the oracle's (size ≤ 128 and depth ≤ 20), and deep ones do not overflow", () => {

@@ -1,4 +1,3 @@
-
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { CompiledModule, Instruction } from "../../../src/move/binary/CompiledModule.js"
@@ -9,7 +8,6 @@ import { verifyTypeSafety } from "../../../src/move/verifier/typeSafety.js"
 import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
 import { functionHandle, ix, ldU64, moduleOf, op } from "../../support/moveAssembly.js"
 import { describeRefusal, frameworkOf, reread, USER } from "./support.js"
-
 
 describeEachGenesis(ALL_GENESIS, "%s genesis: locals safety accepts the framework", (net) => {
   const modules = frameworkOf(net)
@@ -60,12 +58,19 @@ const single = (parts: {
     structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 3, type: P.U64 }] } }],
     fieldHandles: [{ owner: 0, field: 0 }],
     functionDefs: [
-      { function: 0, visibility: 1, isEntry: false, acquiresGlobalResources: [], code: { locals: 3, code: [...parts.code] } }
+      {
+        function: 0,
+        visibility: 1,
+        isEntry: false,
+        acquiresGlobalResources: [],
+        code: { locals: 3, code: [...parts.code] }
+      }
     ]
   })
 
 const S: SignatureToken = { _tag: "Struct", handle: 0 }
-const br = (o: Opcode.Branch | Opcode.BrTrue | Opcode.BrFalse, offset: number): Instruction => ({ op: o, offset }) as Instruction
+const br = (o: Opcode.Branch | Opcode.BrTrue | Opcode.BrFalse, offset: number): Instruction =>
+  ({ op: o, offset }) as Instruction
 
 /** The status of locals safety, after checking the case is type-safe (so only this pass can refuse it). */
 const statusOf = (m: CompiledModule): string | undefined => {
@@ -88,12 +93,20 @@ describe("locals safety refuses", () => {
 
   it("Ret while a local holds a value without drop", () => {
     expect(statusOf(single({ params: [S], code: [op(Opcode.Ret)] }))).toBe("UNSAFE_RET_UNUSED_VALUES_WITHOUT_DROP")
-    expect(statusOf(single({ params: [S], code: [ix(Opcode.MoveLoc, 0), ix(Opcode.Unpack, 0), op(Opcode.Pop), op(Opcode.Ret)] }))).toBe(undefined)
+    expect(
+      statusOf(
+        single({ params: [S], code: [ix(Opcode.MoveLoc, 0), ix(Opcode.Unpack, 0), op(Opcode.Pop), op(Opcode.Ret)] })
+      )
+    ).toBe(undefined)
   })
 
   it("MoveLoc, CopyLoc and borrow of a moved local", () => {
     const moved = (use: Instruction, more: Instruction[]) =>
-      single({ params: [P.U64], returns: [P.U64], code: [ix(Opcode.MoveLoc, 0), op(Opcode.Pop), use, ...more, op(Opcode.Ret)] })
+      single({
+        params: [P.U64],
+        returns: [P.U64],
+        code: [ix(Opcode.MoveLoc, 0), op(Opcode.Pop), use, ...more, op(Opcode.Ret)]
+      })
     expect(statusOf(moved(ix(Opcode.MoveLoc, 0), []))).toBe("MOVELOC_UNAVAILABLE_ERROR")
     expect(statusOf(moved(ix(Opcode.CopyLoc, 0), []))).toBe("COPYLOC_UNAVAILABLE_ERROR")
     expect(statusOf(moved(ix(Opcode.ImmBorrowLoc, 0), [op(Opcode.ReadRef)]))).toBe("BORROWLOC_UNAVAILABLE_ERROR")
@@ -109,7 +122,14 @@ describe("locals safety refuses", () => {
       params: [P.Bool],
       locals: [P.U64],
       returns: [P.U64],
-      code: [ix(Opcode.MoveLoc, 0), br(Opcode.BrFalse, 4), ldU64(1n), ix(Opcode.StLoc, 1), ix(Opcode.MoveLoc, 1), op(Opcode.Ret)]
+      code: [
+        ix(Opcode.MoveLoc, 0),
+        br(Opcode.BrFalse, 4),
+        ldU64(1n),
+        ix(Opcode.StLoc, 1),
+        ix(Opcode.MoveLoc, 1),
+        op(Opcode.Ret)
+      ]
     })
     expect(statusOf(m)).toBe("MOVELOC_UNAVAILABLE_ERROR")
   })
@@ -200,14 +220,22 @@ interface Mutation {
 const localsMutationArb: fc.Arbitrary<Mutation> = fc.record({
   fn: fc.nat(),
   at: fc.nat(),
-  kind: fc.constantFrom("retarget" as const, "swapLoc" as const, "delete" as const, "duplicate" as const, "insert" as const),
+  kind: fc.constantFrom(
+    "retarget" as const,
+    "swapLoc" as const,
+    "delete" as const,
+    "duplicate" as const,
+    "insert" as const
+  ),
   value: fc.nat({ max: 60 })
 })
 
 const LOCAL_OPS = [Opcode.MoveLoc, Opcode.CopyLoc, Opcode.StLoc, Opcode.ImmBorrowLoc, Opcode.MutBorrowLoc]
 
 const mutate = (m: CompiledModule, mutations: ReadonlyArray<Mutation>): CompiledModule => {
-  const defs = m.functionDefs.map((d) => (d.code === undefined ? d : { ...d, code: { ...d.code, code: [...d.code.code] } }))
+  const defs = m.functionDefs.map((d) =>
+    d.code === undefined ? d : { ...d, code: { ...d.code, code: [...d.code.code] } }
+  )
   const withCode = defs.filter((d) => d.code !== undefined && d.code.code.length > 0)
   for (const mu of mutations) {
     const code = withCode[mu.fn % withCode.length]!.code!.code as Instruction[]
@@ -219,7 +247,11 @@ const mutate = (m: CompiledModule, mutations: ReadonlyArray<Mutation>): Compiled
           code[at] = { ...ins, offset: mu.value % code.length } as Instruction
         break
       case "swapLoc":
-        if (LOCAL_OPS.includes(ins.op)) code[at] = { op: LOCAL_OPS[mu.value % LOCAL_OPS.length]!, index: (ins as { index: number }).index } as Instruction
+        if (LOCAL_OPS.includes(ins.op))
+          code[at] = {
+            op: LOCAL_OPS[mu.value % LOCAL_OPS.length]!,
+            index: (ins as { index: number }).index
+          } as Instruction
         break
       case "delete":
         if (code.length > 1) code.splice(at, 1)
@@ -228,10 +260,14 @@ const mutate = (m: CompiledModule, mutations: ReadonlyArray<Mutation>): Compiled
         code.splice(at, 0, ins)
         break
       case "insert":
-        code.splice(at, 0, { op: mu.value % 2 === 0 ? Opcode.MoveLoc : Opcode.CopyLoc, index: mu.value % 4 } as Instruction, { op: Opcode.StLoc, index: (mu.value >> 2) % 4 } as Instruction)
+        code.splice(
+          at,
+          0,
+          { op: mu.value % 2 === 0 ? Opcode.MoveLoc : Opcode.CopyLoc, index: mu.value % 4 } as Instruction,
+          { op: Opcode.StLoc, index: (mu.value >> 2) % 4 } as Instruction
+        )
         break
     }
   }
   return { ...m, functionDefs: defs }
 }
-

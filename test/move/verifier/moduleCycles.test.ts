@@ -46,7 +46,9 @@ describe("module cycles", () => {
     expect(verifyModule(ring[0]!, resolverOf(ring))).toMatchObject({ status: "CYCLIC_MODULE_FRIENDSHIP" })
     // a uses b, and b is a's friend's friend.
     const overlap = [mod("a", ["b"], ["c"]), mod("b", []), mod("c", [], ["b"])]
-    expect(verifyModule(overlap[0]!, resolverOf(overlap))).toMatchObject({ status: "INVALID_FRIEND_DECL_WITH_MODULES_IN_DEPENDENCIES" })
+    expect(verifyModule(overlap[0]!, resolverOf(overlap))).toMatchObject({
+      status: "INVALID_FRIEND_DECL_WITH_MODULES_IN_DEPENDENCIES"
+    })
     // Friends used the usual way (b calls a's friend functions: b uses a, a names b), and a friend
     // not published yet, verify.
     const usual = [mod("a", [], ["b", "later"]), mod("b", ["a"])]

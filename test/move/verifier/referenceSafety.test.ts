@@ -1,4 +1,3 @@
-
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { CompiledModule, Instruction } from "../../../src/move/binary/CompiledModule.js"
@@ -10,10 +9,9 @@ import { verifyReferenceSafety } from "../../../src/move/verifier/referenceSafet
 import { verifyAcquires } from "../../../src/move/verifier/referenceSafetyAcquires.js"
 import { verifyTypeSafety } from "../../../src/move/verifier/typeSafety.js"
 import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
-import { functionHandle, ix, ldU64, moduleOf, op, } from "../../support/moveAssembly.js"
+import { functionHandle, ix, ldU64, moduleOf, op } from "../../support/moveAssembly.js"
 import { describeRefusal, frameworkOf, moduleFrom, reread, USER } from "./support.js"
 import { danglingModule } from "../../support/hostileModules.js"
-
 
 describeEachGenesis(ALL_GENESIS, "%s genesis: reference safety accepts the framework", (net) => {
   const modules = frameworkOf(net)
@@ -78,7 +76,8 @@ const mutU64: SignatureToken = { _tag: "MutableReference", to: P.U64 }
 const refU64: SignatureToken = { _tag: "Reference", to: P.U64 }
 const vecU64: SignatureToken = { _tag: "Vector", element: P.U64 }
 const twoFn: SignatureToken = { _tag: "Function", args: [mutU64, mutU64], results: [], abilities: 0x2 }
-const br = (o: Opcode.Branch | Opcode.BrTrue | Opcode.BrFalse, offset: number): Instruction => ({ op: o, offset }) as Instruction
+const br = (o: Opcode.Branch | Opcode.BrTrue | Opcode.BrFalse, offset: number): Instruction =>
+  ({ op: o, offset }) as Instruction
 
 /**
  * `0xbeef::t` with `S has key { value: u64 }` and `f(params): returns` (extra `locals`, `code`) as
@@ -97,23 +96,59 @@ const single = (parts: {
     version: parts.version ?? 7,
     moduleHandles: [{ address: 0, name: 0 }],
     structHandles: [{ module: 0, name: 1, abilities: 0x8, typeParameters: [] }],
-    functionHandles: [functionHandle(0, 2, 1, 2), functionHandle(0, 4, 4, 0), functionHandle(0, 5, 5, 6), functionHandle(0, 6, 0, 0)],
-    signatures: [[], [...(parts.params ?? [])], [...(parts.returns ?? [])], [...(parts.locals ?? [])], [mutU64, mutU64], [mutU64], [mutU64], [P.U64], [twoFn]],
+    functionHandles: [
+      functionHandle(0, 2, 1, 2),
+      functionHandle(0, 4, 4, 0),
+      functionHandle(0, 5, 5, 6),
+      functionHandle(0, 6, 0, 0)
+    ],
+    signatures: [
+      [],
+      [...(parts.params ?? [])],
+      [...(parts.returns ?? [])],
+      [...(parts.locals ?? [])],
+      [mutU64, mutU64],
+      [mutU64],
+      [mutU64],
+      [P.U64],
+      [twoFn]
+    ],
     identifiers: ["t", "S", "f", "value", "two", "id", "acq"],
     addressIdentifiers: [USER],
     structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 3, type: P.U64 }] } }],
     fieldHandles: [{ owner: 0, field: 0 }],
     functionDefs: [
-      { function: 0, visibility: 1, isEntry: false, acquiresGlobalResources: [], code: { locals: 3, code: [...parts.code] } },
+      {
+        function: 0,
+        visibility: 1,
+        isEntry: false,
+        acquiresGlobalResources: [],
+        code: { locals: 3, code: [...parts.code] }
+      },
       {
         function: 1,
         visibility: 1,
         isEntry: false,
         acquiresGlobalResources: [],
-        code: { locals: 0, code: [ix(Opcode.MoveLoc, 0), op(Opcode.Pop), ix(Opcode.MoveLoc, 1), op(Opcode.Pop), op(Opcode.Ret)] }
+        code: {
+          locals: 0,
+          code: [ix(Opcode.MoveLoc, 0), op(Opcode.Pop), ix(Opcode.MoveLoc, 1), op(Opcode.Pop), op(Opcode.Ret)]
+        }
       },
-      { function: 2, visibility: 1, isEntry: false, acquiresGlobalResources: [], code: { locals: 0, code: [ix(Opcode.MoveLoc, 0), op(Opcode.Ret)] } },
-      { function: 3, visibility: 1, isEntry: false, acquiresGlobalResources: [0], code: { locals: 0, code: [op(Opcode.Ret)] } }
+      {
+        function: 2,
+        visibility: 1,
+        isEntry: false,
+        acquiresGlobalResources: [],
+        code: { locals: 0, code: [ix(Opcode.MoveLoc, 0), op(Opcode.Ret)] }
+      },
+      {
+        function: 3,
+        visibility: 1,
+        isEntry: false,
+        acquiresGlobalResources: [0],
+        code: { locals: 0, code: [op(Opcode.Ret)] }
+      }
     ]
   })
 
@@ -129,15 +164,26 @@ describe("reference safety refuses", () => {
     const borrowThen = (mutable: boolean, then: Instruction[]) =>
       single({
         locals: [P.U64, mutable ? mutU64 : refU64],
-        code: [ldU64(0n), ix(Opcode.StLoc, 0), ix(mutable ? Opcode.MutBorrowLoc : Opcode.ImmBorrowLoc, 0), ix(Opcode.StLoc, 1), ...then, op(Opcode.Ret)]
+        code: [
+          ldU64(0n),
+          ix(Opcode.StLoc, 0),
+          ix(mutable ? Opcode.MutBorrowLoc : Opcode.ImmBorrowLoc, 0),
+          ix(Opcode.StLoc, 1),
+          ...then,
+          op(Opcode.Ret)
+        ]
       })
     expect(statusOf(borrowThen(false, [ldU64(1n), ix(Opcode.StLoc, 0)]))).toBe("STLOC_UNSAFE_TO_DESTROY_ERROR")
     expect(statusOf(borrowThen(false, [ix(Opcode.MoveLoc, 0), op(Opcode.Pop)]))).toBe("MOVELOC_EXISTS_BORROW_ERROR")
     expect(statusOf(borrowThen(true, [ix(Opcode.CopyLoc, 0), op(Opcode.Pop)]))).toBe("COPYLOC_EXISTS_BORROW_ERROR")
-    expect(statusOf(borrowThen(true, [ix(Opcode.ImmBorrowLoc, 0), op(Opcode.Pop)]))).toBe("BORROWLOC_EXISTS_BORROW_ERROR")
+    expect(statusOf(borrowThen(true, [ix(Opcode.ImmBorrowLoc, 0), op(Opcode.Pop)]))).toBe(
+      "BORROWLOC_EXISTS_BORROW_ERROR"
+    )
     // Copying an immutably borrowed local is fine, and so is anything once the borrow is gone.
     expect(statusOf(borrowThen(false, [ix(Opcode.CopyLoc, 0), op(Opcode.Pop)]))).toBe(undefined)
-    expect(statusOf(borrowThen(false, [ix(Opcode.MoveLoc, 1), op(Opcode.Pop), ix(Opcode.MoveLoc, 0), op(Opcode.Pop)]))).toBe(undefined)
+    expect(
+      statusOf(borrowThen(false, [ix(Opcode.MoveLoc, 1), op(Opcode.Pop), ix(Opcode.MoveLoc, 0), op(Opcode.Pop)]))
+    ).toBe(undefined)
   })
 
   it("WriteRef while the target is borrowed", () => {
@@ -168,27 +214,64 @@ describe("reference safety refuses", () => {
     const freeze = single({
       params: [mutS],
       locals: [mutU64],
-      code: [ix(Opcode.CopyLoc, 0), ix(Opcode.MutBorrowField, 0), ix(Opcode.StLoc, 1), ix(Opcode.MoveLoc, 0), op(Opcode.FreezeRef), op(Opcode.Pop), ix(Opcode.MoveLoc, 1), op(Opcode.Pop), op(Opcode.Ret)]
+      code: [
+        ix(Opcode.CopyLoc, 0),
+        ix(Opcode.MutBorrowField, 0),
+        ix(Opcode.StLoc, 1),
+        ix(Opcode.MoveLoc, 0),
+        op(Opcode.FreezeRef),
+        op(Opcode.Pop),
+        ix(Opcode.MoveLoc, 1),
+        op(Opcode.Pop),
+        op(Opcode.Ret)
+      ]
     })
     expect(statusOf(freeze)).toBe("FREEZEREF_EXISTS_MUTABLE_BORROW_ERROR")
     const field = single({
       params: [mutS],
       locals: [mutU64],
-      code: [ix(Opcode.CopyLoc, 0), ix(Opcode.MutBorrowField, 0), ix(Opcode.StLoc, 1), ix(Opcode.MoveLoc, 0), ix(Opcode.ImmBorrowField, 0), op(Opcode.Pop), ix(Opcode.MoveLoc, 1), op(Opcode.Pop), op(Opcode.Ret)]
+      code: [
+        ix(Opcode.CopyLoc, 0),
+        ix(Opcode.MutBorrowField, 0),
+        ix(Opcode.StLoc, 1),
+        ix(Opcode.MoveLoc, 0),
+        ix(Opcode.ImmBorrowField, 0),
+        op(Opcode.Pop),
+        ix(Opcode.MoveLoc, 1),
+        op(Opcode.Pop),
+        op(Opcode.Ret)
+      ]
     })
     expect(statusOf(field)).toBe("BORROWFIELD_EXISTS_MUTABLE_BORROW_ERROR")
     const read = single({
       params: [mutU64],
       locals: [mutU64],
       returns: [P.U64],
-      code: [ix(Opcode.CopyLoc, 0), ix(Opcode.StLoc, 1), ix(Opcode.MoveLoc, 0), op(Opcode.ReadRef), ix(Opcode.MoveLoc, 1), op(Opcode.Pop), op(Opcode.Ret)]
+      code: [
+        ix(Opcode.CopyLoc, 0),
+        ix(Opcode.StLoc, 1),
+        ix(Opcode.MoveLoc, 0),
+        op(Opcode.ReadRef),
+        ix(Opcode.MoveLoc, 1),
+        op(Opcode.Pop),
+        op(Opcode.Ret)
+      ]
     })
     expect(statusOf(read)).toBe("READREF_EXISTS_MUTABLE_BORROW_ERROR")
     const eq = single({
       params: [mutU64],
       locals: [mutU64],
       returns: [P.Bool],
-      code: [ix(Opcode.CopyLoc, 0), ix(Opcode.StLoc, 1), ix(Opcode.MoveLoc, 0), ix(Opcode.CopyLoc, 1), op(Opcode.Eq), ix(Opcode.MoveLoc, 1), op(Opcode.Pop), op(Opcode.Ret)]
+      code: [
+        ix(Opcode.CopyLoc, 0),
+        ix(Opcode.StLoc, 1),
+        ix(Opcode.MoveLoc, 0),
+        ix(Opcode.CopyLoc, 1),
+        op(Opcode.Eq),
+        ix(Opcode.MoveLoc, 1),
+        op(Opcode.Pop),
+        op(Opcode.Ret)
+      ]
     })
     expect(statusOf(eq)).toBe("READREF_EXISTS_MUTABLE_BORROW_ERROR")
   })
@@ -198,31 +281,47 @@ describe("reference safety refuses", () => {
       single({
         params: [P.Address],
         locals: [{ _tag: mutable ? "MutableReference" : "Reference", to: S }],
-        code: [ix(Opcode.CopyLoc, 0), ix(mutable ? Opcode.MutBorrowGlobal : Opcode.ImmBorrowGlobal, 0), ix(Opcode.StLoc, 1), ...then, op(Opcode.Ret)]
+        code: [
+          ix(Opcode.CopyLoc, 0),
+          ix(mutable ? Opcode.MutBorrowGlobal : Opcode.ImmBorrowGlobal, 0),
+          ix(Opcode.StLoc, 1),
+          ...then,
+          op(Opcode.Ret)
+        ]
       })
     const moveFrom = [ix(Opcode.CopyLoc, 0), ix(Opcode.MoveFrom, 0), ix(Opcode.Unpack, 0), op(Opcode.Pop)]
     const release = [ix(Opcode.MoveLoc, 1), op(Opcode.Pop)]
     expect(statusOf(borrowed([...moveFrom, ...release]))).toBe("GLOBAL_REFERENCE_ERROR")
     expect(statusOf(borrowed([...release, ...moveFrom]))).toBe(undefined)
-    expect(statusOf(borrowed([ix(Opcode.CopyLoc, 0), ix(Opcode.MutBorrowGlobal, 0), op(Opcode.Pop), ...release]))).toBe("GLOBAL_REFERENCE_ERROR")
-    expect(statusOf(borrowed([ix(Opcode.CopyLoc, 0), ix(Opcode.ImmBorrowGlobal, 0), op(Opcode.Pop), ...release], true))).toBe(
+    expect(statusOf(borrowed([ix(Opcode.CopyLoc, 0), ix(Opcode.MutBorrowGlobal, 0), op(Opcode.Pop), ...release]))).toBe(
       "GLOBAL_REFERENCE_ERROR"
     )
+    expect(
+      statusOf(borrowed([ix(Opcode.CopyLoc, 0), ix(Opcode.ImmBorrowGlobal, 0), op(Opcode.Pop), ...release], true))
+    ).toBe("GLOBAL_REFERENCE_ERROR")
     // Two immutable borrows of one global are fine.
-    expect(statusOf(borrowed([ix(Opcode.CopyLoc, 0), ix(Opcode.ImmBorrowGlobal, 0), op(Opcode.Pop), ...release]))).toBe(undefined)
+    expect(statusOf(borrowed([ix(Opcode.CopyLoc, 0), ix(Opcode.ImmBorrowGlobal, 0), op(Opcode.Pop), ...release]))).toBe(
+      undefined
+    )
     expect(statusOf(borrowed([ix(Opcode.Call, 3), ...release]))).toBe("GLOBAL_REFERENCE_ERROR")
     expect(statusOf(borrowed([...release, ix(Opcode.Call, 3)]))).toBe(undefined)
   })
 
   it("returning a reference to a local, or with a local borrowed", () => {
-    expect(statusOf(single({ params: [P.U64], returns: [refU64], code: [ix(Opcode.ImmBorrowLoc, 0), op(Opcode.Ret)] }))).toBe(
-      "UNSAFE_RET_LOCAL_OR_RESOURCE_STILL_BORROWED"
-    )
+    expect(
+      statusOf(single({ params: [P.U64], returns: [refU64], code: [ix(Opcode.ImmBorrowLoc, 0), op(Opcode.Ret)] }))
+    ).toBe("UNSAFE_RET_LOCAL_OR_RESOURCE_STILL_BORROWED")
     // A reference into a reference parameter may be returned.
     const refS: SignatureToken = { _tag: "Reference", to: S }
-    expect(statusOf(single({ params: [refS], returns: [refU64], code: [ix(Opcode.MoveLoc, 0), ix(Opcode.ImmBorrowField, 0), op(Opcode.Ret)] }))).toBe(
-      undefined
-    )
+    expect(
+      statusOf(
+        single({
+          params: [refS],
+          returns: [refU64],
+          code: [ix(Opcode.MoveLoc, 0), ix(Opcode.ImmBorrowField, 0), op(Opcode.Ret)]
+        })
+      )
+    ).toBe(undefined)
     // A mutable reference that is itself borrowed (by the copy kept in a local... returned alongside).
     const twice = single({
       params: [mutU64],
@@ -235,18 +334,43 @@ describe("reference safety refuses", () => {
   it("a mutable reference passed twice to one call", () => {
     const viaCopy = single({
       locals: [P.U64, mutU64],
-      code: [ldU64(0n), ix(Opcode.StLoc, 0), ix(Opcode.MutBorrowLoc, 0), ix(Opcode.StLoc, 1), ix(Opcode.CopyLoc, 1), ix(Opcode.MoveLoc, 1), ix(Opcode.Call, 1), op(Opcode.Ret)]
+      code: [
+        ldU64(0n),
+        ix(Opcode.StLoc, 0),
+        ix(Opcode.MutBorrowLoc, 0),
+        ix(Opcode.StLoc, 1),
+        ix(Opcode.CopyLoc, 1),
+        ix(Opcode.MoveLoc, 1),
+        ix(Opcode.Call, 1),
+        op(Opcode.Ret)
+      ]
     })
     expect(statusOf(viaCopy)).toBe("CALL_BORROWED_MUTABLE_REFERENCE_ERROR")
     const twoBorrows = single({
       locals: [P.U64],
-      code: [ldU64(0n), ix(Opcode.StLoc, 0), ix(Opcode.MutBorrowLoc, 0), ix(Opcode.MutBorrowLoc, 0), ix(Opcode.Call, 1), op(Opcode.Ret)]
+      code: [
+        ldU64(0n),
+        ix(Opcode.StLoc, 0),
+        ix(Opcode.MutBorrowLoc, 0),
+        ix(Opcode.MutBorrowLoc, 0),
+        ix(Opcode.Call, 1),
+        op(Opcode.Ret)
+      ]
     })
     expect(statusOf(twoBorrows)).toBe("CALL_BORROWED_MUTABLE_REFERENCE_ERROR")
     // Two different locals are fine.
     const distinct = single({
       locals: [P.U64, P.U64],
-      code: [ldU64(0n), ix(Opcode.StLoc, 0), ldU64(0n), ix(Opcode.StLoc, 1), ix(Opcode.MutBorrowLoc, 0), ix(Opcode.MutBorrowLoc, 1), ix(Opcode.Call, 1), op(Opcode.Ret)]
+      code: [
+        ldU64(0n),
+        ix(Opcode.StLoc, 0),
+        ldU64(0n),
+        ix(Opcode.StLoc, 1),
+        ix(Opcode.MutBorrowLoc, 0),
+        ix(Opcode.MutBorrowLoc, 1),
+        ix(Opcode.Call, 1),
+        op(Opcode.Ret)
+      ]
     })
     expect(statusOf(distinct)).toBe(undefined)
   })
@@ -304,7 +428,9 @@ describe("reference safety refuses (closures, complexity)", () => {
     code.push(op(Opcode.Ret))
     const heavy = single({ locals: new Array<SignatureToken>(255).fill(P.U64), code })
     expect(statusOf(heavy)).toBe("CONSTRAINT_NOT_SATISFIED")
-    expect(statusOf(single({ locals: new Array<SignatureToken>(255).fill(P.U64), code: code.slice(-2001) }))).toBe(undefined)
+    expect(statusOf(single({ locals: new Array<SignatureToken>(255).fill(P.U64), code: code.slice(-2001) }))).toBe(
+      undefined
+    )
   })
 })
 
@@ -316,7 +442,10 @@ describe("acquires lists", () => {
   const acquiring = (acquires: number[], code: Instruction[]): CompiledModule => {
     const m = single({ params: [P.Address], code })
     const [f, two, id, acq] = m.functionDefs
-    return { ...m, functionDefs: [{ ...f!, acquiresGlobalResources: acquires }, two!, id!, { ...acq!, code: undefined }] }
+    return {
+      ...m,
+      functionDefs: [{ ...f!, acquiresGlobalResources: acquires }, two!, id!, { ...acq!, code: undefined }]
+    }
   }
   const borrow = [ix(Opcode.CopyLoc, 0), ix(Opcode.ImmBorrowGlobal, 0), op(Opcode.Pop), op(Opcode.Ret)]
   it("accepts an exact list, direct or through a call to this module", () => {
@@ -325,7 +454,9 @@ describe("acquires lists", () => {
   })
   it("refuses a missing, extraneous or duplicate entry", () => {
     expect(verifyAcquires(acquiring([], borrow))?.status).toBe("MISSING_ACQUIRES_ANNOTATION")
-    expect(verifyAcquires(acquiring([], [ix(Opcode.Call, 3), op(Opcode.Ret)]))?.status).toBe("MISSING_ACQUIRES_ANNOTATION")
+    expect(verifyAcquires(acquiring([], [ix(Opcode.Call, 3), op(Opcode.Ret)]))?.status).toBe(
+      "MISSING_ACQUIRES_ANNOTATION"
+    )
     expect(verifyAcquires(acquiring([0], [op(Opcode.Ret)]))?.status).toBe("EXTRANEOUS_ACQUIRES_ANNOTATION")
     expect(verifyAcquires(acquiring([0, 0], borrow))?.status).toBe("DUPLICATE_ACQUIRES_ANNOTATION")
   })
@@ -335,13 +466,34 @@ describe("reference safety accepts", () => {
   it("a reference passed through a call and written through", () => {
     const m = single({
       locals: [P.U64, mutU64],
-      code: [ldU64(0n), ix(Opcode.StLoc, 0), ix(Opcode.MutBorrowLoc, 0), ix(Opcode.Call, 2), ix(Opcode.StLoc, 1), ldU64(3n), ix(Opcode.MoveLoc, 1), op(Opcode.WriteRef), op(Opcode.Ret)]
+      code: [
+        ldU64(0n),
+        ix(Opcode.StLoc, 0),
+        ix(Opcode.MutBorrowLoc, 0),
+        ix(Opcode.Call, 2),
+        ix(Opcode.StLoc, 1),
+        ldU64(3n),
+        ix(Opcode.MoveLoc, 1),
+        op(Opcode.WriteRef),
+        op(Opcode.Ret)
+      ]
     })
     expect(statusOf(m)).toBe(undefined)
     // ...while the returned reference still borrows the local, the local may not move.
     const moved = single({
       locals: [P.U64, mutU64],
-      code: [ldU64(0n), ix(Opcode.StLoc, 0), ix(Opcode.MutBorrowLoc, 0), ix(Opcode.Call, 2), ix(Opcode.StLoc, 1), ix(Opcode.MoveLoc, 0), op(Opcode.Pop), ix(Opcode.MoveLoc, 1), op(Opcode.Pop), op(Opcode.Ret)]
+      code: [
+        ldU64(0n),
+        ix(Opcode.StLoc, 0),
+        ix(Opcode.MutBorrowLoc, 0),
+        ix(Opcode.Call, 2),
+        ix(Opcode.StLoc, 1),
+        ix(Opcode.MoveLoc, 0),
+        op(Opcode.Pop),
+        ix(Opcode.MoveLoc, 1),
+        op(Opcode.Pop),
+        op(Opcode.Ret)
+      ]
     })
     expect(statusOf(moved)).toBe("MOVELOC_EXISTS_BORROW_ERROR")
   })
@@ -465,7 +617,11 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.record({
  * borrowed into a local j of the matching reference type for as long as j keeps it. Type-safe and
  * locals-safe by construction, it makes the body's later uses of p meet the borrow rules.
  */
-const borrowAtEntry = (m: CompiledModule, def: CompiledModule["functionDefs"][number], pick: number): Instruction[] | undefined => {
+const borrowAtEntry = (
+  m: CompiledModule,
+  def: CompiledModule["functionDefs"][number],
+  pick: number
+): Instruction[] | undefined => {
   const code = def.code!.code
   const params = m.signatures[m.functionHandles[def.function]!.parameters]!
   const all = [...params, ...m.signatures[def.code!.locals]!]
@@ -482,7 +638,9 @@ const borrowAtEntry = (m: CompiledModule, def: CompiledModule["functionDefs"][nu
   if (chosen === undefined) return undefined
   const [p, j, mutable] = chosen
   const shifted = code.map((i) =>
-    i.op === Opcode.Branch || i.op === Opcode.BrTrue || i.op === Opcode.BrFalse ? ({ ...i, offset: i.offset + 2 } as Instruction) : i
+    i.op === Opcode.Branch || i.op === Opcode.BrTrue || i.op === Opcode.BrFalse
+      ? ({ ...i, offset: i.offset + 2 } as Instruction)
+      : i
   )
   return [ix(mutable ? Opcode.MutBorrowLoc : Opcode.ImmBorrowLoc, p), ix(Opcode.StLoc, j), ...shifted]
 }
@@ -490,7 +648,9 @@ const borrowAtEntry = (m: CompiledModule, def: CompiledModule["functionDefs"][nu
 const LOCAL_OPS = [Opcode.MoveLoc, Opcode.CopyLoc, Opcode.StLoc, Opcode.ImmBorrowLoc, Opcode.MutBorrowLoc]
 
 const mutate = (m: CompiledModule, mutations: ReadonlyArray<Mutation>): CompiledModule => {
-  const defs = m.functionDefs.map((d) => (d.code === undefined ? d : { ...d, code: { ...d.code, code: [...d.code.code] } }))
+  const defs = m.functionDefs.map((d) =>
+    d.code === undefined ? d : { ...d, code: { ...d.code, code: [...d.code.code] } }
+  )
   const withCode = defs.filter((d) => d.code !== undefined && d.code.code.length > 0)
   for (const mu of mutations) {
     const def = withCode[mu.fn % withCode.length]!
@@ -509,7 +669,10 @@ const mutate = (m: CompiledModule, mutations: ReadonlyArray<Mutation>): Compiled
         break
       case "swapLoc":
         if (LOCAL_OPS.includes(ins.op))
-          code[at] = { op: LOCAL_OPS[mu.value % LOCAL_OPS.length]!, index: (ins as { index: number }).index } as Instruction
+          code[at] = {
+            op: LOCAL_OPS[mu.value % LOCAL_OPS.length]!,
+            index: (ins as { index: number }).index
+          } as Instruction
         break
       case "delete":
         if (code.length > 1) code.splice(at, 1)
@@ -528,4 +691,3 @@ const mutate = (m: CompiledModule, mutations: ReadonlyArray<Mutation>): Compiled
   }
   return { ...m, functionDefs: defs }
 }
-

@@ -18,11 +18,21 @@ const wOf = (t: SignatureToken): SignatureToken => ({ _tag: "StructInstantiation
 const S: SignatureToken = { _tag: "Struct", handle: 1 }
 
 /** `<USER>::m` with `W<T: copy> { f: fieldOfW }`, `S { x: u64 }` and `f<T>(params): returns` with `locals`. */
-const moduleWith = (o: { fieldOfW?: SignatureToken; params?: SignatureToken[]; returns?: SignatureToken[]; locals?: SignatureToken[] }): CompiledModule =>
+const moduleWith = (o: {
+  fieldOfW?: SignatureToken
+  params?: SignatureToken[]
+  returns?: SignatureToken[]
+  locals?: SignatureToken[]
+}): CompiledModule =>
   moduleOf({
     moduleHandles: [{ address: 0, name: 0 }],
     structHandles: [
-      { module: 0, name: 1, abilities: Ability.Drop, typeParameters: [{ constraints: Ability.Copy, isPhantom: false }] },
+      {
+        module: 0,
+        name: 1,
+        abilities: Ability.Drop,
+        typeParameters: [{ constraints: Ability.Copy, isPhantom: false }]
+      },
       { module: 0, name: 2, abilities: Ability.Drop, typeParameters: [] }
     ],
     functionHandles: [functionHandle(0, 3, 0, 1, [0])],
@@ -33,7 +43,15 @@ const moduleWith = (o: { fieldOfW?: SignatureToken; params?: SignatureToken[]; r
       { structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 4, type: o.fieldOfW ?? T0 }] } },
       { structHandle: 1, fieldInformation: { _tag: "Declared", fields: [{ name: 4, type: P.U64 }] } }
     ],
-    functionDefs: [{ function: 0, visibility: 1, isEntry: false, acquiresGlobalResources: [], code: { locals: 2, code: [op(Opcode.Abort)] } }]
+    functionDefs: [
+      {
+        function: 0,
+        visibility: 1,
+        isEntry: false,
+        acquiresGlobalResources: [],
+        code: { locals: 2, code: [op(Opcode.Abort)] }
+      }
+    ]
   })
 
 const statusOf = (m: CompiledModule) => verifySignatures(m)?.status
@@ -45,7 +63,11 @@ describe("references", () => {
   })
 
   it("parameters, returns and locals may be references at their top level only", () => {
-    expect(statusOf(moduleWith({ params: [ref({ _tag: "Vector", element: P.U8 })], returns: [ref(P.U64)], locals: [ref(S)] }))).toBeUndefined()
+    expect(
+      statusOf(
+        moduleWith({ params: [ref({ _tag: "Vector", element: P.U8 })], returns: [ref(P.U64)], locals: [ref(S)] })
+      )
+    ).toBeUndefined()
     expect(statusOf(moduleWith({ params: [{ _tag: "Vector", element: ref(P.U8) }] }))).toBe("INVALID_SIGNATURE_TOKEN")
     expect(statusOf(moduleWith({ returns: [ref(ref(P.U64))] }))).toBe("INVALID_SIGNATURE_TOKEN")
     expect(statusOf(moduleWith({ locals: [wOf(ref(P.U64))] }))).toBe("INVALID_SIGNATURE_TOKEN")

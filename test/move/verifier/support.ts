@@ -72,8 +72,14 @@ export const resolverOf = (modules: ReadonlyArray<CompiledModule>) => {
 }
 
 /** The SDK's and the tests' own modules and scripts, by name (scripts already turned modules). */
-export const ownBytecode = (): ReadonlyArray<{ readonly name: string; readonly kind: "module" | "script"; readonly bytes: Uint8Array }> => [
-  ...sdkFixtures.flatMap((f) => (f.kind === "metadata" ? [] : [{ name: `SDK ${f.name}`, kind: f.kind, bytes: sdkBytecode(f.name) }])),
+export const ownBytecode = (): ReadonlyArray<{
+  readonly name: string
+  readonly kind: "module" | "script"
+  readonly bytes: Uint8Array
+}> => [
+  ...sdkFixtures.flatMap((f) =>
+    f.kind === "metadata" ? [] : [{ name: `SDK ${f.name}`, kind: f.kind, bytes: sdkBytecode(f.name) }]
+  ),
   { name: "counterModule", kind: "module", bytes: counterModule(USER) },
   { name: "diceModule", kind: "module", bytes: diceModule(USER) },
   { name: "faCoinModule", kind: "module", bytes: faCoinModule(USER) },

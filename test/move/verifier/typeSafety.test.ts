@@ -1,4 +1,3 @@
-
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { CompiledModule, Instruction } from "../../../src/move/binary/CompiledModule.js"
@@ -10,7 +9,6 @@ import { ALL_GENESIS, describeEachGenesis } from "../../support/genesis.js"
 import { functionHandle, ix, ldU8, ldU64, moduleOf, op, signerRef } from "../../support/moveAssembly.js"
 import { frameworkOf, moduleFrom, reread, USER } from "./support.js"
 import { forgeModule } from "../../support/hostileModules.js"
-
 
 describeEachGenesis(ALL_GENESIS, "%s genesis: type safety accepts the framework", (net) => {
   const modules = frameworkOf(net)
@@ -66,8 +64,20 @@ const single = (parts: {
     structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 3, type: P.U64 }] } }],
     fieldHandles: [{ owner: 0, field: 0 }],
     functionDefs: [
-      { function: 0, visibility: 1, isEntry: false, acquiresGlobalResources: [], code: { locals: 3, code: [...parts.code] } },
-      { function: 1, visibility: 1, isEntry: false, acquiresGlobalResources: [], code: { locals: 0, code: [ldU64(0n), op(Opcode.Ret)] } }
+      {
+        function: 0,
+        visibility: 1,
+        isEntry: false,
+        acquiresGlobalResources: [],
+        code: { locals: 3, code: [...parts.code] }
+      },
+      {
+        function: 1,
+        visibility: 1,
+        isEntry: false,
+        acquiresGlobalResources: [],
+        code: { locals: 0, code: [ldU64(0n), op(Opcode.Ret)] }
+      }
     ]
   })
 
@@ -125,7 +135,13 @@ describe("type safety refuses", () => {
           ...m.functionDefs[0]!,
           code: {
             locals: 0,
-            code: [ix(Opcode.MoveLoc, 0), ix(Opcode.Call, 1), ix(Opcode.LdConst, 0), ix(Opcode.CallGeneric, 0), op(Opcode.Ret)]
+            code: [
+              ix(Opcode.MoveLoc, 0),
+              ix(Opcode.Call, 1),
+              ix(Opcode.LdConst, 0),
+              ix(Opcode.CallGeneric, 0),
+              op(Opcode.Ret)
+            ]
           }
         }
       ]
@@ -145,7 +161,11 @@ describe("type safety refuses", () => {
   })
 
   it("CopyLoc of a value without copy", () => {
-    const m = single({ params: [S], returns: [S, S], code: [ix(Opcode.CopyLoc, 0), ix(Opcode.MoveLoc, 0), op(Opcode.Ret)] })
+    const m = single({
+      params: [S],
+      returns: [S, S],
+      code: [ix(Opcode.CopyLoc, 0), ix(Opcode.MoveLoc, 0), op(Opcode.Ret)]
+    })
     expect(statusOf(m)).toBe("COPYLOC_WITHOUT_COPY_ABILITY")
   })
 
@@ -275,7 +295,10 @@ const generic = (param: SignatureToken, code?: ReadonlyArray<Instruction>) =>
     addressIdentifiers: [USER],
     structDefs: [
       { structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 6, type: P.Bool }] } },
-      { structHandle: 1, fieldInformation: { _tag: "Declared", fields: [{ name: 5, type: { _tag: "TypeParameter", index: 0 } }] } },
+      {
+        structHandle: 1,
+        fieldInformation: { _tag: "Declared", fields: [{ name: 5, type: { _tag: "TypeParameter", index: 0 } }] }
+      },
       { structHandle: 2, fieldInformation: { _tag: "Declared", fields: [{ name: 6, type: P.U64 }] } }
     ],
     functionDefs: [
@@ -286,7 +309,13 @@ const generic = (param: SignatureToken, code?: ReadonlyArray<Instruction>) =>
         acquiresGlobalResources: [],
         code: { locals: 0, code: [...(code ?? [ix(Opcode.CopyLoc, 0), ix(Opcode.MoveLoc, 0), op(Opcode.Ret)])] }
       },
-      { function: 1, visibility: 1, isEntry: false, acquiresGlobalResources: [], code: { locals: 0, code: [op(Opcode.Ret)] } }
+      {
+        function: 1,
+        visibility: 1,
+        isEntry: false,
+        acquiresGlobalResources: [],
+        code: { locals: 0, code: [op(Opcode.Ret)] }
+      }
     ]
   })
 
@@ -303,17 +332,41 @@ describe("type safety of generics", () => {
 
   it("type arguments must satisfy the callee's constraints", () => {
     const callWith = (inst: number, arg: Instruction[]) =>
-      generic(P.U64, [...arg, ix(Opcode.CallGeneric, inst), ix(Opcode.CopyLoc, 0), ix(Opcode.MoveLoc, 0), op(Opcode.Ret)])
+      generic(P.U64, [
+        ...arg,
+        ix(Opcode.CallGeneric, inst),
+        ix(Opcode.CopyLoc, 0),
+        ix(Opcode.MoveLoc, 0),
+        op(Opcode.Ret)
+      ])
     expect(statusOf(callWith(1, [ldU64(1n)]))).toBe(undefined)
     expect(statusOf(callWith(0, [op(Opcode.LdTrue), ix(Opcode.Pack, 0)]))).toBe("CONSTRAINT_NOT_SATISFIED")
   })
 
   it("generic opcodes on generic members, plain ones on plain members", () => {
-    const packPlain = generic(boxOf(P.U64), [ldU64(1n), ix(Opcode.Pack, 1), op(Opcode.Pop), ix(Opcode.CopyLoc, 0), ix(Opcode.MoveLoc, 0), op(Opcode.Ret)])
+    const packPlain = generic(boxOf(P.U64), [
+      ldU64(1n),
+      ix(Opcode.Pack, 1),
+      op(Opcode.Pop),
+      ix(Opcode.CopyLoc, 0),
+      ix(Opcode.MoveLoc, 0),
+      op(Opcode.Ret)
+    ])
     expect(statusOf(packPlain)).toBe("GENERIC_MEMBER_OPCODE_MISMATCH")
-    const packGeneric = generic(boxOf(P.U64), [ldU64(1n), ix(Opcode.PackGeneric, 0), ix(Opcode.CopyLoc, 0), op(Opcode.Ret)])
+    const packGeneric = generic(boxOf(P.U64), [
+      ldU64(1n),
+      ix(Opcode.PackGeneric, 0),
+      ix(Opcode.CopyLoc, 0),
+      op(Opcode.Ret)
+    ])
     expect(statusOf(packGeneric)).toBe(undefined)
-    const callPlain = generic(P.U64, [ldU64(1n), ix(Opcode.Call, 1), ix(Opcode.CopyLoc, 0), ix(Opcode.MoveLoc, 0), op(Opcode.Ret)])
+    const callPlain = generic(P.U64, [
+      ldU64(1n),
+      ix(Opcode.Call, 1),
+      ix(Opcode.CopyLoc, 0),
+      ix(Opcode.MoveLoc, 0),
+      op(Opcode.Ret)
+    ])
     expect(statusOf(callPlain)).toBe("GENERIC_MEMBER_OPCODE_MISMATCH")
   })
 })
@@ -355,10 +408,20 @@ const closure = (mask: bigint): Instruction => ({ op: Opcode.PackClosure, index:
 
 describe("type safety of the newer instructions", () => {
   it("signed arithmetic, Negate and signed casts", () => {
-    const ok = [ldI64(-3n), op(Opcode.Negate), ldI64(4n), op(Opcode.Add), op(Opcode.CastI8), op(Opcode.CastI64), op(Opcode.Ret)]
+    const ok = [
+      ldI64(-3n),
+      op(Opcode.Negate),
+      ldI64(4n),
+      op(Opcode.Add),
+      op(Opcode.CastI8),
+      op(Opcode.CastI64),
+      op(Opcode.Ret)
+    ]
     expect(statusOf(v10([I64], ok))).toBe(undefined)
     // Negate of an unsigned integer, Add of an i64 and a u64.
-    expect(statusOf(v10([P.U64], [ldU64(1n), op(Opcode.Negate), op(Opcode.Ret)]))).toBe("INTEGER_OP_TYPE_MISMATCH_ERROR")
+    expect(statusOf(v10([P.U64], [ldU64(1n), op(Opcode.Negate), op(Opcode.Ret)]))).toBe(
+      "INTEGER_OP_TYPE_MISMATCH_ERROR"
+    )
     expect(statusOf(v10([I64], [ldI64(1n), ldU64(1n), op(Opcode.Add), op(Opcode.Ret)]))).toBe(
       "INTEGER_OP_TYPE_MISMATCH_ERROR"
     )
@@ -370,7 +433,9 @@ describe("type safety of the newer instructions", () => {
   })
 
   it("Or and And take bools", () => {
-    expect(statusOf(v10([P.Bool], [op(Opcode.LdTrue), op(Opcode.LdFalse), op(Opcode.Or), op(Opcode.Ret)]))).toBe(undefined)
+    expect(statusOf(v10([P.Bool], [op(Opcode.LdTrue), op(Opcode.LdFalse), op(Opcode.Or), op(Opcode.Ret)]))).toBe(
+      undefined
+    )
     expect(statusOf(v10([P.Bool], [op(Opcode.LdTrue), ldU64(0n), op(Opcode.And), op(Opcode.Ret)]))).toBe(
       "BOOLEAN_OP_TYPE_MISMATCH_ERROR"
     )
@@ -383,9 +448,9 @@ describe("type safety of the newer instructions", () => {
     // A private function's closure has copy and drop, not store: it does not fit `has store`.
     expect(statusOf(v10([P.U64], call, 0x4))).toBe("CALL_TYPE_MISMATCH_ERROR")
     // Capturing a bool for a u64 parameter; a mask naming a third parameter g lacks.
-    expect(statusOf(v10([P.U64], [ldU64(2n), op(Opcode.LdTrue), closure(1n), ix(Opcode.CallClosure, 4), op(Opcode.Ret)]))).toBe(
-      "PACK_TYPE_MISMATCH_ERROR"
-    )
+    expect(
+      statusOf(v10([P.U64], [ldU64(2n), op(Opcode.LdTrue), closure(1n), ix(Opcode.CallClosure, 4), op(Opcode.Ret)]))
+    ).toBe("PACK_TYPE_MISMATCH_ERROR")
     expect(statusOf(v10([P.U64], [ldU64(2n), ldU64(1n), closure(4n), op(Opcode.Pop), op(Opcode.Ret)]))).toBe(
       "INVALID_CLOSURE_MASK"
     )
@@ -456,9 +521,12 @@ const instructionArb: fc.Arbitrary<Instruction> = fc.oneof(
       index: fc.integer({ min: 0, max: 6 })
     })
     .map((r) => r as Instruction),
-  fc.record({ op: fc.constantFrom(Opcode.BrTrue, Opcode.BrFalse, Opcode.Branch), offset: fc.integer({ min: 0, max: 40 }) }).map(
-    (r) => r as Instruction
-  ),
+  fc
+    .record({
+      op: fc.constantFrom(Opcode.BrTrue, Opcode.BrFalse, Opcode.Branch),
+      offset: fc.integer({ min: 0, max: 40 })
+    })
+    .map((r) => r as Instruction),
   fc.bigInt({ min: 0n, max: 5n }).map((value) => ({ op: Opcode.LdU64, value }) as Instruction),
   fc.bigInt({ min: -5n, max: 5n }).map((value) => ({ op: Opcode.LdI64, value }) as Instruction),
   fc
@@ -470,7 +538,11 @@ const instructionArb: fc.Arbitrary<Instruction> = fc.oneof(
     .map((r) => r as Instruction),
   fc.integer({ min: 0, max: 255 }).map((value) => ({ op: Opcode.LdU8, value }) as Instruction),
   fc
-    .record({ op: fc.constantFrom(Opcode.VecPack, Opcode.VecUnpack), index: fc.integer({ min: 0, max: 6 }), count: fc.bigInt({ min: 0n, max: 3n }) })
+    .record({
+      op: fc.constantFrom(Opcode.VecPack, Opcode.VecUnpack),
+      index: fc.integer({ min: 0, max: 6 }),
+      count: fc.bigInt({ min: 0n, max: 3n })
+    })
     .map((r) => r as Instruction)
 )
 
@@ -488,7 +560,9 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.record({
 })
 
 const mutate = (m: CompiledModule, mutations: ReadonlyArray<Mutation>): CompiledModule => {
-  const defs = m.functionDefs.map((d) => (d.code === undefined ? d : { ...d, code: { ...d.code, code: [...d.code.code] } }))
+  const defs = m.functionDefs.map((d) =>
+    d.code === undefined ? d : { ...d, code: { ...d.code, code: [...d.code.code] } }
+  )
   const withCode = defs.filter((d) => d.code !== undefined && d.code.code.length > 0)
   for (const mu of mutations) {
     const code = withCode[mu.fn % withCode.length]!.code!.code as Instruction[]

@@ -59,7 +59,9 @@ describe("interned types", () => {
     assert.notStrictEqual(again, Pair)
     assert.isTrue(typeEquals(structOf(Pair, [Types.u64, Types.bool]), structOf(again, [Types.u64, Types.bool])))
     assert.isFalse(typeEquals(structOf(Pair, [Types.u64, Types.bool]), structOf(again, [Types.u64, Types.u8])))
-    assert.isFalse(typeEquals(structOf(Pair, [Types.u64, Types.bool]), structOf(def("Other", 2), [Types.u64, Types.bool])))
+    assert.isFalse(
+      typeEquals(structOf(Pair, [Types.u64, Types.bool]), structOf(def("Other", 2), [Types.u64, Types.bool]))
+    )
   })
 
   it("substitution is memoised and agrees with building the closed type directly", () => {
@@ -106,7 +108,8 @@ describe("bytesKey", () => {
   it("addresses (32 bytes, their own form) never share a key with another length, and a view at an offset keys its own bytes", () => {
     // Lengths around the address form's 17 code units and an address's 32 bytes, bytes mostly 0 so
     // that a latin1 key could only differ from the address form by its content.
-    const bytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((a) => a.map((x) => (x < 200 ? 0 : x)))
+    const bytes = (n: number) =>
+      fc.uint8Array({ minLength: n, maxLength: n }).map((a) => a.map((x) => (x < 200 ? 0 : x)))
     const anyLength = fc.oneof(bytes(16), bytes(17), bytes(18), bytes(32), bytes(33), bytes(34))
     fc.assert(
       fc.property(anyLength, anyLength, fc.nat({ max: 5 }), (a, b, offset) => {

@@ -89,7 +89,15 @@ describe("scripts and event::emit", () => {
     identifiers: [...transferScript.identifiers, "event", "emit"],
     functionHandles: [
       ...transferScript.functionHandles,
-      { module: 1, name: 3, parameters: 1, returns: 1, typeParameters: [6], accessSpecifiers: undefined, attributes: [] }
+      {
+        module: 1,
+        name: 3,
+        parameters: 1,
+        returns: 1,
+        typeParameters: [6],
+        accessSpecifiers: undefined,
+        attributes: []
+      }
     ]
   })
 
@@ -120,7 +128,7 @@ describe("scripts and event::emit", () => {
 })
 
 describe("write_module_event_to_store (run time)", () => {
-  it("event::emit called with no module above it is refused (the reference's \"Scripts cannot emit events\")", () => {
+  it('event::emit called with no module above it is refused (the reference\'s "Scripts cannot emit events")', () => {
     const o = new MoveVm().call(devnet.view, {
       module: { address: ONE, name: "event" },
       function: "emit",

@@ -132,10 +132,20 @@ describe("interpreter runtime checks", () => {
     const add = m.functionDefs.findIndex((d) => m.identifiers[m.functionHandles[d.function]!.name] === "add")
     const cut = serializeModule({
       ...m,
-      functionDefs: m.functionDefs.map((d, i) => (i === add ? { ...d, code: { ...d.code!, code: d.code!.code.slice(0, -1) } } : d))
+      functionDefs: m.functionDefs.map((d, i) =>
+        i === add ? { ...d, code: { ...d.code!, code: d.code!.code.slice(0, -1) } } : d
+      )
     })
-    const cutView = { ...view, module: (a: Uint8Array, n: string) => (a[31] === 0xfe && n === "t" ? { bytes: cut, version: 2n } : view.module(a, n)) }
-    const o = new MoveVm().call(cutView, { module: { address: TEST_ADDRESS, name: "t" }, function: "add", tyArgs: [], args: [u64(1n), u64(2n)] }, { maxGas: 1_000n })
+    const cutView = {
+      ...view,
+      module: (a: Uint8Array, n: string) =>
+        a[31] === 0xfe && n === "t" ? { bytes: cut, version: 2n } : view.module(a, n)
+    }
+    const o = new MoveVm().call(
+      cutView,
+      { module: { address: TEST_ADDRESS, name: "t" }, function: "add", tyArgs: [], args: [u64(1n), u64(2n)] },
+      { maxGas: 1_000n }
+    )
     expect(status(o)).toBe("PC_OVERFLOW")
     expect(Number.isFinite(Number(o.gasUsed))).toBe(true)
   })

@@ -58,7 +58,9 @@ describe("the loader's bound on cached bytecode", () => {
     let view: StateView = devnetView()
     const outs: TransactionOutput[] = []
     for (let i = 0; i < count; i++) {
-      const txn = signed(ROOT, transferPayload(addressOf(100 + (i % 3)), 1_000n + BigInt(i)), { sequenceNumber: BigInt(i) })
+      const txn = signed(ROOT, transferPayload(addressOf(100 + (i % 3)), 1_000n + BigInt(i)), {
+        sequenceNumber: BigInt(i)
+      })
       const out = executeTransaction(vm, view, txn, { simulation: true })
       outs.push(out)
       view = applied(view, out)

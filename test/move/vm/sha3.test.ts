@@ -60,7 +60,9 @@ describe("sha3", () => {
     for (const n of [0, 1, 135, 136, 137, 271, 272, 273, 700, 1024]) {
       const b = Uint8Array.from({ length: n }, (_, i) => (i * 131 + n) & 0xff)
       expect([...sha3Js([b])], `length ${n}`).toEqual([...sha3_256(b)])
-      expect([...sha3Js([b.subarray(0, n >> 1), b.subarray(n >> 1)])], `length ${n} in two parts`).toEqual([...sha3_256(b)])
+      expect([...sha3Js([b.subarray(0, n >> 1), b.subarray(n >> 1)])], `length ${n} in two parts`).toEqual([
+        ...sha3_256(b)
+      ])
     }
   })
 

@@ -15,7 +15,10 @@ for (const e of devnet.entries) {
   if (e.key._tag !== "AccessPath" || e.key.path._tag !== "Resource" || !("data" in op)) continue
   const s = e.key.path.struct
   if (s.typeArgs.length > 0) continue
-  resources.push({ t: vm.loader.withView(devnet.view, () => vm.typeFromTag({ _tag: "struct", struct: s })), bytes: op.data })
+  resources.push({
+    t: vm.loader.withView(devnet.view, () => vm.typeFromTag({ _tag: "struct", struct: s })),
+    bytes: op.data
+  })
 }
 const within = <A>(f: () => A): A => vm.loader.withView(devnet.view, f)
 const values = within(() => resources.map((r) => deserializeValue(r.bytes, r.t)))

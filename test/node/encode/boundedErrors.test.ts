@@ -94,7 +94,11 @@ describe("other messages quoting input", () => {
     }
   })
   it("an 8 MB type argument", () => {
-    for (const t of ["u".repeat(8_000_000), `0x1::m::${"S".repeat(8_000_000)}<u8`, `vector<${"x".repeat(8_000_000)}>`]) {
+    for (const t of [
+      "u".repeat(8_000_000),
+      `0x1::m::${"S".repeat(8_000_000)}<u8`,
+      `vector<${"x".repeat(8_000_000)}>`
+    ]) {
       const r = parseTypeTag(t)
       expect(Result.isFailure(r) && r.failure.message.length < SMALL).toBe(true)
       expect(failure(request(entry("0x1::coin::transfer", ["0x1", "1"], [t]))).message.length).toBeLessThan(SMALL)

@@ -65,7 +65,10 @@ describe("stateModuleSource with a snapshot memo", () => {
       codeSnapshotId: code
     })
     const original = { bytes: bytesOf("chain_id"), writtenAt: 0n }
-    const chainId = { _tag: "struct" as const, struct: { address: ONE, module: "chain_id", name: "ChainId", typeArgs: [] } }
+    const chainId = {
+      _tag: "struct" as const,
+      struct: { address: ONE, module: "chain_id", name: "ChainId", typeArgs: [] }
+    }
     const at5 = stateModuleSource(named(5n, "0/code@0", original), cache, snapshot)
     const layout = Result.getOrThrow(resolveLayout(at5, chainId))
     expect(reads.n).toBe(1)

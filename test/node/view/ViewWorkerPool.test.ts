@@ -48,11 +48,25 @@ describe("ViewWorkerPool: a view that runs its worker out of memory", () => {
     const p = pool(2)
     try {
       expect(await p.warmUp()).toBe(true)
-      const all = [view(p, "x1"), view(p, "oom"), view(p, "x2"), view(p, "x3"), view(p, "oom"), view(p, "x4"), view(p, "x5")]
+      const all = [
+        view(p, "x1"),
+        view(p, "oom"),
+        view(p, "x2"),
+        view(p, "x3"),
+        view(p, "oom"),
+        view(p, "x4"),
+        view(p, "x5")
+      ]
       const results = await Promise.all(all)
       const failures = results.filter((r) => !r.ok)
       expect(failures).toHaveLength(2)
-      expect(results.filter((r) => r.ok).map((r) => (r.ok ? r.answer.json[0] : ""))).toEqual(["x1", "x2", "x3", "x4", "x5"])
+      expect(results.filter((r) => r.ok).map((r) => (r.ok ? r.answer.json[0] : ""))).toEqual([
+        "x1",
+        "x2",
+        "x3",
+        "x4",
+        "x5"
+      ])
     } finally {
       await p.close()
     }

@@ -15,6 +15,10 @@ parentPort.on("message", (job) => {
   }
   const until = Date.now() + 20
   while (Date.now() < until) {}
-  parentPort.postMessage({ id: job.id, ok: true, answer: { json: [job.request.body.function], bcsValues: [], gasUsed: 1n } })
+  parentPort.postMessage({
+    id: job.id,
+    ok: true,
+    answer: { json: [job.request.body.function], bcsValues: [], gasUsed: 1n }
+  })
 })
 parentPort.postMessage("ready")
