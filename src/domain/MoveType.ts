@@ -13,7 +13,7 @@
 import * as Result from "effect/Result"
 import { type AccountAddress, addressToShortString, parseAddress } from "./AccountAddress.js"
 import { isValidIdentifier } from "./Identifier.js"
-import type { PrimitiveTypeTag } from "./TypeTag.js"
+import { PRIMITIVE_TYPE_NAMES, type PrimitiveTypeTag } from "./TypeTag.js"
 import { boundedPrefix } from "./boundedText.js"
 
 export interface MoveStructType {
@@ -48,23 +48,7 @@ export interface MoveTypeParseOptions {
 }
 
 const PRIMITIVES: Record<string, PrimitiveTypeTag> = Object.fromEntries(
-  [
-    "bool",
-    "u8",
-    "u16",
-    "u32",
-    "u64",
-    "u128",
-    "u256",
-    "i8",
-    "i16",
-    "i32",
-    "i64",
-    "i128",
-    "i256",
-    "address",
-    "signer"
-  ].map((n) => [n, { _tag: n } as PrimitiveTypeTag])
+  PRIMITIVE_TYPE_NAMES.map((n) => [n, { _tag: n } as PrimitiveTypeTag])
 )
 
 class Fail {

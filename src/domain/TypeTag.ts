@@ -1,6 +1,28 @@
 import type { AccountAddress } from "./AccountAddress.js"
 
 /**
+ * The primitive types' names, as in type tags, type strings and `type_name`. The VM numbers its
+ * primitive kinds in this order (`move/vm/Type.ts`, `K.Bool`…`K.Signer`), so it is not the BCS order.
+ */
+export const PRIMITIVE_TYPE_NAMES = [
+  "bool",
+  "u8",
+  "u16",
+  "u32",
+  "u64",
+  "u128",
+  "u256",
+  "i8",
+  "i16",
+  "i32",
+  "i64",
+  "i128",
+  "i256",
+  "address",
+  "signer"
+] as const satisfies ReadonlyArray<PrimitiveTypeTag["_tag"]>
+
+/**
  * The on-chain type of a Move value (`TypeTag` in the reference). BCS variant indices follow the
  * reference's declaration order: 0 bool, 1 u8, 2 u64, 3 u128, 4 address, 5 signer, 6 vector,
  * 7 struct, 8 u16, 9 u32, 10 u256, 11 function, 12..17 i8..i256.

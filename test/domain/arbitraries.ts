@@ -25,7 +25,13 @@ import type {
   TransactionAuthenticator,
   WebAuthnSignature
 } from "../../src/domain/TransactionAuthenticator.js"
-import type { FunctionParamTag, ModuleId, StructTag, TypeTag } from "../../src/domain/TypeTag.js"
+import {
+  type FunctionParamTag,
+  type ModuleId,
+  PRIMITIVE_TYPE_NAMES,
+  type StructTag,
+  type TypeTag
+} from "../../src/domain/TypeTag.js"
 import type { StateValueMetadata, WriteOp, WriteSetEntry } from "../../src/domain/WriteSet.js"
 import { makeWriteSetEntry, sortWriteSet } from "../../src/domain/WriteSetCodec.js"
 
@@ -41,24 +47,7 @@ export const identifier = fc.oneof(
   fc.stringMatching(/^[_$][a-zA-Z0-9_$]{1,12}$/)
 )
 
-const primitives = [
-  "bool",
-  "u8",
-  "u16",
-  "u32",
-  "u64",
-  "u128",
-  "u256",
-  "i8",
-  "i16",
-  "i32",
-  "i64",
-  "i128",
-  "i256",
-  "address",
-  "signer"
-] as const
-export const primitiveTypeTag = fc.constantFrom(...primitives).map((t) => ({ _tag: t }) as TypeTag)
+export const primitiveTypeTag = fc.constantFrom(...PRIMITIVE_TYPE_NAMES).map((t) => ({ _tag: t }) as TypeTag)
 
 /** Type tags nested at most `depth` boxes deep (the BCS limit is 8). */
 export const typeTag = (depth = 4, withFunctions = true): fc.Arbitrary<TypeTag> => {

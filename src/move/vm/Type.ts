@@ -1,4 +1,4 @@
-import type { StructTag, TypeTag } from "../../domain/TypeTag.js"
+import { PRIMITIVE_TYPE_NAMES, type StructTag, type TypeTag } from "../../domain/TypeTag.js"
 import { vmError } from "./VmError.js"
 
 /**
@@ -97,23 +97,7 @@ export const Types = {
 } as const
 
 /** The one primitive table: names (as in type tags and `type_name`) by kind, `K.Bool`…`K.Signer`. */
-export const PRIMITIVE_NAMES = [
-  "bool",
-  "u8",
-  "u16",
-  "u32",
-  "u64",
-  "u128",
-  "u256",
-  "i8",
-  "i16",
-  "i32",
-  "i64",
-  "i128",
-  "i256",
-  "address",
-  "signer"
-] as const
+export const PRIMITIVE_NAMES = PRIMITIVE_TYPE_NAMES
 
 export type PrimitiveName = (typeof PRIMITIVE_NAMES)[number]
 
