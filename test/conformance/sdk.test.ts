@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { toHex0x } from "../../src/bcs/index.js"
 import { listGenesisModules, moduleAbiCommand } from "../../src/move/abi/cli.js"
 import { loadGenesisBytes } from "../support/genesis.js"
+import { MOVE_STRUCT_KEYS } from "../support/moveStructKeys.js"
 import { type RunningNode, startRun } from "./harness.js"
 
 const U64_MAX = "18446744073709551615"
@@ -22,17 +23,6 @@ const ROOT = "0xa550c18"
 /** The SDK's BCS argument encoder takes only the long form of non-special addresses (AIP-40). */
 const ROOT_LONG = `0x${"a550c18".padStart(64, "0")}`
 const APT = "0x1::aptos_coin::AptosCoin" as const
-/** The reference's `MoveStruct` keys in its order (aptos-core api/doc/spec.yaml). */
-const STRUCT_KEYS = [
-  "name",
-  "is_native",
-  "is_event",
-  "is_enum",
-  "abilities",
-  "generic_type_params",
-  "fields",
-  "variants"
-]
 
 let node: RunningNode
 let aptos: Aptos
@@ -88,7 +78,7 @@ describe("modules through the SDK", () => {
       const m = await aptos.getAccountModule({ accountAddress: "0x1", moduleName: name })
       const bytes = genesisModule(name)
       expect(m).toEqual({ bytecode: toHex0x(bytes), abi: JSON.parse(Result.getOrThrow(moduleAbiCommand(bytes))) })
-      for (const s of m.abi?.structs ?? []) expect(Object.keys(s)).toEqual(STRUCT_KEYS)
+      for (const s of m.abi?.structs ?? []) expect(Object.keys(s)).toEqual(MOVE_STRUCT_KEYS)
     })
 
   it("0x1::option: the legacy struct form, as the reference's test_abi asserts", async () => {

@@ -7,6 +7,7 @@ import { moduleAbi, moduleAbiJson } from "../../../src/move/abi/moduleAbi.js"
 import type { MoveModuleAbi, MoveStructAbi } from "../../../src/move/abi/MoveModuleAbi.js"
 import { deserializeModule } from "../../../src/move/binary/deserialize.js"
 import { ALL_GENESIS, hasGenesis, loadGenesisBytes } from "../../support/genesis.js"
+import { MOVE_STRUCT_KEYS } from "../../support/moveStructKeys.js"
 
 const golden = JSON.parse(
   readFileSync(new URL("../../fixtures/move/guid_module_golden.json", import.meta.url), "utf8")
@@ -41,18 +42,6 @@ const expectStructGolden = (name: string, struct: MoveStructAbi) =>
 const structOf = (abis: ReadonlyMap<string, MoveModuleAbi>, module: string, name: string): MoveStructAbi =>
   abis.get(module)!.structs.find((s) => s.name === name)!
 
-/** The reference's `MoveStruct` keys, in its order (aptos-core api/doc/spec.yaml; all required). */
-const STRUCT_KEYS = [
-  "name",
-  "is_native",
-  "is_event",
-  "is_enum",
-  "abilities",
-  "generic_type_params",
-  "fields",
-  "variants"
-]
-
 describe("moduleAbi", () => {
   it("gives a native struct no fields, no variants (golden)", () => {
     const m = Result.getOrThrow(deserializeModule(fromHex(golden.bytecode)!))
@@ -74,7 +63,7 @@ describe("moduleAbi", () => {
           const abi = JSON.parse(moduleAbiJson(Result.getOrThrow(deserializeModule(r.bytes)))) as MoveModuleAbi
           for (const s of abi.structs) {
             structs++
-            expect(Object.keys(s), `${r.address}::${r.name}::${s.name}`).toEqual(STRUCT_KEYS)
+            expect(Object.keys(s), `${r.address}::${r.name}::${s.name}`).toEqual(MOVE_STRUCT_KEYS)
             expect(Array.isArray(s.variants)).toBe(true)
             if (!s.is_enum) expect(s.variants).toEqual([])
             else expect(s.fields).toEqual([])
