@@ -37,7 +37,7 @@ import { ChainEvents } from "./ChainEvents.js"
 import { ChainVm } from "./ChainVm.js"
 import { type BlockExecution, BlockExecutionFailure, executeBlockSteps } from "./executeBlock.js"
 import { Mempool } from "./Mempool.js"
-import type { BlockInFlightTxns, CommittedSender } from "./mempool/TxPool.js"
+import type { BlockInFlightTxns, CommittedSender, PoolEntry } from "./mempool/TxPool.js"
 import * as Option from "effect/Option"
 import { ChainClock, ChainClockService } from "./controls/ChainClock.js"
 import { MiningMode } from "./MiningMode.js"
@@ -144,6 +144,56 @@ const blockRandomness = (
 /** A ledger failure as the chain reports it. */
 const ledgerFailure = (e: LedgerError | ChainUnavailable): ChainUnavailable =>
   e._tag === "ChainUnavailable" ? e : unavailable(`ledger: ${e._tag === "StorageError" ? e.message : e._tag}`)
+
+// Per-block arrays built by functions made once (not arrows made anew for each block): V8 keeps a
+// function's optimised code only while a closure using it lives (docs/benchmarks.md, session 47).
+const hashKeyOf = (e: PoolEntry): string => e.hashKey
+const discardedKeyOf = (d: BlockExecution["discarded"][number]): string => d.entry.hashKey
+const discardedOf = (d: BlockExecution["discarded"][number]) => ({ hashKey: d.entry.hashKey, status: d.status })
+const committedSender = ([senderKey, nextSequenceNumber]: readonly [string, bigint]): CommittedSender => ({
+  senderKey,
+  nextSequenceNumber
+})
+/** The block's writes at the versions they get from `firstVersion` on (the next block's overlay). */
+const writesFrom = (
+  transactions: ReadonlyArray<{ readonly writeSet: WriteSet }>,
+  firstVersion: bigint
+): Array<{ writeSet: WriteSet; version: bigint }> => {
+  const out = new Array<{ writeSet: WriteSet; version: bigint }>(transactions.length)
+  for (let i = 0; i < transactions.length; i++)
+    out[i] = { writeSet: transactions[i]!.writeSet, version: firstVersion + BigInt(i) }
+  return out
+}
+/** The committed user transactions' versions: after the block metadata at `firstVersion`, in order. */
+const committedVersions = (committed: ReadonlyArray<PoolEntry>, firstVersion: bigint) => {
+  const out = new Array<{ hashKey: string; version: bigint }>(committed.length)
+  for (let i = 0; i < committed.length; i++)
+    out[i] = { hashKey: committed[i]!.hashKey, version: firstVersion + 1n + BigInt(i) }
+  return out
+}
+
+/**
+ * Runs a block's steps inside the calling fiber (a fork's state reads find their miss log through
+ * it): as many steps (transactions) as the turn's budget allows, then the next turn. One Effect per
+ * slice, not per transaction (the runtime's own cost showed per transaction).
+ */
+const executeInSlices = Effect.fnUntraced(function* (steps: ReturnType<typeof executeBlockSteps>) {
+  const nextStep = () => steps.next()
+  const slice = () => {
+    for (;;) {
+      const step = blockBudget.timed(nextStep)
+      if (step.done === true || !blockBudget.hasBudget()) return step
+    }
+  }
+  for (;;) {
+    const step = yield* Effect.try({
+      try: slice,
+      catch: (e) => unavailable(e instanceof BlockExecutionFailure ? e.message : `block execution failed: ${String(e)}`)
+    })
+    if (step.done === true) return step.value
+    yield* Effect.promise(() => blockBudget.nextTurn())
+  }
+})
 
 /** What a block executes over. */
 interface Parent {
@@ -255,128 +305,105 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
        * records are queued, it is the block in flight and this returns undefined (the mining loop);
        * otherwise this returns once it is durable and announced.
        */
-      const make = (allowEmpty: boolean, pipelined: boolean): Effect.Effect<BlockInfo | undefined, ChainUnavailable> =>
-        Effect.gen(function* () {
-          const previous = inFlight
-          const candidates = mempool.best(config.maxBlockTransactions, config.maxBlockBytes, previous?.txns)
-          taken = previous === undefined ? undefined : new Set(candidates.map((e) => e.hashKey))
-          if (!allowEmpty && candidates.length === 0) {
-            // Nothing past the block in flight: wait for it (not for more work: the loop does that).
-            yield* settle
-            return undefined
-          }
-          const parent = previous?.next ?? (yield* headParent)
-          const { state, configuration, validator } = parent
-          const previousRound = yield* lastRound
-          const round = previousRound.epoch === configuration.epoch ? previousRound.round + 1n : 1n
-          const nowUsec = (yield* Clock.currentTimeNanos) / 1000n
-          const timestampUsec = clock.nextBlockTimestamp(parent.chainTime, nowUsec)
-          const metadata: BlockMetadata = {
-            id: blockIdOf(configuration.epoch, round, timestampUsec, parent.version),
-            epoch: configuration.epoch,
-            round,
-            proposer: validator.address,
-            previousBlockVotesBitvec: new Uint8Array(0),
-            failedProposerIndices: [],
-            timestampUsecs: timestampUsec
-          }
-          // In slices of the event loop's turn budget: other turns read sockets, admit
-          // submissions and accept connections between two slices (TurnBudget.ts).
-          const steps = executeBlockSteps(
-            vm,
-            parent.view,
-            parent.version,
-            metadata,
-            validator.index,
-            candidates,
-            blockRandomness(state, configuration, metadata)
-          )
-          // Each slice runs inside this fiber (a fork's state reads find their miss log through it):
-          // as many steps (transactions) as the turn's budget allows, then the next turn. One Effect
-          // per slice, not per transaction (the runtime's own cost showed per transaction).
-          const nextStep = () => steps.next()
-          const slice = () => {
-            for (;;) {
-              const step = blockBudget.timed(nextStep)
-              if (step.done === true || !blockBudget.hasBudget()) return step
+      const make: (allowEmpty: boolean, pipelined: boolean) => Effect.Effect<BlockInfo | undefined, ChainUnavailable> =
+        Effect.fnUntraced(
+          function* (allowEmpty: boolean, pipelined: boolean) {
+            const previous = inFlight
+            const candidates = mempool.best(config.maxBlockTransactions, config.maxBlockBytes, previous?.txns)
+            taken = previous === undefined ? undefined : new Set(candidates.map(hashKeyOf))
+            if (!allowEmpty && candidates.length === 0) {
+              // Nothing past the block in flight: wait for it (not for more work: the loop does that).
+              yield* settle
+              return undefined
             }
-          }
-          const execution = yield* Effect.gen(function* () {
-            for (;;) {
-              const step = yield* Effect.try({
-                try: slice,
-                catch: (e) =>
-                  unavailable(e instanceof BlockExecutionFailure ? e.message : `block execution failed: ${String(e)}`)
-              })
-              if (step.done === true) return step.value
-              yield* Effect.promise(() => blockBudget.nextTurn())
+            const parent = previous?.next ?? (yield* headParent)
+            const { state, configuration, validator } = parent
+            const previousRound = yield* lastRound
+            const round = previousRound.epoch === configuration.epoch ? previousRound.round + 1n : 1n
+            const nowUsec = (yield* Clock.currentTimeNanos) / 1000n
+            const timestampUsec = clock.nextBlockTimestamp(parent.chainTime, nowUsec)
+            const metadata: BlockMetadata = {
+              id: blockIdOf(configuration.epoch, round, timestampUsec, parent.version),
+              epoch: configuration.epoch,
+              round,
+              proposer: validator.address,
+              previousBlockVotesBitvec: new Uint8Array(0),
+              failedProposerIndices: [],
+              timestampUsecs: timestampUsec
             }
-          })
-          // The parent is committed and announced before this block is committed.
-          if (previous !== undefined) yield* settle
-          const head = yield* ledger.ledgerInfo
-          if (head.ledgerVersion !== parent.version)
-            return yield* unavailable(
-              `the ledger is at version ${head.ledgerVersion}, the block was made on ${parent.version}`
+            // In slices of the event loop's turn budget: other turns read sockets, admit
+            // submissions and accept connections between two slices (TurnBudget.ts).
+            const steps = executeBlockSteps(
+              vm,
+              parent.view,
+              parent.version,
+              metadata,
+              validator.index,
+              candidates,
+              blockRandomness(state, configuration, metadata)
             )
-          last = { epoch: configuration.epoch, round }
-          const next = new Map<string, bigint>()
-          for (const e of execution.committed)
-            if (e.replay._tag === "SequenceNumber") next.set(e.senderKey, e.replay.sequenceNumber + 1n)
-          const tail = commitAndAnnounce(execution, next, configuration.epoch, timestampUsec)
-          // Committed here, not in flight: a block that ends the epoch (the next one needs the new
-          // epoch's settings), and a run that read state a fork has not fetched yet (its ledger
-          // refuses the commit, and this run must fail for it to be run again: src/fork/StateMisses.ts).
-          if (!pipelined || execution.epochEnded || hasMissed()) return yield* tail
-          // In flight: the next block executes over this one's writes, at the versions they get, on
-          // the state this one follows (committed now: one layer of writes, never a stack of them).
-          const below = yield* ledger.stateAt(parent.version)
-          const firstVersion = parent.version + 1n
-          const fiber = yield* Effect.forkDetach(tail, { startImmediately: true, uninterruptible: true })
-          inFlight = {
-            tail: fiber,
-            txns: {
-              hashKeys: new Set([
-                ...execution.committed.map((e) => e.hashKey),
-                ...execution.discarded.map((d) => d.entry.hashKey)
-              ]),
-              nextSequenceNumbers: next
-            },
-            next: {
-              state: below,
-              view: new OverlayStateView(
-                stateViewFromReader(below, parent.version),
-                execution.transactions.map((t, i) => ({ writeSet: t.writeSet, version: firstVersion + BigInt(i) }))
-              ),
-              version: parent.version + BigInt(execution.transactions.length),
-              chainTime: timestampUsec,
-              configuration,
-              validator
+            const execution = yield* executeInSlices(steps)
+            // The parent is committed and announced before this block is committed.
+            if (previous !== undefined) yield* settle
+            const head = yield* ledger.ledgerInfo
+            if (head.ledgerVersion !== parent.version)
+              return yield* unavailable(
+                `the ledger is at version ${head.ledgerVersion}, the block was made on ${parent.version}`
+              )
+            last = { epoch: configuration.epoch, round }
+            const next = new Map<string, bigint>()
+            for (const e of execution.committed)
+              if (e.replay._tag === "SequenceNumber") next.set(e.senderKey, e.replay.sequenceNumber + 1n)
+            const tail = commitAndAnnounce(execution, next, configuration.epoch, timestampUsec)
+            // Committed here, not in flight: a block that ends the epoch (the next one needs the new
+            // epoch's settings), and a run that read state a fork has not fetched yet (its ledger
+            // refuses the commit, and this run must fail for it to be run again: src/fork/StateMisses.ts).
+            if (!pipelined || execution.epochEnded || hasMissed()) return yield* tail
+            // In flight: the next block executes over this one's writes, at the versions they get, on
+            // the state this one follows (committed now: one layer of writes, never a stack of them).
+            const below = yield* ledger.stateAt(parent.version)
+            const firstVersion = parent.version + 1n
+            const fiber = yield* Effect.forkDetach(tail, { startImmediately: true, uninterruptible: true })
+            inFlight = {
+              tail: fiber,
+              txns: {
+                hashKeys: new Set([...execution.committed.map(hashKeyOf), ...execution.discarded.map(discardedKeyOf)]),
+                nextSequenceNumbers: next
+              },
+              next: {
+                state: below,
+                view: new OverlayStateView(
+                  stateViewFromReader(below, parent.version),
+                  writesFrom(execution.transactions, firstVersion)
+                ),
+                version: parent.version + BigInt(execution.transactions.length),
+                chainTime: timestampUsec,
+                configuration,
+                validator
+              }
             }
-          }
-          return undefined
-        }).pipe(Effect.mapError(ledgerFailure), Semaphore.withPermit(permit))
+            return undefined
+          },
+          (effect) => effect.pipe(Effect.mapError(ledgerFailure), Semaphore.withPermit(permit))
+        )
 
       /**
        * Commits an executed block, then tells the pool and announces it: the block in flight's
        * fiber, or inline. On failure the next block re-reads its round from the ledger.
        */
-      const commitAndAnnounce = (
+      const commitAndAnnounce: (
         execution: BlockExecution,
         next: ReadonlyMap<string, bigint>,
         epoch: bigint,
         timestampUsec: bigint
-      ): Effect.Effect<BlockInfo, ChainUnavailable> =>
-        Effect.gen(function* () {
+      ) => Effect.Effect<BlockInfo, ChainUnavailable> = Effect.fnUntraced(
+        function* (execution: BlockExecution, next: ReadonlyMap<string, bigint>, epoch: bigint, timestampUsec: bigint) {
           const block = yield* ledger.commitBlock({ epoch, timestampUsec, transactions: execution.transactions })
-          const senders: CommittedSender[] = [...next].map(([senderKey, nextSequenceNumber]) => ({
-            senderKey,
-            nextSequenceNumber
-          }))
+          const senders: CommittedSender[] = [...next].map(committedSender)
           const dropped = yield* mempool.afterBlock({
             senders,
-            committed: execution.committed.map((e) => e.hashKey),
-            discarded: execution.discarded.map((d) => d.entry.hashKey),
+            committed: execution.committed.map(hashKeyOf),
+            discarded: execution.discarded.map(discardedKeyOf),
             chainTimeSecs: timestampUsec / 1_000_000n,
             taken
           })
@@ -384,32 +411,32 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             _tag: "BlockCommitted",
             block,
             // The block metadata is at firstVersion; the kept user transactions follow in order.
-            committed: execution.committed.map((e, i) => ({
-              hashKey: e.hashKey,
-              version: block.firstVersion + 1n + BigInt(i)
-            })),
-            discarded: execution.discarded.map((d) => ({ hashKey: d.entry.hashKey, status: d.status })),
-            dropped: dropped.map((e) => e.hashKey)
+            committed: committedVersions(execution.committed, block.firstVersion),
+            discarded: execution.discarded.map(discardedOf),
+            dropped: dropped.map(hashKeyOf)
           })
           return block
-        }).pipe(
-          Effect.mapError(ledgerFailure),
-          Effect.tapCause((cause) =>
-            Effect.sync(() => {
-              last = undefined
-            }).pipe(
-              Effect.andThen(
-                // A fork's block that read state not fetched yet is refused by design and executed
-                // again once the state is fetched (src/fork/StateMisses.ts): not a failure to report.
-                hasMissed()
-                  ? Effect.logDebug(
-                      "block not committed: it read fork state not fetched yet; executed again once fetched"
-                    )
-                  : Effect.logError(`block commit failed: ${Cause.pretty(cause)}`)
+        },
+        (effect) =>
+          effect.pipe(
+            Effect.mapError(ledgerFailure),
+            Effect.tapCause((cause) =>
+              Effect.sync(() => {
+                last = undefined
+              }).pipe(
+                Effect.andThen(
+                  // A fork's block that read state not fetched yet is refused by design and executed
+                  // again once the state is fetched (src/fork/StateMisses.ts): not a failure to report.
+                  hasMissed()
+                    ? Effect.logDebug(
+                        "block not committed: it read fork state not fetched yet; executed again once fetched"
+                      )
+                    : Effect.logError(`block commit failed: ${Cause.pretty(cause)}`)
+                )
               )
             )
           )
-        )
+      )
 
       const commitChanges = (writeSet: WriteSet): Effect.Effect<BlockInfo, ChainUnavailable> =>
         Effect.gen(function* () {
@@ -443,7 +470,7 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             block,
             committed: [],
             discarded: [],
-            dropped: dropped.map((e) => e.hashKey)
+            dropped: dropped.map(hashKeyOf)
           })
           return block
         }).pipe(Effect.mapError(ledgerFailure), Semaphore.withPermit(permit))

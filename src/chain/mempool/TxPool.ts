@@ -123,6 +123,27 @@ const replayKey = (r: ReplayProtector): bigint => (r._tag === "SequenceNumber" ?
 const before = (a: PoolEntry, b: PoolEntry): boolean =>
   a.gasUnitPrice !== b.gasUnitPrice ? a.gasUnitPrice > b.gasUnitPrice : a.arrival < b.arrival
 
+// `best`'s heap of lanes, by functions made once: a block asks for its transactions every few
+// milliseconds under load, and functions made anew per call lost their optimised code at every full
+// collection (V8 keeps it only while a closure using it lives; docs/benchmarks.md, session 47).
+const headOf = (l: Lane): PoolEntry => l.entries[l.next]!
+/** Moves the lane at `start` down `heap` (a binary max-heap by each lane's next entry, `before`). */
+const siftDown = (heap: Lane[], start: number): void => {
+  let i = start
+  for (;;) {
+    const l = 2 * i + 1
+    const r = l + 1
+    let m = i
+    if (l < heap.length && before(headOf(heap[l]!), headOf(heap[m]!))) m = l
+    if (r < heap.length && before(headOf(heap[r]!), headOf(heap[m]!))) m = r
+    if (m === i) return
+    const t = heap[i]!
+    heap[i] = heap[m]!
+    heap[m] = t
+    i = m
+  }
+}
+
 /** One lane of ready transactions (a sender's sequence run, or one orderless transaction). */
 interface Lane {
   readonly entries: ReadonlyArray<PoolEntry>
@@ -252,32 +273,12 @@ export class TxPool {
     }
     // A binary max-heap of lanes keyed by their next entry.
     const heap = lanes
-    const head = (l: Lane) => l.entries[l.next]!
-    const less = (i: number, j: number) => before(head(heap[i]!), head(heap[j]!))
-    const swap = (i: number, j: number) => {
-      const t = heap[i]!
-      heap[i] = heap[j]!
-      heap[j] = t
-    }
-    const down = (start: number) => {
-      let i = start
-      for (;;) {
-        const l = 2 * i + 1
-        const r = l + 1
-        let m = i
-        if (l < heap.length && less(l, m)) m = l
-        if (r < heap.length && less(r, m)) m = r
-        if (m === i) return
-        swap(i, m)
-        i = m
-      }
-    }
-    for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i)
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i)
     const out: PoolEntry[] = []
     let bytes = 0
     while (heap.length > 0 && out.length < limit) {
       const lane = heap[0]!
-      const e = head(lane)
+      const e = headOf(lane)
       if (bytes + e.bytes > maxBytes && out.length > 0) break
       out.push(e)
       bytes += e.bytes
@@ -286,9 +287,9 @@ export class TxPool {
         const last = heap.pop()!
         if (heap.length > 0) {
           heap[0] = last
-          down(0)
+          siftDown(heap, 0)
         }
-      } else down(0)
+      } else siftDown(heap, 0)
     }
     return out
   }

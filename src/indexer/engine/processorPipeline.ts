@@ -6,6 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import { toHex0x } from "../../bcs/index.js"
+import type { LedgerService } from "../../ledger/Ledger.js"
 import { StorageError } from "../../ledger/LedgerError.js"
 import {
   processors as allProcessors,
@@ -65,36 +66,36 @@ export const processorPipeline = (processors: ReadonlyArray<Processor> = allProc
   return {
     processorNames,
     fingerprint: JSON.stringify(processors.map((p) => [p.name, p.tables])),
-    batch: (ledger, next, maxTransactions) =>
-      Effect.gen(function* () {
-        const blocks = yield* blocksFrom(ledger, next, maxTransactions)
-        if (blocks.length === 0) return undefined
-        const writes: StoreWrite[] = []
-        let lastHash = ""
-        /** The last transaction's accumulator root, as hex once the batch is done (not per run). */
-        let lastRoot: Uint8Array | undefined
-        const transactions = yield* readIndexerChunks(ledger, input, blocks, PROCESS_CHUNK, (chunk) =>
-          Effect.try({
-            try: () => {
-              runProcessors(processors, chunk, writes)
-              const end = chunk[chunk.length - 1]
-              if (end !== undefined) {
-                lastHash = end.hash
-                lastRoot = end.committed.accumulatorRootHash
-              }
-            },
-            catch: (e) => new StorageError({ message: e instanceof ProcessorFailed ? e.message : String(e) })
-          })
-        )
-        const last = blocks[blocks.length - 1]!
-        return {
-          writes,
-          lastVersion: last.lastVersion,
-          lastHash,
-          lastTimestampUsec: last.timestampUsec,
-          lastAccumulatorRoot: lastRoot === undefined ? undefined : toHex0x(lastRoot),
-          transactions
-        }
-      })
+    // One generator function per pipeline, not one per batch (V8 keeps its optimised code).
+    batch: Effect.fnUntraced(function* (ledger: LedgerService, next: bigint, maxTransactions: number) {
+      const blocks = yield* blocksFrom(ledger, next, maxTransactions)
+      if (blocks.length === 0) return undefined
+      const writes: StoreWrite[] = []
+      let lastHash = ""
+      /** The last transaction's accumulator root, as hex once the batch is done (not per run). */
+      let lastRoot: Uint8Array | undefined
+      const transactions = yield* readIndexerChunks(ledger, input, blocks, PROCESS_CHUNK, (chunk) =>
+        Effect.try({
+          try: () => {
+            runProcessors(processors, chunk, writes)
+            const end = chunk[chunk.length - 1]
+            if (end !== undefined) {
+              lastHash = end.hash
+              lastRoot = end.committed.accumulatorRootHash
+            }
+          },
+          catch: (e) => new StorageError({ message: e instanceof ProcessorFailed ? e.message : String(e) })
+        })
+      )
+      const last = blocks[blocks.length - 1]!
+      return {
+        writes,
+        lastVersion: last.lastVersion,
+        lastHash,
+        lastTimestampUsec: last.timestampUsec,
+        lastAccumulatorRoot: lastRoot === undefined ? undefined : toHex0x(lastRoot),
+        transactions
+      }
+    })
   }
 }

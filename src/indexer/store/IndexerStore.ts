@@ -210,35 +210,39 @@ export const makeIndexerStore = (
           }
     )
 
+    // The write path's bodies are `Effect.fnUntraced` generator functions made once per store, not
+    // `Effect.gen` bodies made anew per call: V8 keeps a function's optimised code only while a
+    // closure using it lives, and bodies made per batch were compiled again after every full
+    // collection (docs/benchmarks.md, session 47).
+
     /** The stored rows of `keys` (cells by column), by key. */
-    const storedRows = (t: TableSpec, keys: ReadonlyArray<CellRow>) =>
-      Effect.gen(function* () {
-        const out = new Map<string, CellRow>()
-        const pk = t.primaryKey.map((c) => t.columns.find((x) => x.name === c)!)
-        for (const [i, size] of chunks(keys.length, Math.floor(MAX_PARAMS / pk.length))) {
-          const chunk = keys.slice(i, i + size)
-          const params: unknown[] = []
-          const tuples = chunk.map((row) => {
-            const cells = pk.map((c) => {
-              params.push(dialect.encode(row[c.name] ?? null, c.type))
-              return dialect.param(dialect.placeholder(params.length), c.type)
-            })
-            return pk.length === 1 ? cells[0] : `(${cells.join(", ")})`
+    const storedRows = Effect.fnUntraced(function* (t: TableSpec, keys: ReadonlyArray<CellRow>) {
+      const out = new Map<string, CellRow>()
+      const pk = t.primaryKey.map((c) => t.columns.find((x) => x.name === c)!)
+      for (const [i, size] of chunks(keys.length, Math.floor(MAX_PARAMS / pk.length))) {
+        const chunk = keys.slice(i, i + size)
+        const params: unknown[] = []
+        const tuples = chunk.map((row) => {
+          const cells = pk.map((c) => {
+            params.push(dialect.encode(row[c.name] ?? null, c.type))
+            return dialect.param(dialect.placeholder(params.length), c.type)
           })
-          const lhs = pk.length === 1 ? quoteIdent(pk[0]!.name) : `(${pk.map((c) => quoteIdent(c.name)).join(", ")})`
-          const rhs = pk.length === 1 ? `(${tuples.join(", ")})` : `(VALUES ${tuples.join(", ")})`
-          const rows = yield* select(
-            `SELECT ${t.columns.map((c) => `${dialect.read(quoteIdent(c.name), c.type)} AS ${quoteIdent(c.name)}`).join(", ")} FROM ${quoteIdent(t.name)} WHERE ${lhs} IN ${rhs}`,
-            params
-          )
-          for (const r of rows) {
-            const cells: CellRow = {}
-            for (const c of t.columns) cells[c.name] = dialect.decode(r[c.name], c.type)
-            out.set(keyOf(t, cells), cells)
-          }
+          return pk.length === 1 ? cells[0] : `(${cells.join(", ")})`
+        })
+        const lhs = pk.length === 1 ? quoteIdent(pk[0]!.name) : `(${pk.map((c) => quoteIdent(c.name)).join(", ")})`
+        const rhs = pk.length === 1 ? `(${tuples.join(", ")})` : `(VALUES ${tuples.join(", ")})`
+        const rows = yield* select(
+          `SELECT ${t.columns.map((c) => `${dialect.read(quoteIdent(c.name), c.type)} AS ${quoteIdent(c.name)}`).join(", ")} FROM ${quoteIdent(t.name)} WHERE ${lhs} IN ${rhs}`,
+          params
+        )
+        for (const r of rows) {
+          const cells: CellRow = {}
+          for (const c of t.columns) cells[c.name] = dialect.decode(r[c.name], c.type)
+          out.set(keyOf(t, cells), cells)
         }
-        return out
-      })
+      }
+      return out
+    })
 
     /**
      * The INSERT statement of `size` full rows of `t` (on a key conflict: nothing, or every non-key
@@ -280,12 +284,15 @@ export const makeIndexerStore = (
     }
 
     /** INSERT of full rows; on a key conflict: nothing, or every non-key column replaced. */
-    const writeRows = (t: TableSpec, rows: ReadonlyArray<CellRow>, onConflict: "nothing" | "update") =>
-      Effect.gen(function* () {
-        if (rows.length === 0) return
-        for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / t.columns.length)))
-          yield* run(insertStatement(t, size, onConflict), cellRowParams(t, rows, i, size))
-      })
+    const writeRows = Effect.fnUntraced(function* (
+      t: TableSpec,
+      rows: ReadonlyArray<CellRow>,
+      onConflict: "nothing" | "update"
+    ) {
+      if (rows.length === 0) return
+      for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / t.columns.length)))
+        yield* run(insertStatement(t, size, onConflict), cellRowParams(t, rows, i, size))
+    })
 
     /**
      * The parameters of a processor's rows `i` to `i + size` (checked by `checkRow`), each value
@@ -308,14 +315,16 @@ export const makeIndexerStore = (
     }
 
     /** `writeRows` of a processor's rows (`processorRowParams`); a key already stored keeps its row. */
-    const insertProcessorRows = (t: TableSpec, rows: ReadonlyArray<Readonly<Record<string, unknown>>>) =>
-      Effect.gen(function* () {
-        if (rows.length === 0) return
-        for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / t.columns.length))) {
-          const params = yield* attemptWrite(() => processorRowParams(t, rows, i, size))
-          yield* run(insertStatement(t, size, "nothing"), params)
-        }
-      })
+    const insertProcessorRows = Effect.fnUntraced(function* (
+      t: TableSpec,
+      rows: ReadonlyArray<Readonly<Record<string, unknown>>>
+    ) {
+      if (rows.length === 0) return
+      for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / t.columns.length))) {
+        const params = yield* attemptWrite(() => processorRowParams(t, rows, i, size))
+        yield* run(insertStatement(t, size, "nothing"), params)
+      }
+    })
 
     const tableOf = (name: string): TableSpec => {
       const t = byName(name)
@@ -386,40 +395,39 @@ export const makeIndexerStore = (
      * The rows each table gets from a batch's writes, merged (upserts) and de-duplicated (inserts);
      * with `keepPriors`, also each upserted key's stored row before the batch (none: not stored).
      */
-    const plan = (writes: ReadonlyArray<StoreWrite>, keepPriors: boolean) =>
-      Effect.gen(function* () {
-        // Inserts go straight to their table's rows, in order: a key written twice (in the batch,
-        // or stored before) keeps its first row — the INSERT's `ON CONFLICT DO NOTHING` sees to
-        // that in both databases, so no key needs computing here.
-        const inserts = new Map<string, Array<Readonly<Record<string, unknown>>>>()
-        const converted = yield* attemptWrite(() => sortWrites(writes, inserts))
-        // Stored rows of every upserted key, one query per table.
-        const upsertKeys = new Map<string, Map<string, CellRow>>()
-        for (const c of converted) {
-          const keys = upsertKeys.get(c.table.name) ?? new Map<string, CellRow>()
-          for (const r of c.rows) keys.set(keyOf(c.table, r.cells), r.cells)
-          upsertKeys.set(c.table.name, keys)
+    const plan = Effect.fnUntraced(function* (writes: ReadonlyArray<StoreWrite>, keepPriors: boolean) {
+      // Inserts go straight to their table's rows, in order: a key written twice (in the batch,
+      // or stored before) keeps its first row — the INSERT's `ON CONFLICT DO NOTHING` sees to
+      // that in both databases, so no key needs computing here.
+      const inserts = new Map<string, Array<Readonly<Record<string, unknown>>>>()
+      const converted = yield* attemptWrite(() => sortWrites(writes, inserts))
+      // Stored rows of every upserted key, one query per table.
+      const upsertKeys = new Map<string, Map<string, CellRow>>()
+      for (const c of converted) {
+        const keys = upsertKeys.get(c.table.name) ?? new Map<string, CellRow>()
+        for (const r of c.rows) keys.set(keyOf(c.table, r.cells), r.cells)
+        upsertKeys.set(c.table.name, keys)
+      }
+      const current = new Map<string, Map<string, CellRow>>()
+      for (const [name, keys] of upsertKeys) current.set(name, yield* storedRows(tableOf(name), [...keys.values()]))
+      const priors = new Map<string, ReadonlyMap<string, CellRow>>()
+      if (keepPriors) for (const [name, stored] of current) priors.set(name, new Map(stored))
+      const upserts = new Map<string, Map<string, CellRow>>()
+      for (const c of converted) {
+        const stored = current.get(c.table.name)!
+        const m = upserts.get(c.table.name) ?? new Map<string, CellRow>()
+        for (const r of c.rows) {
+          const k = keyOf(c.table, r.cells)
+          const merged = mergeUpsert(c.write, c.table, stored.get(k), r.cells, r.columns)
+          if (merged === undefined) continue
+          c.table.derive?.(merged)
+          stored.set(k, merged)
+          m.set(k, merged)
         }
-        const current = new Map<string, Map<string, CellRow>>()
-        for (const [name, keys] of upsertKeys) current.set(name, yield* storedRows(tableOf(name), [...keys.values()]))
-        const priors = new Map<string, ReadonlyMap<string, CellRow>>()
-        if (keepPriors) for (const [name, stored] of current) priors.set(name, new Map(stored))
-        const upserts = new Map<string, Map<string, CellRow>>()
-        for (const c of converted) {
-          const stored = current.get(c.table.name)!
-          const m = upserts.get(c.table.name) ?? new Map<string, CellRow>()
-          for (const r of c.rows) {
-            const k = keyOf(c.table, r.cells)
-            const merged = mergeUpsert(c.write, c.table, stored.get(k), r.cells, r.columns)
-            if (merged === undefined) continue
-            c.table.derive?.(merged)
-            stored.set(k, merged)
-            m.set(k, merged)
-          }
-          upserts.set(c.table.name, m)
-        }
-        return { inserts, upserts, priors }
-      })
+        upserts.set(c.table.name, m)
+      }
+      return { inserts, upserts, priors }
+    })
 
     const undoLog = makeUndoLog({
       dialect,
@@ -433,40 +441,45 @@ export const makeIndexerStore = (
       pointsKept: options.undoPointsKept
     })
 
+    /** A batch's rows, its undo point, the processors' status and the position: `commit`'s transaction. */
+    const writeBatch = Effect.fnUntraced(function* (
+      writes: ReadonlyArray<StoreWrite>,
+      at: IndexPosition,
+      processorNames: ReadonlyArray<string>,
+      undo: BatchUndo | undefined
+    ) {
+      const { inserts, upserts, priors } = yield* plan(writes, undo !== undefined)
+      for (const [name, rows] of inserts) yield* insertProcessorRows(tableOf(name), rows)
+      for (const [name, rows] of upserts) yield* writeRows(tableOf(name), [...rows.values()], "update")
+      if (undo !== undefined) yield* undoLog.record(undo, inserts, upserts, priors)
+      const now = BigInt(Date.now()) * 1000n
+      yield* writeRows(
+        tableOf("processor_status"),
+        processorNames.map(
+          (processor): Record<string, Cell> => ({
+            processor,
+            last_success_version: at.version.toString(),
+            last_updated: now,
+            last_transaction_timestamp: at.timestampUsec
+          })
+        ),
+        "update"
+      )
+      yield* writeRows(tableOf("ledger_infos"), [{ chain_id: String(at.chainId) }], "nothing")
+      yield* putMeta([
+        ["version", at.version.toString()],
+        ["hash", at.hash],
+        ["timestamp", at.timestampUsec.toString()],
+        ["chain_id", String(at.chainId)]
+      ])
+    })
+
     const commit = (
       writes: ReadonlyArray<StoreWrite>,
       at: IndexPosition,
       processorNames: ReadonlyArray<string>,
       undo?: BatchUndo | undefined
-    ) =>
-      client.withTransaction(
-        Effect.gen(function* () {
-          const { inserts, upserts, priors } = yield* plan(writes, undo !== undefined)
-          for (const [name, rows] of inserts) yield* insertProcessorRows(tableOf(name), rows)
-          for (const [name, rows] of upserts) yield* writeRows(tableOf(name), [...rows.values()], "update")
-          if (undo !== undefined) yield* undoLog.record(undo, inserts, upserts, priors)
-          const now = BigInt(Date.now()) * 1000n
-          yield* writeRows(
-            tableOf("processor_status"),
-            processorNames.map(
-              (processor): Record<string, Cell> => ({
-                processor,
-                last_success_version: at.version.toString(),
-                last_updated: now,
-                last_transaction_timestamp: at.timestampUsec
-              })
-            ),
-            "update"
-          )
-          yield* writeRows(tableOf("ledger_infos"), [{ chain_id: String(at.chainId) }], "nothing")
-          yield* putMeta([
-            ["version", at.version.toString()],
-            ["hash", at.hash],
-            ["timestamp", at.timestampUsec.toString()],
-            ["chain_id", String(at.chainId)]
-          ])
-        })
-      )
+    ) => client.withTransaction(writeBatch(writes, at, processorNames, undo))
 
     /** Each processor's `processor_status` row as before its first batch (version -1). */
     const initialStatus = Effect.suspend(() => {
