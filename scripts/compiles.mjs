@@ -11,7 +11,8 @@
  * Prints one JSON line: the compiles and their compiler time (ms, V8's three phases summed), those
  * of anonymous functions apart, the names compiled most often, and loadgen's own figures. A body
  * compiled again and again in the steady seconds is code V8 dropped (a closure made per call that
- * died, its optimised code with it at the next full collection) or deoptimised.
+ * died, its optimised code with it at the next full collection) or deoptimised; which functions
+ * those are, per thread and mapped into src/: `scripts/recompiles.mjs`. This one gives the time.
  * Linux (a FIFO); `npm run build` first.
  */
 import { spawn, spawnSync } from "node:child_process"

@@ -564,9 +564,12 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
         codeLast = versionKey
       }
       const large = record.bytes.length >= LARGE_RECORD
-      tx.writeSet.entries.forEach((entry, i) => {
+      // Loops, not callbacks made per transaction (docs/architecture.md, "Hot loops live in functions made once").
+      const entries = tx.writeSet.entries
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i]!
         writeState(entry.keyBytes, tx.version, entry.op, large ? undefined : record.opOffsets[i]!)
-      })
+      }
     }
     if (nextKeyId !== keysBefore) put(t.meta, NEXT_KEY_ID, u64be(nextKeyId))
     for (const s of p.summaries) put(t.summaries, summaryKey(s.sender, s.version), encodeSummaryValue(s))
@@ -574,14 +577,15 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       put(t.accountSeqs, accountSequenceKey(s.sender, s.sequenceNumber), u64be(s.version))
     // The handle events (`p.events`, in the same order), indexed by their place in their record.
     for (const { tx, eventOffsets } of records)
-      tx.events.forEach((e, i) => {
+      for (let i = 0; i < tx.events.length; i++) {
+        const e = tx.events[i]!
         if (e._tag === "V1")
           put(
             t.events,
             eventIndexKey(e.key.accountAddress, e.key.creationNumber, e.sequenceNumber),
             encodeIndexedEvent(tx.version, eventOffsets[i]!)
           )
-      })
+      }
     put(t.blocks, u64be(p.block.height), encodeBlock(p.block), append)
     put(t.blockEnds, u64be(p.block.lastVersion), u64be(p.block.height), append)
     put(t.meta, HEAD_KEY, view(encodeHead(p.head)))
