@@ -9,7 +9,8 @@
  *        each sender alternating: mint a token, then give it to the next sender. Reports the
  *        transactions committed per second, the ledger versions the indexer processed per second
  *        (`processor_status` of token_v2_processor) over the run, and how far it trailed the ledger
- *        at the end and when it caught up.
+ *        at the end and when it caught up. One transaction in flight per sender: one that falls due
+ *        while every sender waits is sent when one is free (`late`, `lateMaxMs`, `unsent`).
  *   node scripts/nftload.mjs owned [--tokens 10000] [--requests 2000] [--concurrency 8]
  *        `--minters` accounts mint N tokens in their collections and give each to one owner (a mint and
  *        a transfer per token),
@@ -201,7 +202,12 @@ const main = async () => {
     const free = senders.map((s, i) => ({ s, i, minted: 0 }))
     const start = performance.now()
     const v0 = await ledgerVersion()
-    let due = 0, sent = 0, committed = 0, failures = 0, backlogged = 0
+    // An operation falls due every 1/rate s whatever the node does; one due while every sender still
+    // waits for its last is sent when one is free, oldest first (`late`, `lateMaxMs`; `unsent` if the
+    // run ended first), so a slow spell shows as lateness instead of silently lowering the offered rate.
+    let due = 0, sent = 0, committed = 0, failures = 0, late = 0, lateMaxMs = 0
+    /** The last operation that fell due while no sender was free (it and those before it waited). */
+    let blockedThrough = -1
     let measuredFrom, measuredCommitted = 0
     const errors = {}
     const inflight = new Set()
@@ -213,7 +219,14 @@ const main = async () => {
       const now = Math.floor(((performance.now() - start) / 1000) * rate)
       for (; due < now; due++) {
         const slot = free.shift()
-        if (slot === undefined) { backlogged++; continue }
+        if (slot === undefined) {
+          blockedThrough = now - 1
+          break
+        }
+        if (due <= blockedThrough) {
+          late++
+          lateMaxMs = Math.max(lateMaxMs, performance.now() - (start + (due * 1000) / rate))
+        }
         sent++
         const p = (async () => {
           const { s, i } = slot
@@ -252,7 +265,8 @@ const main = async () => {
     const secs = (end.t - measuredFrom.t) / 1000
     const catchSecs = (caughtUp.t - measuredFrom.t) / 1000
     console.log(JSON.stringify({
-      mode, rate, seconds, warmupSecs: warmup, load: loadAverage(), senders: senders.length, sent, backlogged, committed, failures, errors,
+      mode, rate, seconds, warmupSecs: warmup, load: loadAverage(), senders: senders.length, sent, late, lateMaxMs: +lateMaxMs.toFixed(1),
+      unsent: Math.max(0, Math.floor((warmup + seconds) * rate) - due), committed, failures, errors,
       committedPerSec: Math.round(measuredCommitted / secs),
       ledgerVersionsPerSec: Math.round(Number(end.ledger - measuredFrom.ledger) / secs),
       indexedVersionsPerSecDuringLoad: Math.round(Number(end.indexed - measuredFrom.indexed) / secs),
