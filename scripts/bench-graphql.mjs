@@ -47,7 +47,7 @@ import http from "node:http"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { aptTransfer, cliArgs, cpuSecs, loadDist, localSigners, memoryKb, root, sleep } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, loadDist, localSigners, memoryKb, root, sleep, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const sdkQueries = await import(join(root, "node_modules", "@aptos-labs", "ts-sdk", "dist", "types", "generated", "queries.js"))
@@ -139,15 +139,6 @@ const requestOnce = (method, url, body, headers) =>
     req.on("error", reject)
     req.end(body)
   })
-const waitReady = async (child) => {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the node exited (${child.exitCode})`)
-    try {
-      if ((await request("GET", API)).status === 200) return
-    } catch {}
-    await sleep(20)
-  }
-}
 const graphql = async (query, variables) => {
   const r = await request("POST", GRAPHQL, Buffer.from(JSON.stringify({ query, variables })), {
     "content-type": "application/json"
@@ -309,7 +300,7 @@ const build = async () => {
   {
     const node = startNode(["--fresh", "--no-indexer", "--accounts", String(accountCount)])
     try {
-      await waitReady(node.child)
+      await waitForNode(node.child, API, 20)
       const accounts = localSigners(lib, accountCount)
       for (const a of accounts)
         a.next = BigInt(JSON.parse((await request("GET", `${API}/accounts/0x${toHex(a.address)}`)).text).sequence_number)
@@ -343,7 +334,7 @@ const indexBoth = async (info) => {
   {
     const node = startNode([])
     try {
-      await waitReady(node.child)
+      await waitForNode(node.child, API, 20)
       info.sqliteIndexMs = await waitIndexed()
     } finally {
       await node.stop()
@@ -355,7 +346,7 @@ const indexBoth = async (info) => {
     try {
       const node = startNode(["--indexer-db", pgUrl])
       try {
-        await waitReady(node.child)
+        await waitForNode(node.child, API, 20)
         info.postgresIndexMs = await waitIndexed()
       } finally {
         await node.stop()
@@ -392,7 +383,7 @@ const run = async () => {
     const node = startNode(store === "none" ? ["--no-indexer"] : store === "postgres" ? ["--indexer-db", pgUrl] : [])
     try {
       const t0 = performance.now()
-      await waitReady(node.child)
+      await waitForNode(node.child, API, 20)
       result.readyMs = Math.round(performance.now() - t0)
       result.ledgerVersion = String(await ledgerVersion())
       if (store !== "none") result.catchUpMs = await waitIndexed()

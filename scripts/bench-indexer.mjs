@@ -30,7 +30,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -53,14 +53,6 @@ const startNode = ({ dataDir, fresh = true, accounts, extra = [] }) => {
     await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)))
   }
   return { child, t0, stop }
-}
-const waitReady = async () => {
-  for (;;) {
-    try {
-      if ((await fetch(API)).status === 200) return
-    } catch {}
-    await sleep(5)
-  }
 }
 const rssMb = (pid) => Math.round(memoryKb(pid).VmRSS / 1024)
 
@@ -171,7 +163,7 @@ const main = async () => {
   const accountCount = arg("accounts", 64)
   const node = startNode({ dataDir, fresh: !kept, accounts: accountCount, extra: flag("no-indexer") ? ["--no-indexer"] : [] })
   try {
-    await waitReady()
+    await waitForNode(node.child, API)
     const accounts = accountsOf(accountCount)
     for (const a of accounts) a.next = BigInt(JSON.parse((await request("GET", `${API}/accounts/0x${toHex(a.address)}`)).text).sequence_number ?? 0)
     if (mode === "lag") {

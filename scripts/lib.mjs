@@ -57,6 +57,26 @@ export const cliArgs = (argv = process.argv.slice(2)) => {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
+/**
+ * Fails if a node the script started has exited (a start that failed: its own message is on
+ * stderr), so that no wait for it goes on forever.
+ */
+export const assertRunning = (child) => {
+  if (child.exitCode !== null || child.signalCode !== null)
+    throw new Error(`movenode exited before it was ready (${child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode})`)
+}
+
+/** Waits until a node the script started answers `url` with 200, polling every `intervalMs` (`assertRunning` each time). */
+export const waitForNode = async (child, url, intervalMs = 5) => {
+  for (;;) {
+    assertRunning(child)
+    try {
+      if ((await fetch(url)).status === 200) return
+    } catch {}
+    await sleep(intervalMs)
+  }
+}
+
 /** `fetch` of a JSON answer: its status and parsed body. */
 export const fetchJson = async (url, init) => {
   const r = await fetch(url, init)

@@ -57,7 +57,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } fro
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ledgerStats } from "./ledger-stats.mjs"
-import { aptTransfer, childrenCpuSecs, cliArgs, cpuSecs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu } from "./lib.mjs"
+import { aptTransfer, childrenCpuSecs, cliArgs, cpuSecs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu, assertRunning, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -113,14 +113,7 @@ const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] }
   return { child, t0, stop, dir }
 }
 
-const waitReady = async () => {
-  for (;;) {
-    try {
-      if ((await fetch(`${API}`)).status === 200) return
-    } catch {}
-    await sleep(5)
-  }
-}
+const waitReady = (node) => waitForNode(node.child, API)
 
 /** Resident memory split: anonymous (the heap, buffers) and file-backed (LMDB's mapped pages, code). */
 const memoryOf = (pid) => {
@@ -275,6 +268,7 @@ const main = async () => {
       const node = startNode(undefined, options)
       let hash
       for (;;) {
+        assertRunning(node.child)
         try {
           const r = await fetch(`http://127.0.0.1:${PORTS.faucet}/fund`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ address: who, amount: 100 }) })
           if (r.status === 200) { hash = (await r.json()).txn_hashes[0]; break }
@@ -312,7 +306,7 @@ const main = async () => {
     // the transfers a stall delays most.
     const senders = accountsOf(Math.max(8, Math.ceil(rate / 5)))
     const node = startNode(senders.length)
-    await waitReady()
+    await waitReady(node)
     const latencies = []
     // The two halves of each measured latency: POST answered 202 (HTTP, decode, admission), then
     // wait_by_hash answered committed (the block: execution, the durable commit, the answer).
@@ -406,7 +400,7 @@ const main = async () => {
     const count = arg("count", 1000)
     const [from, to] = accountsOf(2)
     const node = startNode(2, { keep: true })
-    await waitReady()
+    await waitReady(node)
     const ledgerDir = join(node.dir, "ledger")
     const fileSize = () => statSync(join(ledgerDir, "data.mdb")).size
     const info0 = await (await fetch(API)).json()
@@ -494,7 +488,7 @@ const main = async () => {
     // The pool takes 100 per sender: more would be refused (507), which is not the path measured.
     if (count > senders.length * 100) throw new Error(`--count at most 100 per account (${senders.length * 100})`)
     const node = startNode(senders.length, { extra: ["--block-time", "3600000", "--idle-block-time", "off"] })
-    await waitReady()
+    await waitReady(node)
     const expiration = nowSecs() + 3600n
     const txns = Array.from({ length: count }, (_, i) => transfer(senders[i % senders.length], senders[(i + 1) % senders.length].address, 1n, expiration))
     // Warm-up: the first 5 % (code optimised, caches filled), not counted.
@@ -532,7 +526,7 @@ const main = async () => {
     const sdk = await import(createRequire(join(root, "package.json")).resolve("@aptos-labs/ts-sdk"))
     const senders = accountsOf(n)
     const node = startNode(n)
-    await waitReady()
+    await waitReady(node)
     const aptos = new sdk.Aptos(new sdk.AptosConfig({ network: sdk.Network.CUSTOM, fullnode: API }))
     const accounts = senders.map((a) => sdk.Account.fromPrivateKey({ privateKey: new sdk.Ed25519PrivateKey(a.privateKey) }))
     const sequence = accounts.map(() => 0)
@@ -601,7 +595,7 @@ const main = async () => {
     const target = arg("target", 4000)
     const senders = accountsOf(arg("accounts", 64))
     const node = startNode(senders.length, { keep: true })
-    await waitReady()
+    await waitReady(node)
     // Pre-signed: target × seconds transfers, round-robin over the senders (sequence numbers in order).
     // `--rate R`: an offered rate (transfers/s, paced) instead of "as fast as taken": below the
     // node's capacity the CPU per transfer at the same rate compares builds on a busy machine.

@@ -25,7 +25,7 @@ import http from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cliArgs, cpuSecs, loadAverage, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { cliArgs, cpuSecs, loadAverage, loadDist, localSigners, root, sleep, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { Bcs, BcsWriter, signingMessage, signedTransactionCodec, addressFromNumber, toHex } = lib
@@ -63,14 +63,6 @@ const startNode = (accounts, { dataDir, fresh = true } = {}) => {
   return { child, stop, dir, keepData: () => (keep = true) }
 }
 
-const waitReady = async () => {
-  for (;;) {
-    try {
-      if ((await fetch(API)).status === 200) return
-    } catch {}
-    await sleep(20)
-  }
-}
 
 const accountsOf = (n) => localSigners(lib, n).map((signer) => Object.assign(signer, { tokens: [] }))
 
@@ -172,7 +164,7 @@ const reindex = async (node, accounts) => {
   await node.stop()
   rmSync(join(node.dir, "indexer"), { recursive: true, force: true })
   const again = startNode(accounts, { dataDir: node.dir, fresh: false })
-  await waitReady()
+  await waitForNode(again.child, API, 20)
   const target = await ledgerVersion()
   const t0 = performance.now()
   const cpu0 = cpuSecs(again.child.pid)
@@ -195,7 +187,7 @@ const main = async () => {
     // lets the offered rate through.
     const senders = accountsOf(Math.max(8, Math.ceil(rate / 2)))
     const node = startNode(senders.length)
-    await waitReady()
+    await waitForNode(node.child, API, 20)
     // Setup (not measured): one collection per sender.
     await Promise.all(senders.map((s, i) => run(createCollection(s, `c${i}`))))
     console.error(`setup: ${senders.length} collections created`)
@@ -286,7 +278,7 @@ const main = async () => {
     const minters = accountsOf(arg("minters", 64) + 1)
     const owner = minters.pop()
     const node = startNode(minters.length + 1)
-    await waitReady()
+    await waitForNode(node.child, API, 20)
     await Promise.all(minters.map((s, i) => run(createCollection(s, `c${i}`))))
     // Each minter mints and gives to the owner until `tokens` are given.
     let given = 0
