@@ -37,7 +37,7 @@ import { ChainEvents } from "./ChainEvents.js"
 import { ChainVm } from "./ChainVm.js"
 import { type BlockExecution, BlockExecutionFailure, executeBlockSteps } from "./executeBlock.js"
 import { Mempool } from "./Mempool.js"
-import type { BlockInFlightTxns, CommittedSender, PoolEntry } from "./mempool/TxPool.js"
+import { type BlockInFlightTxns, type CommittedSender, hashKeyOf, type PoolEntry } from "./mempool/TxPool.js"
 import * as Option from "effect/Option"
 import { ChainClock, ChainClockService } from "./controls/ChainClock.js"
 import { MiningMode } from "./MiningMode.js"
@@ -147,7 +147,6 @@ const ledgerFailure = (e: LedgerError | ChainUnavailable): ChainUnavailable =>
 
 // Per-block arrays built by functions made once (not arrows made anew for each block): V8 keeps a
 // function's optimised code only while a closure using it lives (docs/benchmarks.md, session 47).
-const hashKeyOf = (e: PoolEntry): string => e.hashKey
 const discardedKeyOf = (d: BlockExecution["discarded"][number]): string => d.entry.hashKey
 const discardedOf = (d: BlockExecution["discarded"][number]) => ({ hashKey: d.entry.hashKey, status: d.status })
 const committedSender = ([senderKey, nextSequenceNumber]: readonly [string, bigint]): CommittedSender => ({

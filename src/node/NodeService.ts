@@ -6,7 +6,7 @@ import type { LedgerInfo } from "../domain/LedgerInfo.js"
 import type { AssetType } from "./Balances.js"
 import type { ModuleAnswer } from "./Modules.js"
 import type { ReadServices } from "./Reads.js"
-import type { SimulateOptions, SimulationAnswer } from "./Simulations.js"
+import type { SimulationsService } from "./Simulations.js"
 import type { ChainControlsService } from "../chain/controls/ChainControls.js"
 import type { SubmissionsService } from "./Submissions.js"
 import type { SummaryPage } from "./Summaries.js"
@@ -47,15 +47,9 @@ export interface NodeService {
   /** The read endpoints' services (accounts, resources, transactions, blocks, events, tables). */
   readonly reads: ReadServices
   /** `POST /transactions/simulate`: a BCS signed transaction (invalid signature) run on the latest state. */
-  readonly simulate: (
-    body: Uint8Array,
-    options: SimulateOptions
-  ) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
+  readonly simulate: SimulationsService["simulate"]
   /** The same with a JSON `SubmitTransactionRequest` (parsed JSON), converted as submissions convert it. */
-  readonly simulateJson: (
-    body: unknown,
-    options: SimulateOptions
-  ) => Effect.Effect<WithLedger<SimulationAnswer>, ApiError>
+  readonly simulateJson: SimulationsService["simulateJson"]
   /** Submission and pending transactions: the local chain's (`Submissions`); undefined on a read-only node. */
   readonly submissions: SubmissionsService | undefined
   /** The local chain's test controls (`/__movenode/v1/…`); undefined on any other node. */

@@ -25,7 +25,7 @@ import { BlockProducer } from "../BlockProducer.js"
 import { ChainEvents } from "../ChainEvents.js"
 import { Mempool } from "../Mempool.js"
 import { pooledTransaction } from "../mempool/pooledTransaction.js"
-import type { PoolEntry } from "../mempool/TxPool.js"
+import { hashKeyOf, type PoolEntry } from "../mempool/TxPool.js"
 import type { ClockSettings } from "./ChainClock.js"
 import { ConfigKeys, decodeConfiguration } from "../onChainConfig.js"
 import { nextEpochTimestamp } from "./nextEpochTimestamp.js"
@@ -265,7 +265,7 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
                 reason,
                 version: mark.version,
                 height: mark.height,
-                dropped: dropped.map((e) => e.hashKey)
+                dropped: dropped.map(hashKeyOf)
               })
             })
           )
@@ -668,7 +668,7 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
                 reason: "load",
                 version: mark.version,
                 height: mark.height,
-                dropped: dropped.map((e) => e.hashKey)
+                dropped: dropped.map(hashKeyOf)
               })
             })
           )

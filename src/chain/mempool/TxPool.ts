@@ -47,6 +47,9 @@ export interface PoolEntry {
   readonly arrival: number
 }
 
+/** An entry's pool key (a function made once: hot per-block maps use it, docs/architecture.md). */
+export const hashKeyOf = (e: PoolEntry): string => e.hashKey
+
 /** What `insert` needs; the pool assigns `arrival`. */
 export type NewEntry = Omit<PoolEntry, "arrival">
 
