@@ -63,7 +63,6 @@ const startNode = (accounts, { dataDir, fresh = true } = {}) => {
   return { child, stop, dir, keepData: () => (keep = true) }
 }
 
-
 const accountsOf = (n) => localSigners(lib, n).map((signer) => Object.assign(signer, { tokens: [] }))
 
 const bcs = (write) => {
