@@ -145,8 +145,8 @@ const blockRandomness = (
 const ledgerFailure = (e: LedgerError | ChainUnavailable): ChainUnavailable =>
   e._tag === "ChainUnavailable" ? e : unavailable(`ledger: ${e._tag === "StorageError" ? e.message : e._tag}`)
 
-// Per-block arrays built by functions made once (not arrows made anew for each block): V8 keeps a
-// function's optimised code only while a closure using it lives (docs/benchmarks.md, session 47).
+// Per-block arrays built by functions made once, not arrows made anew for each block
+// (docs/architecture.md, "Hot loops live in functions made once").
 const discardedKeyOf = (d: BlockExecution["discarded"][number]): string => d.entry.hashKey
 const discardedOf = (d: BlockExecution["discarded"][number]) => ({ hashKey: d.entry.hashKey, status: d.status })
 const committedSender = ([senderKey, nextSequenceNumber]: readonly [string, bigint]): CommittedSender => ({

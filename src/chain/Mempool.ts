@@ -242,9 +242,8 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
         )
 
       /**
-       * `admit` once it has the time and the state. A function of its own, made once: V8 keeps a
-       * function's optimised code only while a closure using it lives, so a body made anew for every
-       * submission was compiled again after every full collection (docs/benchmarks.md, session 47).
+       * `admit` once it has the time and the state: a function made once, not a body per submission
+       * (docs/architecture.md, "Hot loops live in functions made once").
        */
       const admitOn = (
         state: StateReader,

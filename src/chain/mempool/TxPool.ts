@@ -47,7 +47,10 @@ export interface PoolEntry {
   readonly arrival: number
 }
 
-/** An entry's pool key (a function made once: hot per-block maps use it, docs/architecture.md). */
+/**
+ * An entry's pool key, for the per-block maps over entries (made once: docs/architecture.md, "Hot
+ * loops live in functions made once").
+ */
 export const hashKeyOf = (e: PoolEntry): string => e.hashKey
 
 /** What `insert` needs; the pool assigns `arrival`. */
@@ -127,8 +130,7 @@ const before = (a: PoolEntry, b: PoolEntry): boolean =>
   a.gasUnitPrice !== b.gasUnitPrice ? a.gasUnitPrice > b.gasUnitPrice : a.arrival < b.arrival
 
 // `best`'s heap of lanes, by functions made once: a block asks for its transactions every few
-// milliseconds under load, and functions made anew per call lost their optimised code at every full
-// collection (V8 keeps it only while a closure using it lives; docs/benchmarks.md, session 47).
+// milliseconds under load (docs/architecture.md, "Hot loops live in functions made once").
 const headOf = (l: Lane): PoolEntry => l.entries[l.next]!
 /** Moves the lane at `start` down `heap` (a binary max-heap by each lane's next entry, `before`). */
 const siftDown = (heap: Lane[], start: number): void => {

@@ -228,7 +228,7 @@ export const followLedger = (
      * store transaction takes them together (`gatherPolicy.ts`); not while someone waits, nor once a
      * reset is asked (a revert is indexed at once).
      */
-    // (One generator function for every batch, so V8 keeps its optimised code: readIndexerBatch.ts.)
+    // One generator function for every batch (docs/architecture.md, "Hot loops live in functions made once").
     const gather = Effect.fnUntraced(function* (lastBatch: number) {
       const plan = gatherPlan(lastBatch, maxBatch, options.gatherMaxWaitMs, options.trickleGatherMs)
       if (plan === undefined) return

@@ -66,7 +66,8 @@ export const processorPipeline = (processors: ReadonlyArray<Processor> = allProc
   return {
     processorNames,
     fingerprint: JSON.stringify(processors.map((p) => [p.name, p.tables])),
-    // One generator function per pipeline, not one per batch (V8 keeps its optimised code).
+    // One generator function per pipeline, not one per batch
+    // (docs/architecture.md, "Hot loops live in functions made once").
     batch: Effect.fnUntraced(function* (ledger: LedgerService, next: bigint, maxTransactions: number) {
       const blocks = yield* blocksFrom(ledger, next, maxTransactions)
       if (blocks.length === 0) return undefined

@@ -211,9 +211,7 @@ export const makeIndexerStore = (
     )
 
     // The write path's bodies are `Effect.fnUntraced` generator functions made once per store, not
-    // `Effect.gen` bodies made anew per call: V8 keeps a function's optimised code only while a
-    // closure using it lives, and bodies made per batch were compiled again after every full
-    // collection (docs/benchmarks.md, session 47).
+    // `Effect.gen` bodies made anew per batch (docs/architecture.md, "Hot loops live in functions made once").
 
     /** The stored rows of `keys` (cells by column), by key. */
     const storedRows = Effect.fnUntraced(function* (t: TableSpec, keys: ReadonlyArray<CellRow>) {

@@ -41,9 +41,8 @@ export const readIndexerChunks = <E>(
   readChunks(ledger, input, blocks, chunkSize, f) as Effect.Effect<number, LedgerError | E>
 
 /**
- * `readIndexerChunks`' body: one generator function for every batch, so V8 keeps its optimised
- * code (it holds a function's optimised code only while a closure using it is alive: a body made
- * anew per call was compiled again after every full collection, docs/benchmarks.md, session 47).
+ * `readIndexerChunks`' body: one generator function for every batch, not a body made per call
+ * (docs/architecture.md, "Hot loops live in functions made once").
  */
 const readChunks = Effect.fnUntraced(function* (
   ledger: LedgerService,
