@@ -76,8 +76,15 @@ export const checkLmdbFile = (dir: string): void => {
     // LMDB uses the meta with the newer transaction id.
     const meta = first === undefined ? second! : second === undefined || first.txnid >= second.txnid ? first : second
     const needed = (meta.lastPage + 1n) * BigInt(meta.pageSize)
-    if (BigInt(size) < needed)
-      throw damaged(`it has ${size} bytes, but its pages in use end at byte ${needed} (truncated)`)
+    // The length compared is read after the meta: another process may be writing the store (a
+    // front process opens it read-only while the node commits), and LMDB writes a commit's pages
+    // before its meta, so the file is at least as long as any meta already readable says. The
+    // length read before the meta missed the pages of a commit made in between, and a live store
+    // looked truncated (about one check in 300 beside a busy writer; a front process refused to
+    // serve reads once, session 49).
+    const length = fstatSync(fd).size
+    if (BigInt(length) < needed)
+      throw damaged(`it has ${length} bytes, but its pages in use end at byte ${needed} (truncated)`)
   } finally {
     closeSync(fd)
   }

@@ -95,6 +95,42 @@ describe("a damaged store is a clear error at open, never a signal", () => {
   })
 })
 
+describe("a store another process is writing is never judged damaged", () => {
+  it("checks made while a writer commits find every meta's pages in the file", async () => {
+    const dir = join(root, "live")
+    mkdirSync(dir, { recursive: true })
+    const writer = spawn(
+      process.execPath,
+      [fileURLToPath(new URL("./lmdbWriterChild.mjs", import.meta.url)), dir, "4"],
+      {
+        stdio: ["ignore", "pipe", "inherit"]
+      }
+    )
+    const exited = new Promise<number | null>((resolve) => writer.on("exit", (code) => resolve(code)))
+    await new Promise<void>((resolve) => writer.stdout!.on("data", () => resolve()))
+    // The writer commits a few thousand times a second; the check is synchronous, so a turn of
+    // checks is followed by a pause for the writer's output (and this test's timers) to move.
+    let checks = 0
+    const judged: string[] = []
+    const until = Date.now() + 2_500
+    while (Date.now() < until) {
+      for (const end = Date.now() + 20; Date.now() < end; checks++) {
+        try {
+          checkLmdbFile(dir)
+        } catch (e) {
+          judged.push(e instanceof Error ? e.message : String(e))
+        }
+      }
+      await new Promise((r) => setTimeout(r, 1))
+    }
+    expect(await exited).toBe(0)
+    // Before the fix the file's length was read before the meta: ~0.3 % of checks failed here.
+    expect(checks).toBeGreaterThan(10_000)
+    expect(judged.slice(0, 3)).toEqual([])
+    expect(() => checkLmdbFile(dir)).not.toThrow()
+  }, 30_000)
+})
+
 describe("one process per data directory", () => {
   it("a second process gets a clear error naming the holder; after the holder exits, the store opens", async () => {
     let holder: ChildProcess | undefined
