@@ -47,7 +47,7 @@ import http from "node:http"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { aptTransfer, cliArgs, cpuSecs, loadDist, localSigners, memoryKb, root, sleep, waitForNode } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, loadDist, localSigners, memoryKb, root, sleep, stopOnExit, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const sdkQueries = await import(join(root, "node_modules", "@aptos-labs", "ts-sdk", "dist", "types", "generated", "queries.js"))
@@ -103,6 +103,7 @@ const startNode = (extra) => {
     ],
     { stdio: ["ignore", "ignore", "inherit"] }
   )
+  stopOnExit(child)
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return
     child.kill("SIGTERM")

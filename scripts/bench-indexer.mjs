@@ -30,7 +30,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu, waitForNode } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, stopOnExit, threadCpu, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -48,6 +48,7 @@ const startNode = ({ dataDir, fresh = true, accounts, extra = [] }) => {
       ...(accounts === undefined ? [] : ["--accounts", String(accounts)]), ...extra],
     { stdio: ["ignore", "ignore", "inherit"] }
   )
+  stopOnExit(child)
   const stop = async () => {
     child.kill("SIGTERM")
     await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)))

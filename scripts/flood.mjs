@@ -38,7 +38,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { getPriority, setPriority, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { aptTransfer, childrenCpuSecs, cpuSecs, cliArgs, loadAverage, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { aptTransfer, childrenCpuSecs, cpuSecs, cliArgs, loadAverage, loadDist, localSigners, root, sleep, stopOnExit } from "./lib.mjs"
 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const args = process.argv.slice(2)
@@ -155,6 +155,7 @@ if (args[0] === "--probe") {
     ],
     { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, TURN_MONITOR_OUT: turnsFile } }
   )
+  stopOnExit(node)
   const stopNode = async () => {
     node.kill("SIGTERM")
     const killer = setTimeout(() => node.kill("SIGKILL"), 15_000)

@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { createServer, connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { memoryKb, root, sleep } from "./lib.mjs"
+import { memoryKb, root, sleep, stopOnExit } from "./lib.mjs"
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -46,6 +46,7 @@ const node = spawn(
   ["--max-semi-space-size=8", bin, "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet"],
   { stdio: ["ignore", "ignore", "pipe"] }
 )
+stopOnExit(node)
 let stderr = ""
 node.stderr.on("data", (d) => (stderr += d))
 const stopNode = async () => {

@@ -4,6 +4,11 @@
  *   root, loadDist()          the repository and its built library (`npm run build` first)
  *   cliArgs(argv?)            `--name value` options: `arg` (string), `num` (number), `has` (a flag)
  *   sleep(ms), freePort()
+ *   stopOnExit(child)         a child process (a node the script started) is sent SIGTERM when the
+ *                             script exits, an uncaught error included, rather than left running
+ *   openLoop({ rate, seconds, senders, send, tick?, start? })
+ *                             an open-loop load: an operation falls due every 1/rate s whatever the
+ *                             node does, each to a free sender, oldest first; how many went late
  *   fetchJson(url, init?)     `{ status, body }` of a JSON answer
  *   failRun(message)          a checking script's verdict on its first inconsistency: one JSON line
  *                             `{ ok: false, message }`, exit code 1
@@ -57,6 +62,27 @@ export const cliArgs = (argv = process.argv.slice(2)) => {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
+/** Children to stop when this process exits (`stopOnExit`); one `exit` listener for all of them. */
+const children = new Set()
+let stoppingOnExit = false
+
+/**
+ * Sends `child` SIGTERM when this script exits, however it exits (an uncaught error or a failed
+ * assertion included): a node left running would hold its ports, its data directory and any pipe
+ * the script's output went to (a `| tail` would then wait for it). Returns `child`.
+ */
+export const stopOnExit = (child) => {
+  if (!stoppingOnExit) {
+    stoppingOnExit = true
+    process.on("exit", () => {
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGTERM")
+    })
+  }
+  children.add(child)
+  child.once("exit", () => children.delete(child))
+  return child
+}
+
 /**
  * Fails if a node the script started has exited (a start that failed: its own message is on
  * stderr), so that no wait for it goes on forever.
@@ -75,6 +101,51 @@ export const waitForNode = async (child, url, intervalMs = 5) => {
     } catch {}
     await sleep(intervalMs)
   }
+}
+
+/**
+ * Drives an open-loop load for `seconds`: operation k (from 0) falls due (k + 1)/rate s after the
+ * start whatever the node does, and goes to a free sender, oldest first. One that falls due while
+ * every sender still waits for its last waits for one, and counts as `late` when it is sent more
+ * than one interval after it fell due: a slow spell shows as lateness (and in any latency the
+ * caller counts from `dueMs`) instead of silently lowering the offered rate (coordinated omission).
+ *
+ * `send(sender, dueMs, k)` runs operation k and must not reject (`dueMs`: when it fell due, in ms
+ * after `start`, a performance.now() reading the caller may give; now by default); its sender is
+ * free again when it settles. `tick(elapsedMs)`, awaited once a turn (every ~1 ms), is the
+ * caller's place for its own readings. Resolves once every operation sent has settled: `start`,
+ * `sent`, `late`, `lateMaxMs` (the longest any operation waited after falling due), `unsent` (due
+ * when the time ran out, never sent).
+ */
+export const openLoop = async ({ rate, seconds, senders, send, tick, start = performance.now() }) => {
+  const interval = 1000 / rate
+  const free = [...senders]
+  /** Due times (ms after `start`) of the operations due and not yet sent, oldest first. */
+  const waiting = []
+  const inflight = new Set()
+  let due = 0
+  let sent = 0
+  let late = 0
+  let lateMaxMs = 0
+  for (let elapsed = 0; elapsed < seconds * 1000; elapsed = performance.now() - start) {
+    if (tick !== undefined) await tick(elapsed)
+    for (const now = Math.floor(elapsed / interval); due < now; due++) waiting.push((due + 1) * interval)
+    while (waiting.length > 0 && free.length > 0) {
+      const dueMs = waiting.shift()
+      const sender = free.shift()
+      const waited = performance.now() - start - dueMs
+      if (waited > interval) late++
+      if (waited > lateMaxMs) lateMaxMs = waited
+      const p = send(sender, dueMs, sent++).finally(() => {
+        free.push(sender)
+        inflight.delete(p)
+      })
+      inflight.add(p)
+    }
+    await sleep(1)
+  }
+  await Promise.all(inflight)
+  return { start, sent, late, lateMaxMs: +lateMaxMs.toFixed(1), unsent: waiting.length }
 }
 
 /** `fetch` of a JSON answer: its status and parsed body. */
@@ -107,7 +178,7 @@ export const freePort = () =>
  */
 export const spawnMovenode = (args, { graphql = false, env = process.env, nodeArgs = [] } = {}) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, join(root, "dist", "bin", "movenode.js"), ...args], { stdio: ["ignore", "pipe", "pipe"], env })
+    const child = stopOnExit(spawn(process.execPath, [...nodeArgs, join(root, "dist", "bin", "movenode.js"), ...args], { stdio: ["ignore", "pipe", "pipe"], env }))
     let out = ""
     let err = ""
     child.stderr.on("data", (d) => (err = (err + d).slice(-4000)))

@@ -57,7 +57,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } fro
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ledgerStats } from "./ledger-stats.mjs"
-import { aptTransfer, childrenCpuSecs, cliArgs, cpuSecs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu, assertRunning, waitForNode } from "./lib.mjs"
+import { aptTransfer, childrenCpuSecs, cliArgs, cpuSecs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu, assertRunning, waitForNode, openLoop, stopOnExit } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -68,12 +68,6 @@ const { num: arg } = cliArgs(args)
 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const API = `http://127.0.0.1:${PORTS.api}/v1`
-
-/** Nodes started and not yet stopped: stopped when this process exits, even on an uncaught error. */
-const running = new Set()
-process.on("exit", () => {
-  for (const child of running) child.kill("SIGTERM")
-})
 
 /** Starts the node; `dataDir` absent: a new directory, removed on stop. */
 const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] } = {}) => {
@@ -103,8 +97,7 @@ const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] }
     { stdio: ["ignore", stdoutFd ?? "ignore", "inherit"] }
   )
   if (stdoutFd !== undefined) closeSync(stdoutFd)
-  running.add(child)
-  child.once("exit", () => running.delete(child))
+  stopOnExit(child)
   const stop = async () => {
     child.kill("SIGTERM")
     await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)))
@@ -301,7 +294,7 @@ const main = async () => {
     // Each sender has one transfer in flight at a time (submitted, then waited for): a refused or
     // lost submission re-reads the sender's sequence number, so one failed request never leaves a
     // gap that parks every later transfer of the sender. Senders for 200 ms per transfer; a due
-    // transfer with no free sender waits in `late` (oldest first) and goes when one is free, its
+    // transfer with no free sender waits for one (`openLoop`: oldest first, counted `late`), its
     // latency from when it fell due counted in `fromDueMs` — skipping it would leave out exactly
     // the transfers a stall delays most.
     const senders = accountsOf(Math.max(8, Math.ceil(rate / 5)))
@@ -317,82 +310,63 @@ const main = async () => {
     const fromDue = []
     const timeline = []
     const memory = []
-    const start = performance.now()
-    let due = 0
-    let sent = 0
     let failures = 0
-    // Transfers due and not yet sent (their due times, ms into the run), oldest first: normally
-    // the one that just fell due; more only while every sender waits (then counted in `lateCount`).
-    const late = []
-    let lateCount = 0
-    let lateMax = 0
     const errors = {}
-    const free = [...senders]
-    const inflight = new Set()
     const resync = async (from) => {
       try {
         const a = await (await fetch(`${API}/accounts/0x${toHex(from.address)}`)).json()
         from.next = BigInt(a.sequence_number)
       } catch {}
     }
+    const start = performance.now()
     const sampler = mode === "soak" ? setInterval(() => memory.push({ t: Math.round((performance.now() - start) / 1000), ...memoryOf(node.child.pid) }), 10_000) : undefined
     // The node's CPU over the measured seconds (after the warm-up): the event loop's thread and all.
     let cpu0
-    while (performance.now() - start < (warmup + seconds) * 1000) {
-      if (cpu0 === undefined && performance.now() - start >= warmup * 1000)
-        cpu0 = { at: performance.now(), node: cpuSecs(node.child.pid), main: cpuSecs(node.child.pid, { mainThread: true }) }
-      const now = Math.floor(((performance.now() - start) / 1000) * rate)
-      // Transfer `due` falls due (1/rate s after the one before) when `now` passes it.
-      for (; due < now; due++) late.push(((due + 1) * 1000) / rate)
-      if (late.length > lateMax) lateMax = late.length
-      while (late.length > 0 && free.length > 0) {
-        const dueAt = late.shift()
-        const from = free.shift()
-        if (performance.now() - start - dueAt > 1000 / rate) lateCount++
-        const t = transfer(from, senders[sent % senders.length].address, 1n, nowSecs() + 60n)
-        sent++
-        const p = (async () => {
-          const t0 = performance.now()
-          try {
-            const r = await submit(t.bytes)
-            await r.arrayBuffer()
-            if (r.status !== 202) throw new Error(`submit ${r.status}`)
-            const accepted = performance.now()
-            const done = await waitCommitted(t.hash)
-            const committed = performance.now()
-            if (!done.success) failures++
-            // [submitted (ms into the run), submit → committed (ms), submitted (wall clock, ms since
-            // the epoch: scripts/latency-stalls.mjs lines it up with the node's threads), submit → 202 (ms)]
-            timeline.push([Math.round(t0 - start), Math.round(committed - t0), Math.round(performance.timeOrigin + t0), Math.round(accepted - t0)])
-            if (dueAt >= warmup * 1000) {
-              latencies.push(committed - t0)
-              fromDue.push(committed - start - dueAt)
-              submitted.push(accepted - t0)
-              waited.push(committed - accepted)
-            }
-          } catch (e) {
-            failures++
-            const why = String(e?.cause?.code ?? e?.message ?? e).slice(0, 60)
-            errors[why] = (errors[why] ?? 0) + 1
-            await resync(from)
-          } finally {
-            free.push(from)
+    const paced = await openLoop({
+      rate,
+      seconds: warmup + seconds,
+      senders,
+      start,
+      tick: (elapsed) => {
+        if (cpu0 === undefined && elapsed >= warmup * 1000)
+          cpu0 = { at: performance.now(), node: cpuSecs(node.child.pid), main: cpuSecs(node.child.pid, { mainThread: true }) }
+      },
+      send: async (from, dueAt, k) => {
+        const t = transfer(from, senders[k % senders.length].address, 1n, nowSecs() + 60n)
+        const t0 = performance.now()
+        try {
+          const r = await submit(t.bytes)
+          await r.arrayBuffer()
+          if (r.status !== 202) throw new Error(`submit ${r.status}`)
+          const accepted = performance.now()
+          const done = await waitCommitted(t.hash)
+          const committed = performance.now()
+          if (!done.success) failures++
+          // [submitted (ms into the run), submit → committed (ms), submitted (wall clock, ms since
+          // the epoch: scripts/latency-stalls.mjs lines it up with the node's threads), submit → 202 (ms)]
+          timeline.push([Math.round(t0 - start), Math.round(committed - t0), Math.round(performance.timeOrigin + t0), Math.round(accepted - t0)])
+          if (dueAt >= warmup * 1000) {
+            latencies.push(committed - t0)
+            fromDue.push(committed - start - dueAt)
+            submitted.push(accepted - t0)
+            waited.push(committed - accepted)
           }
-        })()
-        inflight.add(p)
-        p.finally(() => inflight.delete(p))
+        } catch (e) {
+          failures++
+          const why = String(e?.cause?.code ?? e?.message ?? e).slice(0, 60)
+          errors[why] = (errors[why] ?? 0) + 1
+          await resync(from)
+        }
       }
-      await sleep(1)
-    }
+    })
     const wall = (performance.now() - (cpu0?.at ?? start)) / 1000
     const cpu = cpu0 === undefined ? undefined : {
       nodeCores: +((cpuSecs(node.child.pid) - cpu0.node) / wall).toFixed(3),
       nodeMainThreadCores: +((cpuSecs(node.child.pid, { mainThread: true }) - cpu0.main) / wall).toFixed(3)
     }
-    await Promise.all(inflight)
     if (sampler !== undefined) clearInterval(sampler)
     if (process.env.LOADGEN_TIMELINE) writeFileSync(process.env.LOADGEN_TIMELINE, JSON.stringify(timeline))
-    console.log(JSON.stringify({ mode, rate, seconds, warmupSecs: warmup, sent, late: lateCount, lateMax, unsent: late.length, committed: timeline.length, measured: latencies.length, failures, errors, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), fromDueMs: { p50: +percentile(fromDue, 50).toFixed(2), p99: +percentile(fromDue, 99).toFixed(2), max: +Math.max(...fromDue).toFixed(2) }, submitMs: { p50: +percentile(submitted, 50).toFixed(2), p99: +percentile(submitted, 99).toFixed(2) }, waitMs: { p50: +percentile(waited, 50).toFixed(2), p99: +percentile(waited, 99).toFixed(2) }, cpu, memory }))
+    console.log(JSON.stringify({ mode, rate, seconds, warmupSecs: warmup, sent: paced.sent, late: paced.late, lateMaxMs: paced.lateMaxMs, unsent: paced.unsent, committed: timeline.length, measured: latencies.length, failures, errors, p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), maxMs: +Math.max(...latencies).toFixed(2), fromDueMs: { p50: +percentile(fromDue, 50).toFixed(2), p99: +percentile(fromDue, 99).toFixed(2), max: +Math.max(...fromDue).toFixed(2) }, submitMs: { p50: +percentile(submitted, 50).toFixed(2), p99: +percentile(submitted, 99).toFixed(2) }, waitMs: { p50: +percentile(waited, 50).toFixed(2), p99: +percentile(waited, 99).toFixed(2) }, cpu, memory }))
     await node.stop()
     return
   }

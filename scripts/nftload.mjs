@@ -25,7 +25,7 @@ import http from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cliArgs, cpuSecs, loadAverage, loadDist, localSigners, root, sleep, waitForNode } from "./lib.mjs"
+import { cliArgs, cpuSecs, loadAverage, loadDist, localSigners, openLoop, root, sleep, stopOnExit, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { Bcs, BcsWriter, signingMessage, signedTransactionCodec, addressFromNumber, toHex } = lib
@@ -54,6 +54,7 @@ const startNode = (accounts, { dataDir, fresh = true } = {}) => {
     ],
     { stdio: ["ignore", "ignore", "inherit"] }
   )
+  stopOnExit(child)
   const stop = async () => {
     child.kill("SIGTERM")
     await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)))
@@ -190,61 +191,49 @@ const main = async () => {
     // Setup (not measured): one collection per sender.
     await Promise.all(senders.map((s, i) => run(createCollection(s, `c${i}`))))
     console.error(`setup: ${senders.length} collections created`)
-    const free = senders.map((s, i) => ({ s, i, minted: 0 }))
+    const slots = senders.map((s, i) => ({ s, i, minted: 0 }))
     const start = performance.now()
     const v0 = await ledgerVersion()
-    // An operation falls due every 1/rate s whatever the node does; one due while every sender still
-    // waits for its last is sent when one is free, oldest first (`late`, `lateMaxMs`; `unsent` if the
-    // run ended first), so a slow spell shows as lateness instead of silently lowering the offered rate.
-    let due = 0, sent = 0, committed = 0, failures = 0, late = 0, lateMaxMs = 0
-    /** The last operation that fell due while no sender was free (it and those before it waited). */
-    let blockedThrough = -1
+    let committed = 0, failures = 0
     let measuredFrom, measuredCommitted = 0
     const errors = {}
-    const inflight = new Set()
     const samples = []
     const sampler = setInterval(async () => {
       samples.push({ t: (performance.now() - start) / 1000, ledger: await ledgerVersion(), indexed: await indexedVersion() })
     }, 1000)
-    while (performance.now() - start < (warmup + seconds) * 1000) {
-      const now = Math.floor(((performance.now() - start) / 1000) * rate)
-      for (; due < now; due++) {
-        const slot = free.shift()
-        if (slot === undefined) {
-          blockedThrough = now - 1
-          break
-        }
-        if (due <= blockedThrough) {
-          late++
-          lateMaxMs = Math.max(lateMaxMs, performance.now() - (start + (due * 1000) / rate))
-        }
-        sent++
-        const p = (async () => {
-          const { s, i } = slot
+    // An operation falls due every 1/rate s whatever the node does (`openLoop`): one due while every
+    // sender still waits for its last is sent when one is free, oldest first (`late`, `lateMaxMs`;
+    // `unsent` if the run ended first), so a slow spell shows as lateness instead of silently lowering
+    // the offered rate.
+    const paced = await openLoop({
+      rate,
+      seconds: warmup + seconds,
+      senders: slots,
+      start,
+      tick: async (elapsed) => {
+        if (measuredFrom === undefined && elapsed >= warmup * 1000)
+          measuredFrom = { t: performance.now(), ledger: await ledgerVersion(), indexed: await indexedVersion() }
+      },
+      send: async (slot) => {
+        const { s, i } = slot
+        try {
+          const last = s.tokens.pop()
+          const next = senders[(i + 1) % senders.length]
+          const done = await run(last === undefined ? mint(s, `c${i}`, slot.minted++) : give(s, hexBytes(last), next.address))
+          if (last === undefined) s.tokens.push(mintedToken(done))
+          committed++
+          if (performance.now() - start >= warmup * 1000) measuredCommitted++
+        } catch (e) {
+          failures++
+          const why = String(e?.message ?? e).slice(0, 80)
+          errors[why] = (errors[why] ?? 0) + 1
           try {
-            const last = s.tokens.pop()
-            const next = senders[(i + 1) % senders.length]
-            const done = await run(last === undefined ? mint(s, `c${i}`, slot.minted++) : give(s, hexBytes(last), next.address))
-            if (last === undefined) s.tokens.push(mintedToken(done))
-            committed++
-            if (performance.now() - start >= warmup * 1000) measuredCommitted++
-          } catch (e) {
-            failures++
-            const why = String(e?.message ?? e).slice(0, 80)
-            errors[why] = (errors[why] ?? 0) + 1
             const a = await (await fetch(`${API}/accounts/${addressHex(slot.s.address)}`)).json()
             slot.s.next = BigInt(a.sequence_number)
-          } finally {
-            free.push(slot)
-          }
-        })()
-        inflight.add(p)
-        p.finally(() => inflight.delete(p))
+          } catch {}
+        }
       }
-      if (measuredFrom === undefined && performance.now() - start >= warmup * 1000) measuredFrom = { t: performance.now(), ledger: await ledgerVersion(), indexed: await indexedVersion() }
-      await sleep(1)
-    }
-    await Promise.all(inflight)
+    })
     const end = { t: performance.now(), ledger: await ledgerVersion(), indexed: await indexedVersion() }
     // Until the indexer has caught up with the ledger's version at the end of the load.
     let caughtUp = end
@@ -256,8 +245,8 @@ const main = async () => {
     const secs = (end.t - measuredFrom.t) / 1000
     const catchSecs = (caughtUp.t - measuredFrom.t) / 1000
     console.log(JSON.stringify({
-      mode, rate, seconds, warmupSecs: warmup, load: loadAverage(), senders: senders.length, sent, late, lateMaxMs: +lateMaxMs.toFixed(1),
-      unsent: Math.max(0, Math.floor((warmup + seconds) * rate) - due), committed, failures, errors,
+      mode, rate, seconds, warmupSecs: warmup, load: loadAverage(), senders: senders.length, sent: paced.sent, late: paced.late, lateMaxMs: paced.lateMaxMs,
+      unsent: paced.unsent, committed, failures, errors,
       committedPerSec: Math.round(measuredCommitted / secs),
       ledgerVersionsPerSec: Math.round(Number(end.ledger - measuredFrom.ledger) / secs),
       indexedVersionsPerSecDuringLoad: Math.round(Number(end.indexed - measuredFrom.indexed) / secs),
