@@ -64,7 +64,9 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 /** Children to stop when this process exits (`stopOnExit`); one `exit` listener for all of them. */
 const children = new Set()
-let stoppingOnExit = false
+process.on("exit", () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGTERM")
+})
 
 /**
  * Sends `child` SIGTERM when this script exits, however it exits (an uncaught error or a failed
@@ -72,12 +74,6 @@ let stoppingOnExit = false
  * the script's output went to (a `| tail` would then wait for it). Returns `child`.
  */
 export const stopOnExit = (child) => {
-  if (!stoppingOnExit) {
-    stoppingOnExit = true
-    process.on("exit", () => {
-      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGTERM")
-    })
-  }
   children.add(child)
   child.once("exit", () => children.delete(child))
   return child
