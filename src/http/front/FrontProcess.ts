@@ -162,6 +162,10 @@ const makeFront = (script: string, log: (line: string) => void, count: number, r
       }
       case "SiteClosed":
         return siteClosed(m.site)
+      case "ReadsFailed":
+        return log(
+          `movenode: a front process cannot serve reads (the node serves them; tried again in ${m.retryInMs / 1000} s): ${m.message}`
+        )
     }
   }
 

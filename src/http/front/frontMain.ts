@@ -12,6 +12,8 @@
  *   (`frontReads.ts`, loaded on the first one), and so are lookups by hash of committed
  *   transactions; the connection is kept here until its first other request (or a lookup of a
  *   transaction the store does not have: maybe pending), when it is handed over with the bytes read.
+ *   A read-only node that fails to start is tried again on a later read (`RETRY_FIRST_MS`,
+ *   doubling); the node serves the reads meanwhile and logs why.
  * - Readiness: answered here whole, from the state the node sends every `READINESS_EVERY_MS`; a
  *   state older than the reference's 3 s check timeout (the node's event loop not getting to it)
  *   answers 503 with every check not ready, as the reference's checks would time out.
@@ -154,16 +156,33 @@ const keptOf = (site: number) => {
   return held
 }
 
+/**
+ * A read-only node that failed to start (the store not there yet, being replaced, a transient read
+ * error) is tried again on a read at least this long after, doubling after each failure up to
+ * `RETRY_MAX_MS`: the node serves the reads meanwhile, and a front is not left without them for
+ * its lifetime by one bad moment, nor made to reload a store that stays broken on every request.
+ */
+const RETRY_FIRST_MS = 1000
+const RETRY_MAX_MS = 60_000
+
 /** Per API site that serves reads: its read-only node once loaded (undefined while loading, or after it failed). */
 const reading = new Map<
   number,
-  { readonly spec: FrontReadsSpec; reads: FrontReads | undefined; state: "idle" | "loading" | "ready" | "failed" }
+  {
+    readonly spec: FrontReadsSpec
+    reads: FrontReads | undefined
+    state: "idle" | "loading" | "ready" | "failed"
+    /** After a failure: not tried again before this (`Date.now()`), and the wait after the next failure. */
+    retryAt: number
+    retryMs: number
+  }
 >()
 
 /** The site's read-only node, started on the first call (until it is ready, undefined: the node serves). */
 const readsOf = (site: number): FrontReads | undefined => {
   const r = reading.get(site)
   if (r === undefined) return undefined
+  if (r.state === "failed" && Date.now() >= r.retryAt) r.state = "idle"
   if (r.state === "idle") {
     r.state = "loading"
     import("./frontReads.js")
@@ -176,9 +195,10 @@ const readsOf = (site: number): FrontReads | undefined => {
         },
         (e: unknown) => {
           r.state = "failed"
-          process.stderr.write(
-            `movenode: a front process cannot serve reads (the node serves them): ${e instanceof Error ? e.message : String(e)}\n`
-          )
+          r.retryAt = Date.now() + r.retryMs
+          // Logged by the node, with its other lines.
+          send({ _tag: "ReadsFailed", site, message: e instanceof Error ? e.message : String(e), retryInMs: r.retryMs })
+          r.retryMs = Math.min(RETRY_MAX_MS, r.retryMs * 2)
         }
       )
   }
@@ -330,7 +350,7 @@ const listen = (site: number, options: FrontSiteOptions, shared?: unknown) => {
   let busySince: number | undefined
   server.on("error", onError)
   if (options.reads !== undefined && !reading.has(site))
-    reading.set(site, { spec: options.reads, reads: undefined, state: "idle" })
+    reading.set(site, { spec: options.reads, reads: undefined, state: "idle", retryAt: 0, retryMs: RETRY_FIRST_MS })
   const listening = () => {
     server.off("error", onError)
     // A failed accept (EMFILE) drops that client; it must not end the process.

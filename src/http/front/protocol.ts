@@ -101,3 +101,5 @@ export type FromFront =
   /** A connection (the descriptor travels with the message) and the bytes already read from it, latin1. */
   | { readonly _tag: "Connection"; readonly site: number; readonly head: string }
   | { readonly _tag: "SiteClosed"; readonly site: number }
+  /** The site's read-only node could not start (the node serves its reads); tried again on a read after `retryInMs`. */
+  | { readonly _tag: "ReadsFailed"; readonly site: number; readonly message: string; readonly retryInMs: number }
