@@ -1,5 +1,7 @@
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
 import { open } from "lmdb"
 import { closeStore } from "../ledger/closeStore.js"
 import type { LedgerService } from "../ledger/Ledger.js"
@@ -19,6 +21,9 @@ const HEAD_KEY = Buffer.from("head")
  * opened for the backend.
  */
 export const openReadOnlyStore = (path: string): LedgerBackend => {
+  // LMDB would make a new, empty store where there is none: a reader never does (a front process
+  // trying again while the directory is moved, a worker given the wrong path).
+  if (!existsSync(join(path, "data.mdb"))) throw new Error(`there is no ledger store at ${path}`)
   const backend = openLmdbBackend({ path, lock: false })
   const root = open<Buffer, Buffer>({ path, keyEncoding: "binary", encoding: "binary", maxDbs: 16, noSubdir: false })
   const meta = root.openDB<Buffer, Buffer>({ name: "meta", keyEncoding: "binary", encoding: "binary" })

@@ -1,11 +1,11 @@
 /**
  * A front process whose read-only node fails to start tries again later (session 50): before, one
  * failure left the node answering every read for the front's lifetime (session 49 saw it after a
- * false "damaged store" alarm under load). The front here reads from a directory whose store is
- * damaged at first — every read is the node's, and the node logs why the front cannot serve it —
- * then holds a real store: a later read is the front's own.
+ * false "damaged store" alarm under load). The front here reads from a directory that holds no
+ * store at first (the front must not make one), then a damaged one — every read is the node's, and
+ * the node logs why the front cannot serve it — then a real store: a later read is the front's own.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -61,10 +61,9 @@ describe("the front process's reads", () => {
               indexer: undefined
             })
           )
-          // The front's store: damaged at first (zeros where LMDB's meta pages belong).
+          // The front's store: none at first (and none made by the front), then a damaged one.
           const ledger = join(dir, "ledger")
           mkdirSync(ledger)
-          writeFileSync(join(ledger, "data.mdb"), Buffer.alloc(16 * 4096))
 
           const lines: string[] = []
           const front = Context.get(
@@ -94,24 +93,26 @@ describe("the front process's reads", () => {
           })
 
           // The first read starts the front's reads, which fail: the node answers, and says why.
-          const failed = () => lines.some((l) => /cannot serve reads .*tried again in 1 s.*damaged/.test(l))
           yield* Effect.promise(() =>
             waitFor(
               "the front's failure logged",
               async () => {
                 assert.strictEqual(await whoAnswers(port), "node")
-                return failed()
+                return lines.some((l) => /cannot serve reads .*tried again in 1 s.*no ledger store/.test(l))
               },
               30_000
             )
           )
-          // Still damaged: tried again after a second, failing again (the wait doubled), the node answering.
+          assert.isFalse(existsSync(join(ledger, "data.mdb")), "the front made a store")
+          // A damaged store (zeros where LMDB's meta pages belong): tried again after a second,
+          // failing again (the wait doubled), the node answering.
+          writeFileSync(join(ledger, "data.mdb"), Buffer.alloc(16 * 4096))
           yield* Effect.promise(() =>
             waitFor(
               "the second failure logged",
               async () => {
                 assert.strictEqual(await whoAnswers(port), "node")
-                return lines.some((l) => /tried again in 2 s/.test(l))
+                return lines.some((l) => /tried again in 2 s.*damaged/.test(l))
               },
               30_000
             )
