@@ -301,7 +301,7 @@ const build = async () => {
   {
     const node = startNode(["--fresh", "--no-indexer", "--accounts", String(accountCount)])
     try {
-      await waitForNode(node.child, API, 20)
+      await waitForNode(node.child, API, { intervalMs: 20 })
       const accounts = localSigners(lib, accountCount)
       for (const a of accounts)
         a.next = BigInt(JSON.parse((await request("GET", `${API}/accounts/0x${toHex(a.address)}`)).text).sequence_number)
@@ -335,7 +335,7 @@ const indexBoth = async (info) => {
   {
     const node = startNode([])
     try {
-      await waitForNode(node.child, API, 20)
+      await waitForNode(node.child, API, { intervalMs: 20 })
       info.sqliteIndexMs = await waitIndexed()
     } finally {
       await node.stop()
@@ -347,7 +347,7 @@ const indexBoth = async (info) => {
     try {
       const node = startNode(["--indexer-db", pgUrl])
       try {
-        await waitForNode(node.child, API, 20)
+        await waitForNode(node.child, API, { intervalMs: 20 })
         info.postgresIndexMs = await waitIndexed()
       } finally {
         await node.stop()
@@ -384,7 +384,7 @@ const run = async () => {
     const node = startNode(store === "none" ? ["--no-indexer"] : store === "postgres" ? ["--indexer-db", pgUrl] : [])
     try {
       const t0 = performance.now()
-      await waitForNode(node.child, API, 20)
+      await waitForNode(node.child, API, { intervalMs: 20 })
       result.readyMs = Math.round(performance.now() - t0)
       result.ledgerVersion = String(await ledgerVersion())
       if (store !== "none") result.catchUpMs = await waitIndexed()

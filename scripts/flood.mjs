@@ -38,7 +38,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { getPriority, setPriority, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { aptTransfer, childrenCpuSecs, cpuSecs, cliArgs, loadAverage, loadDist, localSigners, root, sleep, stopOnExit } from "./lib.mjs"
+import { aptTransfer, childrenCpuSecs, cpuSecs, cliArgs, loadAverage, loadDist, localSigners, root, sleep, stopOnExit, waitForNode } from "./lib.mjs"
 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const args = process.argv.slice(2)
@@ -166,13 +166,7 @@ if (args[0] === "--probe") {
   try {
     // Ready as the SDK's harness waits for it: the readiness server answers 200 (it listens once
     // every service is up, the indexer included, which can be seconds after the API answers).
-    for (let i = 0; ; i++) {
-      if (i > 6000) throw new Error("the node did not become ready")
-      try {
-        if ((await fetch(`http://127.0.0.1:${PORTS.ready}/`)).status === 200) break
-      } catch {}
-      await sleep(10)
-    }
+    await waitForNode(node, `http://127.0.0.1:${PORTS.ready}/`, { intervalMs: 10, timeoutMs: 60_000 })
     const agent = new http.Agent({ keepAlive: true, maxSockets: clients })
     const statuses = {}
     let sent = 0

@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { createServer, connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { memoryKb, root, sleep, stopOnExit } from "./lib.mjs"
+import { memoryKb, root, sleep, stopOnExit, waitForNode } from "./lib.mjs"
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -57,15 +57,11 @@ const stopNode = async () => {
   clearTimeout(killer)
 }
 // Up when GET /v1 answers (60 s at most).
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`http://127.0.0.1:${port}/v1`)).ok) break
-  } catch {}
-  if (i > 600 || node.exitCode !== null) {
-    await stopNode()
-    throw new Error(`the node did not come up: ${stderr}`)
-  }
-  await new Promise((r) => setTimeout(r, 100))
+try {
+  await waitForNode(node, `http://127.0.0.1:${port}/v1`, { intervalMs: 100, timeoutMs: 60_000, output: () => stderr })
+} catch (e) {
+  await stopNode()
+  throw e
 }
 const base = `http://127.0.0.1:${port}/v1`
 const fds = () => readdirSync(`/proc/${node.pid}/fd`).length

@@ -88,13 +88,24 @@ export const assertRunning = (child) => {
     throw new Error(`movenode exited before it was ready (${child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode})`)
 }
 
-/** Waits until a node the script started answers `url` with 200, polling every `intervalMs` (`assertRunning` each time). */
-export const waitForNode = async (child, url, intervalMs = 5) => {
+/**
+ * Waits until a node the script started answers `url` with 200, polling every `intervalMs`
+ * (`assertRunning` each time), for `timeoutMs` at most. `output()`, when given, is what the node
+ * printed (a script that pipes its stderr): quoted in the error when it exits or never answers.
+ */
+export const waitForNode = async (child, url, { intervalMs = 5, timeoutMs = 120_000, output } = {}) => {
+  const until = performance.now() + timeoutMs
+  const said = () => (output === undefined ? "" : `; it said: ${output()}`)
   for (;;) {
-    assertRunning(child)
+    try {
+      assertRunning(child)
+    } catch (e) {
+      throw new Error(`${e.message}${said()}`)
+    }
     try {
       if ((await fetch(url)).status === 200) return
     } catch {}
+    if (performance.now() > until) throw new Error(`movenode did not answer ${url} within ${timeoutMs / 1000} s${said()}`)
     await sleep(intervalMs)
   }
 }
