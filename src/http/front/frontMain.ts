@@ -194,6 +194,8 @@ const readsOf = (site: number): FrontReads | undefined => {
           r.state = "ready"
         },
         (e: unknown) => {
+          // The site closed meanwhile: nothing to try again, nobody to tell.
+          if (reading.get(site) !== r) return
           r.state = "failed"
           r.retryAt = Date.now() + r.retryMs
           // Logged by the node, with its other lines.
