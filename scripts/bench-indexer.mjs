@@ -30,7 +30,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, stopOnExit, threadCpu, waitForNode } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, sleep, startMovenode, stopMovenode, threadCpu, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -42,17 +42,11 @@ const GRAPHQL = "http://127.0.0.1:8090/v1/graphql"
 
 const startNode = ({ dataDir, fresh = true, accounts, extra = [] }) => {
   const t0 = performance.now()
-  const child = spawn(
-    process.execPath,
-    ["--max-semi-space-size=8", ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""), join(root, "dist", "bin", "movenode.js"), "--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), "--quiet",
-      ...(accounts === undefined ? [] : ["--accounts", String(accounts)]), ...extra],
-    { stdio: ["ignore", "ignore", "inherit"] }
+  const child = startMovenode(
+    ["--data-dir", dataDir, ...(fresh ? ["--fresh"] : []), "--quiet", ...(accounts === undefined ? [] : ["--accounts", String(accounts)]), ...extra],
+    { nodeArgs: (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "") }
   )
-  stopOnExit(child)
-  const stop = async () => {
-    child.kill("SIGTERM")
-    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)))
-  }
+  const stop = () => stopMovenode(child)
   return { child, t0, stop }
 }
 const rssMb = (pid) => Math.round(memoryKb(pid).VmRSS / 1024)

@@ -32,13 +32,13 @@
  * `FLOOD_MOVENODE_ARGS="…"`: extra flags for movenode (e.g. `--no-indexer`, `--no-fsync`), as
  * `LOADGEN_MOVENODE_ARGS` for scripts/loadgen.mjs.
  */
-import { fork, spawn } from "node:child_process"
+import { fork } from "node:child_process"
 import http from "node:http"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { getPriority, setPriority, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { aptTransfer, childrenCpuSecs, cpuSecs, cliArgs, loadAverage, loadDist, localSigners, root, sleep, stopOnExit, waitForNode } from "./lib.mjs"
+import { aptTransfer, childrenCpuSecs, cpuSecs, cliArgs, loadAverage, loadDist, localSigners, root, sleep, startMovenode, stopMovenode, waitForNode } from "./lib.mjs"
 
 const PORTS = { api: 28080, faucet: 28081, ready: 28070, graphql: 28090 }
 const args = process.argv.slice(2)
@@ -141,26 +141,23 @@ if (args[0] === "--probe") {
   const dir = mkdtempSync(join(tmpdir(), "movenode-flood-"))
   // The node's event-loop turns during the flood (scripts/turn-monitor.mjs: SIGUSR2 starts and stops it).
   const turnsFile = join(tmpdir(), `movenode-flood-turns-${process.pid}.json`)
-  const node = spawn(
-    process.execPath,
+  const node = startMovenode(
     [
-      "--max-semi-space-size=8",
-      "--import", pathToFileURL(join(root, "scripts", "turn-monitor.mjs")).href,
-      ...(process.env.FLOOD_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
-      join(root, "dist", "bin", "movenode.js"),
       "--data-dir", dir, "--fresh", "--quiet", "--accounts", String(accountCount),
       "--listen", `127.0.0.1:${PORTS.api}`, "--faucet-listen", `127.0.0.1:${PORTS.faucet}`,
       "--ready-listen", `127.0.0.1:${PORTS.ready}`, "--graphql-listen", `127.0.0.1:${PORTS.graphql}`,
       ...(process.env.FLOOD_MOVENODE_ARGS ?? "").split(" ").filter((a) => a !== "")
     ],
-    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, TURN_MONITOR_OUT: turnsFile } }
+    {
+      nodeArgs: [
+        "--import", pathToFileURL(join(root, "scripts", "turn-monitor.mjs")).href,
+        ...(process.env.FLOOD_NODE_ARGS ?? "").split(" ").filter((a) => a !== "")
+      ],
+      env: { ...process.env, TURN_MONITOR_OUT: turnsFile }
+    }
   )
-  stopOnExit(node)
   const stopNode = async () => {
-    node.kill("SIGTERM")
-    const killer = setTimeout(() => node.kill("SIGKILL"), 15_000)
-    await new Promise((r) => (node.exitCode !== null || node.signalCode !== null ? r() : node.once("exit", r)))
-    clearTimeout(killer)
+    await stopMovenode(node)
     rmSync(dir, { recursive: true, force: true })
   }
   try {

@@ -13,12 +13,11 @@
 // while held and after. Soak: views, encode_submission, module, ledger info and health checks
 // mixed, with a hostile body every second; statuses counted, resident memory sampled.
 // The node is stopped by its PID (SIGTERM, then SIGKILL after 15 s).
-import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { createServer, connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { memoryKb, root, sleep, stopOnExit, waitForNode } from "./lib.mjs"
+import { memoryKb, root, sleep, startMovenode, stopMovenode, waitForNode } from "./lib.mjs"
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -41,21 +40,12 @@ const port = await new Promise((resolvePort) => {
   })
 })
 const dataDir = mkdtempSync(join(tmpdir(), "movenode-probe-"))
-const node = spawn(
-  process.execPath,
-  ["--max-semi-space-size=8", bin, "run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet"],
-  { stdio: ["ignore", "ignore", "pipe"] }
-)
-stopOnExit(node)
+const node = startMovenode(["run", "--genesis", genesis, "--data-dir", dataDir, "--listen", `127.0.0.1:${port}`, "--quiet"], {
+  stderr: "pipe"
+})
 let stderr = ""
 node.stderr.on("data", (d) => (stderr += d))
-const stopNode = async () => {
-  if (node.exitCode !== null || node.signalCode !== null) return
-  node.kill("SIGTERM")
-  const killer = setTimeout(() => node.kill("SIGKILL"), 15_000)
-  await new Promise((r) => node.once("exit", r))
-  clearTimeout(killer)
-}
+const stopNode = () => stopMovenode(node)
 // Up when GET /v1 answers (60 s at most).
 try {
   await waitForNode(node, `http://127.0.0.1:${port}/v1`, { intervalMs: 100, timeoutMs: 60_000, output: () => stderr })

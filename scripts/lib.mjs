@@ -15,6 +15,12 @@
  *   spawnMovenode(args, options?)
  *                             the built `movenode` as a child process, resolved once its banner
  *                             names the API (and the GraphQL endpoint, when asked for)
+ *   startMovenode(args, options?), stopMovenode(child, killAfterMs?)
+ *                             the built `movenode` started as `npm start` starts it (stopped if the
+ *                             script exits), and stopped: SIGTERM, then SIGKILL
+ *   waitForNode(child, url, options?)
+ *                             until a node the script started answers `url` with 200 (bounded; fails
+ *                             at once if the node exits)
  *   localSigners(lib, n)      the local chain's first n pre-funded accounts (the derivation behind
  *                             `--accounts`), signing with node:crypto's Ed25519 (tens of µs a
  *                             signature, so a generator takes little of the CPU it shares with the node)
@@ -77,6 +83,30 @@ export const stopOnExit = (child) => {
   children.add(child)
   child.once("exit", () => children.delete(child))
   return child
+}
+
+/**
+ * The built `movenode` (`dist/bin/movenode.js`) started as `npm start` starts it (Node with the
+ * launcher's one flag, `--max-semi-space-size=8`): `nodeArgs` are Node's, `args` movenode's. Its
+ * stdout is ignored unless `stdout` (a descriptor) is given, its stderr is the script's unless
+ * `stderr: "pipe"`; it is stopped if the script exits (`stopOnExit`). Returns the child process.
+ */
+export const startMovenode = (args, { nodeArgs = [], stdout = "ignore", stderr = "inherit", env = process.env } = {}) =>
+  stopOnExit(
+    spawn(process.execPath, ["--max-semi-space-size=8", ...nodeArgs, join(root, "dist", "bin", "movenode.js"), ...args], {
+      stdio: ["ignore", stdout, stderr],
+      env
+    })
+  )
+
+/** Stops a node the script started: SIGTERM, SIGKILL after `killAfterMs`; resolves once it has exited. */
+export const stopMovenode = async (child, killAfterMs = 15_000) => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((r) => child.once("exit", r))
+  child.kill("SIGTERM")
+  const killer = setTimeout(() => child.kill("SIGKILL"), killAfterMs)
+  await exited
+  clearTimeout(killer)
 }
 
 /**

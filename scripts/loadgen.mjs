@@ -49,7 +49,6 @@
  * before the clock starts where it can (throughput), so the node's work is what is measured, and
  * with node:crypto's Ed25519 (tens of µs a signature) so the generator takes little of the CPU.
  */
-import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import http from "node:http"
 import net from "node:net"
@@ -57,7 +56,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } fro
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ledgerStats } from "./ledger-stats.mjs"
-import { aptTransfer, childrenCpuSecs, cliArgs, cpuSecs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu, assertRunning, waitForNode, openLoop, stopOnExit } from "./lib.mjs"
+import { aptTransfer, childrenCpuSecs, cliArgs, cpuSecs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, root, sleep, threadCpu, assertRunning, waitForNode, openLoop, startMovenode, stopMovenode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -77,13 +76,8 @@ const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] }
   // LOADGEN_NODE_STDOUT=FILE keeps the node's stdout (e.g. V8's --trace-opt) in FILE; the child has
   // its own copy of the descriptor, so this process closes its own once the child is started.
   const stdoutFd = process.env.LOADGEN_NODE_STDOUT ? openSync(process.env.LOADGEN_NODE_STDOUT, "w") : undefined
-  const child = spawn(
-    process.execPath,
+  const child = startMovenode(
     [
-      "--max-semi-space-size=8",
-      // Extra flags for the node (e.g. LOADGEN_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof").
-      ...(process.env.LOADGEN_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
-      join(root, "dist", "bin", "movenode.js"),
       "--data-dir", dir, ...(fresh ? ["--fresh"] : []), "--quiet",
       ...(accounts === undefined ? [] : ["--accounts", String(accounts)]),
       "--listen", `127.0.0.1:${PORTS.api}`,
@@ -94,13 +88,12 @@ const startNode = (accounts, { dataDir, fresh = true, keep = false, extra = [] }
       // Extra flags for movenode (e.g. LOADGEN_MOVENODE_ARGS="--prune-window 100000").
       ...(process.env.LOADGEN_MOVENODE_ARGS ?? "").split(" ").filter((a) => a !== "")
     ],
-    { stdio: ["ignore", stdoutFd ?? "ignore", "inherit"] }
+    // Extra flags for Node (e.g. LOADGEN_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof").
+    { nodeArgs: (process.env.LOADGEN_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""), stdout: stdoutFd ?? "ignore" }
   )
   if (stdoutFd !== undefined) closeSync(stdoutFd)
-  stopOnExit(child)
   const stop = async () => {
-    child.kill("SIGTERM")
-    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)))
+    await stopMovenode(child)
     if (own) rmSync(dir, { recursive: true, force: true })
   }
   return { child, t0, stop, dir }

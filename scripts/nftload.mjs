@@ -20,12 +20,11 @@
  *
  * The generator runs on the same machine as the node (the figures say so).
  */
-import { spawn } from "node:child_process"
 import http from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cliArgs, cpuSecs, loadAverage, loadDist, localSigners, openLoop, root, sleep, stopOnExit, waitForNode } from "./lib.mjs"
+import { cliArgs, cpuSecs, loadAverage, loadDist, localSigners, openLoop, root, sleep, startMovenode, stopMovenode, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { Bcs, BcsWriter, signingMessage, signedTransactionCodec, addressFromNumber, toHex } = lib
@@ -40,24 +39,16 @@ const GRAPHQL = `http://127.0.0.1:${PORTS.graphql}/v1/graphql`
 const startNode = (accounts, { dataDir, fresh = true } = {}) => {
   const own = dataDir === undefined
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "movenode-nftload-"))
-  const child = spawn(
-    process.execPath,
-    [
-      "--max-semi-space-size=8",
-      join(root, "dist", "bin", "movenode.js"),
-      "--data-dir", dir, ...(fresh ? ["--fresh"] : []), "--quiet", "--accounts", String(accounts),
-      "--listen", `127.0.0.1:${PORTS.api}`,
-      "--faucet-listen", `127.0.0.1:${PORTS.faucet}`,
-      "--ready-listen", `127.0.0.1:${PORTS.ready}`,
-      "--graphql-listen", `127.0.0.1:${PORTS.graphql}`,
-      ...(process.env.NFTLOAD_MOVENODE_ARGS ?? "").split(" ").filter((a) => a !== "")
-    ],
-    { stdio: ["ignore", "ignore", "inherit"] }
-  )
-  stopOnExit(child)
+  const child = startMovenode([
+    "--data-dir", dir, ...(fresh ? ["--fresh"] : []), "--quiet", "--accounts", String(accounts),
+    "--listen", `127.0.0.1:${PORTS.api}`,
+    "--faucet-listen", `127.0.0.1:${PORTS.faucet}`,
+    "--ready-listen", `127.0.0.1:${PORTS.ready}`,
+    "--graphql-listen", `127.0.0.1:${PORTS.graphql}`,
+    ...(process.env.NFTLOAD_MOVENODE_ARGS ?? "").split(" ").filter((a) => a !== "")
+  ])
   const stop = async () => {
-    child.kill("SIGTERM")
-    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)))
+    await stopMovenode(child)
     if (own && !keep) rmSync(dir, { recursive: true, force: true })
   }
   let keep = false
