@@ -100,13 +100,17 @@ export type PageAction = (page: Page) => Promise<void>
 const shownText = (page: Page): Promise<string> => page.innerText("body").catch(() => "")
 
 /**
- * Whether `text` shows `expected`, whitespace ignored: cells, tabs and line breaks come and go
- * with layout, and an amount's unit is often spaced by CSS alone (`999,750MNC` in `innerText`).
+ * Text a page must show: a string, whitespace ignored (cells, tabs and line breaks come and go with
+ * layout, and an amount's unit is often spaced by CSS alone: `999,750MNC` in `innerText`), or a test
+ * of the text as shown (a `RegExp`, say), for a figure the chain moves on (a count a running chain
+ * raises); its `String()` names it in a report.
  */
-const shows = (text: string, expected: string): boolean =>
-  text.replace(/\s+/g, "").includes(expected.replace(/\s+/g, ""))
+export type Expected = string | { readonly test: (text: string) => boolean; readonly toString: () => string }
 
-const settle = async (page: Page, expected: ReadonlyArray<string>, timeoutMs: number): Promise<string> => {
+const shows = (text: string, expected: Expected): boolean =>
+  typeof expected === "string" ? text.replace(/\s+/g, "").includes(expected.replace(/\s+/g, "")) : expected.test(text)
+
+const settle = async (page: Page, expected: ReadonlyArray<Expected>, timeoutMs: number): Promise<string> => {
   const deadline = Date.now() + timeoutMs
   let text = ""
   for (;;) {
@@ -126,7 +130,7 @@ const settle = async (page: Page, expected: ReadonlyArray<string>, timeoutMs: nu
 export const visit = async (
   context: BrowserContext,
   url: string,
-  expected: ReadonlyArray<string>,
+  expected: ReadonlyArray<Expected>,
   screenshot: string,
   options: { readonly ready?: ReadonlyArray<string>; readonly action?: PageAction; readonly timeoutMs?: number } = {}
 ): Promise<PageReport> => {
@@ -215,6 +219,7 @@ export const visit = async (
     if (offlineConsoleErrors.some((r) => r.test(line))) continue
     problems.push(`console error: ${line.slice(0, 400)} (${where})`)
   }
-  for (const e of expected) if (!shows(text, e)) problems.push(`missing text: ${JSON.stringify(e)}`)
+  for (const e of expected)
+    if (!shows(text, e)) problems.push(`missing text: ${typeof e === "string" ? JSON.stringify(e) : String(e)}`)
   return { url, text, problems, graphql, expected: expectedAnswers, external: [...new Set(external)] }
 }
