@@ -8,7 +8,7 @@ import * as Option from "effect/Option"
 import { Node } from "../node/Node.js"
 import { NodeConfig } from "../node/NodeConfig.js"
 import { FrontProcess } from "./front/FrontProcess.js"
-import { gasEstimationToWire } from "./front/protocol.js"
+import { frontPagesOf, gasEstimationToWire } from "./front/protocol.js"
 import { addExtraAcceptors, type ExtraAcceptors } from "./extraAcceptors.js"
 import { makeClientErrorHandler, makeConnectionLimiter, makeExpectationHandler } from "./clientErrorHandler.js"
 import { type HttpConfig, type ListenAddress, makeHttpConfig } from "./HttpConfig.js"
@@ -173,14 +173,7 @@ export class MovenodeServer extends Context.Service<MovenodeServer, MovenodeServ
             headerPrefix: config.headerPrefix,
             gitHash: config.gitHash,
             logRequests: config.log !== undefined,
-            pages: {
-              maxPageSize: nodeConfig.maxPageSize,
-              maxResourcesPageSize: nodeConfig.maxResourcesPageSize,
-              maxModulesPageSize: nodeConfig.maxModulesPageSize,
-              maxEventsPageSize: nodeConfig.maxEventsPageSize,
-              moduleAbiCacheSize: nodeConfig.moduleAbiCacheSize,
-              summaryPageCache: nodeConfig.summaryPageCache
-            },
+            pages: frontPagesOf(nodeConfig),
             gasEstimation: gasEstimationToWire(nodeConfig.gasEstimation)
           })
           const metricsAddress = yield* serveMetrics(metrics, config)

@@ -73,6 +73,16 @@ export type FrontPages = Pick<
   | "summaryPageCache"
 >
 
+/** The node's page sizes and caches as the front takes them (only these cross: not the whole config). */
+export const frontPagesOf = (config: NodeConfigShape): FrontPages => ({
+  maxPageSize: config.maxPageSize,
+  maxResourcesPageSize: config.maxResourcesPageSize,
+  maxModulesPageSize: config.maxModulesPageSize,
+  maxEventsPageSize: config.maxEventsPageSize,
+  moduleAbiCacheSize: config.moduleAbiCacheSize,
+  summaryPageCache: config.summaryPageCache
+})
+
 /** What the readiness server answers (`ReadinessServer.ts`), as the node last computed it. */
 export interface ReadinessState {
   readonly ready: ReadonlyArray<unknown>

@@ -15,7 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { LocalChain } from "../../../src/LocalChain.js"
 import { MiningMode } from "../../../src/chain/MiningMode.js"
-import { gasEstimationToWire } from "../../../src/http/front/protocol.js"
+import { frontPagesOf, gasEstimationToWire } from "../../../src/http/front/protocol.js"
 import { FrontProcess } from "../../../src/http/front/FrontProcess.js"
 import { defaultHttpConfig } from "../../../src/http/HttpConfig.js"
 import { defaultNodeConfig } from "../../../src/node/NodeConfig.js"
@@ -81,14 +81,7 @@ describe("the front process's reads", () => {
             headerPrefix: defaultHttpConfig.headerPrefix,
             gitHash: undefined,
             logRequests: false,
-            pages: {
-              maxPageSize: defaultNodeConfig.maxPageSize,
-              maxResourcesPageSize: defaultNodeConfig.maxResourcesPageSize,
-              maxModulesPageSize: defaultNodeConfig.maxModulesPageSize,
-              maxEventsPageSize: defaultNodeConfig.maxEventsPageSize,
-              moduleAbiCacheSize: defaultNodeConfig.moduleAbiCacheSize,
-              summaryPageCache: defaultNodeConfig.summaryPageCache
-            },
+            pages: frontPagesOf(defaultNodeConfig),
             gasEstimation: gasEstimationToWire(defaultNodeConfig.gasEstimation)
           })
 
