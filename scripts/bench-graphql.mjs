@@ -47,7 +47,7 @@ import http from "node:http"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { aptTransfer, cliArgs, cpuSecs, loadDist, localSigners, memoryKb, root, sleep, stopOnExit, waitForNode } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, loadDist, localSigners, memoryKb, root, sleep, startMovenode, stopMovenode, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const sdkQueries = await import(join(root, "node_modules", "@aptos-labs", "ts-sdk", "dist", "types", "generated", "queries.js"))
@@ -89,27 +89,12 @@ const stagedNode = () => {
 let nodeBin
 const startNode = (extra) => {
   nodeBin ??= stagedNode()
-  const child = spawn(
-    process.execPath,
-    [
-      "--max-semi-space-size=8",
-      // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the node
-      ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
-      nodeBin,
-      "--data-dir",
-      chainDir,
-      "--quiet",
-      ...extra
-    ],
-    { stdio: ["ignore", "ignore", "inherit"] }
-  )
-  stopOnExit(child)
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    child.kill("SIGTERM")
-    await new Promise((r) => child.once("exit", r))
-  }
-  return { child, stop }
+  const child = startMovenode(["--data-dir", chainDir, "--quiet", ...extra], {
+    bin: nodeBin,
+    // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the node
+    nodeArgs: (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "")
+  })
+  return { child, stop: () => stopMovenode(child) }
 }
 const rssMb = (pid) => Math.round(memoryKb(pid).VmRSS / 1024)
 

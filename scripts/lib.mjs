@@ -86,14 +86,18 @@ export const stopOnExit = (child) => {
 }
 
 /**
- * The built `movenode` (`dist/bin/movenode.js`) started as `npm start` starts it (Node with the
- * launcher's one flag, `--max-semi-space-size=8`): `nodeArgs` are Node's, `args` movenode's. Its
- * stdout is ignored unless `stdout` (a descriptor) is given, its stderr is the script's unless
- * `stderr: "pipe"`; it is stopped if the script exits (`stopOnExit`). Returns the child process.
+ * The built `movenode` (`dist/bin/movenode.js`, or `bin`: a staged copy of it) started as `npm start`
+ * starts it (Node with the launcher's one flag, `--max-semi-space-size=8`): `nodeArgs` are Node's,
+ * `args` movenode's. Its stdout is ignored unless `stdout` (a descriptor) is given, its stderr is the
+ * script's unless `stderr: "pipe"`; it is stopped if the script exits (`stopOnExit`). Returns the
+ * child process.
  */
-export const startMovenode = (args, { nodeArgs = [], stdout = "ignore", stderr = "inherit", env = process.env } = {}) =>
+export const startMovenode = (
+  args,
+  { nodeArgs = [], stdout = "ignore", stderr = "inherit", env = process.env, bin = join(root, "dist", "bin", "movenode.js") } = {}
+) =>
   stopOnExit(
-    spawn(process.execPath, ["--max-semi-space-size=8", ...nodeArgs, join(root, "dist", "bin", "movenode.js"), ...args], {
+    spawn(process.execPath, ["--max-semi-space-size=8", ...nodeArgs, bin, ...args], {
       stdio: ["ignore", stdout, stderr],
       env
     })
