@@ -22,6 +22,7 @@ import { isExplorerBuild, serveExplorer } from "../../scripts/serve-explorer.mjs
 import { MiningMode } from "../../src/chain/MiningMode.js"
 import { LocalChain } from "../../src/LocalChain.js"
 import {
+  cell,
   chromiumFlags,
   type Expected,
   newExplorerContext,
@@ -103,14 +104,14 @@ const pages: ReadonlyArray<PageSpec> = [
   {
     name: "transactions-all",
     path: () => "/transactions?type=all",
-    expected: (_h, c) => ["All Transactions", c.ledgerVersion]
+    expected: (_h, c) => ["All Transactions", cell(c.ledgerVersion)]
   },
   {
     name: "transactions-user",
     path: () => "/transactions?type=user",
-    expected: (h) => ["User Transactions", h.aptTransfer.version, h.tokenTransfer.version]
+    expected: (h) => ["User Transactions", cell(h.aptTransfer.version), cell(h.tokenTransfer.version)]
   },
-  { name: "blocks", path: () => "/blocks", expected: (_h, c) => ["Latest Blocks", c.latestBlock] },
+  { name: "blocks", path: () => "/blocks", expected: (_h, c) => ["Latest Blocks", cell(c.latestBlock)] },
   {
     name: "transaction-by-version",
     path: (h) => `/txn/${h.aptTransfer.version}/userTxnOverview`,
@@ -166,12 +167,12 @@ const pages: ReadonlyArray<PageSpec> = [
   {
     name: "block-transactions",
     path: (_h, c) => `/block/${c.block.height}/transactions`,
-    expected: (_h, c) => [c.block.first, c.block.last]
+    expected: (_h, c) => [cell(c.block.first), cell(c.block.last)]
   },
   {
     name: "block",
     path: (_h, c) => `/block/${c.block.height}/overview`,
-    expected: (_h, c) => [c.block.height, c.block.first, c.block.last]
+    expected: (_h, c) => [cell(c.block.height), cell(c.block.first), cell(c.block.last)]
   },
   {
     name: "account-transactions",
@@ -180,9 +181,9 @@ const pages: ReadonlyArray<PageSpec> = [
     expected: (h) => [
       h.alice.toStringLong(),
       "8 transactions",
-      h.aptTransfer.version,
-      h.faTransfer.version,
-      h.tokenTransfer.version
+      cell(h.aptTransfer.version),
+      cell(h.faTransfer.version),
+      cell(h.tokenTransfer.version)
     ]
   },
   {

@@ -102,10 +102,20 @@ const shownText = (page: Page): Promise<string> => page.innerText("body").catch(
 /**
  * Text a page must show: a string, whitespace ignored (cells, tabs and line breaks come and go with
  * layout, and an amount's unit is often spaced by CSS alone: `999,750MNC` in `innerText`), or a test
- * of the text as shown (a `RegExp`, say), for a figure the chain moves on (a count a running chain
- * raises); its `String()` names it in a report.
+ * of the text as shown (a `RegExp`, say, or `cell`), where a substring would be found by accident;
+ * its `String()` names it in a report.
  */
 export type Expected = string | { readonly test: (text: string) => boolean; readonly toString: () => string }
+
+/**
+ * `value` shown on its own, between whitespace, as a table's cell is: a version or a block height in
+ * a list. As a substring, `87` is also found in a timestamp's `17.287` or a hash, so the page could
+ * pass without listing it.
+ */
+export const cell = (value: string): Expected => ({
+  test: (text) => text.split(/\s+/).includes(value),
+  toString: () => `a cell showing ${value}`
+})
 
 const shows = (text: string, expected: Expected): boolean =>
   typeof expected === "string" ? text.replace(/\s+/g, "").includes(expected.replace(/\s+/g, "")) : expected.test(text)
