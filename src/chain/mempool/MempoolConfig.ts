@@ -33,10 +33,12 @@ export const MempoolConfigSchema = Schema.Struct({
    */
   blockActivityWindowMs: Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 3_600_000 })),
   /**
-   * Submissions per second from which their validation leaves the event loop (ours): the
-   * signature on libuv's thread pool, then the admission worker (`AdmissionThread`), so a loaded
-   * chain's second core does it. Below this rate each is validated at once on the event loop
-   * (~0.1–0.3 ms): no thread to wake and none to wait for, which at 100/s took 1–2 ms off the
+   * Submissions per second from which their validation leaves the event loop (ours), so a loaded
+   * chain's second core does it: the common single-key Ed25519 kinds go to the admission worker
+   * (`AdmissionThread`: the signature and the prologue there); the other kinds, and all of them
+   * where there is no worker, have their signature checked on libuv's thread pool and the rest on
+   * the event loop (`Mempool.ts`' `inThread`). Below this rate each is validated at once on the
+   * event loop (~0.1–0.3 ms): no thread to wake and none to wait for, which at 100/s took 1–2 ms off the
    * submission's answer and half its p99 (docs/benchmarks.md, session 25). 0: always off the loop
    * (where it can be).
    */
