@@ -21,7 +21,7 @@
  * Issue 22 needs 2,500/s where the base makes the issue's 1,316–1,354/s: a ratio of about 1.87.
  */
 import { execFileSync, spawn } from "node:child_process"
-import { copyFileSync, existsSync } from "node:fs"
+import { copyFileSync, existsSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { cliArgs, loadAverage, root } from "./lib.mjs"
@@ -45,7 +45,14 @@ if (!existsSync(join(root, "dist", "bin", "movenode.js"))) throw new Error("this
 
 const dir = join(tmpdir(), `movenode-compare-${sha.slice(0, 12)}`)
 if (!existsSync(join(dir, "dist", "bin", "movenode.js"))) {
-  if (existsSync(dir)) git("worktree", "remove", "--force", dir)
+  // A half-made checkout of an earlier run: a registered worktree, or a folder git no longer knows.
+  if (existsSync(dir)) {
+    try {
+      git("worktree", "remove", "--force", dir)
+    } catch {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
   console.log(`compare: checking out ${sha.slice(0, 12)} in ${dir}, npm ci (installs and builds it)`)
   git("worktree", "add", "--detach", "--force", dir, sha)
   execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] })
