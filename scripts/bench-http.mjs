@@ -28,7 +28,7 @@ import { createServer, get } from "node:http"
 import { cpus, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { cpuSecs, freePort, memoryKb, root } from "./lib.mjs"
+import { cpuSecs, freePort, median, memoryKb, root } from "./lib.mjs"
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -331,12 +331,6 @@ const memoryOf = (pid) => {
   return { VmRSS: mb("VmRSS"), VmHWM: mb("VmHWM"), RssAnon: mb("RssAnon"), RssFile: mb("RssFile") }
 }
 
-/** The median (with an even count, the mean of the two middle values). */
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const h = s.length >> 1
-  return s.length % 2 === 1 ? s[h] : (s[h - 1] + s[h]) / 2
-}
 const fmt = (ms) => `${ms.toFixed(0)} ms`
 
 /** Interleaved rounds, best of each: on a shared machine the best run is the least disturbed. */

@@ -24,7 +24,7 @@ import { execFileSync, spawn } from "node:child_process"
 import { copyFileSync, existsSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cliArgs, loadAverage, root } from "./lib.mjs"
+import { cliArgs, loadAverage, median, root } from "./lib.mjs"
 
 const { arg, num, has } = cliArgs()
 const base = arg("base", "f2da457")
@@ -118,10 +118,6 @@ try {
 }
 
 const mean = (xs) => Number((xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2))
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : Number(((s[s.length / 2 - 1] + s[s.length / 2]) / 2).toFixed(2))
-}
 const ratios = results.map((p) => p.ratio)
 const steady = results.map((p) => p.steadyRatio).filter((r) => r !== null)
 console.log(
@@ -130,8 +126,8 @@ console.log(
     head,
     seconds,
     pairs: results,
-    ratio: { mean: mean(ratios), median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) },
-    steadyRatio: steady.length === 0 ? null : { mean: mean(steady), median: median(steady) },
+    ratio: { mean: mean(ratios), median: Number(median(ratios).toFixed(2)), min: Math.min(...ratios), max: Math.max(...ratios) },
+    steadyRatio: steady.length === 0 ? null : { mean: mean(steady), median: Number(median(steady).toFixed(2)) },
     load: loadAverage()
   })
 )

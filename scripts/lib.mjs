@@ -28,6 +28,7 @@
  *                             a signed `0x1::aptos_account::transfer` from a signer (its `next`
  *                             sequence number, then advanced): the BCS bytes and the hash
  *   loadAverage()             /proc/loadavg's three figures, for a result's context
+ *   median(xs)                the median (with an even count, the mean of the two middle values)
  *   cpuSecs(pid, {mainThread}) a process's (or its main thread's) CPU seconds so far (/proc);
  *                             cpuSecsOfStat(text) the same from a /proc stat file already read
  *   memoryKb(pid)             /proc/<pid>/status's kB figures by name (VmRSS, VmHWM, RssAnon, …)
@@ -277,6 +278,13 @@ export const aptTransfer = (lib, from, to, amount, expiration, { sequenceNumber,
   const tagged = new Uint8Array(bytes.length + 1)
   tagged.set(bytes, 1)
   return { raw, bytes, hash: `0x${toHex(transactionHashOfBytes(tagged))}` }
+}
+
+/** The median (with an even count, the mean of the two middle values). */
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const h = s.length >> 1
+  return s.length % 2 === 1 ? s[h] : (s[h - 1] + s[h]) / 2
 }
 
 /** The load average's three figures as /proc/loadavg prints them ("1.02 0.98 0.91"). */
