@@ -6,7 +6,10 @@
 // account-transactions page through the GraphQL engine. Prints open time, transfers/s committed,
 // GraphQL queries/s and p99, and resident memory.
 //
-//   node scripts/bench-indexer-store.mjs sqlite|pglite [--transfers 20000] [--block 10] [--dir DIR]
+//   node scripts/bench-indexer-store.mjs sqlite|pglite [--transfers 20000] [--block 10] [--accounts 1000] [--dir DIR]
+//
+// `--accounts`: how many senders, recipients and stores the transfers spread over (the balances
+// table's size, and how far apart a batch's upserts land in its indexes).
 //
 // Needs `npm run build` (it imports dist/). PGlite is a devDependency (only this script uses it).
 import { mkdtempSync, rmSync } from "node:fs"
@@ -43,6 +46,7 @@ const ts = (v) => `2026-01-01T00:00:${String(v % 60).padStart(2, "0")}.${String(
 
 /** The rows of one transfer at version v, as the processors write them. */
 const transferWrites = (v, accounts) => {
+  // Each account's primary store keeps its owner (as on a chain): a balance's upsert changes its amount and versions.
   const sender = addr(1000 + (v % accounts))
   const recipient = addr(1000 + ((v * 7 + 3) % accounts))
   const t = ts(v)
@@ -51,7 +55,7 @@ const transferWrites = (v, accounts) => {
     { _tag: "Insert", table: "account_transactions", rows: [sender, recipient, addr(0)].map((a) => ({ account_address: a, transaction_version: BigInt(v) })) },
     { _tag: "Insert", table: "events", rows: [0, 1, 2].map((i) => ({ transaction_version: BigInt(v), event_index: BigInt(i), account_address: addr(0), creation_number: 0n, sequence_number: 0n, type: ["0x1::fungible_asset::Withdraw", "0x1::fungible_asset::Deposit", "0x1::transaction_fee::FeeStatement"][i], indexed_type: "x", transaction_block_height: BigInt(v), data: { amount: "1000", store: sender } })) },
     { _tag: "Insert", table: "fungible_asset_activities", rows: [-1, 0, 1].map((i) => ({ transaction_version: BigInt(v), event_index: BigInt(i), owner_address: i === 1 ? recipient : sender, storage_id: addr(5000 + v % accounts), asset_type: i === -1 ? APT : FA, is_frozen: null, amount: 1000n, type: i === -1 ? "0x1::aptos_coin::GasFeeEvent" : i === 0 ? "0x1::fungible_asset::Withdraw" : "0x1::fungible_asset::Deposit", is_gas_fee: i === -1, gas_fee_payer_address: null, is_transaction_success: true, entry_function_id_str: "0x1::aptos_account::transfer", block_height: BigInt(v), token_standard: i === -1 ? "v1" : "v2", transaction_timestamp: t, storage_refund_amount: 0n })) },
-    { _tag: "Upsert", table: "current_fungible_asset_balances", guard: "last_transaction_version_v2", update: ["owner_address", "asset_type_v2", "amount_v2", "is_frozen", "last_transaction_version_v2", "last_transaction_timestamp_v2"], coalesce: ["asset_type_v1"], rows: [sender, recipient].map((o, i) => ({ storage_id: addr(9000 + ((v * (i + 1)) % accounts)), owner_address: o, asset_type_v1: APT, asset_type_v2: FA, is_primary: true, is_frozen: false, amount_v2: 18446744073709551615n - BigInt(v), last_transaction_version_v2: BigInt(v), last_transaction_timestamp_v2: t })) }
+    { _tag: "Upsert", table: "current_fungible_asset_balances", guard: "last_transaction_version_v2", update: ["owner_address", "asset_type_v2", "amount_v2", "is_frozen", "last_transaction_version_v2", "last_transaction_timestamp_v2"], coalesce: ["asset_type_v1"], rows: [[sender, v % accounts], [recipient, (v * 7 + 3) % accounts]].map(([o, n]) => ({ storage_id: addr(1_000_000_000 + n), owner_address: o, asset_type_v1: APT, asset_type_v2: FA, is_primary: true, is_frozen: false, amount_v2: 18446744073709551615n - BigInt(v), last_transaction_version_v2: BigInt(v), last_transaction_timestamp_v2: t })) }
   ]
 }
 
@@ -81,7 +85,7 @@ const main = Effect.gen(function* () {
   const client = kind === "pglite" ? yield* pgliteClient(join(dir, "pg")) : (yield* makeSqliteClient(join(dir, "index.sqlite"))).client
   const store = yield* makeIndexerStore(client, kind === "pglite" ? postgresDialect : sqliteDialect, kind)
   const openMs = performance.now() - t0
-  const accounts = 1000
+  const accounts = Number(opt("--accounts", "1000"))
   const t1 = performance.now()
   for (let v = 1; v <= TRANSFERS; v += BLOCK) {
     const writes = []

@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { describe, expect, it } from "vitest"
 import { IndexerStore } from "../../src/indexer/store/IndexerStore.js"
+import { sortableDecimal } from "../../src/indexer/store/values.js"
 
 const A = `0x${"a".repeat(64)}`
 const at = (version: bigint) => ({ version, hash: "0x00", timestampUsec: 0n, chainId: 4 })
@@ -45,6 +46,84 @@ describe("the store's writes", () => {
       )
     )
     expect(rows).toEqual([{ type: "first" }])
+  })
+})
+
+describe("an Upsert over a stored row", () => {
+  const B = `0x${"b".repeat(64)}`
+  const C = `0x${"c".repeat(64)}`
+  const store1 = `0x${"1".repeat(64)}`
+  const store2 = `0x${"2".repeat(64)}`
+  const FA = `0x${"0".repeat(63)}a`
+  const balance = (storage_id: string, owner_address: string, amount: bigint, version: bigint) => ({
+    storage_id,
+    owner_address,
+    asset_type_v2: FA,
+    is_primary: true,
+    is_frozen: false,
+    amount_v2: amount,
+    last_transaction_version_v2: version,
+    last_transaction_timestamp_v2: "2026-01-01T00:00:00"
+  })
+  const upsert = (rows: ReadonlyArray<ReturnType<typeof balance>>) => ({
+    _tag: "Upsert" as const,
+    table: "current_fungible_asset_balances",
+    guard: "last_transaction_version_v2",
+    update: [
+      "owner_address",
+      "asset_type_v2",
+      "amount_v2",
+      "is_frozen",
+      "last_transaction_version_v2",
+      "last_transaction_timestamp_v2"
+    ],
+    rows
+  })
+
+  it("writes what changed: a row equal to the stored one not at all, an indexed column that changed moved in its index", async () => {
+    const out = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const ctx = yield* Layer.build(IndexerStore.layer({ _tag: "Sqlite", path: ":memory:" }))
+          const store = ctx.mapUnsafe.get(IndexerStore.key) as IndexerStore["Service"]
+          const changes = store.select(`SELECT total_changes() AS n`, []).pipe(Effect.map((r) => Number(r[0]!.n)))
+          const commit = (rows: ReadonlyArray<ReturnType<typeof balance>>, v: bigint) =>
+            Effect.gen(function* () {
+              const before = yield* changes
+              yield* store.commit([upsert(rows)], at(v), ["fungible_asset_processor"])
+              return (yield* changes) - before
+            })
+          yield* commit([balance(store1, B, 100n, 1n), balance(store2, C, 5n, 1n)], 1n)
+          const positionOnly = yield* commit([], 1n)
+          // The same rows again (a replayed batch): nothing to write but the position.
+          const same = yield* commit([balance(store1, B, 100n, 1n), balance(store2, C, 5n, 1n)], 1n)
+          // An amount (no index names it) and an owner (indexed) changed.
+          const changed = yield* commit([balance(store1, B, 90n, 2n), balance(store2, B, 5n, 2n)], 2n)
+          const byOwner = (owner: string) =>
+            store.select(
+              `SELECT storage_id, amount FROM current_fungible_asset_balances INDEXED BY current_fungible_asset_balances_i0 WHERE owner_address = ? ORDER BY storage_id`,
+              [owner]
+            )
+          return {
+            positionOnly,
+            same,
+            changed,
+            ownedByB: yield* byOwner(B),
+            ownedByC: yield* byOwner(C),
+            integrity: yield* store.select(`PRAGMA integrity_check`, [])
+          }
+        })
+      )
+    )
+    // Each commit also writes its processor's status row and the position: a commit of no rows.
+    expect(out.same).toBe(out.positionOnly)
+    expect(out.changed - out.positionOnly).toBe(2)
+    expect(out.ownedByB).toEqual([
+      { storage_id: store1, amount: sortableDecimal("90") },
+      { storage_id: store2, amount: sortableDecimal("5") }
+    ])
+    expect(out.ownedByC).toEqual([])
+    expect(out.integrity).toEqual([{ integrity_check: "ok" }])
   })
 })
 

@@ -22,7 +22,11 @@ import { createStatements, dropStatements, META_TABLE, schemaHash } from "./ddl.
 import { makeRowBinder, type RowBinder } from "./rowBinder.js"
 import { makeSqliteClient } from "./sqliteClient.js"
 import { type BatchUndo, makeUndoLog, UNDO_TABLES, type UndoPoint } from "./undoLog.js"
+import { narrowColumns, upsertKind } from "./upsertKind.js"
 import { attemptWrite, type CellRow, cellOf, keyOf, mergeUpsert, type StoreWrite, WriteError } from "./writes.js"
+
+/** What an INSERT does on a key conflict: nothing, replace every non-key column, or only those no index names. */
+type OnConflict = "nothing" | "update" | "narrow"
 
 /** Where the index lives. */
 export type IndexerStoreConfig =
@@ -247,17 +251,22 @@ export const makeIndexerStore = (
      * column replaced), built once per table, conflict rule and size (`chunks` keeps the sizes few).
      */
     const insertSql = new Map<string, string>()
-    const insertStatement = (t: TableSpec, size: number, onConflict: "nothing" | "update"): string => {
+    const insertStatement = (t: TableSpec, size: number, onConflict: OnConflict): string => {
       const cacheKey = `${t.name}\u0000${onConflict}\u0000${size}`
       const known = insertSql.get(cacheKey)
       if (known !== undefined) return known
       const columns = t.columns
+      const set =
+        onConflict === "nothing"
+          ? []
+          : onConflict === "narrow"
+            ? narrowColumns(t)
+            : columns.filter((c) => !t.primaryKey.includes(c.name)).map((c) => c.name)
       const conflict =
-        onConflict === "nothing" || columns.length === t.primaryKey.length
+        set.length === 0
           ? `ON CONFLICT (${t.primaryKey.map(quoteIdent).join(", ")}) DO NOTHING`
-          : `ON CONFLICT (${t.primaryKey.map(quoteIdent).join(", ")}) DO UPDATE SET ${columns
-              .filter((c) => !t.primaryKey.includes(c.name))
-              .map((c) => `${quoteIdent(c.name)} = excluded.${quoteIdent(c.name)}`)
+          : `ON CONFLICT (${t.primaryKey.map(quoteIdent).join(", ")}) DO UPDATE SET ${set
+              .map((c) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`)
               .join(", ")}`
       let n = 0
       const values = Array.from(
@@ -281,12 +290,11 @@ export const makeIndexerStore = (
       return params
     }
 
-    /** INSERT of full rows; on a key conflict: nothing, or every non-key column replaced. */
-    const writeRows = Effect.fnUntraced(function* (
-      t: TableSpec,
-      rows: ReadonlyArray<CellRow>,
-      onConflict: "nothing" | "update"
-    ) {
+    /**
+     * INSERT of full rows; on a key conflict: nothing, every non-key column replaced, or (`narrow`)
+     * those no index names (`upsertKind.ts`).
+     */
+    const writeRows = Effect.fnUntraced(function* (t: TableSpec, rows: ReadonlyArray<CellRow>, onConflict: OnConflict) {
       if (rows.length === 0) return
       for (const [i, size] of chunks(rows.length, Math.floor(MAX_PARAMS / t.columns.length)))
         yield* run(insertStatement(t, size, onConflict), cellRowParams(t, rows, i, size))
@@ -391,9 +399,9 @@ export const makeIndexerStore = (
 
     /**
      * The rows each table gets from a batch's writes, merged (upserts) and de-duplicated (inserts);
-     * with `keepPriors`, also each upserted key's stored row before the batch (none: not stored).
+     * and each upserted key's stored row before the batch (none: not stored).
      */
-    const plan = Effect.fnUntraced(function* (writes: ReadonlyArray<StoreWrite>, keepPriors: boolean) {
+    const plan = Effect.fnUntraced(function* (writes: ReadonlyArray<StoreWrite>) {
       // Inserts go straight to their table's rows, in order: a key written twice (in the batch,
       // or stored before) keeps its first row — the INSERT's `ON CONFLICT DO NOTHING` sees to
       // that in both databases, so no key needs computing here.
@@ -408,8 +416,10 @@ export const makeIndexerStore = (
       }
       const current = new Map<string, Map<string, CellRow>>()
       for (const [name, keys] of upsertKeys) current.set(name, yield* storedRows(tableOf(name), [...keys.values()]))
+      // Each upserted key's stored row before the batch: the undo log's, and what decides how
+      // much of a merged row is written (`upsertKind.ts`).
       const priors = new Map<string, ReadonlyMap<string, CellRow>>()
-      if (keepPriors) for (const [name, stored] of current) priors.set(name, new Map(stored))
+      for (const [name, stored] of current) priors.set(name, new Map(stored))
       const upserts = new Map<string, Map<string, CellRow>>()
       for (const c of converted) {
         const stored = current.get(c.table.name)!
@@ -446,9 +456,21 @@ export const makeIndexerStore = (
       processorNames: ReadonlyArray<string>,
       undo: BatchUndo | undefined
     ) {
-      const { inserts, upserts, priors } = yield* plan(writes, undo !== undefined)
+      const { inserts, upserts, priors } = yield* plan(writes)
       for (const [name, rows] of inserts) yield* insertProcessorRows(tableOf(name), rows)
-      for (const [name, rows] of upserts) yield* writeRows(tableOf(name), [...rows.values()], "update")
+      for (const [name, rows] of upserts) {
+        const t = tableOf(name)
+        const before = priors.get(name)
+        const full: CellRow[] = []
+        const narrow: CellRow[] = []
+        for (const [k, row] of rows) {
+          const kind = upsertKind(t, before?.get(k), row)
+          if (kind === "full") full.push(row)
+          else if (kind === "narrow") narrow.push(row)
+        }
+        yield* writeRows(t, full, "update")
+        yield* writeRows(t, narrow, "narrow")
+      }
       if (undo !== undefined) yield* undoLog.record(undo, inserts, upserts, priors)
       const now = BigInt(Date.now()) * 1000n
       yield* writeRows(
