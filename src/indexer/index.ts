@@ -17,8 +17,9 @@
  *
  * - `schema/`: the table catalogue (columns with Hasura types, keys, relationships, views); the
  *   store's DDL and the GraphQL schema are both derived from it.
- * - `store/`: the dialects, value encodings (exact u64/u128 in SQLite), DDL, the write merge rules,
- *   the per-table row binders, the undo log (what takes batches back when the chain reverts).
+ * - `store/`: the dialects, value encodings (exact u64/u128 in SQLite), DDL, the write merge rules
+ *   and how much of a merged row is written (`upsertKind.ts`), the per-table row binders, the undo log
+ *   (what takes batches back when the chain reverts).
  * - `graphql/`: schema generation, request planning, SQL compilation, execution, Hasura's errors.
  * - `engine/`: the `Indexer` service (follows the chain, resumes, goes back with it or rebuilds, read-after-write waits,
  *   gathers blocks into one store transaction), and the chain's gate on its lag.
