@@ -4,7 +4,7 @@
 // activities, two balance upserts merged with the stored rows) in blocks of `--block` transfers,
 // one store transaction per block, then answers the SDK's getAccountCoinsData and an
 // account-transactions page through the GraphQL engine. Prints open time, transfers/s committed,
-// GraphQL queries/s and p99, and resident memory.
+// GraphQL queries/s and p99, and resident memory; the CPU a transfer's writes took (user, system).
 //
 //   node scripts/bench-indexer-store.mjs sqlite|pglite [--transfers 20000] [--block 10] [--accounts 1000] [--dir DIR]
 //
@@ -87,6 +87,7 @@ const main = Effect.gen(function* () {
   const openMs = performance.now() - t0
   const accounts = Number(opt("--accounts", "1000"))
   const t1 = performance.now()
+  const cpu1 = process.cpuUsage()
   for (let v = 1; v <= TRANSFERS; v += BLOCK) {
     const writes = []
     for (let i = v; i < v + BLOCK && i <= TRANSFERS; i++) writes.push(...transferWrites(i, accounts))
@@ -94,6 +95,10 @@ const main = Effect.gen(function* () {
     yield* store.commit(writes, { version: BigInt(last), hash: "0x", timestampUsec: 0n, chainId: 4 }, ["fungible_asset_processor"])
   }
   const writeS = (performance.now() - t1) / 1000
+  // The process's CPU while writing (user and system: SQLite's log writes are system time), a
+  // steadier figure than the rate on a machine whose speed drifts.
+  const cpu = process.cpuUsage(cpu1)
+  const writeCpuUsPerTransfer = { user: Math.round(cpu.user / TRANSFERS), system: Math.round(cpu.system / TRANSFERS) }
   const rssAfterWrites = rss()
   const engine = makeGraphqlEngine(Effect.succeed(store))
   const coins = (a) => ({ query: `query getAccountCoinsData($where_condition: current_fungible_asset_balances_bool_exp!, $offset: Int, $limit: Int, $order_by: [current_fungible_asset_balances_order_by!]) { current_fungible_asset_balances(where: $where_condition, offset: $offset, limit: $limit, order_by: $order_by) { amount asset_type is_frozen is_primary last_transaction_timestamp last_transaction_version owner_address storage_id token_standard metadata { token_standard symbol supply_aggregator_table_key_v1 supply_aggregator_table_handle_v1 project_uri name last_transaction_version last_transaction_timestamp icon_uri decimals creator_address asset_type } } }`, variables: { where_condition: { owner_address: { _eq: a } } } })
@@ -113,7 +118,7 @@ const main = Effect.gen(function* () {
     })
   const c = yield* measure(coins, 2000)
   const p = yield* measure(page, 2000)
-  console.log(JSON.stringify({ kind, transfers: TRANSFERS, block: BLOCK, openMs: Math.round(openMs), transfersPerSec: Math.round(TRANSFERS / writeS), getAccountCoinsData: c, accountTransactionsPage: p, rssMB: { start: rss0, afterOpen: undefined, afterWrites: rssAfterWrites, end: rss() } }))
+  console.log(JSON.stringify({ kind, transfers: TRANSFERS, block: BLOCK, openMs: Math.round(openMs), transfersPerSec: Math.round(TRANSFERS / writeS), writeCpuUsPerTransfer, getAccountCoinsData: c, accountTransactionsPage: p, rssMB: { start: rss0, afterOpen: undefined, afterWrites: rssAfterWrites, end: rss() } }))
 })
 
 await Effect.runPromise(Effect.scoped(main))
