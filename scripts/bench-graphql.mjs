@@ -47,7 +47,7 @@ import http from "node:http"
 import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { aptTransfer, cliArgs, cpuSecs, loadDist, localSigners, memoryKb, root, sleep, startMovenode, stopMovenode, waitForNode } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, loadDist, localSigners, memoryKb, requireCommand, root, sleep, startMovenode, stopMovenode, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const sdkQueries = await import(join(root, "node_modules", "@aptos-labs", "ts-sdk", "dist", "types", "generated", "queries.js"))
@@ -354,6 +354,7 @@ const reindex = async () => {
 // ---------------------------------------------------------------- run
 
 const run = async () => {
+  requireCommand("wrk")
   if (!existsSync(infoPath)) throw new Error(`no chain built in ${dir} (run: bench-graphql.mjs build --dir ${dir})`)
   const info = JSON.parse(readFileSync(infoPath, "utf8"))
   const store = argText("store", "sqlite")

@@ -28,7 +28,7 @@ import { createServer, get } from "node:http"
 import { cpus, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { cpuSecs, freePort, median, memoryKb, root } from "./lib.mjs"
+import { cpuSecs, freePort, median, memoryKb, requireCommand, root } from "./lib.mjs"
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -587,7 +587,9 @@ if (process.argv[2] === "--serve") {
   else if (role === "httpapi") await serveHttpApi(Number(port), build)
   else await serveMovenode(Number(port), build)
 } else if (has("double")) {
+  requireCommand("wrk")
   await mainDouble()
 } else {
+  requireCommand("wrk")
   await mainReal()
 }

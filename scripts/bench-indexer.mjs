@@ -30,7 +30,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, sleep, startMovenode, stopMovenode, threadCpu, waitForNode } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSplit, loadAverage, loadDist, localSigners, memoryKb, requireCommand, sleep, startMovenode, stopMovenode, threadCpu, waitForNode } from "./lib.mjs"
 
 const lib = await loadDist()
 const { toHex } = lib
@@ -126,6 +126,7 @@ const pushTransfers = async (accounts, seconds, onTick) => {
 }
 
 const main = async () => {
+  if (mode === "graphql") requireCommand("wrk")
   if (mode === "start") {
     const runs = []
     for (let i = 0; i < arg("repeat", 5); i++) {

@@ -13,7 +13,9 @@ import { execFileSync, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { freePort, memoryKb, root } from "./lib.mjs"
+import { freePort, memoryKb, requireCommand, root } from "./lib.mjs"
+
+requireCommand("wrk")
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`)

@@ -42,7 +42,7 @@
  *
  * Scripts run on the built bundle rather than the sources so that they measure what `npm start` runs.
  */
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
 import { createPrivateKey, sign as nodeSign } from "node:crypto"
 import { createServer } from "node:net"
@@ -200,6 +200,15 @@ export const fetchJson = async (url, init) => {
 export const failRun = (message) => {
   console.log(JSON.stringify({ ok: false, message }))
   process.exit(1)
+}
+
+/**
+ * Ends a script at its start when a program it drives (wrk, haproxy) is not installed, naming the
+ * Debian package, instead of a stack trace from the first `execFileSync` minutes into the run.
+ */
+export const requireCommand = (command, debianPackage = command) => {
+  const r = spawnSync(command, ["--version"], { stdio: "ignore" })
+  if (r.error?.code === "ENOENT") failRun(`${command} is not installed: apt-get install ${debianPackage}`)
 }
 
 /** A free port (bound once, released), for a node that has to be told its port before it starts. */

@@ -38,7 +38,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import http from "node:http"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { aptTransfer, cliArgs, cpuSecs, cpuSecsOfStat, freePort, loadDist, localSigners, root, sleep } from "./lib.mjs"
+import { aptTransfer, cliArgs, cpuSecs, cpuSecsOfStat, freePort, loadDist, localSigners, requireCommand, root, sleep } from "./lib.mjs"
 
 const lib = await loadDist()
 const { addressFromNumber, toHex } = lib
@@ -644,6 +644,7 @@ const wrk = (url, seconds, connections = 16) => {
 }
 
 const readsMode = async ({ seconds = arg("seconds", 10) } = {}) => {
+  requireCommand("wrk")
   const leader = await startLeader(4)
   const f1 = await startFollower("follower1", leader.url)
   const f2 = await startFollower("follower2", leader.url)
@@ -671,6 +672,7 @@ const readsMode = async ({ seconds = arg("seconds", 10) } = {}) => {
  * --api-workers N`, the shipped devnet genesis): wrk on a resource read and on GET /v1.
  */
 const workersMode = async ({ seconds = arg("seconds", 10), counts = [0, 1, 2] } = {}) => {
+  requireCommand("wrk")
   const out = { mode: "workers", seconds, runs: [], loadBefore: load() }
   const dataDir = tempDir("run")
   for (const n of counts) {
