@@ -25,12 +25,15 @@ import { setFlagsFromString } from "node:v8"
  * generation limit each view worker is started with (`DEFAULT_VIEW_WORKER_LIMITS`), so it is
  * cleared here, after the main heap was sized and before any worker starts.
  *
- * `oldGenerationGrowthPercent` (the local chain, `movenode` / `npm start`: 100) bounds it at twice
- * the live set instead. A local chain under load holds its pool (~1,000 transactions waiting) and
- * its blocks in flight through scavenges, into old space where they die; at 1.25 times the live
+ * `oldGenerationGrowthPercent` (the local chain, `movenode` / `npm start`: 200) bounds it at three
+ * times the live set instead. A local chain under load holds its pool (~1,000 transactions waiting)
+ * and its blocks in flight through scavenges, into old space where they die; at 1.25 times the live
  * set it made 2,229–2,382 transfers/s at 0.63–0.68 ms of CPU each, at twice 2,663–2,708/s at
  * 0.56–0.57 ms, unbounded 2,439–2,835/s (session 10, docs/benchmarks.md, interleaved; resident
- * memory under that load ~335, ~390 and ~500 MB).
+ * memory under that load ~335, ~390 and ~500 MB). Three times (session 56): the event loop's and
+ * the index worker's mark-compacts about halved, 4–10 % less CPU per transfer than at twice in six
+ * of seven interleaved pairs, for ~70 MB more resident memory at full load (450 → 510–530 MB);
+ * four times gave nothing more.
  *
  * `boundOldGeneration: false` (`movenode follow`) leaves the old generation's growth to V8. A
  * follower catching up holds hundreds of decoded versions in flight (fetched, being checked, being
