@@ -1,3 +1,5 @@
+import { slabBytes } from "./slabBytes.js"
+
 const textEncoder = new TextEncoder()
 
 const U64_MAX = (1n << 64n) - 1n
@@ -150,6 +152,16 @@ export class BcsWriter {
   /** The bytes written so far, copied out (the writer may be reused afterwards). */
   toBytes(): Uint8Array {
     return this.buf.slice(0, this.len)
+  }
+
+  /**
+   * The bytes written so far, copied into a slab (`slabBytes.ts`): for a block's outputs only,
+   * which die with the block; the rules there apply.
+   */
+  toSlabBytes(): Uint8Array {
+    const out = slabBytes(this.len)
+    out.set(this.buf.subarray(0, this.len))
+    return out
   }
 
   /** The bytes written so far, not copied: valid until the writer is written again or reset. */

@@ -14,6 +14,7 @@
  * Pure apart from the VM calls; a system call the VM fails is a `BlockExecutionFailure` (the chain
  * cannot move on: it stops with that message rather than commit a block the framework refused).
  */
+import { u64LeAt } from "../bcs/u64LeAt.js"
 import { addressEquals, addressFromNumber } from "../domain/AccountAddress.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import { isSuccessStatus } from "../domain/ExecutionStatus.js"
@@ -77,8 +78,9 @@ const feeStatementOf = (
     last.data.length !== 40
   )
     return undefined
-  const v = new DataView(last.data.buffer, last.data.byteOffset, 40)
-  return { total: v.getBigUint64(0, true), storageFee: v.getBigUint64(24, true) }
+  // Read from the bytes, not through a DataView: the event's 40 bytes live in V8's heap, and asking
+  // for their `buffer` would move them into a backing store of their own (an allocation a transfer).
+  return { total: u64LeAt(last.data, 0), storageFee: u64LeAt(last.data, 24) }
 }
 
 const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b

@@ -44,7 +44,8 @@ const encodeWriteSetWith = (w: BcsWriter, ws: WriteSet): EncodedWriteSet => {
     opOffsets[i] = w.length
     writeWriteOp(w, entry.op)
   }
-  return { bytes: w.toBytes(), opOffsets }
+  // A block output (hashed, written in the ledger's record, then dropped with the block): from a slab.
+  return { bytes: w.toSlabBytes(), opOffsets }
 }
 
 /** BCS(ContractEvent), encoded once per event object. */
@@ -59,7 +60,8 @@ export const encodedContractEvent = (event: ContractEvent): Uint8Array => {
 
 const encodeEventWith = (w: BcsWriter, event: ContractEvent): Uint8Array => {
   writeContractEvent(w, event)
-  return w.toBytes()
+  // As a write set's: a block output, from a slab.
+  return w.toSlabBytes()
 }
 
 /** CryptoHash of a write set: sha3(prefix("WriteSet") ‖ BCS(WriteSet)); entries in BCS key order. */

@@ -119,12 +119,15 @@ export const encodeByLayout = (w: BcsWriter, layout: MoveTypeLayout, value: unkn
 
 /**
  * `encodeByLayout` of `job.value` into `w`, as bytes: for `withScratchWriter(encodeToBytesWith, job)`
- * on a path taken per transaction (a function made once rather than a closure per call).
+ * on a path taken per transaction (a function made once rather than a closure per call), for
+ * arguments one run decodes: in a slab (see below).
  */
 export const encodeToBytesWith = (
   w: BcsWriter,
   job: { readonly layout: MoveTypeLayout; readonly value: unknown; readonly path: string }
 ): Uint8Array => {
   encodeByLayout(w, job.layout, job.value, job.path)
-  return w.toBytes()
+  // The prologue's and epilogue's arguments: decoded by the one run they are for, then dropped
+  // (bcs/slabBytes.ts).
+  return w.toSlabBytes()
 }

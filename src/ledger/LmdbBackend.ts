@@ -558,7 +558,9 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
       const record = knownRecord(tx) ?? encodeTransactionRecordWithOffsets(tx)
       records.push({ tx, eventOffsets: record.eventOffsets })
       put(t.txns, versionKey, view(record.bytes), append)
-      put(t.hashes, view(tx.hash), versionKey)
+      // A copy (in Node's pool), not a view: the 32-byte hash lives in V8's heap, where asking for its
+      // `buffer` would move it into a backing store of its own (an allocation a transaction).
+      put(t.hashes, Buffer.from(tx.hash), versionKey)
       if (writesModule(tx.writeSet)) {
         put(t.codeWrites, versionKey, CODE_WRITE_MARK)
         codeLast = versionKey

@@ -70,7 +70,8 @@ const encodeRecordWith = (w: BcsWriter, t: CommittedTransaction): KnownRecord =>
     eventOffsets[i] = w.length
     w.fixed(encodedContractEvent(t.events[i]!))
   }
-  return { bytes: w.toBytes(), opOffsets, eventOffsets }
+  // Written to the ledger with its block and dropped: from a slab (bcs/slabBytes.ts).
+  return { bytes: w.toSlabBytes(), opOffsets, eventOffsets }
 }
 
 /** The record's header (see `encodeTransactionRecord`): the hash, sender, replay protector, handle event keys. */

@@ -1,4 +1,5 @@
 import { BcsReader, BcsWriter, equalBytes, toHex } from "../../bcs/index.js"
+import { slabBytes } from "../../bcs/slabBytes.js"
 import type { AccountAddress } from "../../domain/AccountAddress.js"
 import type { ContractEvent } from "../../domain/ContractEvent.js"
 import type { StateKey } from "../../domain/StateKey.js"
@@ -15,7 +16,7 @@ import { cachedAccessPathKey, type StateView, tableItemKey } from "./StateView.j
 import type { UserTransactionContext } from "./TransactionContext.js"
 import { type StructKind, structTagOf, type Type, typeName, typeToTag } from "./Type.js"
 import { copyValue, type DirtyMark, generalBox, StructValue, type Value } from "./Value.js"
-import { deserializeValue, serializeValue } from "./ValueBcs.js"
+import { deserializeValue, serializeOutput } from "./ValueBcs.js"
 import { VmError, vmError } from "./VmError.js"
 import { addressKey, bytesKey } from "../../domain/mapKeys.js"
 
@@ -456,7 +457,7 @@ export class Session {
         if (op === undefined) continue
         const t = slot.type as StructKind
         const info = tagInfoOf(t)
-        const data = op === DELETE ? undefined : serializeValue(slot.box[0], t)
+        const data = op === DELETE ? undefined : serializeOutput(slot.box[0], t)
         const group = t.def.groupTag
         if (group !== undefined) {
           const g = groupInfoOf(group)
@@ -493,7 +494,7 @@ export class Session {
           if (op === undefined) continue
           const v = slot.box[0]
           const data =
-            op === DELETE ? undefined : serializeValue(slot.boxed ? (v as StructValue).fields[0] : v, slot.type)
+            op === DELETE ? undefined : serializeOutput(slot.boxed ? (v as StructValue).fields[0] : v, slot.type)
           const key: StateKey = { _tag: "TableItem", handle: slot.address, key: slot.key! }
           entries.push({ key, keyBytes: tableItemKey(slot.address, slot.key!), op: writeOp(op, data) })
         }
@@ -596,7 +597,8 @@ const groupWrite = (change: GroupChange): WriteSetEntry | undefined => {
   // BCS(BTreeMap<StructTag, Vec<u8>>) written into an array of its exact size (no copy at the end).
   let size = ulebLength(sorted.length)
   for (const m of sorted) size += m.tag.length + ulebLength(m.data.length) + m.data.length
-  const data = new Uint8Array(size)
+  // A block output (the group's new value, written to the ledger with the block): from a slab.
+  const data = slabBytes(size)
   let o = putUleb(data, 0, sorted.length)
   for (const m of sorted) {
     data.set(m.tag, o)
@@ -627,7 +629,7 @@ const eventTypeTag = (t: Type): TypeTag => {
 /** A handle event's GUID is BCS `{creation_num: u64, addr: address}`: the event key. */
 const contractEvent = (e: EmittedEvent): ContractEvent => {
   const typeTag = eventTypeTag(e.type)
-  const data = serializeValue(e.value, e.type)
+  const data = serializeOutput(e.value, e.type)
   if (e.guid === undefined) return { _tag: "V2", typeTag, data }
   const g = e.guid
   if (g.length !== 40) return vmError("EVENT_KEY_MISMATCH", `event GUID of ${g.length} bytes`)

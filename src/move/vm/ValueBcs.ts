@@ -270,14 +270,23 @@ let scratchBusy = false
 const SCRATCH_KEEP = 64 * 1024
 
 /** BCS bytes of a value of the closed type `t`. */
-export const serializeValue = (v: Value, t: Type): Uint8Array => {
+export const serializeValue = (v: Value, t: Type): Uint8Array => serializeWith(v, t, false)
+
+/**
+ * `serializeValue` for what a session writes or emits (a resource's or table item's new value, an
+ * event's data): bytes that die with the block they go into, so they are copied into a slab
+ * (bcs/slabBytes.ts, whose rules apply) rather than each into a buffer of its own.
+ */
+export const serializeOutput = (v: Value, t: Type): Uint8Array => serializeWith(v, t, true)
+
+const serializeWith = (v: Value, t: Type, slab: boolean): Uint8Array => {
   // Not re-entered today; the flag keeps that an optimisation rather than an assumption.
   const own = scratchBusy
   const w = own ? new BcsWriter(64) : scratch.reset()
   scratchBusy = true
   try {
     write(w, t, v)
-    return w.toBytes()
+    return slab ? w.toSlabBytes() : w.toBytes()
   } catch (e) {
     if (e instanceof VmError) throw e
     throw new VmError("VALUE_SERIALIZATION_ERROR", e instanceof Error ? e.message : String(e))
