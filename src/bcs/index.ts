@@ -6,6 +6,9 @@
  * - `Codec`: composable encoders/decoders (vector, option, struct, map, lazy) and the `encode` /
  *   `decode` entry points; `decode` returns a Result and never throws.
  * - `hex`: hex at the edges; `equalBytes`: whether two byte arrays hold the same bytes.
+ * - Not re-exported, imported where used: `slabBytes` (a block's outputs carved from shared slabs,
+ *   with the rules for what may live there; `BcsWriter.toSlabBytes` copies into one) and `u64LeAt`
+ *   (a u64 read from a short array without asking for its buffer).
  */
 export * from "./BcsError.js"
 export * from "./BcsReader.js"
