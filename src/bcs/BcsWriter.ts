@@ -1,4 +1,4 @@
-import { slabBytes } from "./slabBytes.js"
+import { slabCopy } from "./slabBytes.js"
 
 const textEncoder = new TextEncoder()
 
@@ -159,9 +159,7 @@ export class BcsWriter {
    * which die with the block; the rules there apply.
    */
   toSlabBytes(): Uint8Array {
-    const out = slabBytes(this.len)
-    out.set(this.buf.subarray(0, this.len))
-    return out
+    return slabCopy(this.buf.subarray(0, this.len))
   }
 
   /** The bytes written so far, not copied: valid until the writer is written again or reset. */

@@ -5,10 +5,11 @@
  * V8 keeps a `Uint8Array` of up to 64 bytes inside its heap; a longer one gets an off-heap backing
  * store: a `calloc`, an extension object the young generation's scavenges must process, and a
  * `free` on V8's sweeper thread that contends with the allocating thread for glibc's arena lock
- * (`scripts/bench-bytes-alloc.mjs`: ~300–600 ns each against ~30 ns in the heap). Executing and
- * committing an APT transfer made ~18 of them on the event loop (a write set's resource groups,
- * its BCS, each event's BCS, the ledger's record); taking most of them from slabs cut the node's
- * CPU per transfer at full load (docs/benchmarks.md, "Session 57").
+ * (`scripts/bench-bytes-alloc.mjs`: ~0.5–1.2 µs of the process's CPU each for 65–300 bytes, against
+ * ~45 ns from a slab). Executing and committing an APT transfer made ~18 of them on the event loop
+ * (a write set's resource groups, its BCS, each event's BCS, the ledger's record); with these slabs
+ * it makes ~8 (docs/benchmarks.md, "Session 57": CPU per transfer −2.8 % median over 18 pairs,
+ * within that machine's noise).
  *
  * The cost is what a view keeps alive: a slab is freed only when no array carved from it is
  * reachable, so one long-lived array holds its whole slab (`SLAB_BYTES`). Use these only for
@@ -41,7 +42,7 @@ export const slabBytes = (n: number): Uint8Array => {
     used = 0
   }
   const out = new Uint8Array(slab, used, n)
-  // 8-byte aligned, so a DataView or a wider typed array over a part of it stays aligned.
+  // The next array starts 8-byte aligned, as a backing store of its own would.
   used = (used + n + 7) & ~7
   return out
 }
