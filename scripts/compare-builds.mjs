@@ -20,11 +20,11 @@
  * over the run, and the steady rate after loadgen's warm-up), with the ratios' mean and median.
  * Issue 22 needs 2,500/s where the base makes the issue's 1,316–1,354/s: a ratio of about 1.87.
  */
-import { execFileSync, spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { copyFileSync, existsSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cliArgs, loadAverage, median, root } from "./lib.mjs"
+import { cliArgs, loadAverage, median, root, runThroughput } from "./lib.mjs"
 
 const { arg, num, has } = cliArgs()
 const base = arg("base", "f2da457")
@@ -35,8 +35,6 @@ if (!Number.isInteger(seconds) || seconds < 5 || seconds > 600) throw new Error(
 
 /** The generator and what it imports: the same driver for both builds. */
 const GENERATOR_FILES = ["loadgen.mjs", "lib.mjs", "ledger-stats.mjs"]
-/** Longest one run may take: the load, the node's start and loadgen's own bounded waits. */
-const RUN_TIMEOUT_MS = (seconds + 240) * 1000
 
 const git = (...args) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim()
 const sha = git("rev-parse", "--verify", `${base}^{commit}`)
@@ -59,30 +57,6 @@ if (!existsSync(join(dir, "dist", "bin", "movenode.js"))) {
 }
 for (const f of GENERATOR_FILES) copyFileSync(join(root, "scripts", f), join(dir, "scripts", f))
 
-/** One `loadgen.mjs throughput` run from `cwd`: its JSON result (the last line it prints). */
-const throughput = (cwd) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["scripts/loadgen.mjs", "throughput", "--seconds", String(seconds)], {
-      cwd,
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    let out = ""
-    child.stdout.setEncoding("utf8").on("data", (s) => {
-      out = (out + s).slice(-64 * 1024)
-    })
-    const timer = setTimeout(() => child.kill("SIGTERM"), RUN_TIMEOUT_MS)
-    child.on("exit", (code, signal) => {
-      clearTimeout(timer)
-      const last = out.trim().split("\n").pop() ?? ""
-      try {
-        if (code !== 0) throw new Error(`exit ${code ?? signal}`)
-        resolve(JSON.parse(last))
-      } catch (e) {
-        reject(new Error(`loadgen in ${cwd}: ${e instanceof Error ? e.message : String(e)}: ${last.slice(0, 200)}`))
-      }
-    })
-  })
-
 /** A run's figures, stamped with the time it ended (UTC). */
 const summary = (r) => ({
   endedAt: new Date().toISOString().slice(11, 16),
@@ -99,7 +73,7 @@ try {
     const order = i % 2 === 0 ? ["base", "head"] : ["head", "base"]
     const pair = { first: order[0] }
     for (const side of order) {
-      const r = summary(await throughput(side === "base" ? dir : root))
+      const r = summary(await runThroughput({ cwd: side === "base" ? dir : root, seconds }))
       pair[side] = r
       console.log(
         `pair ${i + 1} ${side === "base" ? sha.slice(0, 7) : head}: ${r.perSec}/s (steady ${r.steadyPerSec}), ${r.nodeMsPerTransfer} ms a transfer, load ${r.load}`

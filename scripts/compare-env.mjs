@@ -18,8 +18,7 @@
  *
  * Prints a line per run as it ends, then one JSON line: per variant, its runs and the means.
  */
-import { spawn } from "node:child_process"
-import { cliArgs, loadAverage, root } from "./lib.mjs"
+import { cliArgs, loadAverage, root, runThroughput } from "./lib.mjs"
 
 const { argv, num } = cliArgs()
 const rounds = num("rounds", 4)
@@ -46,39 +45,12 @@ const variants = positional.map((spec) => {
 })
 if (variants.length < 2) throw new Error("give two variants or more (NAME: for none)")
 
-const RUN_TIMEOUT_MS = (seconds + 240) * 1000
-
-/** One `loadgen.mjs throughput` run with `env` added: its JSON result (the last line it prints). */
-const throughput = (env) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["scripts/loadgen.mjs", "throughput", "--seconds", String(seconds)], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    let out = ""
-    child.stdout.setEncoding("utf8").on("data", (s) => {
-      out = (out + s).slice(-64 * 1024)
-    })
-    const timer = setTimeout(() => child.kill("SIGTERM"), RUN_TIMEOUT_MS)
-    child.on("exit", (code, signal) => {
-      clearTimeout(timer)
-      const last = out.trim().split("\n").pop() ?? ""
-      try {
-        if (code !== 0) throw new Error(`exit ${code ?? signal}`)
-        resolve(JSON.parse(last))
-      } catch (e) {
-        reject(new Error(`loadgen: ${e instanceof Error ? e.message : String(e)}: ${last.slice(0, 200)}`))
-      }
-    })
-  })
-
 const round3 = (x) => Number(x.toFixed(3))
 
 const runs = new Map(variants.map((v) => [v.name, []]))
 for (let r = 0; r < rounds; r++) {
   for (const v of r % 2 === 0 ? variants : [...variants].reverse()) {
-    const res = await throughput(v.env)
+    const res = await runThroughput({ cwd: root, seconds, env: v.env })
     const { nodeMsPerTransfer: node, nodeMainThreadMsPerTransfer: loop, nodeBusiestOtherThreadMsPerTransfer: other } = res.cpu
     const run = {
       endedAt: new Date().toISOString().slice(11, 16),
@@ -104,12 +76,14 @@ console.log(
     rounds,
     variants: variants.map((v) => {
       const rs = runs.get(v.name)
+      // loadgen has no steady rate for a run no longer than its warm-up (10 s).
+      const steady = rs.map((x) => x.steadyPerSec).filter((x) => x !== null)
       return {
         name: v.name,
         env: v.env,
         runs: rs,
         mean: {
-          steadyPerSec: Math.round(mean(rs.map((x) => x.steadyPerSec))),
+          steadyPerSec: steady.length === 0 ? null : Math.round(mean(steady)),
           nodePerEventLoop: mean(rs.map((x) => x.nodePerEventLoop)),
           busiestOtherPerEventLoop: mean(rs.map((x) => x.busiestOtherPerEventLoop))
         }

@@ -296,6 +296,36 @@ export const median = (xs) => {
   return s.length % 2 === 1 ? s[h] : (s[h - 1] + s[h]) / 2
 }
 
+/**
+ * One `loadgen.mjs throughput --seconds S` run of the checkout at `cwd` (its own generator), with
+ * `env` added to this process's environment: its JSON result (the last line it prints). Stopped after
+ * the load plus 240 s (the node's start and loadgen's own bounded waits). For the scripts that compare
+ * runs (compare-builds.mjs, compare-env.mjs).
+ */
+export const runThroughput = ({ cwd, seconds, env = {} }) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["scripts/loadgen.mjs", "throughput", "--seconds", String(seconds)], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    let out = ""
+    child.stdout.setEncoding("utf8").on("data", (s) => {
+      out = (out + s).slice(-64 * 1024)
+    })
+    const timer = setTimeout(() => child.kill("SIGTERM"), (seconds + 240) * 1000)
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer)
+      const last = out.trim().split("\n").pop() ?? ""
+      try {
+        if (code !== 0) throw new Error(`exit ${code ?? signal}`)
+        resolve(JSON.parse(last))
+      } catch (e) {
+        reject(new Error(`loadgen in ${cwd}: ${e instanceof Error ? e.message : String(e)}: ${last.slice(0, 200)}`))
+      }
+    })
+  })
+
 /** The load average's three figures as /proc/loadavg prints them ("1.02 0.98 0.91"). */
 export const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
 
