@@ -1,4 +1,5 @@
 import { sha3Concat, hashPrefix } from "./hash.js"
+import { type NodeHashing, nodeHashing } from "./sha3Wasm.js"
 
 /**
  * The reference's Merkle accumulator (`InMemoryAccumulator`): an append-only binary Merkle tree over
@@ -23,8 +24,44 @@ export const ACCUMULATOR_PLACEHOLDER_HASH: Uint8Array = (() => {
 
 export const emptyAccumulator: Accumulator = { frozen: [], leaves: 0n }
 
-const node = (hasher: AccumulatorHasher, left: Uint8Array, right: Uint8Array): Uint8Array =>
-  sha3Concat(hashPrefix(hasher), left, right)
+/**
+ * Internal nodes along a path (`NodeHashing`): in WebAssembly, where the host has it and every part is
+ * a 32-byte hash (the only size its block holds; nothing else ever is a leaf), else the same steps
+ * over `sha3Concat` (a host without WebAssembly: `node --jitless`).
+ */
+const jsNodes = ((): NodeHashing => {
+  let prefix: Uint8Array = new Uint8Array(32)
+  let digest: Uint8Array = new Uint8Array(32)
+  return {
+    prefix: (p) => {
+      prefix = p
+    },
+    node: (left, right) => {
+      digest = sha3Concat(prefix, left, right)
+    },
+    nodeLeftOfDigest: (left) => {
+      digest = sha3Concat(prefix, left, digest)
+    },
+    nodeRightOfDigest: (right) => {
+      digest = sha3Concat(prefix, digest, right)
+    },
+    digest: () => digest
+  }
+})()
+
+const nodesFor = (hasher: AccumulatorHasher, roots: ReadonlyArray<Uint8Array>, leaf?: Uint8Array): NodeHashing => {
+  let sized = nodeHashing !== undefined && (leaf === undefined || leaf.length === 32)
+  for (let i = 0; sized && i < roots.length; i++) sized = roots[i]!.length === 32
+  const nodes = sized ? nodeHashing! : jsNodes
+  nodes.prefix(hashPrefix(hasher))
+  return nodes
+}
+
+/**
+ * The leaf count's binary digits, most significant first: the walks below read its bits ~20 times a
+ * committed transaction, and every operation on a bigint makes a new one (the string is one).
+ */
+const bitsOf = (leaves: bigint): string => leaves.toString(2)
 
 /**
  * The accumulator with `leaf` appended: the leaf becomes the newest frozen root, then the two newest
@@ -33,31 +70,38 @@ const node = (hasher: AccumulatorHasher, left: Uint8Array, right: Uint8Array): U
 export const appendLeaf = (hasher: AccumulatorHasher, acc: Accumulator, leaf: Uint8Array): Accumulator => {
   const frozen = acc.frozen.slice()
   frozen.push(leaf)
-  for (let n = acc.leaves; (n & 1n) === 1n; n >>= 1n) {
-    const right = frozen.pop()!
-    const left = frozen.pop()!
-    frozen.push(node(hasher, left, right))
+  const bits = bitsOf(acc.leaves)
+  if (bits.endsWith("1")) {
+    const nodes = nodesFor(hasher, acc.frozen, leaf)
+    for (let i = bits.length - 1; i >= 0 && bits.charCodeAt(i) === ONE; i--) {
+      const right = frozen.pop()!
+      nodes.node(frozen.pop()!, right)
+      frozen.push(nodes.digest())
+    }
   }
   return { frozen, leaves: acc.leaves + 1n }
 }
 
+const ONE = "1".charCodeAt(0)
+
 /**
  * The root: frozen roots combined from the right, each missing right sibling being the placeholder
- * (bits of the leaf count above its lowest set bit decide, as `compute_root_hash` does).
+ * (bits of the leaf count above its lowest set bit decide, as `compute_root_hash` does). The path's
+ * digests stay where `NodeHashing` keeps them: the lowest set bit's step hashes the newest frozen root
+ * with the placeholder, each step above takes the digest as a child.
  */
 export const accumulatorRoot = (hasher: AccumulatorHasher, acc: Accumulator): Uint8Array => {
   if (acc.frozen.length === 0) return ACCUMULATOR_PLACEHOLDER_HASH
   if (acc.frozen.length === 1) return acc.frozen[0]!
-  let bits = acc.leaves
-  while ((bits & 1n) === 0n) bits >>= 1n
-  let current = ACCUMULATOR_PLACEHOLDER_HASH
+  const bits = bitsOf(acc.leaves)
+  let i = bits.lastIndexOf("1")
   let next = acc.frozen.length - 1
-  for (; bits > 0n; bits >>= 1n)
-    current =
-      (bits & 1n) === 1n
-        ? node(hasher, acc.frozen[next--]!, current)
-        : node(hasher, current, ACCUMULATOR_PLACEHOLDER_HASH)
-  return current
+  const nodes = nodesFor(hasher, acc.frozen)
+  nodes.node(acc.frozen[next--]!, ACCUMULATOR_PLACEHOLDER_HASH)
+  for (i--; i >= 0; i--)
+    if (bits.charCodeAt(i) === ONE) nodes.nodeLeftOfDigest(acc.frozen[next--]!)
+    else nodes.nodeRightOfDigest(ACCUMULATOR_PLACEHOLDER_HASH)
+  return nodes.digest()
 }
 
 /** The root over `leaves` from scratch (an event list, a test). */

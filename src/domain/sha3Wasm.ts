@@ -22,7 +22,7 @@ import { KECCAK_ROUND_CONSTANTS } from "./sha3Js.js"
 export const WASM_MAX_INPUT = 1024
 
 const RATE = 136
-/** Memory layout: the digest at 0 (32 bytes), the round constants at 256, the padded input at 512. */
+/** Memory layout: the digest at 0 (32 bytes), the round constants at 256, the padded input at 512 (to 1,600 at most), `nodeHashing`'s block at 2,048. */
 const DIGEST = 0
 const ROUND_CONSTANTS = 256
 const INPUT = 512
@@ -201,6 +201,61 @@ const instantiate = ():
 }
 
 const instance = instantiate()
+
+/** Where `nodeHashing` keeps its one padded block (after the longest general input ends: 1,600). */
+const NODE = 2048
+const NODE_SIZE = 96
+
+/**
+ * SHA3-256 of 96-byte inputs `prefix ‖ left ‖ right` (a Merkle tree's internal node), step by step
+ * along a path, the last digest left in the module's memory: what `MerkleAccumulator` hashes ~20
+ * times a committed transaction. Its block's padding is written once (no input is longer than one
+ * block), and a digest that is the next node's child is copied within the memory, not out of it and
+ * back: a path of nodes costs one array, its root (the general `sha3Wasm` costs one a node, and a
+ * copy of its parts and padding). Not re-entrant, as `sha3Wasm`; `digest` is valid until the next
+ * hash of either.
+ */
+export interface NodeHashing {
+  /** The 32-byte prefix of the nodes hashed next (the hasher's `hashPrefix`). */
+  readonly prefix: (prefix: Uint8Array) => void
+  /** The digest becomes sha3(prefix ‖ left ‖ right). */
+  readonly node: (left: Uint8Array, right: Uint8Array) => void
+  /** The digest becomes sha3(prefix ‖ left ‖ digest): the digest as the right child. */
+  readonly nodeLeftOfDigest: (left: Uint8Array) => void
+  /** The digest becomes sha3(prefix ‖ digest ‖ right): the digest as the left child. */
+  readonly nodeRightOfDigest: (right: Uint8Array) => void
+  /** A copy of the digest. */
+  readonly digest: () => Uint8Array
+}
+
+export const nodeHashing: NodeHashing | undefined =
+  instance === undefined
+    ? undefined
+    : (() => {
+        const { memory, absorb } = instance
+        memory.fill(0, NODE + NODE_SIZE, NODE + RATE)
+        memory[NODE + NODE_SIZE] = 0x06
+        memory[NODE + RATE - 1]! |= 0x80
+        return {
+          prefix: (prefix) => memory.set(prefix, NODE),
+          node: (left, right) => {
+            memory.set(left, NODE + 32)
+            memory.set(right, NODE + 64)
+            absorb(NODE, 1)
+          },
+          nodeLeftOfDigest: (left) => {
+            memory.copyWithin(NODE + 64, DIGEST, DIGEST + 32)
+            memory.set(left, NODE + 32)
+            absorb(NODE, 1)
+          },
+          nodeRightOfDigest: (right) => {
+            memory.copyWithin(NODE + 32, DIGEST, DIGEST + 32)
+            memory.set(right, NODE + 64)
+            absorb(NODE, 1)
+          },
+          digest: () => memory.slice(DIGEST, DIGEST + 32)
+        }
+      })()
 
 /**
  * SHA3-256 of the concatenation of `parts` (`total` bytes, at most `WASM_MAX_INPUT`), or undefined

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto"
 import { sha3_256 } from "@noble/hashes/sha3.js"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { sha3Wasm, WASM_MAX_INPUT } from "../../src/domain/sha3Wasm.js"
+import { nodeHashing, sha3Wasm, WASM_MAX_INPUT } from "../../src/domain/sha3Wasm.js"
 
 const wasm = sha3Wasm!
 const native = (parts: ReadonlyArray<Uint8Array>): number[] => {
@@ -66,5 +66,41 @@ describe("sha3Wasm", () => {
   it("refuses more than its limit with a RangeError (hash.ts sends those to node:crypto)", () => {
     const b = new Uint8Array(WASM_MAX_INPUT + 1)
     expect(() => wasm([b], b.length)).toThrow(RangeError)
+  })
+
+  it("nodeHashing: a path of 96-byte nodes, each digest a child of the next, equals node:crypto's hashes", () => {
+    const nodes = nodeHashing!
+    const hash32 = fc.uint8Array({ minLength: 32, maxLength: 32 })
+    fc.assert(
+      fc.property(
+        hash32,
+        hash32,
+        hash32,
+        fc.array(fc.tuple(fc.boolean(), hash32), { maxLength: 20 }),
+        fc.uint8Array({ maxLength: 300 }),
+        (prefix, left, right, steps, between) => {
+          nodes.prefix(prefix)
+          nodes.node(left, right)
+          let expected = native([prefix, left, right])
+          for (const [digestOnRight, sibling] of steps) {
+            if (digestOnRight) {
+              nodes.nodeLeftOfDigest(sibling)
+              expected = native([prefix, sibling, Uint8Array.from(expected)])
+            } else {
+              nodes.nodeRightOfDigest(sibling)
+              expected = native([prefix, Uint8Array.from(expected), sibling])
+            }
+          }
+          const digest = nodes.digest()
+          expect([...digest]).toEqual(expected)
+          expect(digest.constructor).toBe(Uint8Array)
+          // A general hash in between (its own input, its own padding) leaves the node block intact.
+          expect([...wasm([between], between.length)]).toEqual(native([between]))
+          nodes.node(right, left)
+          expect([...nodes.digest()]).toEqual(native([prefix, right, left]))
+        }
+      ),
+      { numRuns: 200 }
+    )
   })
 })
