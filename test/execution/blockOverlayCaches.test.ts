@@ -58,4 +58,20 @@ describe("a block's overlay caches", () => {
     // An overlay stacked before keeps the cache it was made with (a session running over it).
     expect(before.decodedResources).not.toBe(block.decodedResources)
   })
+
+  it("bound the decoded-resource cache of an overlay never told to forget (a new one at 10,000 values)", () => {
+    const view = new OverlayStateView(devnetView())
+    const stacked = new OverlayStateView(view)
+    const first = view.decodedResources!
+    const value = { byteLength: 1, type: undefined as never, value: 1n, node: undefined as never, size: 1 }
+    for (let i = 0; i < 9_999; i++) first.set(new Uint8Array(1), value)
+    expect(view.decodedResources).toBe(first)
+    first.set(new Uint8Array(1), value)
+    // Full: each overlay's next read starts a new cache; none grows past the bound.
+    const second = view.decodedResources!
+    expect(second).not.toBe(first)
+    expect(second.size).toBe(0)
+    expect(stacked.decodedResources).not.toBe(first)
+    expect(first.size).toBe(10_000)
+  })
 })

@@ -71,7 +71,7 @@ export interface StateView {
    * over it decode a stored value once and take copies. A block's overlay starts a new one for each
    * transaction (OverlayStateView.forgetDecodedResources).
    */
-  readonly decodedResources?: WeakMap<Uint8Array, CachedValue> | undefined
+  readonly decodedResources?: Map<Uint8Array, CachedValue> | undefined
 }
 
 /** The narrow shape of the ledger's `StateReader` this adapter needs. */
