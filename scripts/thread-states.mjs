@@ -21,7 +21,7 @@
  * worker (loadgen.mjs's `cpuSplit` names them the same way).
  */
 import { readdirSync, readFileSync } from "node:fs"
-import { cliArgs, sleep } from "./lib.mjs"
+import { cliArgs, cpuSecsOfStat, sleep } from "./lib.mjs"
 
 const { num } = cliArgs()
 const pid = num("pid", 0)
@@ -31,21 +31,19 @@ const everyMs = num("every-ms", 1)
 if (!(pid > 0)) throw new Error("--pid: the node's process id")
 if (!(seconds > 0 && seconds <= 600)) throw new Error("--seconds: 1 to 600")
 
-const TICK = 100 // USER_HZ: /proc's CPU times are in these
-
-/** A thread's state letter and CPU ticks (utime + stime) from its stat line; undefined if it ended. */
+/** A thread's state letter and CPU seconds so far from its stat file; undefined if it ended. */
 const stat = (p, tid) => {
   try {
     const s = readFileSync(`/proc/${p}/task/${tid}/stat`, "latin1")
-    const rest = s.slice(s.lastIndexOf(")") + 2).split(" ")
-    return { state: rest[0], ticks: Number(rest[11]) + Number(rest[12]) }
+    // The state follows the command's name, which is in parentheses and may itself hold ") ".
+    return { state: s[s.lastIndexOf(")") + 2], cpuSecs: cpuSecsOfStat(s) }
   } catch {
     return undefined
   }
 }
 
 const processes = also > 0 ? [pid, also] : [pid]
-const threads = new Map() // "pid/tid" → { label, states: {R, S, D, …}, first, last }
+const threads = new Map() // "pid/tid" → { role, states: {R, S, D, …}, first, last } (CPU seconds)
 const together = [0, 0, 0, 0]
 let samples = 0
 const t0 = performance.now()
@@ -65,11 +63,11 @@ while (performance.now() - t0 < seconds * 1000) {
       let t = threads.get(key)
       if (t === undefined) {
         const role = p === pid ? (Number(tid) === pid ? "node: event loop" : "node") : Number(tid) === p ? "other: main" : "other"
-        t = { role, states: {}, first: s.ticks, last: s.ticks }
+        t = { role, states: {}, first: s.cpuSecs, last: s.cpuSecs }
         threads.set(key, t)
       }
       t.states[s.state] = (t.states[s.state] ?? 0) + 1
-      t.last = s.ticks
+      t.last = s.cpuSecs
       if (s.state === "R") runnable++
     }
   }
@@ -87,7 +85,7 @@ const rows = [...threads]
     running: share(t.states.R ?? 0),
     asleep: share(t.states.S ?? 0),
     disk: share(t.states.D ?? 0),
-    cpu: Math.round(((t.last - t.first) / TICK / elapsed) * 1000) / 1000
+    cpu: Math.round(((t.last - t.first) / elapsed) * 1000) / 1000
   }))
   .filter((r) => r.running > 0.005 || r.cpu > 0.005)
   .sort((a, b) => b.running - a.running)

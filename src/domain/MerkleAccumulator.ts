@@ -62,6 +62,7 @@ const nodesFor = (hasher: AccumulatorHasher, roots: ReadonlyArray<Uint8Array>, l
  * committed transaction, and every operation on a bigint makes a new one (the string is one).
  */
 const bitsOf = (leaves: bigint): string => leaves.toString(2)
+const ONE = "1".charCodeAt(0)
 
 /**
  * The accumulator with `leaf` appended: the leaf becomes the newest frozen root, then the two newest
@@ -81,8 +82,6 @@ export const appendLeaf = (hasher: AccumulatorHasher, acc: Accumulator, leaf: Ui
   }
   return { frozen, leaves: acc.leaves + 1n }
 }
-
-const ONE = "1".charCodeAt(0)
 
 /**
  * The root: frozen roots combined from the right, each missing right sibling being the placeholder

@@ -224,7 +224,7 @@ export interface NodeHashing {
   readonly nodeLeftOfDigest: (left: Uint8Array) => void
   /** The digest becomes sha3(prefix ‖ digest ‖ right): the digest as the left child. */
   readonly nodeRightOfDigest: (right: Uint8Array) => void
-  /** A copy of the digest. */
+  /** The digest, as an array the caller keeps (later hashes do not change it). */
   readonly digest: () => Uint8Array
 }
 
