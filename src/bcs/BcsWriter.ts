@@ -186,10 +186,11 @@ const MAX_KEPT_SCRATCH = 1 << 20
  */
 export function withScratchWriter<R>(f: (w: BcsWriter) => R): R
 export function withScratchWriter<R, A>(f: (w: BcsWriter, a: A) => R, a: A): R
-export function withScratchWriter<R, A>(f: (w: BcsWriter, a?: A) => R, a?: A): R {
+export function withScratchWriter<R, A, B>(f: (w: BcsWriter, a: A, b: B) => R, a: A, b: B): R
+export function withScratchWriter<R, A, B>(f: (w: BcsWriter, a?: A, b?: B) => R, a?: A, b?: B): R {
   const w = scratchWriters.pop() ?? new BcsWriter(4096)
   try {
-    return f(w.reset(), a)
+    return f(w.reset(), a, b)
   } finally {
     if (w.length <= MAX_KEPT_SCRATCH) scratchWriters.push(w)
   }

@@ -17,21 +17,22 @@ export interface EncodedWriteSet {
   readonly opOffsets: ReadonlyArray<number>
 }
 
-// Encoded once per object: the commit hashes a write set and its events and the ledger's record
-// stores the same bytes (issue 22: the second encoding was a few % of a commit). Write sets and
-// events are immutable once made, so an object's bytes never change; the entry goes with the object.
-const writeSetEncodings = new WeakMap<WriteSet, EncodedWriteSet>()
-const eventEncodings = new WeakMap<ContractEvent, Uint8Array>()
-
-/** BCS(WriteSet) with its ops' offsets, encoded once per write set object. */
-export const encodedWriteSet = (ws: WriteSet): EncodedWriteSet => {
-  let e = writeSetEncodings.get(ws)
-  if (e === undefined) {
-    e = withScratchWriter(encodeWriteSetWith, ws)
-    writeSetEncodings.set(ws, e)
-  }
-  return e
+/**
+ * A transaction output's encodings, as its hashes were computed over them: the ledger's record
+ * stores the same bytes (`OutputHashes.encoding`, carried with the transaction to the commit), so
+ * nothing is encoded twice (issue 22: the second encoding was a few % of a commit). They were
+ * memoised per write set and event object in `WeakMap`s until session 60: an entry per event and
+ * write set in a long-lived weak map cost the event loop a write barrier a set and the scavenges
+ * ephemeron work (~1 % of its samples at full load).
+ */
+export interface OutputEncoding {
+  readonly writeSet: EncodedWriteSet
+  /** BCS(ContractEvent) of each event, in order. */
+  readonly events: ReadonlyArray<Uint8Array>
 }
+
+/** BCS(WriteSet) with its ops' offsets. */
+export const encodedWriteSet = (ws: WriteSet): EncodedWriteSet => withScratchWriter(encodeWriteSetWith, ws)
 
 /** As writeWriteSet, noting where each op starts (a function made once: see `withScratchWriter`). */
 const encodeWriteSetWith = (w: BcsWriter, ws: WriteSet): EncodedWriteSet => {
@@ -48,15 +49,8 @@ const encodeWriteSetWith = (w: BcsWriter, ws: WriteSet): EncodedWriteSet => {
   return { bytes: w.toSlabBytes(), opOffsets }
 }
 
-/** BCS(ContractEvent), encoded once per event object. */
-export const encodedContractEvent = (event: ContractEvent): Uint8Array => {
-  let bytes = eventEncodings.get(event)
-  if (bytes === undefined) {
-    bytes = withScratchWriter(encodeEventWith, event)
-    eventEncodings.set(event, bytes)
-  }
-  return bytes
-}
+/** BCS(ContractEvent). */
+export const encodedContractEvent = (event: ContractEvent): Uint8Array => withScratchWriter(encodeEventWith, event)
 
 const encodeEventWith = (w: BcsWriter, event: ContractEvent): Uint8Array => {
   writeContractEvent(w, event)
@@ -75,13 +69,25 @@ export const contractEventHash = (e: ContractEvent): Uint8Array =>
 export const eventRootHash = (events: ReadonlyArray<ContractEvent>): Uint8Array =>
   accumulatorRootOf("EventAccumulator", events.map(contractEventHash))
 
-/** The two hashes of a transaction's output its `TransactionInfo` records. */
+/** The two hashes of a transaction's output its `TransactionInfo` records, and the bytes they cover. */
 export interface OutputHashes {
   readonly eventRootHash: Uint8Array
   readonly stateChangeHash: Uint8Array
+  readonly encoding: OutputEncoding
 }
 
-export const outputHashes = (writeSet: WriteSet, events: ReadonlyArray<ContractEvent>): OutputHashes => ({
-  eventRootHash: eventRootHash(events),
-  stateChangeHash: writeSetHash(writeSet)
-})
+export const outputHashes = (writeSet: WriteSet, events: ReadonlyArray<ContractEvent>): OutputHashes => {
+  const ws = encodedWriteSet(writeSet)
+  const encodedEvents: Uint8Array[] = new Array(events.length)
+  const leaves: Uint8Array[] = new Array(events.length)
+  for (let i = 0; i < events.length; i++) {
+    const bytes = encodedContractEvent(events[i]!)
+    encodedEvents[i] = bytes
+    leaves[i] = hashWithPrefix("ContractEvent", bytes)
+  }
+  return {
+    eventRootHash: accumulatorRootOf("EventAccumulator", leaves),
+    stateChangeHash: hashWithPrefix("WriteSet", ws.bytes),
+    encoding: { writeSet: ws, events: encodedEvents }
+  }
+}

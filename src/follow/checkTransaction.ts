@@ -77,8 +77,8 @@ export const checkTransaction = (
     return new SourceDiverged({
       message: `${at}: the source's history diverges from this follower's (the transaction accumulator continued from what this follower holds has root ${toHex0x(root)}, the source says ${toHex0x(t.accumulatorRootHash)})`
     })
-  // The write set's and events' encodings are the ones the ledger's record then stores (memoised
-  // per object in outputHashes.ts): encoded once here, not again at commit.
+  // The write set's and events' encodings are the ones the ledger's record then stores: the record
+  // is built from the bytes received (`transactionRecordOfParts`), not encoded again at commit.
   const exact =
     equalBytes(
       encoded((w) => writeTransaction(w, t.transaction)),

@@ -1,5 +1,6 @@
 import type { AccountAddress } from "../domain/AccountAddress.js"
 import type { Accumulator } from "../domain/MerkleAccumulator.js"
+import type { OutputEncoding } from "../domain/outputHashes.js"
 import type { StateValueMetadata } from "../domain/WriteSet.js"
 import type {
   BlockInfo,
@@ -47,6 +48,12 @@ export interface PreparedBlock {
   readonly events: ReadonlyArray<VersionedEvent>
   /** The head after this block, including the (possibly advanced) pruning window. */
   readonly head: LedgerHead
+  /**
+   * By transaction (the same index), the BCS of its write set and events its hashes were computed
+   * over (`OutputHashes.encoding`), when this movenode computed them: a store that writes them
+   * copies them instead of encoding them again. Absent for blocks whose records are known.
+   */
+  readonly outputEncodings?: ReadonlyArray<OutputEncoding | undefined> | undefined
 }
 
 /**

@@ -553,9 +553,10 @@ export const openLmdbBackend = (options: LmdbBackendOptions): LedgerBackend => {
     const keysBefore = nextKeyId
     let codeLast: Buffer | undefined
     const records: Array<{ readonly tx: CommittedTransaction; readonly eventOffsets: ReadonlyArray<number> }> = []
-    for (const tx of p.transactions) {
+    for (let i = 0; i < p.transactions.length; i++) {
+      const tx = p.transactions[i]!
       const versionKey = u64be(tx.version)
-      const record = knownRecord(tx) ?? encodeTransactionRecordWithOffsets(tx)
+      const record = knownRecord(tx) ?? encodeTransactionRecordWithOffsets(tx, p.outputEncodings?.[i])
       records.push({ tx, eventOffsets: record.eventOffsets })
       put(t.txns, versionKey, view(record.bytes), append)
       // A copy (in Node's pool), not a view: the 32-byte hash lives in V8's heap, where asking for its

@@ -1,7 +1,7 @@
 import { BcsReader, BcsWriter, withScratchWriter } from "../bcs/index.js"
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import { readContractEvent } from "../domain/ContractEventCodec.js"
-import { encodedContractEvent, encodedWriteSet } from "../domain/outputHashes.js"
+import { encodedContractEvent, encodedWriteSet, type OutputEncoding } from "../domain/outputHashes.js"
 import { replayProtectorOf } from "../domain/ReplayProtector.js"
 import type { ReplayProtector, Transaction } from "../domain/Transaction.js"
 import { readTransaction, writeTransaction } from "../domain/TransactionCodec.js"
@@ -44,13 +44,14 @@ export const encodeTransactionRecord = (t: CommittedTransaction): Uint8Array =>
 /**
  * `encodeTransactionRecord`, also telling where each write-set entry's op (BCS(WriteOp)) starts in
  * the record, in write-set order: the state index points there (a read at an older version decodes
- * just that op).
+ * just that op). `encoding`: its write set's and events' BCS when the caller has them (the commit
+ * hashed them: `PreparedBlock.outputEncodings`), copied in instead of encoded again.
  */
-export const encodeTransactionRecordWithOffsets = (t: CommittedTransaction): KnownRecord =>
+export const encodeTransactionRecordWithOffsets = (t: CommittedTransaction, encoding?: OutputEncoding): KnownRecord =>
   // A reused writer: a record is a few KB, so a fresh one grew (and copied) several times.
-  withScratchWriter(encodeRecordWith, t)
+  withScratchWriter(encodeRecordWith, t, encoding)
 
-const encodeRecordWith = (w: BcsWriter, t: CommittedTransaction): KnownRecord => {
+const encodeRecordWith = (w: BcsWriter, t: CommittedTransaction, encoding: OutputEncoding | undefined): KnownRecord => {
   writeHeader(w, t.hash, t.transaction, t.events)
   w.u64(t.blockHeight)
   w.u64(t.timestampUsec)
@@ -58,8 +59,8 @@ const encodeRecordWith = (w: BcsWriter, t: CommittedTransaction): KnownRecord =>
   w.fixed(t.accumulatorRootHash)
   w.string(t.outcome.vmStatus)
   writeTransaction(w, t.transaction)
-  // BCS(WriteSet) and BCS(ContractEvent)s as the commit encoded them to hash them (outputHashes.ts).
-  const writeSet = encodedWriteSet(t.writeSet)
+  // BCS(WriteSet) and BCS(ContractEvent)s as the commit encoded them to hash them, when given.
+  const writeSet = encoding?.writeSet ?? encodedWriteSet(t.writeSet)
   const base = w.length
   w.fixed(writeSet.bytes)
   const opOffsets: number[] = new Array(writeSet.opOffsets.length)
@@ -68,7 +69,7 @@ const encodeRecordWith = (w: BcsWriter, t: CommittedTransaction): KnownRecord =>
   const eventOffsets: number[] = new Array(t.events.length)
   for (let i = 0; i < t.events.length; i++) {
     eventOffsets[i] = w.length
-    w.fixed(encodedContractEvent(t.events[i]!))
+    w.fixed(encoding?.events[i] ?? encodedContractEvent(t.events[i]!))
   }
   // Written to the ledger with its block and dropped: from a slab (bcs/slabBytes.ts).
   return { bytes: w.toSlabBytes(), opOffsets, eventOffsets }

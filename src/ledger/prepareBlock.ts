@@ -1,6 +1,6 @@
 import type { ContractEvent } from "../domain/ContractEvent.js"
 import { accumulatorRoot, appendLeaf, emptyAccumulator } from "../domain/MerkleAccumulator.js"
-import { outputHashes } from "../domain/outputHashes.js"
+import { type OutputEncoding, type OutputHashes, outputHashes } from "../domain/outputHashes.js"
 import type { TransactionInfo } from "../domain/TransactionInfo.js"
 import { transactionInfoHash } from "../domain/TransactionInfoCodec.js"
 import type {
@@ -37,6 +37,7 @@ export const prepareBlock = (
   const info = blockInfoAfter(before, block.transactions.length, block)
   const { firstVersion, height } = info
   const transactions: CommittedTransaction[] = []
+  const outputEncodings: Array<OutputEncoding | undefined> = new Array(block.transactions.length)
   let accumulator = before?.accumulator ?? emptyAccumulator
   // A loop, not a forEach callback: a callback made per block loses its optimized code at every
   // full collection (see `attemptWrite` in src/indexer/store/IndexerStore.ts).
@@ -44,7 +45,14 @@ export const prepareBlock = (
     const t = block.transactions[i]!
     const version = firstVersion + BigInt(i)
     const hash = t.source?.info.transactionHash ?? t.hash ?? transactionHashOf(t.transaction)
-    const txInfo: TransactionInfo = t.source?.info ?? infoOf(t, hash)
+    let txInfo: TransactionInfo
+    if (t.source !== undefined) txInfo = t.source.info
+    else {
+      // Its output hashed here unless the caller did (`outputHashes`); the record stores the bytes hashed.
+      const output = t.outputHashes ?? outputHashes(t.writeSet, t.events)
+      outputEncodings[i] = output.encoding
+      txInfo = infoOf(t, hash, output)
+    }
     accumulator = appendLeaf("TransactionAccumulator", accumulator, t.source?.infoHash ?? transactionInfoHash(txInfo))
     const committed: CommittedTransaction = {
       transaction: t.transaction,
@@ -79,23 +87,20 @@ export const prepareBlock = (
     genesisHash: before?.genesisHash ?? transactions[0]!.hash,
     accumulator
   }
-  return { block: info, transactions, ...indexesOf(transactions), head }
+  return { block: info, transactions, ...indexesOf(transactions), head, outputEncodings }
 }
 
-/** The transaction info of `t` (its output hashed here unless the caller did: `outputHashes`). */
-const infoOf = (t: TransactionToCommit, hash: Uint8Array): TransactionInfo => {
-  const output = t.outputHashes ?? outputHashes(t.writeSet, t.events)
-  return {
-    gasUsed: t.outcome.gasUsed,
-    status: t.outcome.status,
-    transactionHash: hash,
-    eventRootHash: output.eventRootHash,
-    stateChangeHash: output.stateChangeHash,
-    // No Merkle tree of state is kept: see docs/reads.md.
-    stateCheckpointHash: undefined,
-    auxiliaryInfoHash: undefined
-  }
-}
+/** The transaction info of `t`, whose output hashed to `output`. */
+const infoOf = (t: TransactionToCommit, hash: Uint8Array, output: OutputHashes): TransactionInfo => ({
+  gasUsed: t.outcome.gasUsed,
+  status: t.outcome.status,
+  transactionHash: hash,
+  eventRootHash: output.eventRootHash,
+  stateChangeHash: output.stateChangeHash,
+  // No Merkle tree of state is kept: see docs/reads.md.
+  stateCheckpointHash: undefined,
+  auxiliaryInfoHash: undefined
+})
 
 /** The block after `before` (the first when undefined) holding `count` transactions. */
 const blockInfoAfter = (

@@ -10,6 +10,7 @@ import type { ContractEvent } from "../../src/domain/ContractEvent.js"
 import { outputHashes } from "../../src/domain/outputHashes.js"
 import type { BlockToCommit } from "../../src/ledger/Ledger.js"
 import { prepareBlock } from "../../src/ledger/prepareBlock.js"
+import { encodeTransactionRecordWithOffsets } from "../../src/ledger/lmdbRecords.js"
 import { checkpointTxn, toCommit, userTxn, type Write } from "./fixtures.js"
 
 const context = { chainId: 4, window: undefined, blockOfVersion: () => undefined }
@@ -63,6 +64,14 @@ describe("prepareBlock with the outputs' hashes given", () => {
           without.transactions.map((t) => [t.info, t.accumulatorRootHash])
         )
         expect(withHashes.head).toEqual(without.head)
+        // Each record written from the encodings the hashes were computed over is the record
+        // encoded afresh (what LmdbBackend stores).
+        for (const p of [without, withHashes])
+          p.transactions.forEach((t, i) => {
+            const encoding = p.outputEncodings?.[i]
+            expect(encoding).toBeDefined()
+            expect(encodeTransactionRecordWithOffsets(t, encoding)).toEqual(encodeTransactionRecordWithOffsets(t))
+          })
       })
     )
   })
@@ -73,7 +82,16 @@ describe("prepareBlock with the outputs' hashes given", () => {
     const stateChangeHash = new Uint8Array(32).fill(9)
     const prepared = prepareBlock(
       undefined,
-      { epoch: 1n, timestampUsec: 1n, transactions: [{ ...t, outputHashes: { eventRootHash, stateChangeHash } }] },
+      {
+        epoch: 1n,
+        timestampUsec: 1n,
+        transactions: [
+          {
+            ...t,
+            outputHashes: { eventRootHash, stateChangeHash, encoding: outputHashes(t.writeSet, t.events).encoding }
+          }
+        ]
+      },
       context
     )
     expect(prepared.transactions[0]!.info.eventRootHash).toEqual(eventRootHash)
