@@ -12,6 +12,7 @@ import type { ExecutionStatus } from "../domain/ExecutionStatus.js"
 import type { BlockMetadata, SignedTransaction } from "../domain/Transaction.js"
 import type { WriteSet } from "../domain/WriteSet.js"
 import type { StateView } from "../move/vm/StateView.js"
+import type { SignatureCheck } from "../execution/verifySignature.js"
 
 /** A VM status code as the reference numbers and names it (`StatusCode`, e.g. 3 SEQUENCE_NUMBER_TOO_OLD). */
 export interface VmStatusCode {
@@ -43,15 +44,31 @@ export type UserTransactionResult =
   | { readonly _tag: "Discard"; readonly status: VmStatusCode }
 
 export interface ChainVmService {
-  /** Signature + prologue only. SEQUENCE_NUMBER_TOO_NEW is reported as Invalid; the mempool accepts it. */
-  readonly validate: (view: StateView, transaction: SignedTransaction) => ValidationResult
+  /**
+   * Signature + prologue only. SEQUENCE_NUMBER_TOO_NEW is reported as Invalid; the mempool accepts
+   * it. `signatureCheck`: one made of these bytes already (the admission worker's verification),
+   * taken instead of checking again.
+   */
+  readonly validate: (
+    view: StateView,
+    transaction: SignedTransaction,
+    signatureCheck?: SignatureCheck | undefined
+  ) => ValidationResult
   /**
    * `0x1::block::block_prologue` as a system call (local-chain.md §8.6); with a `randomnessSeed`,
    * `block_prologue_ext` (the block's seed for `0x1::randomness`, a chain with randomness on).
    */
   readonly blockPrologue: (view: StateView, metadata: BlockMetadata, randomnessSeed?: Uint8Array) => SystemCallResult
-  /** The full user-transaction pipeline (signature, prologue, payload, epilogue); `index` in the block. */
-  readonly executeUser: (view: StateView, transaction: SignedTransaction, index: number) => UserTransactionResult
+  /**
+   * The full user-transaction pipeline (signature, prologue, payload, epilogue); `index` in the
+   * block; `signatureCheck` as `validate`'s (the pool entry's: admission's check).
+   */
+  readonly executeUser: (
+    view: StateView,
+    transaction: SignedTransaction,
+    index: number,
+    signatureCheck?: SignatureCheck | undefined
+  ) => UserTransactionResult
   /** `0x1::block::block_epilogue(vm, validator indices, amounts)` (BlockEpilogue V1, §8.5). */
   readonly blockEpilogue: (
     view: StateView,

@@ -68,11 +68,11 @@ const prologueArgs = (m: BlockMetadata): ReadonlyArray<Uint8Array> => {
  * prologue skips the empty key), and runs otherwise as any other, gas charged.
  */
 export const makeChainVm = (vm: MoveVm = new MoveVm(), impersonation?: ImpersonationService): ChainVmService => ({
-  validate: (view, transaction) => {
+  validate: (view, transaction, signatureCheck) => {
     const r =
       impersonation?.verdict(transaction)._tag === "Impersonated"
         ? validateImpersonated(vm, view, transaction)
-        : validateTransaction(vm, view, transaction)
+        : validateTransaction(vm, view, transaction, { signatureCheck })
     return r._tag === "Valid"
       ? r
       : { _tag: "Invalid", status: { code: BigInt(statusNumber(r.status)), name: r.status } }
@@ -107,10 +107,11 @@ export const makeChainVm = (vm: MoveVm = new MoveVm(), impersonation?: Impersona
         }
       )
     ),
-  executeUser: (view, transaction, index) => {
+  executeUser: (view, transaction, index, signatureCheck) => {
     const run = withoutMissesOf(() =>
       executeTransaction(vm, view, transaction, {
         transactionIndex: index,
+        signatureCheck,
         simulation: impersonation?.verdict(transaction)._tag === "Impersonated"
       })
     )

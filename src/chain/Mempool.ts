@@ -36,7 +36,7 @@ import { preverifySignature } from "./mempool/preverifySignature.js"
 import { SubmissionRate } from "./mempool/SubmissionRate.js"
 import { AdmissionThread, type AdmissionVerdict } from "./mempool/AdmissionThread.js"
 import { ed25519SignerOf } from "../execution/signatures/ed25519Signer.js"
-import { knownSignatureCheck, recordSignatureVerified } from "../execution/verifySignature.js"
+import { ed25519VerifiedCheck, knownSignatureCheck } from "../execution/verifySignature.js"
 import { statusName } from "../move/vm/StatusCode.js"
 import type { ValidationResult } from "./ChainVm.js"
 import { blockBudget, TurnBudget } from "./TurnBudget.js"
@@ -183,17 +183,9 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
        * the reference's own mempool validation allows too (its pool validates against the latest
        * state it has; the block decides). After a rewind it is validated again here.
        */
-      const workerValidation = (
-        transaction: SignedTransaction,
-        checked: WorkerChecked,
-        state: StateReader
-      ): ValidationResult | undefined => {
+      const workerValidation = (checked: WorkerChecked, state: StateReader): ValidationResult | undefined => {
         if (checked.generation !== state.generation || checked.version > state.version) return undefined
-        const { status, signatureVerified } = checked.verdict
-        // Pooled: the entry keeps this check (`knownSignatureCheck` below), and the block's execution of
-        // its decoded copy finds the signature checked.
-        if ((status === undefined || BigInt(status) === SEQUENCE_NUMBER_TOO_NEW) && signatureVerified)
-          recordSignatureVerified(transaction)
+        const { status } = checked.verdict
         if (status === undefined) return { _tag: "Valid" }
         const name = statusName(status)
         return name === undefined ? undefined : { _tag: "Invalid", status: { code: BigInt(status), name } }
@@ -269,15 +261,22 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
           const verdict = impersonation.verdict(transaction)
           if (verdict._tag === "Refused") return Effect.fail(new ImpersonationRefused({ message: verdict.message }))
         }
-        const validation =
-          (checked === undefined ? undefined : workerValidation(transaction, checked, state)) ??
-          vm.validate(stateViewFromReader(state, state.version), transaction)
+        const byWorker = checked === undefined ? undefined : workerValidation(checked, state)
+        const validation = byWorker ?? vm.validate(stateViewFromReader(state, state.version), transaction)
         if (validation._tag === "Invalid" && validation.status.code !== SEQUENCE_NUMBER_TOO_NEW)
           return Effect.fail(
             new InvalidTransaction({ statusCode: validation.status.code, statusName: validation.status.name })
           )
-        // The signature check validation made (or the worker's, recorded above) goes with the bytes.
-        const entry = poolEntryOf(transaction, signedBcs, nowMs, knownSignatureCheck(transaction), replay)
+        // The signature check goes with the bytes, and the block's execution of the copy it decodes
+        // takes it (`ExecuteOptions.signatureCheck`): the worker's verification of this transaction's
+        // bytes, or the check validation made here.
+        const signatureCheck =
+          byWorker !== undefined
+            ? checked!.verdict.signatureVerified
+              ? ed25519VerifiedCheck(transaction)
+              : undefined
+            : knownSignatureCheck(transaction)
+        const entry = poolEntryOf(transaction, signedBcs, nowMs, signatureCheck, replay)
         const inserted = pool.insert(entry, onChain)
         switch (inserted._tag) {
           case "Accepted":

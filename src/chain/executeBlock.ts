@@ -173,7 +173,8 @@ export function* executeBlockSteps(
     const transaction = pooledTransaction(entry)
     // Values decoded for earlier transactions are not kept for this one (OverlayStateView).
     state.forgetDecodedResources()
-    const result = vm.executeUser(state, transaction, transactions.length)
+    // Admission's signature check of these bytes stands: execution does not check again.
+    const result = vm.executeUser(state, transaction, transactions.length, entry.signatureCheck)
     if (result._tag === "Discard") {
       discarded.push({ entry, status: result.status })
       // Its sender's later sequence numbers cannot run in this block (they would be "too new").

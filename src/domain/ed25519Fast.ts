@@ -119,8 +119,8 @@ export const verifyStrictFast = (sig: Uint8Array, pk: Uint8Array, msg: Uint8Arra
 
 /**
  * `verifyStrictFast` without the memo, neither looked in nor added to: for a caller that keeps the
- * answer itself. The mempool's admission worker records it on the transaction
- * (`recordSignatureVerified`) and nothing on its thread asks the memo again, so remembering each
+ * answer itself. The mempool's admission worker reports it in its verdict and hands validation the
+ * check (`ed25519VerifiedCheck`), and nothing on its thread asks the memo again, so remembering each
  * signature there (its hex, its key's, a copy of the message: ~3 µs, and 20,000 entries turning
  * over in the old generation) was work for nothing (session 14).
  */

@@ -82,9 +82,13 @@ const keyless = (signers: TransactionSigners): boolean => {
   return false
 }
 
-export const transactionMetadata = (txn: SignedTransaction): TransactionMetadata => {
+/**
+ * `knownSigners`: the transaction's signers when the caller has them already (a signature check
+ * made of the same bytes, `ExecuteOptions.signatureCheck`); else found here.
+ */
+export const transactionMetadata = (txn: SignedTransaction, knownSigners?: TransactionSigners): TransactionMetadata => {
   const raw = txn.rawTransaction
-  const signers = transactionSigners(txn)
+  const signers = knownSigners ?? transactionSigners(txn)
   const replayProtector = replayProtectorOf(raw)
   const { executable, multisig } = executableOf(txn)
   return {

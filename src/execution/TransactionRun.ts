@@ -19,6 +19,7 @@ import { VmError } from "../move/vm/VmError.js"
 import { type Features, readFeatures } from "./Features.js"
 import { type TransactionGasParams, transactionGasParams } from "./TransactionGasParams.js"
 import type { TransactionMetadata } from "./TransactionMetadata.js"
+import type { SignatureCheck } from "./verifySignature.js"
 
 export interface ExecuteOptions {
   /**
@@ -35,6 +36,12 @@ export interface ExecuteOptions {
   readonly stateValueMetadata?: (keyBytes: Uint8Array) => StateValueMetadata | undefined
   /** The transaction's index in its block (`monotonically_increasing_counter`); 0 by default. */
   readonly transactionIndex?: number
+  /**
+   * The signature check already made of these very bytes (admission's, kept by the mempool with
+   * the pooled bytes: `PoolEntry.signatureCheck`): taken as the answer instead of checking again,
+   * and its signers are the metadata's. Undefined: `verifySignature` checks.
+   */
+  readonly signatureCheck?: SignatureCheck | undefined
 }
 
 export interface TransactionRun {

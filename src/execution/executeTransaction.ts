@@ -52,8 +52,10 @@ export const checkAndRunPrologue = (
     }
   | TransactionOutput => {
   let md: ReturnType<typeof transactionMetadata>
+  // A check made of these bytes already (admission's, kept with the pooled bytes) stands.
+  const known = options.signatureCheck
   try {
-    md = transactionMetadata(txn)
+    md = transactionMetadata(txn, known?._tag === "Valid" ? known.signers : undefined)
   } catch (e) {
     return discardedOutput("UNKNOWN_INVARIANT_VIOLATION_ERROR", vmError("UNKNOWN_INVARIANT_VIOLATION_ERROR", String(e)))
   }
@@ -63,7 +65,7 @@ export const checkAndRunPrologue = (
   const gate = signatureFeatureGate(txn.authenticator, isEnabled)
   if (gate !== undefined) return discardedOutput(gate.status, vmError(gate.status, gate.reason))
   if (!run.simulation) {
-    const signature = verifySignature(txn)
+    const signature = known ?? verifySignature(txn)
     if (signature._tag === "Invalid")
       return discardedOutput("INVALID_SIGNATURE", vmError("INVALID_SIGNATURE", signature.reason))
     const keyless = keylessValidationStatus(signature.keyless, isEnabled)

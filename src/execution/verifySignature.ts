@@ -25,8 +25,8 @@ import {
   type SigningSubject
 } from "./signatures/SigningSubject.js"
 import {
-  adoptTransactionSigners,
   senderAuthenticator,
+  signersOf,
   type TransactionSigners,
   transactionSigners
 } from "./signatures/transactionSigners.js"
@@ -96,45 +96,29 @@ const signatureCount = (txn: SignedTransaction): number => {
 }
 
 /**
- * Checks already made, by transaction object: a signed transaction is immutable and its check
- * depends on its bytes alone, so the mempool's validation and the block's execution check it once
- * (the pool keeps the check with the transaction's bytes and hands it to the copy it decodes for
- * the block: `adoptSignatureCheck`). Without this the execution built the signing message again
- * and looked the signature up in the Ed25519 memo (~2 % of a block's CPU). Entries go with their
- * transactions.
+ * Checks made by `verifySignature`, by transaction object: a signed transaction is immutable and
+ * its check depends on its bytes alone, so a caller asking twice (the mempool's in-thread
+ * validation, then `knownSignatureCheck` for the pool entry) checks once. Entries go with their
+ * transactions. The hot path does not come here: admission's check travels with the pooled bytes
+ * (`PoolEntry.signatureCheck`) into the block's execution (`ExecuteOptions.signatureCheck`), not
+ * in this map (issue 22: a `WeakMap` entry per transaction, each set at least twice, cost the
+ * event loop ~1 % in sets, write barriers and the scavenges' ephemeron work).
  */
 const checked = new WeakMap<SignedTransaction, SignatureCheck>()
 
 /**
- * Records that `txn`'s signature verified — a single-key Ed25519 transaction (`ed25519SignerOf`),
- * its one signature checked strictly over its raw transaction's signing message — so that
- * `verifySignature` of this object answers Valid at once. The admission worker records it before
- * validating its copy; the chain's thread records it for its own copy of the same bytes when the
- * worker's verdict says the signature verified, the pool keeps that check with the transaction's
- * bytes (`knownSignatureCheck`), and the block's execution of the copy it decodes then checks
- * nothing again (`adoptSignatureCheck`). Before this, both built the signing message anew and
- * found the signature in `ed25519Fast`'s memo by its hex (~10 µs of the chain's thread per
- * transfer, session 14). Any other kind of transaction is left to `verifySignature`.
+ * The check of a single-key Ed25519 transaction (`ed25519SignerOf`) whose one signature the caller
+ * verified strictly over its raw transaction's signing message (the admission worker does, on its
+ * copy; the chain's thread, told so by the worker's verdict, on its own copy of the same bytes):
+ * Valid, with the signers a check would give. Undefined for any other kind, which
+ * `verifySignature` checks. Only a verification may make one: it is trusted as given.
  */
-export const recordSignatureVerified = (txn: SignedTransaction): void => {
-  if (ed25519SignerOf(txn) === undefined || checked.has(txn)) return
-  checked.set(txn, { _tag: "Valid", signers: transactionSigners(txn), keyless: [] })
-}
+export const ed25519VerifiedCheck = (txn: SignedTransaction): SignatureCheck | undefined =>
+  // The signers found anew, not remembered by object: the check is what the caller keeps.
+  ed25519SignerOf(txn) === undefined ? undefined : { _tag: "Valid", signers: signersOf(txn), keyless: [] }
 
-/** The check made of this object so far, if any (what a pool that keeps bytes hands to the copy it decodes later). */
+/** The check `verifySignature` made of this object so far, if any (what the pool keeps with the bytes). */
 export const knownSignatureCheck = (txn: SignedTransaction): SignatureCheck | undefined => checked.get(txn)
-
-/**
- * Gives `txn` the check made of another object decoded from the same bytes: the answer depends on
- * the bytes alone. The mempool keeps a pooled transaction as its bytes and this check
- * (`mempool/poolEntryOf.ts`), and the block's execution of the copy it decodes then checks nothing
- * again. An object already checked keeps its own answer.
- */
-export const adoptSignatureCheck = (txn: SignedTransaction, check: SignatureCheck): void => {
-  if (checked.has(txn)) return
-  checked.set(txn, check)
-  if (check._tag === "Valid") adoptTransactionSigners(txn, check.signers)
-}
 
 export const verifySignature = (txn: SignedTransaction): SignatureCheck => {
   let c = checked.get(txn)

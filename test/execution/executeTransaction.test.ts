@@ -15,6 +15,7 @@ import { executeTransaction } from "../../src/execution/executeTransaction.js"
 import { explainExecutionStatus } from "../../src/execution/explainVmStatus.js"
 import type { TransactionOutput } from "../../src/execution/TransactionOutput.js"
 import { validateTransaction } from "../../src/execution/validateTransaction.js"
+import { ed25519VerifiedCheck, verifySignature } from "../../src/execution/verifySignature.js"
 import type { StateView } from "../../src/move/vm/StateView.js"
 import { counterModule, packageMetadata, transferScript, twoSignerTransferScript } from "./bytecode.js"
 import {
@@ -228,6 +229,33 @@ describe("signed for real (not simulated)", () => {
     expect(executeTransaction(vm, funded, forged).status).toEqual({ _tag: "Discard", status: "INVALID_SIGNATURE" })
     expect(validateTransaction(vm, funded, forged)).toMatchObject({ _tag: "Invalid", status: "INVALID_SIGNATURE" })
     expect(validateTransaction(vm, funded, good)).toEqual({ _tag: "Valid" })
+  })
+
+  it("a signature check given with the transaction (admission's, for these bytes) is taken as the answer", () => {
+    const raw = signed(alice.address, transferPayload(addressOf(11), 1000n), { maxGasAmount: 20_000n }).rawTransaction
+    const good = alice.sign(raw)
+    const forged: SignedTransaction = {
+      rawTransaction: raw,
+      authenticator: alice.sign({ ...raw, maxGasAmount: raw.maxGasAmount + 1n }).authenticator
+    }
+    const valid = ed25519VerifiedCheck(good)
+    expect(valid?._tag).toBe("Valid")
+    // Given a Valid check, nothing is verified again (so only a verification may make one) ...
+    expect(explain(executeTransaction(vm, funded, forged, { signatureCheck: valid }))).toBe("Executed successfully")
+    expect(validateTransaction(vm, funded, forged, { signatureCheck: valid })).toEqual({ _tag: "Valid" })
+    // ... and given an Invalid one, a good signature is discarded with its reason.
+    const invalid = verifySignature(forged)
+    expect(invalid._tag).toBe("Invalid")
+    expect(executeTransaction(vm, funded, good, { signatureCheck: invalid }).status).toEqual({
+      _tag: "Discard",
+      status: "INVALID_SIGNATURE"
+    })
+    // Without one, each is checked: the forged copy is refused, the good one runs.
+    expect(executeTransaction(vm, funded, { ...forged }).status).toEqual({
+      _tag: "Discard",
+      status: "INVALID_SIGNATURE"
+    })
+    expect(explain(executeTransaction(vm, funded, { ...good }))).toBe("Executed successfully")
   })
 })
 

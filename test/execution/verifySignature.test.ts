@@ -28,8 +28,13 @@ import { Bcs, toHex } from "../../src/bcs/index.js"
 import { rawTransactionCodec, signedTransactionCodec } from "../../src/domain/PayloadCodec.js"
 import type { SignedTransaction } from "../../src/domain/Transaction.js"
 import type { AccountAuthenticator } from "../../src/domain/TransactionAuthenticator.js"
-import { optionalAuthKey, transactionSigners } from "../../src/execution/signatures/index.js"
-import { MAX_NUM_OF_SIGS, recordSignatureVerified, verifySignature } from "../../src/execution/verifySignature.js"
+import { optionalAuthKey, signersOf, transactionSigners } from "../../src/execution/signatures/index.js"
+import {
+  ed25519VerifiedCheck,
+  knownSignatureCheck,
+  MAX_NUM_OF_SIGS,
+  verifySignature
+} from "../../src/execution/verifySignature.js"
 import * as arb from "../domain/arbitraries.js"
 import { decodeSigned, signedFeePayer, signedMultiAgent, signedSimple } from "./sdkSigned.js"
 
@@ -208,43 +213,54 @@ describe("verifySignature (SDK-signed transactions)", () => {
   })
 })
 
-describe("recordSignatureVerified (a verification made elsewhere: the admission worker's)", () => {
+describe("ed25519VerifiedCheck (a verification made elsewhere: the admission worker's)", () => {
   /** `sender`'s transaction 7 with the authenticator of its transaction 8: a signature over another transaction. */
   const swappedOf = (sender: Parameters<typeof signedSimple>[0]): SignedTransaction => ({
     rawTransaction: decodeSigned(signedSimple(sender, 7n)).rawTransaction,
     authenticator: decodeSigned(signedSimple(sender, 8n)).authenticator
   })
 
-  it("a single-key Ed25519 transaction recorded answers Valid with the signers a check gives, without being checked again", () => {
-    const good = decodeSigned(signedSimple(ed(1)))
-    const checkedCopy = expectValid({ ...good })
-    recordSignatureVerified(good)
-    const recorded = expectValid(good)
-    expect(recorded.signers).toEqual(checkedCopy.signers)
-    expect(recorded.keyless).toEqual([])
-    // The record is trusted for that object (only a verification makes one): a forged transaction
-    // recorded passes, the same content in another object is checked and refused.
-    for (const sender of [ed(2), singleEd(3)]) {
+  it("a single-key Ed25519 transaction's is Valid with the signers a check gives, and remembers nothing", () => {
+    for (const sender of [ed(1), singleEd(3)]) {
+      const good = decodeSigned(signedSimple(sender))
+      const made = ed25519VerifiedCheck(good)
+      expect(made?._tag).toBe("Valid")
+      if (made?._tag !== "Valid") return
+      const checked = expectValid({ ...good })
+      expect(made.signers).toEqual(checked.signers)
+      expect(made.keyless).toEqual([])
+      // The check is the caller's to keep: the object is not marked verified by it, so a forged
+      // transaction handed to it is still refused by verifySignature.
       const forged = swappedOf(sender)
-      const copy = { ...forged }
-      recordSignatureVerified(forged)
-      expect(verifySignature(forged)._tag).toBe("Valid")
-      expect(verifySignature(copy)._tag).toBe("Invalid")
-    }
-  })
-
-  it("any other kind is not recorded: verifySignature checks it as before", () => {
-    for (const sender of [singleSecp(4), multiEd(), multiKey()]) {
-      const forged = swappedOf(sender)
-      recordSignatureVerified(forged)
+      expect(ed25519VerifiedCheck(forged)?._tag).toBe("Valid")
+      expect(knownSignatureCheck(forged)).toBeUndefined()
       expect(verifySignature(forged)._tag).toBe("Invalid")
     }
   })
 
-  it("transactionSigners answers the same object for the same transaction, equal to a fresh copy's", () => {
+  it("any other kind gets none: verifySignature checks it", () => {
+    for (const sender of [singleSecp(4), multiEd(), multiKey()]) {
+      const forged = swappedOf(sender)
+      expect(ed25519VerifiedCheck(forged)).toBeUndefined()
+      expect(verifySignature(forged)._tag).toBe("Invalid")
+    }
+  })
+
+  it("verifySignature's check is remembered for its object (what the pool keeps), not for an equal copy", () => {
+    const t = decodeSigned(signedSimple(ed(6)))
+    expect(knownSignatureCheck(t)).toBeUndefined()
+    const v = verifySignature(t)
+    expect(knownSignatureCheck(t)).toBe(v)
+    expect(verifySignature(t)).toBe(v)
+    expect(knownSignatureCheck({ ...t })).toBeUndefined()
+  })
+
+  it("transactionSigners answers the same object for the same transaction, equal to a fresh copy's and to signersOf's", () => {
     const t = decodeSigned(signedSimple(singleSecp(5)))
     expect(transactionSigners(t)).toBe(transactionSigners(t))
     expect(transactionSigners(t)).toEqual(transactionSigners({ ...t }))
+    expect(signersOf(t)).toEqual(transactionSigners(t))
+    expect(signersOf(t)).not.toBe(transactionSigners(t))
   })
 })
 

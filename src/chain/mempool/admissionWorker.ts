@@ -13,7 +13,7 @@ import { readSignedTransaction } from "../../domain/PayloadCodec.js"
 import { verifyStrictFastUnremembered } from "../../domain/ed25519Fast.js"
 import { ed25519SignerOf } from "../../execution/signatures/ed25519Signer.js"
 import { rawTransactionSubject } from "../../execution/signatures/SigningSubject.js"
-import { recordSignatureVerified } from "../../execution/verifySignature.js"
+import { ed25519VerifiedCheck, type SignatureCheck } from "../../execution/verifySignature.js"
 import { openLmdbBackend } from "../../ledger/LmdbBackend.js"
 import { stateReaderAt } from "../../ledger/stateReaderAt.js"
 import { MoveVm } from "../../move/vm/MoveVm.js"
@@ -54,8 +54,9 @@ port.on("message", (batch: AdmissionBatch | typeof ADMISSION_WORKER_CLOSE) => {
     const end = batch.ends[i]!
     try {
       const txn = readSignedTransaction(new BcsReader(batch.bytes.subarray(start, end)))
-      // The signature first, on its own, to report it; validation then finds it checked.
+      // The signature first, on its own, to report it; validation is then given it checked.
       const signer = ed25519SignerOf(txn)
+      let check: SignatureCheck | undefined
       if (
         signer !== undefined &&
         verifyStrictFastUnremembered(
@@ -65,9 +66,9 @@ port.on("message", (batch: AdmissionBatch | typeof ADMISSION_WORKER_CLOSE) => {
         )
       ) {
         verified[i] = 1
-        recordSignatureVerified(txn)
+        check = ed25519VerifiedCheck(txn)
       }
-      const verdict = vm.validate(view, txn)
+      const verdict = vm.validate(view, txn, check)
       status[i] = verdict._tag === "Valid" ? VALID : Number(verdict.status.code)
     } catch {
       // A defect here (the chain's thread decoded these bytes already): its own validation decides.

@@ -2,18 +2,17 @@ import * as Result from "effect/Result"
 import { Bcs } from "../../bcs/index.js"
 import type { SignedTransaction } from "../../domain/Transaction.js"
 import { signedTransactionCodec } from "../../domain/PayloadCodec.js"
-import { adoptSignatureCheck, type SignatureCheck } from "../../execution/verifySignature.js"
 
 /** What `pooledTransaction` reads of a pool entry (`TxPool.PoolEntry`). */
 export interface PooledBytes {
   readonly signedBcs: Uint8Array
-  readonly signatureCheck: SignatureCheck | undefined
   readonly hashKey: string
 }
 
 /**
- * A pooled transaction, decoded again from the bytes the pool keeps, with the signature check
- * admission made (so executing it checks nothing again).
+ * A pooled transaction, decoded again from the bytes the pool keeps. The signature check admission
+ * made stays with the entry (`signatureCheck`): the block's execution is given it
+ * (`ChainVm.executeUser`), so it checks nothing again.
  *
  * Why the pool keeps bytes: a transaction waits in the pool for as long as the chain is behind (a
  * flood fills it to its capacity, 100,000 by default), and its decoded tree (the payload, the
@@ -32,6 +31,5 @@ export const pooledTransaction = (entry: PooledBytes): SignedTransaction => {
   const decoded = Bcs.decode(signedTransactionCodec, entry.signedBcs)
   if (Result.isFailure(decoded))
     throw new Error(`pooled transaction ${entry.hashKey} no longer decodes: ${decoded.failure.message}`)
-  if (entry.signatureCheck !== undefined) adoptSignatureCheck(decoded.success, entry.signatureCheck)
   return decoded.success
 }

@@ -2,8 +2,8 @@
  * The single-key Ed25519 transactions — authenticator Ed25519, or SingleSender with an Ed25519
  * SingleKey — almost every transaction a wallet or the SDK signs. Their signature check is one
  * strict Ed25519 verification over the raw transaction's signing message, which is what the
- * mempool verifies ahead of validation (`preverifySignature`, the admission worker) and records
- * (`recordSignatureVerified`).
+ * mempool verifies ahead of validation (`preverifySignature`, the admission worker) and then
+ * carries as the transaction's check (`ed25519VerifiedCheck`).
  */
 import type { SignedTransaction } from "../../domain/Transaction.js"
 

@@ -48,9 +48,10 @@ export const senderAuthenticator = (txn: SignedTransaction): AccountAuthenticato
 
 /**
  * By transaction object (a signed transaction is immutable): the signature check and the
- * transaction's metadata both ask, for the mempool's validation and again for the block's execution
- * (of a copy decoded from the pooled bytes, given these signers with the check:
- * `adoptTransactionSigners`), and each answer hashes every signer's key into its authentication key.
+ * transaction's metadata both ask when a transaction is checked where it runs (the mempool's
+ * in-thread validation, a simulation), and each answer hashes every signer's key into its
+ * authentication key. A block's pooled transactions come with admission's check, whose signers
+ * the metadata takes (`ExecuteOptions.signatureCheck`): they do not come here.
  */
 const known = new WeakMap<SignedTransaction, TransactionSigners>()
 
@@ -60,16 +61,8 @@ export const transactionSigners = (txn: SignedTransaction): TransactionSigners =
   return signers
 }
 
-/**
- * Gives `txn` the signers found for another object decoded from the same bytes (they depend on the
- * bytes alone): a transaction the mempool pooled as bytes and decoded again to execute
- * (`verifySignature.adoptSignatureCheck`). An object that already has its own keeps them.
- */
-export const adoptTransactionSigners = (txn: SignedTransaction, signers: TransactionSigners): void => {
-  if (!known.has(txn)) known.set(txn, signers)
-}
-
-const signersOf = (txn: SignedTransaction): TransactionSigners => {
+/** `transactionSigners`, found anew and not remembered (for a caller that keeps them itself). */
+export const signersOf = (txn: SignedTransaction): TransactionSigners => {
   const a = txn.authenticator
   const sender = { address: txn.rawTransaction.sender, ...authentication(senderAuthenticator(txn)) }
   switch (a._tag) {

@@ -3,7 +3,8 @@
  * and the real executor: the same answer as on the chain's thread for every kind of submission the
  * worker takes (accepted, parked, refused for its signature, chain id, expiry, gas price, a sender
  * with no account) and for what the chain's thread still decides (a sequence number already used);
- * a block then executes what the worker admitted; and with no worker script, every submission is
+ * a block then executes what the worker admitted, given the signature check the pool kept for it
+ * (so it verifies nothing again); and with no worker script, every submission is
  * validated on the chain's thread as before. The worker runs the compiled script (`dist/`, built
  * by `npm test` before vitest runs).
  */
@@ -19,7 +20,8 @@ import { Bcs } from "../../../src/bcs/index.js"
 import { BlockProducer, BlockProducerConfig, defaultBlockProducerConfig } from "../../../src/chain/BlockProducer.js"
 import { buildLocalGenesis, ed25519AuthKey } from "../../../src/chain/buildLocalGenesis.js"
 import { ChainEvents } from "../../../src/chain/ChainEvents.js"
-import { ChainVmLive } from "../../../src/chain/ChainVmLive.js"
+import { ChainVm } from "../../../src/chain/ChainVm.js"
+import { makeChainVm } from "../../../src/chain/ChainVmLive.js"
 import { Mempool } from "../../../src/chain/Mempool.js"
 import { MempoolConfig, makeMempoolConfig } from "../../../src/chain/mempool/MempoolConfig.js"
 import { AdmissionThread } from "../../../src/chain/mempool/AdmissionThread.js"
@@ -60,6 +62,19 @@ const genesis = (() => {
  * A chain over its own LMDB store, with the admission worker at `worker` (or none); submissions
  * leave the event loop from `offThreadFromPerSecond` a second (0: all of them, however slow).
  */
+/** The signature check each user transaction's execution was given, in order (a spy on the real executor). */
+const givenChecks: Array<unknown> = []
+const spiedVm = Layer.sync(ChainVm, () => {
+  const vm = makeChainVm()
+  return {
+    ...vm,
+    executeUser: (view, transaction, index, signatureCheck) => {
+      givenChecks.push(signatureCheck)
+      return vm.executeUser(view, transaction, index, signatureCheck)
+    }
+  }
+})
+
 const chain = (name: string, worker: URL | undefined, offThreadFromPerSecond = 0) => {
   const path = join(dir, name)
   const admission =
@@ -68,7 +83,7 @@ const chain = (name: string, worker: URL | undefined, offThreadFromPerSecond = 0
       : (AdmissionThread.layer({ path, workerUrl: worker, log: () => {} }) as Layer.Layer<AdmissionThread>)
   const base = Layer.mergeAll(
     LedgerLmdb.layer({ path, genesis, sync: false }),
-    ChainVmLive,
+    spiedVm,
     ChainEvents.layer,
     admission as Layer.Layer<AdmissionThread>
   )
@@ -159,14 +174,23 @@ const scenario = Effect.gen(function* () {
   const producer = yield* BlockProducer
   yield* producer.produce
   const answers: Record<string, string> = {}
+  let pooledCheck: unknown
   for (const c of cases) {
     const exit = yield* submit(c.txn())
     answers[c.name] = answerOf(exit)
     // The pool keeps the check admission made, for the block's decoded copy (pooledTransaction.ts).
-    if (c.name === "a valid transfer" && Exit.isSuccess(exit))
+    if (c.name === "a valid transfer" && Exit.isSuccess(exit)) {
+      pooledCheck = exit.value.signatureCheck
       answers["the valid transfer's pooled signature check"] = exit.value.signatureCheck?._tag ?? "none"
+    }
   }
+  givenChecks.length = 0
   const block = yield* producer.produce
+  // The block's execution was given that very check (so it verified nothing again).
+  answers["the check the transfer's execution was given"] =
+    givenChecks.length === 1 && givenChecks[0] !== undefined && givenChecks[0] === pooledCheck
+      ? "the pooled one"
+      : `${givenChecks.length} executions; given ${String(givenChecks[0])}`
   const ledger = yield* Ledger
   // The block's metadata, then the transfer.
   const executed = yield* ledger.transactionByVersion(block.firstVersion + 1n)
@@ -193,6 +217,7 @@ describe("admission validated on a worker thread", () => {
       )
       const expected: Record<string, string> = Object.fromEntries(cases.map((c) => [c.name, c.expect]))
       expected["the valid transfer's pooled signature check"] = "Valid"
+      expected["the check the transfer's execution was given"] = "the pooled one"
       expected["the valid transfer, in the block"] = "executed"
       expected["the used sequence number again"] = "SEQUENCE_NUMBER_TOO_OLD"
       assert.deepStrictEqual(inThread, expected)

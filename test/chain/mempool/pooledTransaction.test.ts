@@ -1,9 +1,9 @@
 /**
  * The pool keeps a transaction as its bytes and the signature check admission made
  * (`poolEntryOf`), and decodes it again where it is needed (`pooledTransaction`): the copy equals
- * what was submitted, is a new object each time (nothing decoded stays with the entry), and carries
- * the admission's check, so the block's execution does not verify the signature again — and a copy
- * of an entry without a check is checked as any transaction is.
+ * what was submitted and is a new object each time (nothing decoded stays with the entry); the
+ * admission's check stays with the entry (the block's execution is given it: admissionWorker.test.ts),
+ * and a copy on its own is checked as any transaction is.
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { assert, describe, it } from "vitest"
@@ -38,7 +38,7 @@ const transfer = (forged = false): SignedTransaction => {
 const bytesOf = (t: SignedTransaction) => Bcs.encode(signedTransactionCodec, t)
 
 describe("pooledTransaction", () => {
-  it("decodes what was submitted, a new object each time, with the admission's signature check", () => {
+  it("decodes what was submitted, a new object each time; the entry keeps the admission's signature check", () => {
     const submitted = transfer()
     const check = verifySignature(submitted)
     assert.strictEqual(check._tag, "Valid")
@@ -49,26 +49,20 @@ describe("pooledTransaction", () => {
     const second = pooledTransaction(entry)
     assert.deepStrictEqual(first, submitted)
     assert.notStrictEqual(first, second)
-    // Each copy answers with the admission's check object: nothing is verified again.
-    assert.strictEqual(knownSignatureCheck(first), check)
-    assert.strictEqual(verifySignature(second), check)
+    // The check travels with the entry, given to the block's execution (ChainVm.executeUser), not
+    // attached to the copies: a copy alone is checked as any transaction.
+    assert.strictEqual(knownSignatureCheck(first), undefined)
+    assert.strictEqual(verifySignature(second)._tag, "Valid")
+    assert.notStrictEqual(verifySignature(second), check)
   })
 
-  it("hands the copy the check it was given, not one made again", () => {
-    // A forged signature with a Valid check handed over: the copy answers what it was given.
-    const forged = transfer(true)
-    const given = verifySignature(transfer())
-    const copy = pooledTransaction({ signedBcs: bytesOf(forged), signatureCheck: given, hashKey: "test" })
-    assert.strictEqual(verifySignature(copy), given)
-  })
-
-  it("checks a copy whose entry has no check as any transaction (a forged signature stays invalid)", () => {
+  it("a copy of a forged transaction is refused when checked: the entry's check is what vouches for it", () => {
     const forged = transfer(true)
     const entry = poolEntryOf(forged, bytesOf(forged), 0, verifySignature(forged))
-    assert.strictEqual(entry.signatureCheck?._tag, "Invalid") // kept too: a copy of it answers the same
-    const unchecked = pooledTransaction({ ...entry, signatureCheck: undefined })
-    assert.strictEqual(knownSignatureCheck(unchecked), undefined)
-    assert.strictEqual(verifySignature(unchecked)._tag, "Invalid")
+    assert.strictEqual(entry.signatureCheck?._tag, "Invalid") // kept too: the block's execution gets the same
+    const copy = pooledTransaction(entry)
+    assert.strictEqual(knownSignatureCheck(copy), undefined)
+    assert.strictEqual(verifySignature(copy)._tag, "Invalid")
   })
 
   it("names the entry when its bytes no longer decode", () => {
