@@ -271,11 +271,11 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
         // takes it (`ExecuteOptions.signatureCheck`): the worker's verification of this transaction's
         // bytes, or the check validation made here.
         const signatureCheck =
-          byWorker !== undefined
-            ? checked!.verdict.signatureVerified
+          byWorker === undefined
+            ? knownSignatureCheck(transaction)
+            : checked?.verdict.signatureVerified === true
               ? ed25519VerifiedCheck(transaction)
               : undefined
-            : knownSignatureCheck(transaction)
         const entry = poolEntryOf(transaction, signedBcs, nowMs, signatureCheck, replay)
         const inserted = pool.insert(entry, onChain)
         switch (inserted._tag) {

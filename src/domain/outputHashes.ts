@@ -23,7 +23,7 @@ export interface EncodedWriteSet {
  * nothing is encoded twice (issue 22: the second encoding was a few % of a commit). They were
  * memoised per write set and event object in `WeakMap`s until session 60: an entry per event and
  * write set in a long-lived weak map cost the event loop a write barrier a set and the scavenges
- * ephemeron work (~1 % of its samples at full load).
+ * ephemeron work (~1 % of its samples at full load; docs/benchmarks.md, "Session 60").
  */
 export interface OutputEncoding {
   readonly writeSet: EncodedWriteSet
