@@ -58,16 +58,25 @@ const encodeEventWith = (w: BcsWriter, event: ContractEvent): Uint8Array => {
   return w.toSlabBytes()
 }
 
-/** CryptoHash of a write set: sha3(prefix("WriteSet") ‖ BCS(WriteSet)); entries in BCS key order. */
-export const writeSetHash = (ws: WriteSet): Uint8Array => hashWithPrefix("WriteSet", encodedWriteSet(ws).bytes)
+/** CryptoHash of a write set over its BCS: sha3(prefix("WriteSet") ‖ BCS(WriteSet)). */
+const writeSetHashOf = (encoded: EncodedWriteSet): Uint8Array => hashWithPrefix("WriteSet", encoded.bytes)
 
-/** CryptoHash of one event: sha3(prefix("ContractEvent") ‖ BCS(ContractEvent)). */
-export const contractEventHash = (e: ContractEvent): Uint8Array =>
-  hashWithPrefix("ContractEvent", encodedContractEvent(e))
+/** CryptoHash of one event over its BCS: sha3(prefix("ContractEvent") ‖ BCS(ContractEvent)). */
+const contractEventHashOf = (bcs: Uint8Array): Uint8Array => hashWithPrefix("ContractEvent", bcs)
+
+/** Root of the event accumulator over the events' BCS; the placeholder hash when there are none. */
+const eventRootOf = (encoded: ReadonlyArray<Uint8Array>): Uint8Array =>
+  accumulatorRootOf("EventAccumulator", encoded.map(contractEventHashOf))
+
+/** CryptoHash of a write set; entries in BCS key order. */
+export const writeSetHash = (ws: WriteSet): Uint8Array => writeSetHashOf(encodedWriteSet(ws))
+
+/** CryptoHash of one event. */
+export const contractEventHash = (e: ContractEvent): Uint8Array => contractEventHashOf(encodedContractEvent(e))
 
 /** Root of the event accumulator over the events' hashes; the placeholder hash when there are none. */
 export const eventRootHash = (events: ReadonlyArray<ContractEvent>): Uint8Array =>
-  accumulatorRootOf("EventAccumulator", events.map(contractEventHash))
+  eventRootOf(events.map(encodedContractEvent))
 
 /** The two hashes of a transaction's output its `TransactionInfo` records, and the bytes they cover. */
 export interface OutputHashes {
@@ -76,18 +85,8 @@ export interface OutputHashes {
   readonly encoding: OutputEncoding
 }
 
+/** `writeSetHash` and `eventRootHash`, each over one encoding that is then kept (`encoding`). */
 export const outputHashes = (writeSet: WriteSet, events: ReadonlyArray<ContractEvent>): OutputHashes => {
-  const ws = encodedWriteSet(writeSet)
-  const encodedEvents: Uint8Array[] = new Array(events.length)
-  const leaves: Uint8Array[] = new Array(events.length)
-  for (let i = 0; i < events.length; i++) {
-    const bytes = encodedContractEvent(events[i]!)
-    encodedEvents[i] = bytes
-    leaves[i] = hashWithPrefix("ContractEvent", bytes)
-  }
-  return {
-    eventRootHash: accumulatorRootOf("EventAccumulator", leaves),
-    stateChangeHash: hashWithPrefix("WriteSet", ws.bytes),
-    encoding: { writeSet: ws, events: encodedEvents }
-  }
+  const encoding: OutputEncoding = { writeSet: encodedWriteSet(writeSet), events: events.map(encodedContractEvent) }
+  return { eventRootHash: eventRootOf(encoding.events), stateChangeHash: writeSetHashOf(encoding.writeSet), encoding }
 }
