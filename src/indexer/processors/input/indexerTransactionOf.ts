@@ -33,6 +33,7 @@ import type { ModuleSource } from "../../../move/layout/ModuleSource.js"
 import { makeSnapshotModules, moduleCache, stateModuleSource } from "../../../node/encode/stateModuleSource.js"
 import { LruCache } from "../../../node/LruCache.js"
 import { resourceGroupKey, resourceKey } from "../../../node/stateKeys.js"
+import { makeResourceJsonCache, type ResourceJsonCache } from "./resourceJsonCache.js"
 import type {
   DeleteModule,
   DeleteResource,
@@ -418,7 +419,10 @@ export const makeIndexerInput = () => {
   // enum may gain variants: a value the kept layout cannot read is tried once more with a layout
   // resolved afresh. Failures to resolve are not kept (the module may be published later).
   const layouts = new LruCache<string, MoveTypeLayout>(LAYOUT_CACHE_SIZE)
-  const decoderOf = (state: StateReader): Decoder => {
+  // Resources' JSON by type and bytes (resourceJsonCache.ts): unchanged group members rewritten
+  // beside a changed one decode once, not once a transaction.
+  const resourceJson = makeResourceJsonCache()
+  const decoderOf = (state: StateReader, cache?: ResourceJsonCache): Decoder => {
     const fresh = (type: TypeTag, typeKey: string): MoveTypeLayout | undefined => {
       const resolved = resolveLayout(modulesOf(state), type)
       if (Result.isFailure(resolved)) return undefined
@@ -429,13 +433,23 @@ export const makeIndexerInput = () => {
       const kept = layouts.get(typeKey)
       const layout = kept ?? fresh(type, typeKey)
       if (layout === undefined) return undefined
+      const key = cache?.keyOf(typeKey, bytes)
+      if (key !== undefined) {
+        const known = cache!.get(key, layout)
+        if (known !== undefined) return known
+      }
       const json = bcsToJson(layout, bytes)
-      if (Result.isSuccess(json)) return json.success
+      if (Result.isSuccess(json)) {
+        if (key !== undefined) cache!.set(key, layout, json.success)
+        return json.success
+      }
       if (kept === undefined) return undefined
       const again = fresh(type, typeKey)
       if (again === undefined) return undefined
       const retried = bcsToJson(again, bytes)
-      return Result.isSuccess(retried) ? retried.success : undefined
+      if (Result.isFailure(retried)) return undefined
+      if (key !== undefined) cache!.set(key, again, retried.success)
+      return retried.success
     }
   }
   return {
@@ -461,10 +475,11 @@ export const makeIndexerInput = () => {
       before: StateReader | undefined
     ): IndexerTransaction => {
       const decode = decoderOf(after)
+      const decodeResource = decoderOf(after, resourceJson)
       const changes: IndexerChange[] = []
       const modules = modulesOf(after)
       const known = tables?.index.lookup ?? noTableTypes
-      for (const entry of t.writeSet.entries) pushChangesOf(changes, modules, decode, known, entry)
+      for (const entry of t.writeSet.entries) pushChangesOf(changes, modules, decodeResource, known, entry)
       // The tables this transaction creates, learned from what was just decoded (its table items
       // decode when a processor first asks, by then with them known).
       tables?.learnNext(t.version, (index) => learnChanges(index, modules, changes))
