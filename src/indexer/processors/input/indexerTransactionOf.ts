@@ -419,7 +419,7 @@ export const makeIndexerInput = () => {
   // enum may gain variants: a value the kept layout cannot read is tried once more with a layout
   // resolved afresh. Failures to resolve are not kept (the module may be published later).
   const layouts = new LruCache<string, MoveTypeLayout>(LAYOUT_CACHE_SIZE)
-  // Resources' JSON by type and bytes (resourceJsonCache.ts): unchanged group members rewritten
+  // Resources' JSON by layout and bytes (resourceJsonCache.ts): unchanged group members rewritten
   // beside a changed one decode once, not once a transaction.
   const resourceJson = makeResourceJsonCache()
   const decoderOf = (state: StateReader, cache?: ResourceJsonCache): Decoder => {
@@ -433,14 +433,11 @@ export const makeIndexerInput = () => {
       const kept = layouts.get(typeKey)
       const layout = kept ?? fresh(type, typeKey)
       if (layout === undefined) return undefined
-      const key = cache?.keyOf(typeKey, bytes)
-      if (key !== undefined) {
-        const known = cache!.get(key, layout)
-        if (known !== undefined) return known
-      }
+      const known = cache?.get(layout, bytes)
+      if (known !== undefined) return known
       const json = bcsToJson(layout, bytes)
       if (Result.isSuccess(json)) {
-        if (key !== undefined) cache!.set(key, layout, json.success)
+        cache?.set(layout, bytes, json.success)
         return json.success
       }
       if (kept === undefined) return undefined
@@ -448,7 +445,7 @@ export const makeIndexerInput = () => {
       if (again === undefined) return undefined
       const retried = bcsToJson(again, bytes)
       if (Result.isFailure(retried)) return undefined
-      if (key !== undefined) cache!.set(key, again, retried.success)
+      cache?.set(again, bytes, retried.success)
       return retried.success
     }
   }

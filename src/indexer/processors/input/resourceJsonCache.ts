@@ -1,5 +1,5 @@
 /**
- * Resource values' JSON kept by type and bytes, across transactions, for the indexer's input.
+ * Resource values' JSON kept by layout and bytes, across transactions, for the indexer's input.
  *
  * Why: a resource group is written whole when one member changes, so every transaction that moves
  * a fungible asset rewrites members whose bytes did not change — each store's `ObjectCore`, and on
@@ -9,49 +9,113 @@
  * CPU at full load (docs/benchmarks.md, session 61).
  *
  * A kept value is handed out as is: `JsonValue` is read-only, and a transaction's own `data()` is
- * already shared by every processor that asks. An entry remembers the layout it was decoded with
- * and serves only while the indexer still decodes that type with that layout (the input resolves a
- * type afresh when a value stops fitting its kept layout), so the answer is always what decoding
- * the bytes then would give. Values over `MAX_BYTES` are not kept (their key would cost more than
- * a decode saves, and the cache's memory stays bounded: `capacity` entries of at most that size).
+ * already shared by every processor that asks. An entry is served only for the very layout object
+ * it was decoded with (the input resolves a type afresh when a value stops fitting its kept
+ * layout), so the answer is always what decoding the bytes then would give.
+ *
+ * Direct-mapped: a value's slot is a hash of its bytes, and a new value takes its slot over. Most
+ * values a block writes never repeat (balances, sequence numbers); a direct-mapped table lets them
+ * pass through at the cost of an occasional unchanged member decoded again, where an LRU would
+ * reorder itself on every hit. A hit costs a hash and a comparison of the bytes (no key string is
+ * built: a string of a value's bytes cost more than a Map lookup saved). Bounded: `slots` entries,
+ * each of at most `MAX_BYTES` bytes (a longer value is not kept).
+ *
+ * A type whose values do not repeat (a store's balance, an account's sequence number: every write
+ * new) would pay the hash, the comparison and the copy for nothing, so each layout's lookups are
+ * counted: one that found nothing in `PROBE` lookups is passed over (neither looked up nor kept)
+ * for the next `REST`, then probed again.
  */
 import type { JsonValue } from "../../../move/json/bcsToJson.js"
 import type { MoveTypeLayout } from "../../../move/layout/MoveTypeLayout.js"
-import { LruCache } from "../../../node/LruCache.js"
 
 /** Values at most this long are kept (an `ObjectCore` is 105 bytes, APT's `Metadata` ~150). */
 export const MAX_BYTES = 512
+/** Lookups of a layout that decide whether its values repeat. */
+export const PROBE = 64
+/** Lookups of a layout whose values did not repeat that are passed over before it is probed again. */
+export const REST = 4096
 
-const latin1Slice = Buffer.prototype.latin1Slice as (this: Uint8Array, start: number, end: number) => string
+/** A layout's lookups in the current round: `hits` of `looked` (negative `looked`: resting). */
+interface Tally {
+  looked: number
+  hits: number
+}
 
 interface Kept {
   readonly layout: MoveTypeLayout
+  /** A copy: the value's bytes are a view into a record the cache must not keep alive. */
+  readonly bytes: Uint8Array
   readonly json: JsonValue
 }
 
 export interface ResourceJsonCache {
-  /** The cache's key of `bytes` of type `typeKey`; undefined for a value too long to keep. */
-  readonly keyOf: (typeKey: string, bytes: Uint8Array) => string | undefined
-  /** The JSON kept under `key` if it was decoded with `layout`. */
-  readonly get: (key: string, layout: MoveTypeLayout) => JsonValue | undefined
-  /** Keeps `json`, what the value of `key` decoded to with `layout`. */
-  readonly set: (key: string, layout: MoveTypeLayout, json: JsonValue) => void
+  /** The JSON kept for `bytes` decoded with `layout`, if any. */
+  readonly get: (layout: MoveTypeLayout, bytes: Uint8Array) => JsonValue | undefined
+  /** Keeps `json`, what `bytes` decoded to with `layout` (a value over `MAX_BYTES` is not kept). */
+  readonly set: (layout: MoveTypeLayout, bytes: Uint8Array, json: JsonValue) => void
+  /** Entries held. */
   readonly size: () => number
 }
 
-export const makeResourceJsonCache = (capacity = 2048): ResourceJsonCache => {
-  const kept = new LruCache<string, Kept>(capacity)
+/** FNV-1a over the bytes (32 bits). */
+const hashOf = (bytes: Uint8Array): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193)
+  return h >>> 0
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** `slots`: a power of two. */
+export const makeResourceJsonCache = (slots = 4096): ResourceJsonCache => {
+  if (!Number.isInteger(Math.log2(slots))) throw new RangeError("the cache's slots must be a power of two")
+  const mask = slots - 1
+  const table: Array<Kept | undefined> = new Array(slots).fill(undefined)
+  let held = 0
+  // By layout object (few: one per resource type the chain writes; bounded like the layouts).
+  const tallies = new Map<MoveTypeLayout, Tally>()
+  /** `layout`'s tally if its values are looked up now (counting the lookup), else undefined. */
+  const looks = (layout: MoveTypeLayout): Tally | undefined => {
+    let r = tallies.get(layout)
+    if (r === undefined) {
+      if (tallies.size >= slots) tallies.clear()
+      r = { looked: 0, hits: 0 }
+      tallies.set(layout, r)
+    }
+    if (r.looked < 0) {
+      r.looked++
+      return undefined
+    }
+    if (++r.looked >= PROBE) {
+      // A round ends: rest if nothing repeated in it, else start another.
+      r.looked = r.hits === 0 ? -REST : 0
+      r.hits = 0
+    }
+    return r
+  }
   return {
-    // The type string never holds a NUL, so type and bytes cannot run into each other.
-    keyOf: (typeKey, bytes) =>
-      bytes.length > MAX_BYTES ? undefined : `${typeKey}\u0000${latin1Slice.call(bytes, 0, bytes.length)}`,
-    get: (key, layout) => {
-      const k = kept.get(key)
-      return k !== undefined && k.layout === layout ? k.json : undefined
+    get: (layout, bytes) => {
+      if (bytes.length > MAX_BYTES) return undefined
+      const tally = looks(layout)
+      if (tally === undefined) return undefined
+      const k = table[hashOf(bytes) & mask]
+      if (k === undefined || k.layout !== layout || !sameBytes(k.bytes, bytes)) return undefined
+      tally.hits++
+      return k.json
     },
-    set: (key, layout, json) => {
-      kept.set(key, { layout, json })
+    set: (layout, bytes, json) => {
+      if (bytes.length > MAX_BYTES) return
+      // Not while the layout rests (`get` just counted this value's lookup).
+      const r = tallies.get(layout)
+      if (r !== undefined && r.looked < 0) return
+      const slot = hashOf(bytes) & mask
+      if (table[slot] === undefined) held++
+      table[slot] = { layout, bytes: new Uint8Array(bytes), json }
     },
-    size: () => kept.size
+    size: () => held
   }
 }
