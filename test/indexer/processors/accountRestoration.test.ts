@@ -1,7 +1,7 @@
 /**
  * The account-restoration processor on real transactions: a multi-key account signing with one of
  * its two keys, a legacy Ed25519 account rotating to a new key (verified), and one rotating to a
- * multi-key without proof (unverified) — the rows the SDK's `getAccountsForPublicKey` /
+ * multi-key without proof (unverified), then a plain transfer by the rotated account — the rows the SDK's `getAccountsForPublicKey` /
  * `deriveAccountFromPrivateKey` read (indexer.md §2.7).
  */
 import { Account, Ed25519PrivateKey, MultiKey, MultiKeyAccount, type UserTransactionResponse } from "@aptos-labs/ts-sdk"
@@ -40,7 +40,14 @@ describe("account_restoration_processor", () => {
       const old = Account.generate()
       await fund(old)
       const newKey = Ed25519PrivateKey.generate()
-      const rotated = await send(old, await aptos.rotateAuthKey({ fromAccount: old, toNewPrivateKey: newKey }))
+      await send(old, await aptos.rotateAuthKey({ fromAccount: old, toNewPrivateKey: newKey }))
+      // Then a plain transfer with the new key: not a rotation, no multi-key, but its key is not its
+      // address, so its row is written again (at this version).
+      const rotatedSigner = Account.fromPrivateKey({ privateKey: newKey, address: old.accountAddress, legacy: true })
+      const afterRotation = await send(
+        rotatedSigner,
+        await aptos.transferCoinTransaction({ sender: old.accountAddress, recipient: k2.accountAddress, amount: 1 })
+      )
 
       // Another rotates to a multi-key without proof (unverified).
       const other = Account.generate()
@@ -105,7 +112,7 @@ describe("account_restoration_processor", () => {
       expect(authKeys.find((r) => r.account_address === old.accountAddress.toStringLong())).toEqual({
         account_address: old.accountAddress.toStringLong(),
         auth_key: newAuthKey,
-        last_transaction_version: BigInt(rotated.version),
+        last_transaction_version: BigInt(afterRotation.version),
         is_auth_key_used: true
       })
       expect(authKeys.find((r) => r.account_address === other.accountAddress.toStringLong())).toEqual({

@@ -78,6 +78,11 @@ export interface WriteResource extends ChangeBase {
   readonly group: StructTag | undefined
   /** The value as the API's JSON (`data.data` of the change); undefined when it does not decode. */
   readonly data: () => JsonValue | undefined
+  /**
+   * The value's BCS (a group member's own bytes), for a processor that can read a field without
+   * `data()`; absent when the change was made from JSON alone (the processors' property tests).
+   */
+  readonly bytes?: Uint8Array | undefined
 }
 
 /** A deleted resource, or a deleted group (one change with the group's type, as the API shows it). */
