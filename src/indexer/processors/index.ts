@@ -8,7 +8,8 @@
  *
  * - `Processor.ts`: the contract (input, `Insert`/`Upsert` writes, processor names).
  * - `input/`: the processors' view of a committed transaction (`IndexerTransaction`) and how it is
- *   read from the ledger.
+ *   read from the ledger; `resourceJsonCache.ts` keeps the JSON of resource values that repeat
+ *   (group members rewritten unchanged) so they decode once.
  * - `rows.ts`: value formats (addresses, timestamps) and the in-batch collapse of `current_*` rows.
  * - `moveValues.ts`: readers for Move values in the API's JSON (never throw: garbage is skipped).
  * - `objectResources.ts`: the object and fungible-store resources a transaction wrote, by address.
