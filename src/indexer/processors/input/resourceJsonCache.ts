@@ -25,6 +25,7 @@
  * counted: one that found nothing in `PROBE` lookups is passed over (neither looked up nor kept)
  * for the next `REST`, then probed again.
  */
+import { equalBytes } from "../../../bcs/index.js"
 import type { JsonValue } from "../../../move/json/bcsToJson.js"
 import type { MoveTypeLayout } from "../../../move/layout/MoveTypeLayout.js"
 
@@ -64,12 +65,6 @@ const hashOf = (bytes: Uint8Array): number => {
   return h >>> 0
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
 /** `slots`: a power of two. */
 export const makeResourceJsonCache = (slots = 4096): ResourceJsonCache => {
   if (!Number.isInteger(Math.log2(slots))) throw new RangeError("the cache's slots must be a power of two")
@@ -103,7 +98,7 @@ export const makeResourceJsonCache = (slots = 4096): ResourceJsonCache => {
       const tally = looks(layout)
       if (tally === undefined) return undefined
       const k = table[hashOf(bytes) & mask]
-      if (k === undefined || k.layout !== layout || !sameBytes(k.bytes, bytes)) return undefined
+      if (k === undefined || k.layout !== layout || !equalBytes(k.bytes, bytes)) return undefined
       tally.hits++
       return k.json
     },
