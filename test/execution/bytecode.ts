@@ -53,8 +53,12 @@ export const twoSignerTransferScript: Uint8Array = transferCallingScript([signer
   ]
 })
 
-/** `<address>::counter` (see the header); `step`: what `bump` adds (another step gives a module of the same length with other behaviour). */
-export const counterModule = (address: AccountAddress, step = 1n): Uint8Array =>
+/**
+ * `<address>::counter` (see the header); `step`: what `bump` adds (another step gives a module of the
+ * same length with other behaviour); `field`: the field's name (another name of five letters gives a
+ * module of the same length whose `Counter` has the same bytes and another JSON).
+ */
+export const counterModule = (address: AccountAddress, step = 1n, field = "value"): Uint8Array =>
   serializeModule(
     moduleOf({
       moduleHandles: [
@@ -69,7 +73,7 @@ export const counterModule = (address: AccountAddress, step = 1n): Uint8Array =>
         functionHandle(0, 7, 1, 0) // remove(&signer)
       ],
       signatures: [[], [signerRef], [P.Address], [{ _tag: "MutableReference", to: { _tag: "Struct", handle: 0 } }]],
-      identifiers: ["counter", "Counter", "init_module", "bump", "value", "signer", "address_of", "remove"],
+      identifiers: ["counter", "Counter", "init_module", "bump", field, "signer", "address_of", "remove"],
       addressIdentifiers: [address, addressFromNumber(1)],
       structDefs: [{ structHandle: 0, fieldInformation: { _tag: "Declared", fields: [{ name: 4, type: P.U64 }] } }],
       functionDefs: [

@@ -126,7 +126,14 @@ const lookup = (
 ): CompiledModule | null => {
   const found = state.getVersioned(moduleKey(address, name))
   if (found === undefined) return null
-  const key = `${toHex(address)}::${name}@${found.version}`
+  // The version that wrote the module names it only within one generation of the ledger (its
+  // rewinds, `StateReader.generation`): after a revert, reset or load, a module published again at
+  // the version that wrote the one it replaced is another module under the same version.
+  const generation = state.generation ?? 0
+  const key =
+    generation === 0
+      ? `${toHex(address)}::${name}@${found.version}`
+      : `${toHex(address)}::${name}@${generation}/${found.version}`
   const cached = cache.get(key)
   if (cached !== undefined) return cached
   const decoded = deserializeModule(found.value)

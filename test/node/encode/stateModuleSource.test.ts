@@ -112,6 +112,22 @@ describe("stateModuleSource with a snapshot memo", () => {
     )
     expect(again(ONE, "chain_id")).toBe(old)
   })
+  it("after the ledger went back, a module written again at the same version is read, not the one it replaced", () => {
+    const cache = new LruCache<string, CompiledModule | null>(16)
+    const reads = { n: 0 }
+    const at = (generation: number, bytes: Uint8Array, snapshot = makeSnapshotModules()) =>
+      stateModuleSource({ ...fakeState(5n, { bytes, writtenAt: 5n }, reads), generation }, cache, snapshot)
+    const first = at(0, bytesOf("chain_id"))(ONE, "chain_id")!
+    // A revert, then other bytes under the name, written at the same version (and one shared memo).
+    const snapshot = makeSnapshotModules()
+    const second = at(1, bytesOf("guid"), snapshot)(ONE, "chain_id")!
+    expect(second.identifiers).toContain("guid")
+    expect(first.identifiers).not.toContain("guid")
+    // Within a generation the decoded module is kept as before.
+    expect(at(1, bytesOf("guid"))(ONE, "chain_id")).toBe(second)
+    expect(at(0, bytesOf("chain_id"))(ONE, "chain_id")).toBe(first)
+  })
+
   it("one module name at many addresses: each answered right, only the first 16 remembered", () => {
     const cache = new LruCache<string, CompiledModule | null>(16)
     const snapshot = makeSnapshotModules()

@@ -413,15 +413,28 @@ export const makeIndexerInput = () => {
   // Modules looked up once per set of modules (`codeSnapshotId`: the versions between two
   // publications), not once per batch.
   const looked = makeSnapshotModules()
-  const modulesOf = (state: StateReader): ModuleSource => stateModuleSource(state, decoded, looked)
-  let tables: TableInfoFollower | undefined
   // Layouts by type string. A published struct keeps its layout across upgrades, except that an
   // enum may gain variants: a value the kept layout cannot read is tried once more with a layout
   // resolved afresh. Failures to resolve are not kept (the module may be published later).
   const layouts = new LruCache<string, MoveTypeLayout>(LAYOUT_CACHE_SIZE)
   // Resources' JSON by layout and bytes (resourceJsonCache.ts): unchanged group members rewritten
-  // beside a changed one decode once, not once a transaction.
+  // beside a changed one decode once, not once a transaction. Its entries are served only for the
+  // layout object they were decoded with, so forgetting the layouts retires them too.
   const resourceJson = makeResourceJsonCache()
+  // The ledger's rewinds seen so far (`StateReader.generation`). After a revert, reset or load the
+  // versions above the rewind point are reused: a module published again there may give its
+  // structs other layouts under the same type strings, so the layouts are forgotten when the states
+  // read come from another generation (`decoded` tells the modules apart by generation itself;
+  // test/indexer/processors/inputAfterRevert.test.ts).
+  let generation: number | undefined
+  const modulesOf = (state: StateReader): ModuleSource => {
+    if (state.generation !== generation) {
+      if (generation !== undefined) layouts.clear()
+      generation = state.generation
+    }
+    return stateModuleSource(state, decoded, looked)
+  }
+  let tables: TableInfoFollower | undefined
   const decoderOf = (state: StateReader, cache?: ResourceJsonCache): Decoder => {
     const fresh = (type: TypeTag, typeKey: string): MoveTypeLayout | undefined => {
       const resolved = resolveLayout(modulesOf(state), type)
