@@ -56,6 +56,15 @@ export class TableInfoIndex {
     return this.tables.entries()
   }
 
+  /**
+   * Forgets the layouts kept by type text (the tables learned stay): after the ledger went back, a
+   * module published again above the rewind point may give a struct another layout under the same
+   * text (`followLedger` calls this on a rewind).
+   */
+  forgetLayouts(): void {
+    this.layouts.clear()
+  }
+
   private layoutOf(modules: ModuleSource, type: TypeTag, text: string): MoveTypeLayout | undefined {
     const hit = this.layouts.get(text)
     if (hit !== undefined) return hit ?? undefined

@@ -53,13 +53,15 @@ export const followLedger = (
 
   // After the ledger went back (a local chain's revert), versions above the point it went back to
   // hold other write sets: learn them again from there (what was learned of dropped tables stays,
-  // unused: a handle is never reused by another table).
+  // unused: a handle is never reused by another table), with layouts resolved again (a module
+  // published again there may give a struct another layout).
   let rewinds = ledger.rewind?.rewinds() ?? 0
   const followRewinds = () => {
     const r = ledger.rewind
     if (r === undefined || r.rewinds() === rewinds) return
     const to = r.rewoundTo(rewinds)
     rewinds = r.rewinds()
+    index.forgetLayouts()
     if (to !== undefined && next > to + 1n) next = to + 1n
   }
 

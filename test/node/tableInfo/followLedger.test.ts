@@ -6,8 +6,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { describe, expect, it } from "vitest"
-import { Ledger, type LedgerService } from "../../../src/ledger/Ledger.js"
+import { describe, expect, it, vi } from "vitest"
+import { Ledger, type LedgerRewind, type LedgerService } from "../../../src/ledger/Ledger.js"
 import { StorageError } from "../../../src/ledger/LedgerError.js"
 import * as LedgerMemory from "../../../src/ledger/LedgerMemory.js"
 import { Renderer } from "../../../src/node/Renderer.js"
@@ -99,5 +99,22 @@ describe("followLedger", () => {
     expect(out.size).toBeGreaterThan(0)
     expect(out.size).toBe(out.expected)
     expect(out.after).toBe(out.size)
+  })
+
+  it("a rewind of the ledger makes the index resolve its layouts again (TableInfoIndex.test.ts)", async () => {
+    const calls = await withLedger((ledger, renderer) =>
+      Effect.gen(function* () {
+        let rewinds = 0
+        const rewind = { rewinds: () => rewinds, rewoundTo: () => 0n } as unknown as LedgerRewind
+        const f = followLedger({ ...ledger, rewind }, renderer.modulesAt)
+        const forget = vi.spyOn(f.index, "forgetLayouts")
+        yield* f.through(0n)
+        const before = forget.mock.calls.length
+        rewinds++
+        yield* f.through(0n)
+        return [before, forget.mock.calls.length]
+      })
+    )
+    expect(calls).toEqual([0, 1])
   })
 })
