@@ -58,10 +58,15 @@ const LAYOUT_CACHE_SIZE = 4096
 const ZERO_ADDRESS = "0x" + "0".repeat(64)
 
 /**
- * Decodes a value of a type to the API's JSON; undefined when it does not decode. `typeKey` is the
- * type's string (the layout cache's key).
+ * Decodes values of one state to the API's JSON: undefined when a value does not decode. `typeKey`
+ * is the type's string (the layouts' key). Made per transaction as an object, not as closures: an
+ * object's methods are compiled once, where V8 compiled closures made per transaction again after
+ * every full collection (`scripts/recompiles.mjs`; docs/architecture.md, "Hot loops live in
+ * functions made once").
  */
-type Decoder = (type: TypeTag, typeKey: string, bytes: Uint8Array) => JsonValue | undefined
+interface Decoder {
+  decode(type: TypeTag, typeKey: string, bytes: Uint8Array): JsonValue | undefined
+}
 
 const kindOf = (t: CommittedTransaction): TransactionKind => {
   switch (t.transaction._tag) {
@@ -190,14 +195,14 @@ class ResourceWrite extends DecodedChange<JsonValue> implements WriteResource {
     readonly struct: StructTag,
     readonly typeStr: string,
     readonly group: StructTag | undefined,
-    private readonly decode: Decoder,
+    private readonly decoder: Decoder,
     /** The value's BCS (a group's member's own bytes). */
     readonly bytes: Uint8Array
   ) {
     super(index, keyHash)
   }
   protected decodeData(): JsonValue | undefined {
-    return this.decode({ _tag: "struct", struct: this.struct }, this.typeStr, this.bytes)
+    return this.decoder.decode({ _tag: "struct", struct: this.struct }, this.typeStr, this.bytes)
   }
 }
 
@@ -360,7 +365,7 @@ class EventOf implements IndexerEvent {
   private decoded: JsonValue | undefined
   private done = false
   constructor(
-    private readonly decode: Decoder,
+    private readonly decoder: Decoder,
     readonly raw: ContractEvent,
     readonly index: number
   ) {
@@ -374,7 +379,7 @@ class EventOf implements IndexerEvent {
   data(): JsonValue | undefined {
     if (!this.done) {
       this.done = true
-      this.decoded = this.decode(this.typeTag, this.type, this.raw.data)
+      this.decoded = this.decoder.decode(this.typeTag, this.type, this.raw.data)
     }
     return this.decoded
   }
@@ -382,25 +387,29 @@ class EventOf implements IndexerEvent {
 
 const NO_STATE: PriorState = { resource: () => undefined }
 
-const priorStateOf = (state: StateReader, decodeWith: Decoder): PriorState => ({
-  resource: (address, struct, group) => {
+/** The state before a transaction, read on demand (an object per transaction, for the reason `Decoder` is). */
+class PriorStateOf implements PriorState {
+  constructor(
+    private readonly state: StateReader,
+    private readonly decoder: Decoder
+  ) {}
+  resource(address: string, struct: StructTag, group?: StructTag): JsonValue | undefined {
     const parsed = parseAddress(address)
     if (Result.isFailure(parsed)) return undefined
     const at: AccountAddress = parsed.success
     const typeStr = structTagToString(struct)
-    const decode = (bytes: Uint8Array) => decodeWith({ _tag: "struct", struct }, typeStr, bytes)
-    if (group === undefined) {
-      const bytes = state.get(resourceKey(at, struct))
-      return bytes === undefined ? undefined : decode(bytes)
+    let bytes: Uint8Array | undefined
+    if (group === undefined) bytes = this.state.get(resourceKey(at, struct))
+    else {
+      const groupBytes = this.state.get(resourceGroupKey(at, group))
+      if (groupBytes === undefined) return undefined
+      const members = Bcs.decode(resourceGroupCodec, groupBytes)
+      if (Result.isFailure(members)) return undefined
+      bytes = members.success.find((m) => structTagToString(m.struct) === typeStr)?.bytes
     }
-    const groupBytes = state.get(resourceGroupKey(at, group))
-    if (groupBytes === undefined) return undefined
-    const members = Bcs.decode(resourceGroupCodec, groupBytes)
-    if (Result.isFailure(members)) return undefined
-    const member = members.success.find((m) => structTagToString(m.struct) === typeStr)
-    return member === undefined ? undefined : decode(member.bytes)
+    return bytes === undefined ? undefined : this.decoder.decode({ _tag: "struct", struct }, typeStr, bytes)
   }
-})
+}
 
 /**
  * Builds `IndexerTransaction`s from the ledger's committed transactions. One instance keeps the
@@ -436,17 +445,23 @@ export const makeIndexerInput = () => {
     return stateModuleSource(state, decoded, looked)
   }
   let tables: TableInfoFollower | undefined
-  const decoderOf = (state: StateReader, cache?: ResourceJsonCache): Decoder => {
-    const fresh = (type: TypeTag, typeKey: string): MoveTypeLayout | undefined => {
-      const resolved = resolveLayout(modulesOf(state), type)
+  /** A `Decoder` over `state`; with `cache`, resources' JSON kept by layout and bytes. */
+  class StateDecoder implements Decoder {
+    constructor(
+      private readonly state: StateReader,
+      private readonly cache?: ResourceJsonCache
+    ) {}
+    private fresh(type: TypeTag, typeKey: string): MoveTypeLayout | undefined {
+      const resolved = resolveLayout(modulesOf(this.state), type)
       if (Result.isFailure(resolved)) return undefined
       if (layouts.size >= LAYOUT_CACHE_SIZE) layouts.clear()
       layouts.set(typeKey, resolved.success)
       return resolved.success
     }
-    return (type, typeKey, bytes) => {
+    decode(type: TypeTag, typeKey: string, bytes: Uint8Array): JsonValue | undefined {
+      const cache = this.cache
       const kept = layouts.get(typeKey)
-      const layout = kept ?? fresh(type, typeKey)
+      const layout = kept ?? this.fresh(type, typeKey)
       if (layout === undefined) return undefined
       const known = cache?.get(layout, bytes)
       if (known !== undefined) return known
@@ -456,7 +471,7 @@ export const makeIndexerInput = () => {
         return json.success
       }
       if (kept === undefined) return undefined
-      const again = fresh(type, typeKey)
+      const again = this.fresh(type, typeKey)
       if (again === undefined) return undefined
       const retried = bcsToJson(again, bytes)
       if (Result.isFailure(retried)) return undefined
@@ -486,8 +501,8 @@ export const makeIndexerInput = () => {
       after: StateReader,
       before: StateReader | undefined
     ): IndexerTransaction => {
-      const decode = decoderOf(after)
-      const decodeResource = decoderOf(after, resourceJson)
+      const decode = new StateDecoder(after)
+      const decodeResource = new StateDecoder(after, resourceJson)
       const changes: IndexerChange[] = []
       const modules = modulesOf(after)
       const known = tables?.index.lookup ?? noTableTypes
@@ -509,7 +524,7 @@ export const makeIndexerInput = () => {
         user: tx._tag === "UserTransaction" ? userRequestOf(tx.signed.rawTransaction, t) : undefined,
         changes,
         events: t.events.map((e, i) => new EventOf(decode, e, i)),
-        before: before === undefined ? NO_STATE : priorStateOf(before, decoderOf(before)),
+        before: before === undefined ? NO_STATE : new PriorStateOf(before, new StateDecoder(before)),
         committed: t
       }
     }
