@@ -9,13 +9,14 @@
  */
 import * as Effect from "effect/Effect"
 import { expect, it } from "vitest"
+import { addressToShortString } from "../../../src/domain/AccountAddress.js"
 import { counterModule, packageMetadata } from "../../execution/bytecode.js"
 import { withIndexedChain } from "./support/indexedChain.js"
 
 it("reads a value with the module published again after a revert, not the one reverted", async () => {
   await withIndexedChain(async ({ chain, transactions }) => {
     const owner = chain.accounts[0]!.address
-    const type = `${"0x" + Buffer.from(owner).toString("hex").replace(/^0+/, "")}::counter::Counter`
+    const type = `${addressToShortString(owner)}::counter::Counter`
     const publish = (field: string) =>
       Effect.runPromise(
         chain.controls.publish(owner, packageMetadata("Counter", ["counter"]), [counterModule(owner, 1n, field)])

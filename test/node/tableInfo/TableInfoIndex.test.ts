@@ -7,7 +7,7 @@
  */
 import * as Result from "effect/Result"
 import { describe, expect, it } from "vitest"
-import { addressFromNumber } from "../../../src/domain/AccountAddress.js"
+import { addressEquals, addressFromNumber } from "../../../src/domain/AccountAddress.js"
 import { listGenesisModules } from "../../../src/move/abi/genesisModules.js"
 import type { CompiledModule } from "../../../src/move/binary/CompiledModule.js"
 import { deserializeModule } from "../../../src/move/binary/deserialize.js"
@@ -66,7 +66,11 @@ const holder = (withTable: boolean): CompiledModule =>
 const sourceWith =
   (m: CompiledModule): ModuleSource =>
   (address, name) =>
-    address[31] === 1 && name === "table" ? table : address[30] === 0xca && name === "m" ? m : undefined
+    addressEquals(address, ONE) && name === "table"
+      ? table
+      : addressEquals(address, CAFE) && name === "m"
+        ? m
+        : undefined
 
 const S = { address: CAFE, module: "m", name: "S", typeArgs: [] }
 const handle = new Uint8Array(32).fill(0xab)
