@@ -40,7 +40,8 @@ import { Mempool } from "./Mempool.js"
 import { type BlockInFlightTxns, type CommittedSender, hashKeyOf, type PoolEntry } from "./mempool/TxPool.js"
 import * as Option from "effect/Option"
 import { ChainClock, ChainClockService } from "./controls/ChainClock.js"
-import { MiningMode } from "./MiningMode.js"
+import { MiningSwitch } from "./controls/MiningSwitch.js"
+import { type InstantMining, MiningMode } from "./MiningMode.js"
 import { ProductionGate } from "./ProductionGate.js"
 import {
   ConfigKeys,
@@ -90,6 +91,8 @@ export interface BlockProducerService {
   readonly blockInFlight: () => BlockInFlightTxns | undefined
   /** What timestamp the next block gets (the time controls change it; `controls/ChainClock.ts`). */
   readonly clock: ChainClock
+  /** When blocks are made: `BlockProducerConfig.mining` at first, changed by the controls (`controls/MiningSwitch.ts`). */
+  readonly mining: MiningSwitch
   /**
    * Runs `effect` while no block is being made (the producer's own permit): what rewinds the
    * ledger (revert, reset, load) runs here, and the producer re-reads the chain afterwards.
@@ -230,6 +233,7 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
       const config = yield* BlockProducerConfig
       const permit = Semaphore.makeUnsafe(1)
       const clock = Option.getOrElse(yield* Effect.serviceOption(ChainClockService), () => new ChainClock())
+      const mining = new MiningSwitch(config.mining)
       // The (epoch, round) of the last block made; read from the ledger the first time.
       let last: { epoch: bigint; round: bigint } | undefined
 
@@ -484,6 +488,7 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
         produceNext: Effect.asVoid(make(false, true)),
         blockInFlight: () => inFlight?.txns,
         clock,
+        mining,
         exclusive: (effect) =>
           Effect.ensuring(
             Effect.andThen(settled, effect),
@@ -495,14 +500,19 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
     })
   )
 
-  /** The mining loop for `BlockProducerConfig.mining` (nothing in Manual mode). */
+  /**
+   * The mining loop: follows the producer's mining mode (`BlockProducer.mining`, which the controls
+   * may change while it runs), re-read at every step. Instant: a block as soon as transactions are
+   * ready (and idle blocks); Interval: a block every interval; Manual: none (only `produce` calls).
+   */
   static readonly loop: Layer.Layer<never, never, BlockProducer | Mempool> = Layer.effectDiscard(
     Effect.gen(function* () {
       const producer = yield* BlockProducer
       const mempool = yield* Mempool
       // What must keep up with the chain (its in-process indexer) may hold the next block a while.
       const gate = Option.getOrUndefined(yield* Effect.serviceOption(ProductionGate))
-      const { mining, maxBlockTransactions } = yield* BlockProducerConfig
+      const { maxBlockTransactions } = yield* BlockProducerConfig
+      const mining = producer.mining
       // A failure is logged and retried after a pause, so a broken VM does not spin the loop; so is
       // a defect (a bug must not stop block production for good). Interruption ends the loop.
       const guarded = <A>(effect: Effect.Effect<A, ChainUnavailable>) =>
@@ -511,39 +521,51 @@ export class BlockProducer extends Context.Service<BlockProducer, BlockProducerS
             ? Effect.failCause(cause)
             : Effect.andThen(Effect.logError(`block production failed: ${Cause.pretty(cause)}`), Effect.sleep(1000))
         )
-      if (mining._tag === "Instant") {
-        const idle = mining.idleBlockMs
-        // Idle blocks: an empty block when no transaction came for `idleBlockMs`.
-        // Work past the block in flight, if one is: its own transactions are still pooled.
-        const ready = Effect.suspend(() => mempool.awaitReady(producer.blockInFlight()))
-        const awaitWork: Effect.Effect<boolean> =
-          idle === undefined
-            ? Effect.as(ready, true)
-            : Effect.race(Effect.as(ready, true), Effect.as(Effect.sleep(idle), false))
-        yield* Effect.forkScoped(
-          Effect.forever(
-            Effect.gen(function* () {
-              if (!(yield* awaitWork)) {
-                yield* guarded(producer.produce)
-                return
-              }
-              // The delay gathers a burst into one block; cut short when a client waits for a
-              // pending transaction (wait_by_hash), and not waited when a full block is already
-              // pooled (under load: the next block starts as soon as the last one is committed).
-              if (mempool.size() < maxBlockTransactions)
-                yield* Effect.race(
-                  Effect.sleep(mining.delayMs),
-                  Effect.suspend(() => mempool.awaitWanted(producer.blockInFlight()))
-                )
-              if (gate !== undefined) yield* gate.beforeBlock
-              yield* guarded(producer.produceNext)
-            })
-          )
-        )
-      } else if (mining._tag === "Interval")
-        yield* Effect.forkScoped(
-          Effect.forever(Effect.andThen(Effect.sleep(mining.intervalMs), guarded(producer.produce)))
-        )
+      // Work past the block in flight, if one is: its own transactions are still pooled.
+      const ready = Effect.suspend(() => mempool.awaitReady(producer.blockInFlight()))
+
+      /** What one step waits for before it makes a block: work, an idle block due, or a new mode. */
+      type Wake = "work" | "idle" | "changed"
+      const instantStep = (mode: InstantMining, changed: Effect.Effect<void>) =>
+        Effect.gen(function* () {
+          // Idle blocks: an empty block when no transaction came for `idleBlockMs`.
+          const waits: Array<Effect.Effect<Wake>> = [Effect.as(ready, "work"), Effect.as(changed, "changed")]
+          if (mode.idleBlockMs !== undefined) waits.push(Effect.as(Effect.sleep(mode.idleBlockMs), "idle"))
+          const wake = yield* Effect.raceAll(waits)
+          if (wake === "changed") return
+          if (wake === "idle") {
+            yield* guarded(producer.produce)
+            return
+          }
+          // The delay gathers a burst into one block; cut short when a client waits for a
+          // pending transaction (wait_by_hash), and not waited when a full block is already
+          // pooled (under load: the next block starts as soon as the last one is committed).
+          if (mempool.size() < maxBlockTransactions)
+            yield* Effect.race(
+              Effect.sleep(mode.delayMs),
+              Effect.suspend(() => mempool.awaitWanted(producer.blockInFlight()))
+            )
+          if (gate !== undefined) yield* gate.beforeBlock
+          yield* guarded(producer.produceNext)
+        })
+
+      // A block being made is never raced with a change of mode: only the waits before it are.
+      const step = Effect.suspend((): Effect.Effect<void, ChainUnavailable> => {
+        const changed = mining.changed
+        const mode = mining.current
+        switch (mode._tag) {
+          case "Instant":
+            return instantStep(mode, changed)
+          case "Interval":
+            return Effect.flatMap(
+              Effect.raceAll([Effect.as(Effect.sleep(mode.intervalMs), true), Effect.as(changed, false)]),
+              (due) => (due ? Effect.asVoid(guarded(producer.produce)) : Effect.void)
+            )
+          case "Manual":
+            return changed
+        }
+      })
+      yield* Effect.forkScoped(Effect.forever(step))
     })
   )
 }

@@ -32,8 +32,11 @@ export interface DiscardedTransactionNote {
  * - `Marked`: a snapshot was taken at `version` (the controls' `snapshot`): the ledger may later
  *   go back to it. A follower that can keep what going back needs (the indexer's undo log) starts
  *   keeping it; nothing else changed.
+ * - `Dropped`: pending transactions were taken out of the pool by the controls (anvil's
+ *   `anvil_dropTransaction`, `anvil_dropAllTransactions`): they will not commit. The ledger did not
+ *   change.
  */
-export type ChainEvent = BlockCommittedEvent | RewoundEvent | MarkedEvent
+export type ChainEvent = BlockCommittedEvent | RewoundEvent | MarkedEvent | DroppedEvent
 
 export interface BlockCommittedEvent {
   readonly _tag: "BlockCommitted"
@@ -59,8 +62,17 @@ export interface MarkedEvent {
   readonly version: bigint
 }
 
-/** The events that settle pooled transactions: a block (committed, discarded, dropped ones) or going back (dropped ones). */
-export type PoolSettlingEvent = BlockCommittedEvent | RewoundEvent
+export interface DroppedEvent {
+  readonly _tag: "Dropped"
+  /** The pooled transactions that were dropped (by hash key). */
+  readonly dropped: ReadonlyArray<string>
+}
+
+/**
+ * The events that settle pooled transactions: a block (committed, discarded, dropped ones), going
+ * back (dropped ones), or a drop by the controls.
+ */
+export type PoolSettlingEvent = BlockCommittedEvent | RewoundEvent | DroppedEvent
 
 export interface ChainEventsService {
   readonly publish: (event: ChainEvent) => Effect.Effect<void>

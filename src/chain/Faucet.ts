@@ -222,12 +222,15 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
                   if (freed > 0) yield* Semaphore.release(slots, freed)
                   continue
                 }
-                for (const c of event.committed) if (inFlight.delete(c.hashKey)) freed++
-                for (const d of event.discarded)
-                  if (inFlight.delete(d.hashKey)) {
-                    freed++
-                    next = undefined // its number was not consumed: read the chain again
-                  }
+                if (event._tag === "BlockCommitted") {
+                  for (const c of event.committed) if (inFlight.delete(c.hashKey)) freed++
+                  for (const d of event.discarded)
+                    if (inFlight.delete(d.hashKey)) {
+                      freed++
+                      next = undefined // its number was not consumed: read the chain again
+                    }
+                }
+                // Expired, or dropped by the controls: its number was not consumed either.
                 for (const h of event.dropped)
                   if (inFlight.delete(h)) {
                     freed++
@@ -265,8 +268,9 @@ export class Faucet extends Context.Service<Faucet, FaucetService>()("movenode/c
               while (waiting.size > 0) {
                 const event = yield* take
                 if (event._tag === "Rewound") return yield* Effect.fail("the chain went back while funding")
-                for (const c of event.committed) waiting.delete(c.hashKey)
-                const lost = [...event.discarded.map((d) => d.hashKey), ...event.dropped].filter((h) => waiting.has(h))
+                if (event._tag === "BlockCommitted") for (const c of event.committed) waiting.delete(c.hashKey)
+                const discarded = event._tag === "BlockCommitted" ? event.discarded.map((d) => d.hashKey) : []
+                const lost = [...discarded, ...event.dropped].filter((h) => waiting.has(h))
                 if (lost.length > 0) return yield* Effect.fail(`transaction ${lost[0]} was not committed`)
               }
             })

@@ -95,6 +95,14 @@ export interface MempoolService {
    * returns what it held. Clients waiting for those transactions are not woken: they time out.
    */
   readonly clear: () => ReadonlyArray<PoolEntry>
+  /**
+   * Removes one pending transaction (the controls' drop, anvil's `anvil_dropTransaction`); later
+   * ones of its sender wait for the gap to fill. Returns it, or undefined when the pool does not
+   * hold it. Announcing it (`ChainEvents` "Dropped") is the caller's.
+   */
+  readonly drop: (hashKey: string) => PoolEntry | undefined
+  /** Whether a pooled transaction would go in a block now (not parked behind a sequence-number gap). */
+  readonly isReady: (hashKey: string) => boolean
   /** The next sequence number for `senderKey` given its on-chain one (see `TxPool.nextSequenceNumber`). */
   readonly nextSequenceNumber: (senderKey: string, onChain: bigint) => bigint
 }
@@ -350,6 +358,11 @@ export class Mempool extends Context.Service<Mempool, MempoolService>()("movenod
           wantedHashes.clear()
           return pool.clear()
         },
+        drop: (hashKey) => {
+          wantedHashes.delete(hashKey)
+          return pool.remove(hashKey)
+        },
+        isReady: (hashKey) => pool.isReadyNow(hashKey),
         nextSequenceNumber: (senderKey, onChain) => pool.nextSequenceNumber(senderKey, onChain)
       })
     })

@@ -19,9 +19,12 @@ export type MiningMode =
   | { readonly _tag: "Interval"; readonly intervalMs: number }
   | { readonly _tag: "Manual" }
 
+/** Instant mining and its settings. */
+export type InstantMining = Extract<MiningMode, { readonly _tag: "Instant" }>
+
 export const MiningMode = {
   /** `idleBlockMs` undefined: no idle blocks (a still chain). */
-  instant: (delayMs = 20, idleBlockMs: number | undefined = 1000): MiningMode => ({
+  instant: (delayMs = 20, idleBlockMs: number | undefined = 1000): InstantMining => ({
     _tag: "Instant",
     delayMs,
     idleBlockMs

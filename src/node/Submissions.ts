@@ -139,7 +139,7 @@ export class Submissions extends Context.Service<Submissions, SubmissionsService
             for (;;) {
               const e = yield* take
               if (waiters.size === 0) continue
-              if (e._tag === "Rewound") {
+              if (e._tag !== "BlockCommitted") {
                 for (const h of e.dropped) settle(h)
                 continue
               }

@@ -57,6 +57,24 @@ export class TestChain {
     await this.controls.advanceEpoch()
   }
 
+  /**
+   * Hardhat's `evm_setAutomine`: false stops making blocks on their own (transactions wait in the
+   * pool until `mine`), true goes back to instant mining (with idle blocks).
+   */
+  async setAutomine(enabled: boolean): Promise<void> {
+    await this.controls.setMining(enabled ? { mode: "instant" } : { mode: "manual" })
+  }
+
+  /** Hardhat's `evm_setIntervalMining`: a block every `ms` (0 = manual mining). */
+  async setIntervalMining(ms: number): Promise<void> {
+    await this.controls.setMining(ms === 0 ? { mode: "manual" } : { mode: "interval", intervalMs: ms })
+  }
+
+  /** Takes a pending transaction out of the pool (anvil's `dropTransaction`). */
+  async dropTransaction(hash: string): Promise<void> {
+    await this.controls.dropTransaction(hash)
+  }
+
   /** The chain's clock in seconds: what the next block would get. */
   async now(): Promise<number> {
     return Number(BigInt((await this.controls.time()).next_block_timestamp_usecs) / 1_000_000n)

@@ -107,4 +107,29 @@ describe("Faucet", () => {
       assert.strictEqual(yield* faucet.healthy, true)
     }).pipe(Effect.provide(chain()))
   )
+
+  it.effect("frees its slots and reuses the numbers of fundings the controls dropped from the pool", () =>
+    Effect.gen(function* () {
+      const faucet = yield* Faucet
+      const mempool = yield* Mempool
+      const events = yield* ChainEvents
+      // The faucet's watch of the pool is a fiber its layer forked: let it start and subscribe (the
+      // fundings below never yield, and an event published before it subscribes is not its).
+      yield* Effect.yieldNow
+      // Three fundings fill the faucet's three slots; none is mined (manual mining).
+      const first = yield* Effect.forEach([1, 2, 3], (n) => faucet.fund(addressFromNumber(n), 10n))
+      assert.strictEqual(mempool.size(), 3)
+      // The controls drop them (POST /__movenode/v1/mempool/clear): they will never commit.
+      const dropped = mempool.clear().map((e) => e.hashKey)
+      yield* events.publish({ _tag: "Dropped", dropped })
+      // The next funding takes a freed slot (it would wait for a block otherwise), at the first
+      // dropped number: the chain never consumed it.
+      const [next] = yield* faucet.fund(addressFromNumber(4), 10n)
+      assert.deepStrictEqual(
+        first.map(([t]) => t!.transaction.rawTransaction.sequenceNumber),
+        [0n, 1n, 2n]
+      )
+      assert.strictEqual(next!.transaction.rawTransaction.sequenceNumber, 0n)
+    }).pipe(Effect.provide(chain()))
+  )
 })

@@ -8,6 +8,8 @@ import { Effect, Exit } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { type ChainControlsService, type ChainTime, MAX_MINE_BLOCKS } from "../../src/chain/controls/ChainControls.js"
+import { miningModeProblem, resolveMiningRequest } from "../../src/chain/controls/MiningSwitch.js"
+import { MiningMode } from "../../src/chain/MiningMode.js"
 import { ApiError, ApiErrors } from "../../src/domain/ApiError.js"
 import { controlsHandlers } from "../../src/http/controls/controlsHandlers.js"
 import type { RouteSpec } from "../../src/http/handlers/HandlerTypes.js"
@@ -54,6 +56,17 @@ const makeFake = () => {
     setTime: (t) => record("setTime", time, t),
     setBlockInterval: (i) => record("setBlockInterval", time, i),
     advanceEpoch: record("advanceEpoch", block),
+    mining: () => MiningMode.instant(),
+    // As the service answers (for a chain started with the default instant mining): a 400 for a
+    // mode out of range.
+    setMining: (request) => {
+      const m = resolveMiningRequest(request, MiningMode.instant())
+      const problem = miningModeProblem(m)
+      return problem === undefined ? record("setMining", m, m) : ApiErrors.badRequest(problem)
+    },
+    pendingTransactions: () => ({ count: 0, transactions: [] }),
+    dropTransaction: (h) => record("dropTransaction", [h], h),
+    dropAllTransactions: record("dropAllTransactions", ["00"]),
     impersonate: (a) => record("impersonate", undefined, a),
     stopImpersonating: (a) => record("stopImpersonating", undefined, a),
     setAutoImpersonate: (e) => record("setAutoImpersonate", undefined, e),
@@ -99,7 +112,10 @@ const POSTS = [
   "controls.setNextBlockTimestamp",
   "controls.setTime",
   "controls.setBlockInterval",
-  "controls.advanceEpoch"
+  "controls.advanceEpoch",
+  "controls.setMining",
+  "controls.dropTransaction",
+  "controls.dropAllTransactions"
 ]
 
 const bytesOf = (s: string) => new TextEncoder().encode(s)
@@ -134,13 +150,19 @@ describe("control bodies", () => {
             "authentication_key",
             "metadata",
             "modules",
-            "enabled"
+            "enabled",
+            "mode",
+            "delay_ms",
+            "idle_block_ms",
+            "interval_ms",
+            "hash"
           ),
           fc.oneof(
             fc.jsonValue(),
             fc.bigInt().map(String),
             fc.constant("18446744073709551616"),
             fc.constantFrom("0x1", "0xzz", "0x1::account::Account", "0x1::nope<", "00", "0x0102"),
+            fc.constantFrom("instant", "interval", "manual", "Instant", `0x${"ab".repeat(32)}`),
             fc.uint8Array({ maxLength: 40 }).map((b) => `0x${Buffer.from(b).toString("hex")}`)
           )
         )
@@ -216,6 +238,65 @@ describe("control bodies", () => {
       ),
       { numRuns: 300 }
     )
+  })
+
+  it("mining bodies reach the service as modes; out of range, unknown or mixed settings are 400s", () => {
+    const { service, calls } = makeFake()
+    const h = handlersWith(service)
+    const ok = (body: string) => {
+      const exit = run(h["controls.setMining"]!, bytesOf(body))
+      expect(Exit.isSuccess(exit)).toBe(true)
+    }
+    ok(`{"mode":"manual"}`)
+    ok(`{"mode":"instant"}`)
+    ok(`{"mode":"instant","delay_ms":0,"idle_block_ms":null}`)
+    ok(`{"mode":"instant","idle_block_ms":"5000"}`)
+    ok(`{"mode":"interval","interval_ms":250}`)
+    expect(calls.map((c) => c[1])).toEqual([
+      MiningMode.manual,
+      MiningMode.instant(20, 1000),
+      MiningMode.still(0),
+      MiningMode.instant(20, 5000),
+      MiningMode.interval(250)
+    ])
+    for (const bad of [
+      `{}`,
+      `{"mode":"auto"}`,
+      `{"mode":"interval"}`,
+      `{"mode":"interval","interval_ms":0}`,
+      `{"mode":"interval","interval_ms":3600001}`,
+      `{"mode":"interval","interval_ms":"18446744073709551615"}`,
+      `{"mode":"manual","interval_ms":5}`,
+      `{"mode":"instant","interval_ms":5}`,
+      `{"mode":"instant","delay_ms":60001}`,
+      `{"mode":"instant","idle_block_ms":0}`,
+      `{"mode":"instant","delay_ms":-1}`
+    ]) {
+      const e = Effect.runSync(
+        Effect.flip(
+          h["controls.setMining"]!.handler({
+            params: {},
+            query: new Map(),
+            bcs: false,
+            body: bytesOf(bad),
+            mediaType: "application/json"
+          })
+        )
+      )
+      expect([bad, e.status, e.code]).toEqual([bad, 400, "invalid_input"])
+    }
+  })
+
+  it("a drop names a transaction hash, lowercased for the pool", () => {
+    const { service, calls } = makeFake()
+    const h = handlersWith(service)
+    const hash = `0x${"AB".repeat(32)}`
+    expect(Exit.isSuccess(run(h["controls.dropTransaction"]!, bytesOf(`{"hash":"${hash}"}`)))).toBe(true)
+    expect(calls).toEqual([["dropTransaction", "ab".repeat(32)]])
+    for (const bad of [`{}`, `{"hash":"0x12"}`, `{"hash":"${"ab".repeat(32)}"}`, `{"hash":7}`]) {
+      const exit = run(h["controls.dropTransaction"]!, bytesOf(bad))
+      expect(Exit.isFailure(exit)).toBe(true)
+    }
   })
 
   it("a node without controls answers 403 api_disabled on every control", () => {

@@ -49,6 +49,8 @@ import type { ModuleSource } from "../../move/layout/ModuleSource.js"
 import { resolveLayout } from "../../move/layout/resolveLayout.js"
 import { accountSequenceNumber } from "../accountSequenceNumber.js"
 import { Faucet } from "../Faucet.js"
+import type { MiningMode } from "../MiningMode.js"
+import { type MiningRequest, miningModeProblem, resolveMiningRequest } from "./MiningSwitch.js"
 import { APT_COIN, planBalance } from "./balanceEdits.js"
 import { Impersonation } from "./Impersonation.js"
 import { keylessPublishTransaction } from "./keylessPublishTransaction.js"
@@ -126,6 +128,27 @@ export interface ChainControlsService {
   /** One block at the first timestamp that reconfigures: a new epoch (stake and lockups settle there). */
   readonly advanceEpoch: Effect.Effect<BlockInfo, ApiError>
 
+  /** When blocks are made now (`MiningSwitch.ts`). */
+  readonly mining: () => MiningMode
+  /**
+   * Changes when blocks are made, at once (anvil's `evm_setAutomine`, `evm_setIntervalMining`):
+   * instant, at an interval, or only when mined by hand. Answers the mode now.
+   */
+  readonly setMining: (request: MiningRequest) => Effect.Effect<MiningMode, ApiError>
+  /**
+   * The pending transactions (anvil's `txpool_content`): how many, and the first `limit` in arrival
+   * order, each with whether it would go in the next block (not parked behind a sequence-number gap).
+   */
+  readonly pendingTransactions: (limit: number) => PendingTransactions
+  /**
+   * Takes one pending transaction out of the pool (anvil's `anvil_dropTransaction`): it will not
+   * commit, and a client waiting for it is answered as for an unknown hash. 404 when it is not
+   * pending (never was, or already committed). Answers the dropped hash keys.
+   */
+  readonly dropTransaction: (hashKey: string) => Effect.Effect<ReadonlyArray<string>, ApiError>
+  /** Empties the pool (anvil's `anvil_dropAllTransactions`); answers the dropped hash keys. */
+  readonly dropAllTransactions: Effect.Effect<ReadonlyArray<string>, ApiError>
+
   /** Impersonation (see `Impersonation.ts`): key-less transactions accepted for these addresses. */
   readonly impersonate: (address: AccountAddress) => Effect.Effect<void, ApiError>
   readonly stopImpersonating: (address: AccountAddress) => Effect.Effect<void, ApiError>
@@ -166,6 +189,16 @@ export interface ChainControlsService {
     modules: ReadonlyArray<Uint8Array>
   ) => Effect.Effect<EditAnswer & { readonly hash: string }, ApiError>
 }
+
+export interface PendingTransactions {
+  /** Every transaction the pool holds. */
+  readonly count: number
+  /** The first of them in arrival order (at most the limit asked). */
+  readonly transactions: ReadonlyArray<{ readonly entry: PoolEntry; readonly ready: boolean }>
+}
+
+/** The most pending transactions one listing names (the pool holds up to 100,000 by default). */
+export const MAX_PENDING_LISTED = 1000
 
 export interface BalanceRequest {
   readonly address: AccountAddress
@@ -415,6 +448,56 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
           )
         return block
       })
+
+      // ---- mining and the pool
+
+      const setMining = (request: MiningRequest) =>
+        Effect.suspend(() => {
+          const mode = resolveMiningRequest(request, producer.mining.instantSettings)
+          const problem = miningModeProblem(mode)
+          if (problem !== undefined) return Effect.fail(ApiErrors.badRequest(problem))
+          producer.mining.set(mode)
+          return Effect.succeed(producer.mining.current)
+        })
+
+      const pendingTransactions = (limit: number): PendingTransactions => {
+        const all = mempool.pending()
+        const n = Math.max(0, Math.min(limit, MAX_PENDING_LISTED))
+        return {
+          count: all.length,
+          transactions: all.slice(0, n).map((entry) => ({ entry, ready: mempool.isReady(entry.hashKey) }))
+        }
+      }
+
+      /** Drops while no block is being made: one in flight settles first (its transactions commit). */
+      const announceDropped = (take: () => ReadonlyArray<PoolEntry>) =>
+        producer.exclusive(
+          Effect.gen(function* () {
+            const dropped = take().map(hashKeyOf)
+            if (dropped.length > 0) yield* events.publish({ _tag: "Dropped", dropped })
+            return dropped
+          })
+        )
+
+      const dropTransaction = (hashKey: string) =>
+        Effect.flatMap(
+          announceDropped(() => {
+            const e = mempool.drop(hashKey)
+            return e === undefined ? [] : [e]
+          }),
+          (dropped) =>
+            dropped.length > 0
+              ? Effect.succeed(dropped)
+              : Effect.fail(
+                  new ApiError({
+                    status: 404,
+                    code: "transaction_not_found",
+                    message: `Transaction not found by Transaction hash(0x${hashKey}): not pending`
+                  })
+                )
+        )
+
+      const dropAllTransactions = announceDropped(() => mempool.clear())
 
       // ---- impersonation
 
@@ -691,6 +774,11 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
         setTime,
         setBlockInterval,
         advanceEpoch,
+        mining: () => producer.mining.current,
+        setMining,
+        pendingTransactions,
+        dropTransaction,
+        dropAllTransactions,
         impersonate,
         stopImpersonating,
         setAutoImpersonate,

@@ -341,6 +341,17 @@ export class TxPool {
     return removed
   }
 
+  /**
+   * Whether the pooled transaction `hashKey` would go in a block now: an orderless one, or one in
+   * its sender's run from the on-chain sequence number (not parked behind a gap). False when the
+   * pool does not hold it.
+   */
+  isReadyNow(hashKey: string): boolean {
+    const e = this.hashes.get(hashKey)
+    const sender = e === undefined ? undefined : this.senders.get(e.senderKey)
+    return e !== undefined && sender !== undefined && this.isReady(sender, e)
+  }
+
   /** Removes one transaction (a discarded one); later ones of its sender wait for the gap to fill. */
   remove(hashKey: string): PoolEntry | undefined {
     const e = this.hashes.get(hashKey)

@@ -92,6 +92,42 @@ export const ControlsInfoJson = Schema.Struct({
   snapshots: Schema.Array(U64String)
 }).annotate({ identifier: "ControlsInfo" })
 
+export const MiningJson = Schema.Struct({
+  mode: Schema.Literals(["instant", "interval", "manual"]),
+  delay_ms: Schema.NullOr(Schema.Int),
+  idle_block_ms: Schema.NullOr(Schema.Int),
+  interval_ms: Schema.NullOr(Schema.Int)
+}).annotate({
+  identifier: "Mining",
+  description:
+    "When blocks are made: instant (as soon as transactions are ready, after `delay_ms`; an empty block after `idle_block_ms` without any, null = never), interval (one every `interval_ms`), or manual (only POST …/mine)"
+})
+
+export const PooledTransactionJson = Schema.Struct({
+  hash: Schema.String,
+  sender: Schema.String,
+  sequence_number: Schema.NullOr(U64String),
+  replay_protection_nonce: Schema.NullOr(U64String),
+  gas_unit_price: U64String,
+  max_gas_amount: U64String,
+  expiration_timestamp_secs: U64String,
+  ready: Schema.Boolean
+}).annotate({ identifier: "PooledTransaction" })
+
+export const MempoolJson = Schema.Struct({
+  count: Schema.Int,
+  transactions: Schema.Array(PooledTransactionJson)
+}).annotate({
+  identifier: "Mempool",
+  description:
+    "How many transactions are pending, and the first of them (at most 1,000) in arrival order; `ready`: it goes in the next block (false: parked behind a sequence-number gap)"
+})
+
+export const DroppedJson = Schema.Struct({ dropped: Schema.Array(Schema.String) }).annotate({
+  identifier: "Dropped",
+  description: "The hashes of the transactions taken out of the pool"
+})
+
 export class ControlsGroup extends HttpApiGroup.make("controls")
   .add(
     controlGet("info", "/__movenode/v1/info", ControlsInfoJson, [
@@ -196,6 +232,49 @@ export class ControlsGroup extends HttpApiGroup.make("controls")
       "load_state",
       "Load a dumped chain",
       "Replaces the chain after genesis with a dump (application/octet-stream) of a chain on the same genesis, in one atomic step (anvil_loadState); the pending transactions and snapshots are dropped. Bodies above the server's body limit (8 MiB by default): use --load-state."
+    ]),
+    controlGet("mining", "/__movenode/v1/mining", MiningJson, [
+      "get_mining",
+      "Get the mining mode",
+      "When blocks are made now."
+    ]),
+    controlPost(
+      "setMining",
+      "/__movenode/v1/mining",
+      {
+        payload: Schema.Struct({
+          mode: Schema.Literals(["instant", "interval", "manual"]),
+          delay_ms: Schema.optional(Schema.Int),
+          idle_block_ms: Schema.optional(Schema.NullOr(Schema.Int)),
+          interval_ms: Schema.optional(Schema.Int)
+        }),
+        success: MiningJson
+      },
+      [
+        "set_mining",
+        "Set the mining mode",
+        "Changes when blocks are made, at once (evm_setAutomine, evm_setIntervalMining): `instant` (optional `delay_ms`, 0..60,000, and `idle_block_ms`, 1..3,600,000 or null for no idle blocks; left out, the chain's own as started: 20 and 1,000 by default), `interval` (`interval_ms`, 1..3,600,000: one block every interval, empty or not) or `manual` (blocks only from POST …/mine). A block being made is finished first. Not kept in snapshots."
+      ]
+    ),
+    controlGet("mempool", "/__movenode/v1/mempool", MempoolJson, [
+      "get_mempool",
+      "List the pending transactions",
+      "How many transactions the pool holds, and the first 1,000 in arrival order with whether each goes in the next block (txpool_content)."
+    ]),
+    controlPost(
+      "dropTransaction",
+      "/__movenode/v1/mempool/drop",
+      { payload: Schema.Struct({ hash: Schema.String }), success: DroppedJson },
+      [
+        "drop_transaction",
+        "Drop a pending transaction",
+        "Takes the pending transaction `hash` out of the pool (anvil_dropTransaction): it will not commit; a client waiting for it (wait_by_hash) is answered 404. Its sender's later transactions wait for the gap to fill. 404 when it is not pending."
+      ]
+    ),
+    controlPost("dropAllTransactions", "/__movenode/v1/mempool/clear", { success: DroppedJson }, [
+      "drop_all_transactions",
+      "Drop every pending transaction",
+      "Empties the pool (anvil_dropAllTransactions); answers the dropped hashes."
     ]),
     controlPost("advanceEpoch", "/__movenode/v1/epoch/advance", { success: ChainPositionJson }, [
       "advance_epoch",

@@ -139,6 +139,41 @@ export class ControlsClient {
     return this.call("POST", "/epoch/advance")
   }
 
+  /** When blocks are made now. */
+  mining(): Promise<MiningJson> {
+    return this.call("GET", "/mining")
+  }
+  /**
+   * Changes when blocks are made (evm_setAutomine, evm_setIntervalMining): `{ mode: "manual" }`
+   * (blocks only from `mine`), `{ mode: "interval", intervalMs }`, or `{ mode: "instant" }` (with
+   * `delayMs`, and `idleBlockMs`: null for no idle blocks).
+   */
+  setMining(
+    mode:
+      | { readonly mode: "manual" }
+      | { readonly mode: "interval"; readonly intervalMs: number }
+      | { readonly mode: "instant"; readonly delayMs?: number; readonly idleBlockMs?: number | null }
+  ): Promise<MiningJson> {
+    return this.call("POST", "/mining", {
+      mode: mode.mode,
+      ...(mode.mode === "interval" ? { interval_ms: mode.intervalMs } : {}),
+      ...(mode.mode === "instant" && mode.delayMs !== undefined ? { delay_ms: mode.delayMs } : {}),
+      ...(mode.mode === "instant" && mode.idleBlockMs !== undefined ? { idle_block_ms: mode.idleBlockMs } : {})
+    })
+  }
+  /** The pending transactions: how many, and the first 1,000 in arrival order (txpool_content). */
+  mempool(): Promise<MempoolJson> {
+    return this.call("GET", "/mempool")
+  }
+  /** Takes a pending transaction out of the pool (anvil_dropTransaction); throws 404 when it is not pending. */
+  dropTransaction(hash: string): Promise<DroppedJson> {
+    return this.call("POST", "/mempool/drop", { hash })
+  }
+  /** Empties the pool (anvil_dropAllTransactions). */
+  dropAllTransactions(): Promise<DroppedJson> {
+    return this.call("POST", "/mempool/clear")
+  }
+
   /** The whole chain after genesis as one file (what `load` and `--load-state` read). */
   async dump(): Promise<Uint8Array> {
     const response = await fetch(`${this.baseUrl}/state/dump`)
@@ -208,6 +243,34 @@ export class ControlsClient {
   ): Promise<EditJson & { readonly hash: string }> {
     return this.call("POST", "/publish", { address, metadata, modules })
   }
+}
+
+export interface MiningJson {
+  readonly mode: "instant" | "interval" | "manual"
+  readonly delay_ms: number | null
+  readonly idle_block_ms: number | null
+  readonly interval_ms: number | null
+}
+
+export interface PooledTransactionJson {
+  readonly hash: string
+  readonly sender: string
+  readonly sequence_number: string | null
+  readonly replay_protection_nonce: string | null
+  readonly gas_unit_price: string
+  readonly max_gas_amount: string
+  readonly expiration_timestamp_secs: string
+  /** Whether it goes in the next block (false: parked behind a sequence-number gap). */
+  readonly ready: boolean
+}
+
+export interface MempoolJson {
+  readonly count: number
+  readonly transactions: ReadonlyArray<PooledTransactionJson>
+}
+
+export interface DroppedJson {
+  readonly dropped: ReadonlyArray<string>
 }
 
 export interface ImpersonationJson {

@@ -7,7 +7,15 @@
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import { OpenApi } from "effect/http-api"
-import type { ChainControlsService, ChainPosition, ChainTime } from "../../chain/controls/ChainControls.js"
+import {
+  type ChainControlsService,
+  type ChainPosition,
+  type ChainTime,
+  MAX_PENDING_LISTED,
+  type PendingTransactions
+} from "../../chain/controls/ChainControls.js"
+import type { MiningRequest } from "../../chain/controls/MiningSwitch.js"
+import type { MiningMode } from "../../chain/MiningMode.js"
 import { ApiError, ApiErrors } from "../../domain/ApiError.js"
 import type { HandlerEnv, RequestInput, RouteSpec } from "../handlers/HandlerTypes.js"
 import { JSON_TYPE, type Reply } from "../Reply.js"
@@ -22,6 +30,7 @@ import {
   optionalAddressField,
   requiredU64,
   secsToUsec,
+  stringField,
   structTagField,
   u64Field
 } from "./controlBodies.js"
@@ -64,6 +73,77 @@ const timeJson = (t: ChainTime) => ({
 })
 
 const JSON_BODY = [JSON_TYPE]
+
+const miningJson = (m: MiningMode) => ({
+  mode: m._tag === "Instant" ? "instant" : m._tag === "Interval" ? "interval" : "manual",
+  delay_ms: m._tag === "Instant" ? m.delayMs : null,
+  idle_block_ms: m._tag === "Instant" ? (m.idleBlockMs ?? null) : null,
+  interval_ms: m._tag === "Interval" ? m.intervalMs : null
+})
+
+const mempoolJson = (p: PendingTransactions) => ({
+  count: p.count,
+  transactions: p.transactions.map(({ entry, ready }) => ({
+    hash: `0x${entry.hashKey}`,
+    sender: `0x${entry.senderKey}`,
+    sequence_number: entry.replay._tag === "SequenceNumber" ? entry.replay.sequenceNumber : null,
+    replay_protection_nonce: entry.replay._tag === "Nonce" ? entry.replay.nonce : null,
+    gas_unit_price: entry.gasUnitPrice,
+    max_gas_amount: entry.maxGasAmount,
+    expiration_timestamp_secs: entry.expirationSecs,
+    ready
+  }))
+})
+
+const droppedJson = (hashKeys: ReadonlyArray<string>) => ({ dropped: hashKeys.map((h) => `0x${h}`) })
+
+/** The mining mode a `POST …/mining` body asks for (ranges are the service's to check). */
+const miningBody = (f: Readonly<Record<string, unknown>>): MiningRequest | ApiError =>
+  decode(() => {
+    const mode = ok(stringField(f, "mode"))
+    const ms = (name: string) => {
+      const v = ok(u64Field(f, name))
+      // The service checks the range (and names it).
+      return v === undefined ? undefined : Number(v)
+    }
+    const only = (allowed: ReadonlyArray<string>) => {
+      for (const name of ["delay_ms", "idle_block_ms", "interval_ms"])
+        if (!allowed.includes(name) && f[name] !== undefined)
+          throw ApiErrors.badRequest(`${name}: not a setting of the ${mode} mode`)
+    }
+    switch (mode) {
+      case "instant": {
+        only(["delay_ms", "idle_block_ms"])
+        return {
+          _tag: "Instant",
+          delayMs: ms("delay_ms"),
+          idleBlockMs: f.idle_block_ms === null ? null : ms("idle_block_ms")
+        }
+      }
+      case "interval": {
+        only(["interval_ms"])
+        const interval = ms("interval_ms")
+        if (interval === undefined) throw ApiErrors.badRequest("interval_ms: required for the interval mode")
+        return { _tag: "Interval", intervalMs: interval }
+      }
+      case "manual":
+        only([])
+        return { _tag: "Manual" }
+      default:
+        throw ApiErrors.badRequest(
+          `mode: expected "instant", "interval" or "manual", got ${mode === undefined ? "nothing" : JSON.stringify(mode)}`
+        )
+    }
+  })
+
+/** A transaction hash field (`0x` and 64 hex digits) as the pool's key (lowercase hex, no `0x`). */
+const hashField = (f: Readonly<Record<string, unknown>>, name: string): string | ApiError =>
+  decode(() => {
+    const v = ok(stringField(f, name))
+    if (v === undefined || !/^0x[0-9a-fA-F]{64}$/.test(v))
+      throw ApiErrors.badRequest(`${name}: expected a transaction hash (0x and 64 hex digits)`)
+    return v.slice(2).toLowerCase()
+  })
 
 const impersonationJson = (c: ChainControlsService) => {
   const i = c.impersonation()
@@ -232,6 +312,17 @@ const ownControlsHandlers = (env: HandlerEnv) => {
       return d instanceof ApiError ? fail(d) : Effect.map(c.setBlockInterval(d), timeJson)
     }),
     "controls.advanceEpoch": control([], (c) => Effect.andThen(c.advanceEpoch, Effect.map(c.position, positionJson))),
+    "controls.mining": get((c) => Effect.sync(() => miningJson(c.mining()))),
+    "controls.setMining": control(["mode", "delay_ms", "idle_block_ms", "interval_ms"], (c, f) => {
+      const mode = miningBody(f)
+      return mode instanceof ApiError ? fail(mode) : Effect.map(c.setMining(mode), miningJson)
+    }),
+    "controls.mempool": get((c) => Effect.sync(() => mempoolJson(c.pendingTransactions(MAX_PENDING_LISTED)))),
+    "controls.dropTransaction": control(["hash"], (c, f) => {
+      const hash = hashField(f, "hash")
+      return hash instanceof ApiError ? fail(hash) : Effect.map(c.dropTransaction(hash), droppedJson)
+    }),
+    "controls.dropAllTransactions": control([], (c) => Effect.map(c.dropAllTransactions, droppedJson)),
     "edits.impersonate": control(["address"], (c, f) => {
       const a = addressField(f, "address")
       return a instanceof ApiError

@@ -587,7 +587,9 @@ export const makeIndexer = (options: IndexerOptions) =>
             ? follower.requestRewind
             : event._tag === "Marked"
               ? follower.keepUndo
-              : follower.wake
+              : event._tag === "Dropped"
+                ? Effect.void // the pool changed, not the ledger
+                : follower.wake
         )
       )
     )

@@ -216,7 +216,9 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
                     keepingUndo = true
                     send({ _tag: "KeepUndo" })
                   })
-                : Effect.sync(() => send({ _tag: "Wake" }))
+                : event._tag === "Dropped"
+                  ? Effect.void // the pool changed, not the ledger
+                  : Effect.sync(() => send({ _tag: "Wake" }))
           )
         )
       )
