@@ -418,6 +418,6 @@ export class ControlsApi extends HttpApi.make("movenode-controls")
       title: "movenode test controls",
       version: "0.1.0",
       description:
-        "Snapshots, time, epochs, impersonation and state edits for tests, on a movenode local chain (docs/controls.md). Errors are the Aptos error body."
+        "Snapshots, mining, time, epochs, the pool, impersonation and state edits for tests, on a movenode local chain (docs/controls.md). Errors are the Aptos error body."
     })
   ) {}
