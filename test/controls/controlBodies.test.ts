@@ -66,6 +66,7 @@ const makeFake = () => {
     },
     pendingTransactions: () => ({ count: 0, transactions: [] }),
     dropTransaction: (h) => record("dropTransaction", [h], h),
+    dropSenderTransactions: (a) => record("dropSenderTransactions", [], a),
     dropAllTransactions: record("dropAllTransactions", ["00"]),
     impersonate: (a) => record("impersonate", undefined, a),
     stopImpersonating: (a) => record("stopImpersonating", undefined, a),
@@ -155,7 +156,8 @@ describe("control bodies", () => {
             "delay_ms",
             "idle_block_ms",
             "interval_ms",
-            "hash"
+            "hash",
+            "sender"
           ),
           fc.oneof(
             fc.jsonValue(),
@@ -292,8 +294,17 @@ describe("control bodies", () => {
     const h = handlersWith(service)
     const hash = `0x${"AB".repeat(32)}`
     expect(Exit.isSuccess(run(h["controls.dropTransaction"]!, bytesOf(`{"hash":"${hash}"}`)))).toBe(true)
-    expect(calls).toEqual([["dropTransaction", "ab".repeat(32)]])
-    for (const bad of [`{}`, `{"hash":"0x12"}`, `{"hash":"${"ab".repeat(32)}"}`, `{"hash":7}`]) {
+    expect(Exit.isSuccess(run(h["controls.dropTransaction"]!, bytesOf(`{"sender":"0x1"}`)))).toBe(true)
+    expect(calls.map((c) => c[0])).toEqual(["dropTransaction", "dropSenderTransactions"])
+    expect(calls[0]).toEqual(["dropTransaction", "ab".repeat(32)])
+    for (const bad of [
+      `{}`,
+      `{"hash":"0x12"}`,
+      `{"hash":"${"ab".repeat(32)}"}`,
+      `{"hash":7}`,
+      `{"sender":"0xzz"}`,
+      `{"hash":"${hash}","sender":"0x1"}`
+    ]) {
       const exit = run(h["controls.dropTransaction"]!, bytesOf(bad))
       expect(Exit.isFailure(exit)).toBe(true)
     }

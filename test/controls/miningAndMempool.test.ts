@@ -141,11 +141,25 @@ it("a dropped transaction never commits, its waiter is answered 404, and its sen
   }
 }, 60_000)
 
-it("clearing the pool drops every pending transaction", async () => {
+it("a sender's pending transactions, then the whole pool, are dropped", async () => {
   await chain.setAutomine(false)
   try {
     const seq = await sequenceNumber()
-    const hashes = [await submit(seq), await submit(seq + 1n)]
+    const mine = [await submit(seq), await submit(seq + 1n)]
+    // Another sender's transaction stays.
+    const other = await aptos.transferCoinTransaction({
+      sender: bob.accountAddress,
+      recipient: alice.accountAddress,
+      amount: 1,
+      options: { maxGasAmount: 20_000 }
+    })
+    const bobs = (await aptos.signAndSubmitTransaction({ signer: bob, transaction: other })).hash
+    const bySender = await chain.controls.dropSenderTransactions(alice.accountAddress.toString())
+    expect([...bySender.dropped].sort()).toEqual([...mine].sort())
+    expect((await chain.controls.mempool()).transactions.map((t) => t.hash)).toEqual([bobs])
+    expect(await chain.controls.dropSenderTransactions(alice.accountAddress.toString())).toEqual({ dropped: [] })
+
+    const hashes = [bobs, await submit(seq)]
     const answer = await chain.controls.dropAllTransactions()
     expect([...answer.dropped].sort()).toEqual([...hashes].sort())
     expect(await chain.controls.mempool()).toEqual({ count: 0, transactions: [] })

@@ -16,6 +16,7 @@ import type { NonEmptyArray, NonEmptyReadonlyArray } from "effect/Array"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { toHex } from "../../bcs/hex.js"
 import { Bcs } from "../../bcs/index.js"
 import { ApiError, ApiErrors } from "../../domain/ApiError.js"
 import { signedTransactionCodec } from "../../domain/PayloadCodec.js"
@@ -146,6 +147,11 @@ export interface ChainControlsService {
    * pending (never was, or already committed). Answers the dropped hash keys.
    */
   readonly dropTransaction: (hashKey: string) => Effect.Effect<ReadonlyArray<string>, ApiError>
+  /**
+   * Takes every pending transaction of `sender` out of the pool (anvil's
+   * `anvil_removePoolTransactions`); answers the dropped hash keys (none: an empty list).
+   */
+  readonly dropSenderTransactions: (sender: AccountAddress) => Effect.Effect<ReadonlyArray<string>, ApiError>
   /** Empties the pool (anvil's `anvil_dropAllTransactions`); answers the dropped hash keys. */
   readonly dropAllTransactions: Effect.Effect<ReadonlyArray<string>, ApiError>
 
@@ -497,6 +503,15 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
                 )
         )
 
+      const dropSenderTransactions = (sender: AccountAddress) =>
+        announceDropped(() => {
+          const key = toHex(sender)
+          const out: PoolEntry[] = []
+          for (const e of mempool.pending())
+            if (e.senderKey === key && mempool.drop(e.hashKey) !== undefined) out.push(e)
+          return out
+        })
+
       const dropAllTransactions = announceDropped(() => mempool.clear())
 
       // ---- impersonation
@@ -778,6 +793,7 @@ export class ChainControls extends Context.Service<ChainControls, ChainControlsS
         setMining,
         pendingTransactions,
         dropTransaction,
+        dropSenderTransactions,
         dropAllTransactions,
         impersonate,
         stopImpersonating,

@@ -264,11 +264,14 @@ export class ControlsGroup extends HttpApiGroup.make("controls")
     controlPost(
       "dropTransaction",
       "/__movenode/v1/mempool/drop",
-      { payload: Schema.Struct({ hash: Schema.String }), success: DroppedJson },
+      {
+        payload: Schema.Struct({ hash: Schema.optional(Schema.String), sender: Schema.optional(Schema.String) }),
+        success: DroppedJson
+      },
       [
         "drop_transaction",
-        "Drop a pending transaction",
-        "Takes the pending transaction `hash` out of the pool (anvil_dropTransaction): it will not commit; a client waiting for it (wait_by_hash) is answered 404. Its sender's later transactions wait for the gap to fill. 404 when it is not pending."
+        "Drop pending transactions",
+        "Takes the pending transaction `hash` out of the pool (anvil_dropTransaction), or every pending transaction of `sender` (anvil_removePoolTransactions): they will not commit; a client waiting for one (wait_by_hash) is answered 404. A sender's later transactions wait for the gap to fill. A `hash` that is not pending: 404."
       ]
     ),
     controlPost("dropAllTransactions", "/__movenode/v1/mempool/clear", { success: DroppedJson }, [

@@ -169,6 +169,10 @@ export class ControlsClient {
   dropTransaction(hash: string): Promise<DroppedJson> {
     return this.call("POST", "/mempool/drop", { hash })
   }
+  /** Takes every pending transaction of `sender` out of the pool (anvil_removePoolTransactions). */
+  dropSenderTransactions(sender: string): Promise<DroppedJson> {
+    return this.call("POST", "/mempool/drop", { sender })
+  }
   /** Empties the pool (anvil_dropAllTransactions). */
   dropAllTransactions(): Promise<DroppedJson> {
     return this.call("POST", "/mempool/clear")

@@ -318,7 +318,13 @@ const ownControlsHandlers = (env: HandlerEnv) => {
       return mode instanceof ApiError ? fail(mode) : Effect.map(c.setMining(mode), miningJson)
     }),
     "controls.mempool": get((c) => Effect.sync(() => mempoolJson(c.pendingTransactions(MAX_PENDING_LISTED)))),
-    "controls.dropTransaction": control(["hash"], (c, f) => {
+    "controls.dropTransaction": control(["hash", "sender"], (c, f) => {
+      if ((f.hash === undefined) === (f.sender === undefined))
+        return fail(ApiErrors.badRequest("exactly one of hash (a pending transaction) or sender (all of its pending)"))
+      if (f.sender !== undefined) {
+        const sender = addressField(f, "sender")
+        return sender instanceof ApiError ? fail(sender) : Effect.map(c.dropSenderTransactions(sender), droppedJson)
+      }
       const hash = hashField(f, "hash")
       return hash instanceof ApiError ? fail(hash) : Effect.map(c.dropTransaction(hash), droppedJson)
     }),
