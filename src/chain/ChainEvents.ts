@@ -74,6 +74,9 @@ export interface DroppedEvent {
  */
 export type PoolSettlingEvent = BlockCommittedEvent | RewoundEvent | DroppedEvent
 
+/** The events that concern the ledger: a block, going back, a snapshot taken (a drop leaves it as it is). */
+export type LedgerEvent = BlockCommittedEvent | RewoundEvent | MarkedEvent
+
 export interface ChainEventsService {
   readonly publish: (event: ChainEvent) => Effect.Effect<void>
   /** Every event published after the subscription (scoped: it ends with its scope). */
@@ -83,12 +86,23 @@ export interface ChainEventsService {
    * wait for pooled transactions to be settled (`wait_by_hash`, the faucet, a fork's local store).
    */
   readonly poolSubscription: Effect.Effect<Effect.Effect<PoolSettlingEvent>, never, Scope.Scope>
+  /**
+   * The same without `Dropped` (the pool changed, not the ledger): for those that follow the ledger
+   * (the in-process indexer, in this thread or its worker).
+   */
+  readonly ledgerSubscription: Effect.Effect<Effect.Effect<LedgerEvent>, never, Scope.Scope>
   readonly stream: Stream.Stream<ChainEvent>
 }
 
-/** The next event of `take` that settles pooled transactions (snapshot marks passed over). */
-const skipMarks = (take: Effect.Effect<ChainEvent>): Effect.Effect<PoolSettlingEvent> =>
-  Effect.flatMap(take, (event) => (event._tag === "Marked" ? skipMarks(take) : Effect.succeed(event)))
+/** The next event of `take` that is not a `tag` (those are passed over). */
+const skipping =
+  <T extends ChainEvent["_tag"]>(tag: T) =>
+  (take: Effect.Effect<ChainEvent>): Effect.Effect<Exclude<ChainEvent, { readonly _tag: T }>> => {
+    const next: Effect.Effect<Exclude<ChainEvent, { readonly _tag: T }>> = Effect.flatMap(take, (event) =>
+      event._tag === tag ? next : Effect.succeed(event as Exclude<ChainEvent, { readonly _tag: T }>)
+    )
+    return next
+  }
 
 /** Blocks a slow subscriber may lag before the producer waits for it (bounded memory, no drops). */
 const CAPACITY = 1024
@@ -103,7 +117,8 @@ export class ChainEvents extends Context.Service<ChainEvents, ChainEventsService
       return ChainEvents.of({
         publish: (event) => Effect.asVoid(PubSub.publish(pubsub, event)),
         subscription,
-        poolSubscription: Effect.map(subscription, skipMarks),
+        poolSubscription: Effect.map(subscription, skipping("Marked")),
+        ledgerSubscription: Effect.map(subscription, skipping("Dropped")),
         stream: Stream.fromPubSub(pubsub)
       })
     })

@@ -63,16 +63,25 @@ const byHashStatus = async (hash: string) =>
     error_code?: string
   }
 
+/** Runs `body` with automatic mining off (blocks only from `mine`), then turns it back on. */
+const byHand = async (body: () => Promise<void>) => {
+  await chain.setAutomine(false)
+  try {
+    await body()
+  } finally {
+    await chain.setAutomine(true)
+  }
+}
+
 it("manual mining holds transactions in the pool until mined, then puts them in one block", async () => {
   expect((await chain.controls.mining()).mode).toBe("instant")
-  await chain.setAutomine(false)
-  expect(await chain.controls.mining()).toEqual({
-    mode: "manual",
-    delay_ms: null,
-    idle_block_ms: null,
-    interval_ms: null
-  })
-  try {
+  await byHand(async () => {
+    expect(await chain.controls.mining()).toEqual({
+      mode: "manual",
+      delay_ms: null,
+      idle_block_ms: null,
+      interval_ms: null
+    })
     const seq = await sequenceNumber()
     const hashes = [await submit(seq), await submit(seq + 1n), await submit(seq + 2n)]
     const before = await ledgerVersion()
@@ -96,14 +105,11 @@ it("manual mining holds transactions in the pool until mined, then puts them in 
     const block = await aptos.getBlockByVersion({ ledgerVersion: versions[0]! })
     expect(BigInt(block.first_version) <= versions[0]! && versions[2]! <= BigInt(block.last_version)).toBe(true)
     expect((await chain.controls.mempool()).count).toBe(0)
-  } finally {
-    await chain.setAutomine(true)
-  }
+  })
 }, 60_000)
 
 it("a dropped transaction never commits, its waiter is answered 404, and its sender's next waits for the gap", async () => {
-  await chain.setAutomine(false)
-  try {
+  await byHand(async () => {
     const seq = await sequenceNumber()
     const first = await submit(seq, 5)
     const second = await submit(seq + 1n, 6)
@@ -136,14 +142,11 @@ it("a dropped transaction never commits, its waiter is answered 404, and its sen
     expect((await byHashStatus(replacement)).type).toBe("user_transaction")
     expect((await byHashStatus(second)).type).toBe("user_transaction")
     expect((await byHashStatus(first)).error_code).toBe("transaction_not_found")
-  } finally {
-    await chain.setAutomine(true)
-  }
+  })
 }, 60_000)
 
 it("a sender's pending transactions, then the whole pool, are dropped", async () => {
-  await chain.setAutomine(false)
-  try {
+  await byHand(async () => {
     const seq = await sequenceNumber()
     const mine = [await submit(seq), await submit(seq + 1n)]
     // Another sender's transaction stays.
@@ -165,9 +168,7 @@ it("a sender's pending transactions, then the whole pool, are dropped", async ()
     expect(await chain.controls.mempool()).toEqual({ count: 0, transactions: [] })
     expect(await sequenceNumber()).toBe(seq)
     expect(await chain.controls.dropAllTransactions()).toEqual({ dropped: [] })
-  } finally {
-    await chain.setAutomine(true)
-  }
+  })
 }, 60_000)
 
 it("interval mining makes blocks on its own, and instant mining comes back", async () => {

@@ -579,7 +579,7 @@ export const makeIndexer = (options: IndexerOptions) =>
     // Drain block notifications at once (the chain's PubSub waits for a full subscriber). A rewind
     // of the chain (issue 21's `Rewound`: versions above some point are gone) takes the index back;
     // a snapshot (`Marked`) makes batches keep their undo from then on.
-    const subscription = yield* events.subscription
+    const subscription = yield* events.ledgerSubscription
     yield* Effect.forkScoped(
       Effect.forever(
         Effect.flatMap(subscription, (event) =>
@@ -587,9 +587,7 @@ export const makeIndexer = (options: IndexerOptions) =>
             ? follower.requestRewind
             : event._tag === "Marked"
               ? follower.keepUndo
-              : event._tag === "Dropped"
-                ? Effect.void // the pool changed, not the ledger
-                : follower.wake
+              : follower.wake
         )
       )
     )

@@ -205,7 +205,7 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
       // Every committed block wakes the worker; a rewind of the chain takes the index back, a
       // snapshot makes it keep its batches' undo. The subscription is drained at once (the chain's
       // PubSub waits for a full subscriber).
-      const subscription = yield* events.subscription
+      const subscription = yield* events.ledgerSubscription
       yield* Effect.forkScoped(
         Effect.forever(
           Effect.flatMap(subscription, (event) =>
@@ -216,9 +216,7 @@ export const indexerThreadLayer = (options: IndexerThreadOptions): Layer.Layer<I
                     keepingUndo = true
                     send({ _tag: "KeepUndo" })
                   })
-                : event._tag === "Dropped"
-                  ? Effect.void // the pool changed, not the ledger
-                  : Effect.sync(() => send({ _tag: "Wake" }))
+                : Effect.sync(() => send({ _tag: "Wake" }))
           )
         )
       )
