@@ -119,8 +119,9 @@ const read = (r: BcsReader, t: Type): Value => {
         if (isEnum && tag >= cur.def.variants!.length) r.fail(`invalid variant ${tag} of ${cur.def.name}`)
         const types = fieldTypes(cur, tag)
         const fields: Value[] = new Array(types.length)
-        v = new StructValue(tag, fields)
+        // A struct with fields is made when its last field is read (below), not here as well.
         if (types.length > 0) frame = { out: fields, elem: undefined, types, tag, i: 0 }
+        else v = new StructValue(tag, fields)
       }
       if (frame !== undefined) {
         stack.push(frame)
