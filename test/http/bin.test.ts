@@ -5,7 +5,7 @@
  * shuts down cleanly on SIGTERM.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -118,3 +118,92 @@ describe("the movenode command's help, version and usage errors (bundle)", () =>
     assert.strictEqual(run("frobnicate").status, 2)
   })
 })
+
+/**
+ * `npm start` runs the command through `sh -c "…"`, and the shell stays between npm and the node
+ * (Debian's `dash` neither execs the command nor passes a signal on). A harness that stops npm alone
+ * (`child.kill()`, `timeout`) ends npm and the shell, and the node would be left serving, orphaned.
+ * Started by a package manager's script, the command stops when its parent goes (`runMain`).
+ */
+describe.runIf(process.platform === "linux" && existsSync("/bin/sh"))(
+  "the movenode command under a package manager's script",
+  () => {
+    /** The process's state letter from /proc (undefined once it is gone); a zombie ("Z") has exited. */
+    const stateOf = (pid: number): string | undefined => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
+        return stat[stat.lastIndexOf(")") + 2]
+      } catch {
+        return undefined
+      }
+    }
+    const running = (pid: number) => {
+      const s = stateOf(pid)
+      return s !== undefined && s !== "Z"
+    }
+    /** The one child of `parent`, from /proc. */
+    const childOf = (parent: number): number | undefined => {
+      for (const entry of readdirSync("/proc")) {
+        if (!/^[0-9]+$/.test(entry)) continue
+        try {
+          const stat = readFileSync(`/proc/${entry}/stat`, "latin1")
+          if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) return Number(entry)
+        } catch {}
+      }
+      return undefined
+    }
+    const until = async (check: () => boolean, ms: number): Promise<boolean> => {
+      const end = Date.now() + ms
+      while (Date.now() < end) {
+        if (check()) return true
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      return check()
+    }
+
+    /**
+     * Starts the command under `sh -c` as npm does (`true &&` first, so that no shell execs it), stops
+     * the shell with SIGTERM once it listens, and answers whether the node was still running `waitMs`
+     * later; the node is stopped in the end either way.
+     */
+    const orphanedAfter = async (env: NodeJS.ProcessEnv, waitMs: number): Promise<boolean> => {
+      const dir = mkdtempSync(join(tmpdir(), "movenode-orphan-"))
+      const command = `true && "${process.execPath}" "${bin}" run --data-dir "${dir}" --listen 127.0.0.1:0 --quiet`
+      const shell = spawn("/bin/sh", ["-c", command], { env, stdio: ["ignore", "pipe", "pipe"] })
+      let node: number | undefined
+      try {
+        const [, base] = await waitForLine(shell, /^movenode: .*listening on (http:\/\/\S+\/v1)$/m, 30_000)
+        node = childOf(shell.pid!)
+        assert.isDefined(node, "the node under the shell")
+        shell.kill("SIGTERM")
+        assert.isTrue(await until(() => shell.exitCode !== null || shell.signalCode !== null, 5_000), "the shell ended")
+        const stopped = await until(() => !running(node!), waitMs)
+        if (stopped) {
+          const answered = await fetch(`${base}/-/healthy`).then(
+            () => true,
+            () => false
+          )
+          assert.isFalse(answered, "nothing listens any more")
+        }
+        return !stopped
+      } finally {
+        if (node !== undefined && running(node)) {
+          process.kill(node, "SIGTERM")
+          await until(() => !running(node!), 10_000)
+        }
+        if (shell.exitCode === null && shell.signalCode === null) shell.kill("SIGKILL")
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+
+    it("stops when npm's shell is stopped under it (npm_lifecycle_event set)", async () => {
+      assert.isFalse(await orphanedAfter({ ...process.env, npm_lifecycle_event: "start" }, 10_000))
+    }, 60_000)
+
+    it("started otherwise, it outlives its parent (nohup, supervisors): the check is what stops it above", async () => {
+      const env = { ...process.env }
+      delete env.npm_lifecycle_event
+      assert.isTrue(await orphanedAfter(env, 2_000))
+    }, 60_000)
+  }
+)
