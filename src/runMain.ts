@@ -17,10 +17,10 @@
 import * as Runtime from "effect/Runtime"
 
 /** How often a process started by a package manager looks whether its parent is still there. */
-export const ORPHAN_CHECK_MS = 500
+const ORPHAN_CHECK_MS = 500
 
 /** Whether `env` says a package manager's script started this process (npm, pnpm and yarn set it). */
-export const startedByPackageManager = (env: NodeJS.ProcessEnv): boolean =>
+const startedByPackageManager = (env: NodeJS.ProcessEnv): boolean =>
   env.npm_lifecycle_event !== undefined && env.npm_lifecycle_event !== ""
 
 export const runMain = Runtime.makeRunMain(({ fiber, teardown }) => {

@@ -5,12 +5,13 @@
  * shuts down cleanly on SIGTERM.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, describe, it } from "vitest"
 import { waitForLine } from "../support/childProcess.js"
+import { alive, childrenOf } from "../support/procfs.js"
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { bin: { movenode: string } }
@@ -128,30 +129,6 @@ describe("the movenode command's help, version and usage errors (bundle)", () =>
 describe.runIf(process.platform === "linux" && existsSync("/bin/sh"))(
   "the movenode command under a package manager's script",
   () => {
-    /** The process's state letter from /proc (undefined once it is gone); a zombie ("Z") has exited. */
-    const stateOf = (pid: number): string | undefined => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
-        return stat[stat.lastIndexOf(")") + 2]
-      } catch {
-        return undefined
-      }
-    }
-    const running = (pid: number) => {
-      const s = stateOf(pid)
-      return s !== undefined && s !== "Z"
-    }
-    /** The one child of `parent`, from /proc. */
-    const childOf = (parent: number): number | undefined => {
-      for (const entry of readdirSync("/proc")) {
-        if (!/^[0-9]+$/.test(entry)) continue
-        try {
-          const stat = readFileSync(`/proc/${entry}/stat`, "latin1")
-          if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) return Number(entry)
-        } catch {}
-      }
-      return undefined
-    }
     const until = async (check: () => boolean, ms: number): Promise<boolean> => {
       const end = Date.now() + ms
       while (Date.now() < end) {
@@ -173,11 +150,11 @@ describe.runIf(process.platform === "linux" && existsSync("/bin/sh"))(
       let node: number | undefined
       try {
         const [, base] = await waitForLine(shell, /^movenode: .*listening on (http:\/\/\S+\/v1)$/m, 30_000)
-        node = childOf(shell.pid!)
+        node = childrenOf(shell.pid!)[0]
         assert.isDefined(node, "the node under the shell")
         shell.kill("SIGTERM")
         assert.isTrue(await until(() => shell.exitCode !== null || shell.signalCode !== null, 5_000), "the shell ended")
-        const stopped = await until(() => !running(node!), waitMs)
+        const stopped = await until(() => !alive(node!), waitMs)
         if (stopped) {
           const answered = await fetch(`${base}/-/healthy`).then(
             () => true,
@@ -187,9 +164,9 @@ describe.runIf(process.platform === "linux" && existsSync("/bin/sh"))(
         }
         return !stopped
       } finally {
-        if (node !== undefined && running(node)) {
+        if (node !== undefined && alive(node)) {
           process.kill(node, "SIGTERM")
-          await until(() => !running(node!), 10_000)
+          await until(() => !alive(node!), 10_000)
         }
         if (shell.exitCode === null && shell.signalCode === null) shell.kill("SIGKILL")
         rmSync(dir, { recursive: true, force: true })

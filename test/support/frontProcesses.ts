@@ -3,8 +3,9 @@
  * only its API (the front on, as `npm start` runs it), and the front's processes, found in /proc.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { readdirSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { waitForLine } from "./childProcess.js"
+import { childrenOf } from "./procfs.js"
 
 const bin = new URL("../../dist/bin/movenode.js", import.meta.url).pathname
 
@@ -45,17 +46,10 @@ export const startApiOnly = async (
 
 /** The pids of `parent`'s children running the front's program (Linux /proc; none elsewhere). */
 export const frontsOf = (parent: number): number[] =>
-  process.platform !== "linux"
-    ? []
-    : readdirSync("/proc").flatMap((pid) => {
-        if (!/^\d+$/.test(pid)) return []
-        try {
-          const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-          const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-          return ppid === parent && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("frontMain.js")
-            ? [Number(pid)]
-            : []
-        } catch {
-          return []
-        }
-      })
+  childrenOf(parent).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("frontMain.js")
+    } catch {
+      return false
+    }
+  })

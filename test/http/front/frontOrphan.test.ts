@@ -4,24 +4,16 @@
  * the front's 'disconnect' for the descriptor in flight, which the dead node never acknowledges —
  * and its front still exits, letting the port and the store go.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
 import { frontsOf, startApiOnly } from "../../support/frontProcesses.js"
+import { alive } from "../../support/procfs.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "movenode-front-orphan-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
-
-const alive = (pid: number): boolean => {
-  try {
-    // A zombie (exited, not yet reaped by its new parent) counts as gone.
-    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"))
-  } catch {
-    return false
-  }
-}
 
 describe.skipIf(process.platform !== "linux")("the front process, its node killed -9", () => {
   it("exits though connections were waiting to be handed over", async () => {
